@@ -1,0 +1,53 @@
+package dev.membership;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.membership.leadership.LeaderInfo;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.liveness.Member;
+
+/**
+ * The cluster as this node sees it. Every query is answered from memory; none touches the database.
+ */
+public interface Membership {
+
+	String nodeId();
+
+	/** The address other nodes use to reach this one, or null before it started. */
+	String advertisedAddress();
+
+	/**
+	 * Whether this node leads {@code group} right now. Computed from the local monotonic clock at every call: it turns
+	 * false at the local deadline even if the election thread is stuck.
+	 */
+	boolean isLeader(String group);
+
+	/** The current term when this node leads {@code group}: its epoch (fencing token) and remaining time. */
+	Optional<LeadershipTerm> currentTerm(String group);
+
+	/** The leader of {@code group} as this node last saw it (may be this node). */
+	Optional<LeaderInfo> leader(String group);
+
+	/** Every node document seen at the last listing, live ones first, oldest first. */
+	List<Member> members();
+
+	List<Member> liveMembers();
+
+	/** The groups this node competes for. */
+	Set<String> groups();
+
+	/** Makes this node compete for {@code group} too (idempotent). */
+	void join(String group);
+
+	/**
+	 * Gives up leadership of {@code group} now (locally at once, then in the database) and stays out of the race for
+	 * two renewal intervals so that another node takes over. Does nothing when this node does not lead the group.
+	 */
+	void resign(String group);
+
+	/** Health-level facts about this node's contact with the store. */
+	MembershipStatus status();
+
+}

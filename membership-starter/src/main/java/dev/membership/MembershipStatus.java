@@ -1,0 +1,15 @@
+package dev.membership;
+
+import java.time.Duration;
+
+/**
+ * @param running whether the node's loop runs
+ * @param ready whether it has made one successful heartbeat and member listing since it started
+ * @param lastHeartbeatAge time since the last successful heartbeat (null if none yet)
+ * @param consecutiveFailures store operations that failed in a row
+ * @param lastError the last store error message, or null
+ * @param duplicateNodeId whether another process wrote this node's document with another incarnation
+ */
+public record MembershipStatus(boolean running, boolean ready, Duration lastHeartbeatAge, int consecutiveFailures,
+		String lastError, boolean duplicateNodeId) {
+}

@@ -1,0 +1,11 @@
+package dev.membership.leadership;
+
+import dev.membership.MembershipEvent;
+
+/**
+ * The node {@code observerNodeId} saw the leader of {@code group} change. {@code leaderNodeId} is null when the group
+ * has no leader as far as this node can tell; {@code epoch} is then the last epoch it knew.
+ */
+public record LeaderChangedEvent(String observerNodeId, String group, String previousLeaderNodeId,
+		String leaderNodeId, long epoch) implements MembershipEvent {
+}

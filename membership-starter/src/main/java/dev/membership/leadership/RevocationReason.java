@@ -1,0 +1,21 @@
+package dev.membership.leadership;
+
+/** Why a node stopped leading a group. */
+public enum RevocationReason {
+
+	/** The application or an operator asked the node to resign. */
+	RESIGNED,
+
+	/** A renewal found that the lease now belongs to someone else (or to another term of ours). */
+	LEASE_LOST,
+
+	/**
+	 * No renewal succeeded before the local deadline (store unreachable, call hung, long pause): the node stepped down
+	 * by its own clock before the lease could expire in the database.
+	 */
+	RENEWAL_DEADLINE_PASSED,
+
+	/** The node is shutting down and released the lease. */
+	SHUTDOWN
+
+}

@@ -1,0 +1,7 @@
+package dev.membership.liveness;
+
+import dev.membership.MembershipEvent;
+
+/** {@code member} became live as seen by {@code observerNodeId}. */
+public record MemberJoinedEvent(String observerNodeId, Member member) implements MembershipEvent {
+}

@@ -1,0 +1,16 @@
+package dev.membership.store;
+
+import java.time.Instant;
+
+/**
+ * A group's lease as the store holds it. {@code expiresAt} is in the store's clock; {@code epoch} grows by one at every
+ * acquisition and never otherwise, which makes it a fencing token.
+ */
+public record LeaseRecord(String group, Holder holder, long epoch, Instant expiresAt, Instant acquiredAt) {
+
+	public boolean isHeldBy(Holder candidate) {
+		return this.holder != null && this.holder.nodeId().equals(candidate.nodeId())
+				&& this.holder.incarnation().equals(candidate.incarnation());
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.membership.store;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where nodes and leases live. Implementations are plain data access: every time argument is computed by the caller
+ * from the store's own clock (see {@link #serverTime()}), and every method is a single atomic operation on one
+ * document or one query, bounded by a timeout shorter than the lease. Failures surface as {@link StoreException}.
+ * <p>
+ * The contract every implementation must pass is {@code AbstractMembershipStoreContractTests} in the test jar.
+ */
+public interface MembershipStore {
+
+	/** Creates indexes and the like. Idempotent; safety never depends on it having run. */
+	void initialize();
+
+	/** The store's current time as the store itself reports it (not a local clock). */
+	Instant serverTime();
+
+	/**
+	 * Takes the group's lease when it has no holder, has expired before {@code expiredBefore}, or is already held by
+	 * this very holder (same node id and incarnation); the epoch grows by one. Empty when another holder has it.
+	 */
+	Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt);
+
+	/** Extends the lease if {@code holder} still holds it with {@code epoch}. False when the lease was lost. */
+	boolean renew(String group, Holder holder, long epoch, Instant expiresAt);
+
+	/** Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}. */
+	boolean release(String group, Holder holder, long epoch);
+
+	Optional<LeaseRecord> findLease(String group);
+
+	List<LeaseRecord> findLeases(Collection<String> groups);
+
+	/**
+	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is
+	 * ignored). Returns the incarnation the document had before this write, or null when there was none.
+	 */
+	String heartbeat(NodeRecord node);
+
+	/** Every node document, live or not. */
+	List<NodeRecord> findNodes();
+
+	/** Removes the node's document if it still belongs to {@code incarnation}. */
+	void removeNode(String nodeId, String incarnation);
+
+	/** Removes node documents whose last heartbeat is older than {@code cutoff}; returns how many. */
+	long removeNodesNotSeenSince(Instant cutoff);
+
+}

@@ -1,0 +1,112 @@
+package dev.membership.time;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Estimates the database server's clock from this node's monotonic clock, so that lease and liveness decisions use
+ * database time without ever reading the node's wall clock.
+ * <p>
+ * A sample is a server time read somewhere between sending a request and receiving its reply: the server's clock at
+ * the midpoint lies within half the round trip of it (plus the reply's millisecond truncation). The bound then widens
+ * with an assumed worst-case drift between the two clocks as the sample ages. A new sample replaces the current one
+ * only when it is at least as tight, so one slow round trip never makes the estimate worse.
+ */
+public final class ServerClock {
+
+	/** 200 ppm: far above the drift of any sane quartz or NTP-disciplined clock. */
+	static final double MAX_DRIFT = 200e-6;
+
+	private static final long MILLIS_TRUNCATION_NANOS = 1_000_000L;
+
+	private final MonotonicClock clock;
+
+	private volatile Anchor anchor;
+
+	public ServerClock(MonotonicClock clock) {
+		this.clock = clock;
+	}
+
+	/**
+	 * Offers a sample: the request was sent at {@code sentNanos} and the reply received at {@code receivedNanos} (both
+	 * monotonic), and the server reported {@code serverTime} (millisecond resolution, truncated).
+	 */
+	public void offer(long sentNanos, long receivedNanos, Instant serverTime) {
+		long rtt = Math.max(0, receivedNanos - sentNanos);
+		long mid = sentNanos + rtt / 2;
+		Anchor candidate = new Anchor(mid, serverTime.plusNanos(MILLIS_TRUNCATION_NANOS / 2),
+				rtt / 2 + rtt % 2 + MILLIS_TRUNCATION_NANOS / 2);
+		Anchor current = this.anchor;
+		if (current == null || candidate.uncertaintyNanos <= current.uncertaintyAt(mid)) {
+			this.anchor = candidate;
+		}
+	}
+
+	public boolean isSynchronized() {
+		return this.anchor != null;
+	}
+
+	/** Nanos since the last accepted sample, or Long.MAX_VALUE when there is none. */
+	public long ageNanos() {
+		Anchor current = this.anchor;
+		return (current != null) ? this.clock.nanoTime() - current.monoNanos : Long.MAX_VALUE;
+	}
+
+	public Instant estimate() {
+		return estimateAt(this.clock.nanoTime());
+	}
+
+	public Instant estimateAt(long monoNanos) {
+		Anchor a = requireAnchor();
+		return a.serverTime.plusNanos(monoNanos - a.monoNanos);
+	}
+
+	/** A time the server clock has certainly reached at {@code monoNanos}. */
+	public Instant lowerBoundAt(long monoNanos) {
+		Anchor a = requireAnchor();
+		return estimateAt(monoNanos).minusNanos(a.uncertaintyAt(monoNanos));
+	}
+
+	/** A time the server clock has certainly not passed at {@code monoNanos}. */
+	public Instant upperBoundAt(long monoNanos) {
+		Anchor a = requireAnchor();
+		return estimateAt(monoNanos).plusNanos(a.uncertaintyAt(monoNanos));
+	}
+
+	/** Current uncertainty of the estimate (half-width of the interval). */
+	public Duration uncertainty() {
+		Anchor a = requireAnchor();
+		return Duration.ofNanos(a.uncertaintyAt(this.clock.nanoTime()));
+	}
+
+	/**
+	 * The local monotonic time from which the server clock has certainly passed {@code serverTime}: when to act on a
+	 * lease expiry without acting early.
+	 */
+	public long monotonicWhenPassed(Instant serverTime) {
+		Anchor a = requireAnchor();
+		long ahead = Duration.between(a.serverTime, serverTime).toNanos() + a.uncertaintyNanos;
+		if (ahead <= 0) {
+			return a.monoNanos + ahead;
+		}
+		// uncertainty grows with age too: solve lower bound(mono) == serverTime
+		return a.monoNanos + (long) Math.ceil(ahead / (1 - MAX_DRIFT));
+	}
+
+	private Anchor requireAnchor() {
+		Anchor a = this.anchor;
+		if (a == null) {
+			throw new IllegalStateException("Server clock not synchronized yet");
+		}
+		return a;
+	}
+
+	private record Anchor(long monoNanos, Instant serverTime, long uncertaintyNanos) {
+
+		long uncertaintyAt(long atNanos) {
+			return this.uncertaintyNanos + (long) Math.ceil(Math.abs(atNanos - this.monoNanos) * MAX_DRIFT);
+		}
+
+	}
+
+}

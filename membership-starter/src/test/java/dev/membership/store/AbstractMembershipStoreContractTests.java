@@ -1,0 +1,255 @@
+package dev.membership.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What every {@link MembershipStore} must do. Subclasses say how to make a store on fresh collections; the same suite
+ * runs against the embedded stand-in, a Testcontainers MongoDB and any server named by MEMBERSHIP_TEST_MONGO_URI.
+ */
+public abstract class AbstractMembershipStoreContractTests {
+
+	private static final AtomicInteger namespaces = new AtomicInteger();
+
+	private static final Duration HOUR = Duration.ofHours(1);
+
+	private final Holder a = new Holder("node-a", "a-1", "127.0.0.1:1001");
+
+	private final Holder a2 = new Holder("node-a", "a-2", "127.0.0.1:1001");
+
+	private final Holder b = new Holder("node-b", "b-1", "127.0.0.1:1002");
+
+	private String namespace;
+
+	protected MembershipStore store;
+
+	/** A store on collections named after {@code namespace}, over a client of its own. */
+	protected abstract MembershipStore createStore(String namespace);
+
+	@BeforeEach
+	void setUpStore() {
+		this.namespace = "contract" + System.nanoTime() % 100000 + "_" + namespaces.incrementAndGet();
+		this.store = createStore(this.namespace);
+		this.store.initialize();
+	}
+
+	private Instant now() {
+		return this.store.serverTime();
+	}
+
+	@Test
+	void serverTimeIsTheServersClockAndMoves() {
+		Instant first = now();
+		Instant second = now();
+		assertThat(second).isAfterOrEqualTo(first);
+	}
+
+	@Test
+	void acquiresAFreeLeaseWithEpochOne() {
+		Instant now = now();
+		Optional<LeaseRecord> lease = this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		assertThat(lease).isPresent();
+		assertThat(lease.get().epoch()).isEqualTo(1);
+		assertThat(lease.get().isHeldBy(this.a)).isTrue();
+		assertThat(lease.get().holder().address()).isEqualTo("127.0.0.1:1001");
+		assertThat(this.store.findLease("g")).get().extracting(LeaseRecord::epoch).isEqualTo(1L);
+	}
+
+	@Test
+	void anotherHolderCannotAcquireAnUnexpiredLease() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		assertThat(this.store.tryAcquire("g", this.b, now, now.plus(HOUR))).isEmpty();
+		assertThat(this.store.findLease("g").get().isHeldBy(this.a)).isTrue();
+	}
+
+	@Test
+	void anotherIncarnationOfTheSameNodeIdCannotAcquireAnUnexpiredLease() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		assertThat(this.store.tryAcquire("g", this.a2, now, now.plus(HOUR))).isEmpty();
+	}
+
+	@Test
+	void theHolderMayTakeItsOwnLeaseAgainAsANewTerm() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		Optional<LeaseRecord> again = this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		assertThat(again).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
+	}
+
+	@Test
+	void renewExtendsTheHoldersLease() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		Instant later = now.plus(HOUR).plusSeconds(60);
+		assertThat(this.store.renew("g", this.a, 1, later)).isTrue();
+		LeaseRecord lease = this.store.findLease("g").get();
+		assertThat(lease.expiresAt()).isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+		assertThat(lease.epoch()).isEqualTo(1);
+	}
+
+	@Test
+	void expiredLeaseIsTakenOverWithAHigherEpochAndTheOldHolderCannotRenew() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		// b acts at a time after a's expiry
+		Instant afterExpiry = now.plus(HOUR).plusSeconds(1);
+		Optional<LeaseRecord> taken = this.store.tryAcquire("g", this.b, afterExpiry, afterExpiry.plus(HOUR));
+		assertThat(taken).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
+		assertThat(this.store.renew("g", this.a, 1, afterExpiry.plus(HOUR))).isFalse();
+		assertThat(this.store.release("g", this.a, 1)).isFalse();
+		assertThat(this.store.findLease("g").get().isHeldBy(this.b)).isTrue();
+	}
+
+	@Test
+	void renewWithAStaleEpochFails() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR)); // epoch 2
+		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR))).isFalse();
+		assertThat(this.store.renew("g", this.a, 2, now.plus(HOUR))).isTrue();
+	}
+
+	@Test
+	void releaseLetsAnotherNodeAcquireAtOnceAndKeepsTheEpoch() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		assertThat(this.store.release("g", this.b, 1)).isFalse();
+		assertThat(this.store.release("g", this.a, 1)).isTrue();
+		assertThat(this.store.findLease("g").get().epoch()).isEqualTo(1);
+		Optional<LeaseRecord> next = this.store.tryAcquire("g", this.b, now, now.plus(HOUR));
+		assertThat(next).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
+	}
+
+	@Test
+	void epochStrictlyIncreasesOverManyAcquisitions() {
+		Instant t = now();
+		long last = 0;
+		for (int i = 0; i < 20; i++) {
+			Holder who = (i % 2 == 0) ? this.a : this.b;
+			Optional<LeaseRecord> lease = this.store.tryAcquire("g", who, t, t.plusSeconds(1));
+			assertThat(lease).as("acquisition %d", i).isPresent();
+			assertThat(lease.get().epoch()).isGreaterThan(last);
+			last = lease.get().epoch();
+			t = t.plusSeconds(2); // the next acquirer acts after this lease expired
+		}
+		assertThat(last).isEqualTo(20);
+	}
+
+	@Test
+	void groupsAreIndependent() {
+		Instant now = now();
+		assertThat(this.store.tryAcquire("g1", this.a, now, now.plus(HOUR))).isPresent();
+		assertThat(this.store.tryAcquire("g2", this.b, now, now.plus(HOUR))).isPresent();
+		assertThat(this.store.findLeases(List.of("g1", "g2", "g3"))).extracting(LeaseRecord::group)
+			.containsExactlyInAnyOrder("g1", "g2");
+	}
+
+	@Test
+	void heartbeatUpsertsStampsTheStoreClockAndReportsThePreviousIncarnation() {
+		Instant before = now();
+		NodeRecord first = new NodeRecord("node-a", "a-1", "127.0.0.1:1001", before, null, List.of("default"),
+				Map.of());
+		assertThat(this.store.heartbeat(first)).isNull();
+		assertThat(this.store.heartbeat(first)).isEqualTo("a-1");
+		Instant after = now();
+		NodeRecord stored = this.store.findNodes().get(0);
+		assertThat(stored.nodeId()).isEqualTo("node-a");
+		assertThat(stored.address()).isEqualTo("127.0.0.1:1001");
+		assertThat(stored.groups()).containsExactly("default");
+		assertThat(stored.updatedAt()).isBetween(before.minusMillis(1), after.plusMillis(1));
+		NodeRecord restarted = new NodeRecord("node-a", "a-2", "127.0.0.1:1001", after, null, List.of("default"),
+				Map.of("default", new LeaderClaim(3, after.plus(HOUR))));
+		assertThat(this.store.heartbeat(restarted)).isEqualTo("a-1");
+		NodeRecord now = this.store.findNodes().get(0);
+		assertThat(now.incarnation()).isEqualTo("a-2");
+		assertThat(now.leading()).containsKey("default");
+		assertThat(now.leading().get("default").epoch()).isEqualTo(3);
+	}
+
+	@Test
+	void livenessTimesAreComparableWithTheServerClock() throws InterruptedException {
+		this.store.heartbeat(new NodeRecord("node-a", "a-1", "x", now(), null, List.of(), Map.of()));
+		Instant stamped = this.store.findNodes().get(0).updatedAt();
+		Instant later = now();
+		assertThat(Duration.between(stamped, later)).isBetween(Duration.ofMillis(-1), Duration.ofSeconds(5));
+	}
+
+	@Test
+	void removeNodeOnlyRemovesTheGivenIncarnation() {
+		this.store.heartbeat(new NodeRecord("node-a", "a-2", "x", now(), null, List.of(), Map.of()));
+		this.store.removeNode("node-a", "a-1");
+		assertThat(this.store.findNodes()).hasSize(1);
+		this.store.removeNode("node-a", "a-2");
+		assertThat(this.store.findNodes()).isEmpty();
+	}
+
+	@Test
+	void removesNodesNotSeenSinceACutoff() {
+		this.store.heartbeat(new NodeRecord("node-a", "a-1", "x", now(), null, List.of(), Map.of()));
+		this.store.heartbeat(new NodeRecord("node-b", "b-1", "y", now(), null, List.of(), Map.of()));
+		Instant now = now();
+		assertThat(this.store.removeNodesNotSeenSince(now.minusSeconds(60))).isZero();
+		assertThat(this.store.removeNodesNotSeenSince(now.plusSeconds(1))).isEqualTo(2);
+		assertThat(this.store.findNodes()).isEmpty();
+	}
+
+	@Test
+	void exactlyOneOfManyConcurrentClientsAndThreadsAcquires() throws Exception {
+		int clients = 4;
+		int threadsPerClient = 4;
+		int rounds = 10;
+		List<MembershipStore> stores = new ArrayList<>();
+		for (int i = 0; i < clients; i++) {
+			stores.add(createStore(this.namespace));
+		}
+		ExecutorService pool = Executors.newFixedThreadPool(clients * threadsPerClient);
+		try {
+			Instant base = now();
+			for (int round = 1; round <= rounds; round++) {
+				// every contender acts after the previous round's lease expired
+				Instant at = base.plusSeconds(10L * round);
+				CountDownLatch go = new CountDownLatch(1);
+				List<Future<Optional<LeaseRecord>>> results = new ArrayList<>();
+				for (int c = 0; c < clients; c++) {
+					for (int t = 0; t < threadsPerClient; t++) {
+						MembershipStore s = stores.get(c);
+						Holder h = new Holder("node-" + c + "-" + t, "inc-" + round, "127.0.0.1:" + (2000 + c));
+						results.add(pool.submit(() -> {
+							go.await(5, TimeUnit.SECONDS);
+							return s.tryAcquire("race", h, at, at.plusSeconds(5));
+						}));
+					}
+				}
+				go.countDown();
+				List<LeaseRecord> winners = new ArrayList<>();
+				for (Future<Optional<LeaseRecord>> f : results) {
+					f.get(30, TimeUnit.SECONDS).ifPresent(winners::add);
+				}
+				assertThat(winners).as("winners of round %d", round).hasSize(1);
+				assertThat(winners.get(0).epoch()).isEqualTo(round);
+				assertThat(this.store.findLease("race").get().isHeldBy(winners.get(0).holder())).isTrue();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+}

@@ -1,0 +1,90 @@
+package dev.membership.testsupport;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.TimeUnit;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import de.bwaldvogel.mongo.MongoBackend;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+
+/**
+ * The MongoDB wire-protocol stand-in on 127.0.0.1 and a free port, which can be taken down and brought back on the
+ * same port with its data (a database outage).
+ */
+public final class EmbeddedMongo implements AutoCloseable {
+
+	private final MongoBackend backend = new MemoryBackend();
+
+	private final int port;
+
+	private MongoServer server;
+
+	public EmbeddedMongo() {
+		this.port = freePort();
+		start();
+	}
+
+	public synchronized void start() {
+		if (this.server == null) {
+			MongoServer s = new MongoServer(this.backend);
+			s.bind("127.0.0.1", this.port);
+			this.server = s;
+		}
+	}
+
+	/** Stops listening and drops every open connection; the data stays for {@link #start()}. */
+	public synchronized void stop() {
+		if (this.server != null) {
+			this.server.stopListening();
+			this.server.closeCursors(java.util.List.of());
+			this.server = null;
+		}
+	}
+
+	public boolean isRunning() {
+		return this.server != null;
+	}
+
+	public int port() {
+		return this.port;
+	}
+
+	public String uri() {
+		return "mongodb://127.0.0.1:" + this.port;
+	}
+
+	/** A client with short timeouts so that tests see an outage quickly. */
+	public MongoClient newClient() {
+		return MongoClients.create(MongoClientSettings.builder()
+			.applyConnectionString(new ConnectionString(uri()))
+			.applyToClusterSettings((c) -> c.serverSelectionTimeout(2, TimeUnit.SECONDS))
+			.applyToSocketSettings((s) -> s.connectTimeout(500, TimeUnit.MILLISECONDS))
+			.build());
+	}
+
+	@Override
+	public synchronized void close() {
+		if (this.server != null) {
+			this.server.shutdownNow();
+			this.server = null;
+		}
+	}
+
+	public static int freePort() {
+		try (ServerSocket socket = new ServerSocket()) {
+			socket.setReuseAddress(true);
+			socket.bind(new InetSocketAddress("127.0.0.1", 0));
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
