@@ -508,7 +508,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.members = List.copyOf(listed);
 		publishMembershipChanges(listed);
 		for (GroupState group : this.groups.values()) {
-			updateKnownLeader(group, claimedLeader(group.name, records, certainlyPassed), certainlyPassed);
+			updateKnownLeader(group, claimedLeader(group.name, records, certainlyPassed), records, certainlyPassed);
 		}
 		this.ready = true;
 	}
@@ -552,13 +552,17 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		return best;
 	}
 
-	private void updateKnownLeader(GroupState group, LeaderInfo seen, Instant certainlyPassed) {
+	private void updateKnownLeader(GroupState group, LeaderInfo seen, List<NodeRecord> records,
+			Instant certainlyPassed) {
 		LeaderInfo known = group.knownLeader;
-		if (seen == null && known != null && !nodeId().equals(known.nodeId())
-				&& known.leaseExpiresAt().isAfter(certainlyPassed)) {
-			// learnt from the lease itself; its holder has not published a claim yet
+		if (seen == null && group.knownFromLease && known != null && !nodeId().equals(known.nodeId())
+				&& known.leaseExpiresAt().isAfter(certainlyPassed)
+				&& records.stream().anyMatch((r) -> r.nodeId().equals(known.nodeId()))) {
+			// read from the lease itself and its holder is still around: it has not published a claim yet
 			return;
 		}
+		// a claim that vanished with its node (graceful stop) or was withdrawn (resign) frees the lease at once
+		group.knownFromLease = false;
 		setKnownLeader(group, seen);
 	}
 
@@ -641,6 +645,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		}
 		LeaseRecord held = lease.get();
 		Holder by = held.holder();
+		group.knownFromLease = true;
 		setKnownLeader(group, new LeaderInfo(group.name, (by != null) ? by.nodeId() : null,
 				(by != null) ? by.address() : null, held.epoch(), held.expiresAt()));
 		if (held.expiresAt().isAfter(this.serverClock.lowerBoundAt(this.clock.nanoTime()))) {
@@ -833,6 +838,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		volatile Instant leaseExpiresAt;
 
 		volatile LeaderInfo knownLeader;
+
+		volatile boolean knownFromLease;
 
 		volatile long holdOffUntilNanos;
 

@@ -1,6 +1,8 @@
 package dev.membership.testsupport;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +21,21 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
  */
 public final class EmbeddedMongo implements AutoCloseable {
 
-	private final MongoBackend backend = new MemoryBackend();
+	private final MongoBackend data = new MemoryBackend();
+
+	/** The server closes its backend on shutdown; an outage must not lose the data, so close() is ignored. */
+	private final MongoBackend backend = (MongoBackend) Proxy.newProxyInstance(MongoBackend.class.getClassLoader(),
+			new Class<?>[] { MongoBackend.class }, (proxy, method, args) -> {
+				if (method.getName().equals("close") && method.getParameterCount() == 0) {
+					return null;
+				}
+				try {
+					return method.invoke(this.data, args);
+				}
+				catch (InvocationTargetException ex) {
+					throw ex.getCause();
+				}
+			});
 
 	private final int port;
 
@@ -41,8 +57,7 @@ public final class EmbeddedMongo implements AutoCloseable {
 	/** Stops listening and drops every open connection; the data stays for {@link #start()}. */
 	public synchronized void stop() {
 		if (this.server != null) {
-			this.server.stopListening();
-			this.server.closeCursors(java.util.List.of());
+			this.server.shutdownNow(); // closes client connections too; the backend (the data) stays
 			this.server = null;
 		}
 	}
@@ -74,6 +89,7 @@ public final class EmbeddedMongo implements AutoCloseable {
 			this.server.shutdownNow();
 			this.server = null;
 		}
+		this.data.close();
 	}
 
 	public static int freePort() {

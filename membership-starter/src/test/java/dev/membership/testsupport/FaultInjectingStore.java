@@ -1,0 +1,182 @@
+package dev.membership.testsupport;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+import dev.membership.store.Holder;
+import dev.membership.store.LeaseRecord;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.NodeRecord;
+import dev.membership.store.StoreException;
+
+/**
+ * Wraps a real store and injects faults into one node's view of it: down (every call fails), hung (calls block until
+ * healed, then fail), or slow (each request and each reply is held back; the call still takes effect, late).
+ */
+public final class FaultInjectingStore implements MembershipStore {
+
+	public enum Mode {
+
+		NORMAL, DOWN, HANG, SLOW
+
+	}
+
+	private static final long MAX_HANG_MILLIS = 30_000;
+
+	private final MembershipStore delegate;
+
+	private final Object monitor = new Object();
+
+	private volatile Mode mode = Mode.NORMAL;
+
+	private volatile long delayMillis;
+
+	private final AtomicLong operations = new AtomicLong();
+
+	public FaultInjectingStore(MembershipStore delegate) {
+		this.delegate = delegate;
+	}
+
+	public void down() {
+		set(Mode.DOWN, 0);
+	}
+
+	public void hang() {
+		set(Mode.HANG, 0);
+	}
+
+	public void slow(long millis) {
+		set(Mode.SLOW, millis);
+	}
+
+	public void heal() {
+		set(Mode.NORMAL, 0);
+	}
+
+	public Mode mode() {
+		return this.mode;
+	}
+
+	public long operations() {
+		return this.operations.get();
+	}
+
+	private void set(Mode newMode, long delay) {
+		synchronized (this.monitor) {
+			this.delayMillis = delay;
+			this.mode = newMode;
+			this.monitor.notifyAll();
+		}
+	}
+
+	private <T> T call(Supplier<T> action) {
+		this.operations.incrementAndGet();
+		Mode current = this.mode;
+		if (current == Mode.DOWN) {
+			throw new StoreException("injected: store down", null);
+		}
+		if (current == Mode.HANG) {
+			awaitHealed();
+			throw new StoreException("injected: call hung", null);
+		}
+		if (current == Mode.SLOW) {
+			long delay = this.delayMillis;
+			pause(delay);
+			T result = action.get();
+			pause(delay);
+			return result;
+		}
+		return action.get();
+	}
+
+	private void awaitHealed() {
+		long deadline = System.currentTimeMillis() + MAX_HANG_MILLIS;
+		synchronized (this.monitor) {
+			while (this.mode == Mode.HANG && System.currentTimeMillis() < deadline) {
+				try {
+					this.monitor.wait(50);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new StoreException("interrupted", ex);
+				}
+			}
+		}
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis); // simulated latency inside the store, not test synchronisation
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new StoreException("interrupted", ex);
+		}
+	}
+
+	@Override
+	public void initialize() {
+		call(() -> {
+			this.delegate.initialize();
+			return null;
+		});
+	}
+
+	@Override
+	public Instant serverTime() {
+		return call(this.delegate::serverTime);
+	}
+
+	@Override
+	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		return call(() -> this.delegate.tryAcquire(group, holder, expiredBefore, expiresAt));
+	}
+
+	@Override
+	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		return call(() -> this.delegate.renew(group, holder, epoch, expiresAt));
+	}
+
+	@Override
+	public boolean release(String group, Holder holder, long epoch) {
+		return call(() -> this.delegate.release(group, holder, epoch));
+	}
+
+	@Override
+	public Optional<LeaseRecord> findLease(String group) {
+		return call(() -> this.delegate.findLease(group));
+	}
+
+	@Override
+	public List<LeaseRecord> findLeases(Collection<String> groups) {
+		return call(() -> this.delegate.findLeases(groups));
+	}
+
+	@Override
+	public String heartbeat(NodeRecord node) {
+		return call(() -> this.delegate.heartbeat(node));
+	}
+
+	@Override
+	public List<NodeRecord> findNodes() {
+		return call(this.delegate::findNodes);
+	}
+
+	@Override
+	public void removeNode(String nodeId, String incarnation) {
+		call(() -> {
+			this.delegate.removeNode(nodeId, incarnation);
+			return null;
+		});
+	}
+
+	@Override
+	public long removeNodesNotSeenSince(Instant cutoff) {
+		return call(() -> this.delegate.removeNodesNotSeenSince(cutoff));
+	}
+
+}

@@ -1,0 +1,149 @@
+package dev.membership.testsupport;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import com.mongodb.client.MongoClient;
+
+import dev.membership.MembershipEvent;
+import dev.membership.MembershipNode;
+import dev.membership.MembershipSettings;
+import dev.membership.store.mongo.MongoStores;
+
+/**
+ * Plain-Java nodes in this JVM on one embedded server, each with its own client (as separate processes would have),
+ * its own fault-injectable view of the store, and short timings. All nodes report to one {@link LeadershipRecorder}.
+ */
+public final class TestCluster implements AutoCloseable {
+
+	public static final Duration INTERVAL = Duration.ofMillis(150);
+
+	public static final Duration LEASE = Duration.ofMillis(600);
+
+	public static final Duration LIVENESS = Duration.ofMillis(400);
+
+	public static final Duration OPERATION_TIMEOUT = Duration.ofMillis(300);
+
+	private static int namespaces;
+
+	private final EmbeddedMongo mongo;
+
+	private final String namespace;
+
+	private final LeadershipRecorder recorder = new LeadershipRecorder();
+
+	private final List<MongoClient> clients = new CopyOnWriteArrayList<>();
+
+	private final Map<String, MembershipNode> nodes = new ConcurrentHashMap<>();
+
+	private final Map<String, FaultInjectingStore> stores = new ConcurrentHashMap<>();
+
+	private final Map<String, List<MembershipEvent>> events = new ConcurrentHashMap<>();
+
+	private Consumer<MembershipSettings.Builder> customizer = (b) -> {
+	};
+
+	public TestCluster(EmbeddedMongo mongo) {
+		this.mongo = mongo;
+		synchronized (TestCluster.class) {
+			this.namespace = "cluster" + (++namespaces);
+		}
+	}
+
+	public TestCluster customize(Consumer<MembershipSettings.Builder> customizer) {
+		this.customizer = customizer;
+		return this;
+	}
+
+	public LeadershipRecorder recorder() {
+		return this.recorder;
+	}
+
+	public String namespace() {
+		return this.namespace;
+	}
+
+	public MembershipNode create(String nodeId) {
+		return create(nodeId, nodeId);
+	}
+
+	/** A second process started with the same node id by mistake; the first keeps running. */
+	public MembershipNode createTwin(String nodeId) {
+		return create(nodeId, nodeId + "#twin");
+	}
+
+	private MembershipNode create(String nodeId, String key) {
+		MongoClient client = this.mongo.newClient();
+		this.clients.add(client);
+		FaultInjectingStore store = new FaultInjectingStore(
+				MongoStores.create(client.getDatabase("membership"), this.namespace, OPERATION_TIMEOUT));
+		MembershipSettings.Builder settings = MembershipSettings.builder(nodeId)
+			.renewalInterval(INTERVAL)
+			.leaseDuration(LEASE)
+			.livenessWindow(LIVENESS);
+		this.customizer.accept(settings);
+		List<MembershipEvent> received = new CopyOnWriteArrayList<>();
+		MembershipNode node = MembershipNode.builder(settings.build(), store)
+			.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
+			.observer(this.recorder)
+			.listener(received::add)
+			.build();
+		MembershipNode previous = this.nodes.put(key, node);
+		if (previous != null) {
+			previous.halt();
+		}
+		this.stores.put(key, store);
+		this.events.put(key, received);
+		return node;
+	}
+
+	public MembershipNode start(String nodeId) {
+		MembershipNode node = create(nodeId);
+		node.start();
+		return node;
+	}
+
+	public MembershipNode node(String nodeId) {
+		return this.nodes.get(nodeId);
+	}
+
+	public FaultInjectingStore store(String nodeId) {
+		return this.stores.get(nodeId);
+	}
+
+	public List<MembershipEvent> events(String nodeId) {
+		return this.events.get(nodeId);
+	}
+
+	public List<MembershipNode> running() {
+		return this.nodes.values().stream().filter(MembershipNode::isRunning).toList();
+	}
+
+	public List<MembershipNode> leaders(String group) {
+		return running().stream().filter((n) -> n.isLeader(group)).toList();
+	}
+
+	public Optional<MembershipNode> leader() {
+		List<MembershipNode> leaders = leaders(MembershipSettings.DEFAULT_GROUP);
+		return (leaders.size() == 1) ? Optional.of(leaders.get(0)) : Optional.empty();
+	}
+
+	public void healAll() {
+		this.stores.values().forEach(FaultInjectingStore::heal);
+	}
+
+	@Override
+	public void close() {
+		healAll();
+		List<MembershipNode> all = new ArrayList<>(this.nodes.values());
+		all.forEach(MembershipNode::halt);
+		this.clients.forEach(MongoClient::close);
+	}
+
+}
