@@ -1,0 +1,141 @@
+package dev.membership;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import dev.membership.store.Holder;
+import dev.membership.store.LeaseRecord;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.mongo.MongoStores;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.LeadershipRecorder;
+import dev.membership.testsupport.LeadershipRecorder.Interval;
+import dev.membership.testsupport.TestCluster;
+
+import com.mongodb.client.MongoClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** The safety checks would catch a broken election: they are not tests that cannot fail. */
+class SafetyCheckCanFailTests {
+
+	@Test
+	void overlappingBeliefsAreReported() {
+		List<Interval> overlapping = List.of(new Interval("a", "g", 1, 0, 100), new Interval("b", "g", 2, 99, 200));
+		assertThatThrownBy(() -> LeadershipRecorder.assertSafe(overlapping)).hasMessageContaining("began leading");
+	}
+
+	@Test
+	void aNonIncreasingEpochIsReported() {
+		List<Interval> stale = List.of(new Interval("a", "g", 2, 0, 100), new Interval("b", "g", 2, 100, 200));
+		assertThatThrownBy(() -> LeadershipRecorder.assertSafe(stale)).hasMessageContaining("epoch");
+	}
+
+	@Test
+	void separateGroupsMayHaveLeadersAtTheSameTime() {
+		LeadershipRecorder.assertSafe(List.of(new Interval("a", "g1", 1, 0, 100), new Interval("b", "g2", 1, 0, 100)));
+	}
+
+	@Test
+	void aStoreThatGrantsEveryAcquisitionIsCaught() {
+		try (EmbeddedMongo mongo = new EmbeddedMongo(); MongoClient client = mongo.newClient()) {
+			MembershipStore real = MongoStores.create(client.getDatabase("membership"), "broken");
+			LeadershipRecorder recorder = new LeadershipRecorder();
+			List<MembershipNode> nodes = List.of("x", "y").stream().map((id) -> {
+				MembershipNode node = MembershipNode.builder(MembershipSettings.builder(id)
+					.renewalInterval(TestCluster.INTERVAL)
+					.leaseDuration(TestCluster.LEASE)
+					.livenessWindow(TestCluster.LIVENESS)
+					.build(), new GrantEverything(real)).advertisedAddress("127.0.0.1:1").observer(recorder).build();
+				node.start();
+				return node;
+			}).toList();
+			try {
+				await().atMost(Duration.ofSeconds(3)).until(() -> nodes.stream().allMatch((n) -> n.isLeader("default")));
+			}
+			finally {
+				nodes.forEach(MembershipNode::halt);
+			}
+			assertThatThrownBy(recorder::assertSafe).isInstanceOf(AssertionError.class);
+		}
+	}
+
+	/** A broken store: every acquisition succeeds. */
+	private static final class GrantEverything implements MembershipStore {
+
+		private final MembershipStore delegate;
+
+		private long epoch;
+
+		GrantEverything(MembershipStore delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public synchronized Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore,
+				Instant expiresAt) {
+			return Optional.of(new LeaseRecord(group, holder, ++this.epoch, expiresAt, expiresAt));
+		}
+
+		@Override
+		public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
+			return true;
+		}
+
+		@Override
+		public boolean release(String group, Holder holder, long epoch) {
+			return true;
+		}
+
+		@Override
+		public void initialize() {
+		}
+
+		@Override
+		public Instant serverTime() {
+			return this.delegate.serverTime();
+		}
+
+		@Override
+		public Optional<LeaseRecord> findLease(String group) {
+			return Optional.empty();
+		}
+
+		@Override
+		public List<LeaseRecord> findLeases(java.util.Collection<String> groups) {
+			return List.of();
+		}
+
+		@Override
+		public String heartbeat(dev.membership.store.NodeRecord node) {
+			return this.delegate.heartbeat(node);
+		}
+
+		@Override
+		public List<dev.membership.store.NodeRecord> findNodes() {
+			// and hides who leads, so every node keeps trying
+			return this.delegate.findNodes()
+				.stream()
+				.map((n) -> new dev.membership.store.NodeRecord(n.nodeId(), n.incarnation(), n.address(),
+						n.startedAt(), n.updatedAt(), n.groups(), java.util.Map.of()))
+				.toList();
+		}
+
+		@Override
+		public void removeNode(String nodeId, String incarnation) {
+		}
+
+		@Override
+		public long removeNodesNotSeenSince(Instant cutoff) {
+			return 0;
+		}
+
+	}
+
+}
