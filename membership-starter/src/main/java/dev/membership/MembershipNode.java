@@ -59,6 +59,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private static final int CLEANUP_EVERY_TICKS = 10;
 
+	private static final long MIN_RETRY_NANOS = 2_000_000;
+
 	private final MembershipSettings settings;
 
 	private final MembershipStore store;
@@ -648,9 +650,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		group.knownFromLease = true;
 		setKnownLeader(group, new LeaderInfo(group.name, (by != null) ? by.nodeId() : null,
 				(by != null) ? by.address() : null, held.epoch(), held.expiresAt()));
-		if (held.expiresAt().isAfter(this.serverClock.lowerBoundAt(this.clock.nanoTime()))) {
-			scheduleAttempt(group, this.serverClock.monotonicWhenPassed(held.expiresAt()));
-		}
+		// also when it looks expired already: someone may have just taken it, or we were on the boundary
+		scheduleAttempt(group, Math.max(this.serverClock.monotonicWhenPassed(held.expiresAt()),
+				this.clock.nanoTime() + MIN_RETRY_NANOS));
 	}
 
 	private long deadlineFor(long sentNanos) {

@@ -85,7 +85,8 @@ public final class ServerClock {
 	 */
 	public long monotonicWhenPassed(Instant serverTime) {
 		Anchor a = requireAnchor();
-		long ahead = Duration.between(a.serverTime, serverTime).toNanos() + a.uncertaintyNanos;
+		// databases keep milliseconds: be past the stored instant, not on it
+		long ahead = Duration.between(a.serverTime, serverTime).toNanos() + a.uncertaintyNanos + MILLIS_TRUNCATION_NANOS;
 		if (ahead <= 0) {
 			return a.monoNanos + ahead;
 		}

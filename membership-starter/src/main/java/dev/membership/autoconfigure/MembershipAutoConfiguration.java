@@ -1,0 +1,75 @@
+package dev.membership.autoconfigure;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.data.mongodb.MongoDatabaseFactory;
+
+import dev.membership.LeadershipObserver;
+import dev.membership.Membership;
+import dev.membership.MembershipNode;
+import dev.membership.MembershipSettings;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.mongo.MongoMembershipStore;
+
+/**
+ * Joins the cluster through the application's own MongoDB (its {@link MongoDatabaseFactory}; no second connection
+ * pool). Every bean backs off when the application defines its own.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
+		"org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(MembershipProperties.class)
+public class MembershipAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	MembershipSettings membershipSettings(MembershipProperties properties, Environment environment) {
+		return MembershipSettingsFactory.settings(properties, environment);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(Membership.class)
+	@ConditionalOnBean(MembershipStore.class)
+	MembershipNode membershipNode(MembershipSettings settings, MembershipStore store,
+			ApplicationEventPublisher publisher, MembershipProperties properties, Environment environment,
+			ObjectProvider<LeadershipObserver> observer) {
+		return MembershipNode.builder(settings, store)
+			.advertisedAddress(() -> (properties.getAdvertisedAddress() != null) ? properties.getAdvertisedAddress()
+					: MembershipSettingsFactory.defaultAdvertisedAddress(environment))
+			.listener(publisher::publishEvent)
+			.observer(observer.getIfAvailable(LeadershipObserver::none))
+			.build();
+	}
+
+	@Bean
+	@ConditionalOnBean(MembershipNode.class)
+	@ConditionalOnMissingBean
+	MembershipLifecycle membershipLifecycle(MembershipNode node) {
+		return new MembershipLifecycle(node);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MongoDatabaseFactory.class)
+	static class MongoStoreConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(MembershipStore.class)
+		@ConditionalOnBean(MongoDatabaseFactory.class)
+		MongoMembershipStore membershipStore(MongoDatabaseFactory databaseFactory, MembershipProperties properties,
+				MembershipSettings settings) {
+			return new MongoMembershipStore(databaseFactory.getMongoDatabase(),
+					MembershipSettingsFactory.storeSettings(properties, settings));
+		}
+
+	}
+
+}

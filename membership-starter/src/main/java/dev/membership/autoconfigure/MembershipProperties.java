@@ -1,0 +1,201 @@
+package dev.membership.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Cluster membership: heartbeats, liveness and leader leases in MongoDB.
+ */
+@ConfigurationProperties("membership")
+public class MembershipProperties {
+
+	/**
+	 * Whether this application joins the cluster.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Id of this node, unique in the cluster. Defaults to spring.application.name (or "membership") plus a random
+	 * suffix, new at every start.
+	 */
+	private String nodeId;
+
+	/**
+	 * Address other nodes use to reach this one, as host:port or a URL. Defaults to this host's address and the web
+	 * server's port.
+	 */
+	private String advertisedAddress;
+
+	/**
+	 * How often every node heartbeats and reads the member list, the leader renews its lease and followers try to
+	 * acquire. At most half the lease duration.
+	 */
+	private Duration renewalInterval = Duration.ofSeconds(5);
+
+	/**
+	 * How long a lease lasts in the database after each renewal.
+	 */
+	private Duration leaseDuration = Duration.ofSeconds(15);
+
+	/**
+	 * How long after its last heartbeat a node still counts as live. Longer than the renewal interval, shorter than
+	 * the lease duration.
+	 */
+	private Duration livenessWindow = Duration.ofSeconds(10);
+
+	/**
+	 * How long before its lease could expire in the database a leader stops believing it leads, by its own monotonic
+	 * clock. Defaults to a tenth of the lease duration.
+	 */
+	private Duration safetyMargin;
+
+	/**
+	 * How long the document of a dead node stays before the leader (and a TTL index) removes it.
+	 */
+	private Duration deadNodeRetention = Duration.ofMinutes(10);
+
+	/**
+	 * Groups this node competes for the leadership of. Groups named by @LeaderOnly are added to these.
+	 */
+	private Set<String> groups = new LinkedHashSet<>(List.of("default"));
+
+	private final Mongo mongo = new Mongo();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getNodeId() {
+		return this.nodeId;
+	}
+
+	public void setNodeId(String nodeId) {
+		this.nodeId = nodeId;
+	}
+
+	public String getAdvertisedAddress() {
+		return this.advertisedAddress;
+	}
+
+	public void setAdvertisedAddress(String advertisedAddress) {
+		this.advertisedAddress = advertisedAddress;
+	}
+
+	public Duration getRenewalInterval() {
+		return this.renewalInterval;
+	}
+
+	public void setRenewalInterval(Duration renewalInterval) {
+		this.renewalInterval = renewalInterval;
+	}
+
+	public Duration getLeaseDuration() {
+		return this.leaseDuration;
+	}
+
+	public void setLeaseDuration(Duration leaseDuration) {
+		this.leaseDuration = leaseDuration;
+	}
+
+	public Duration getLivenessWindow() {
+		return this.livenessWindow;
+	}
+
+	public void setLivenessWindow(Duration livenessWindow) {
+		this.livenessWindow = livenessWindow;
+	}
+
+	public Duration getSafetyMargin() {
+		return this.safetyMargin;
+	}
+
+	public void setSafetyMargin(Duration safetyMargin) {
+		this.safetyMargin = safetyMargin;
+	}
+
+	public Duration getDeadNodeRetention() {
+		return this.deadNodeRetention;
+	}
+
+	public void setDeadNodeRetention(Duration deadNodeRetention) {
+		this.deadNodeRetention = deadNodeRetention;
+	}
+
+	public Set<String> getGroups() {
+		return this.groups;
+	}
+
+	public void setGroups(Set<String> groups) {
+		this.groups = groups;
+	}
+
+	public Mongo getMongo() {
+		return this.mongo;
+	}
+
+	public static class Mongo {
+
+		/**
+		 * Collection of node documents.
+		 */
+		private String nodesCollection = "clusternodes";
+
+		/**
+		 * Collection of lease documents, one per group. Never give it a TTL index: epochs must survive.
+		 */
+		private String leasesCollection = "clusterleases";
+
+		/**
+		 * Client-side timeout of every membership call to MongoDB (server selection included). Shorter than the
+		 * lease duration. Defaults to the renewal interval.
+		 */
+		private Duration operationTimeout;
+
+		/**
+		 * Write concern of lease writes, e.g. "majority" or "w1".
+		 */
+		private String leaseWriteConcern = "majority";
+
+		public String getNodesCollection() {
+			return this.nodesCollection;
+		}
+
+		public void setNodesCollection(String nodesCollection) {
+			this.nodesCollection = nodesCollection;
+		}
+
+		public String getLeasesCollection() {
+			return this.leasesCollection;
+		}
+
+		public void setLeasesCollection(String leasesCollection) {
+			this.leasesCollection = leasesCollection;
+		}
+
+		public Duration getOperationTimeout() {
+			return this.operationTimeout;
+		}
+
+		public void setOperationTimeout(Duration operationTimeout) {
+			this.operationTimeout = operationTimeout;
+		}
+
+		public String getLeaseWriteConcern() {
+			return this.leaseWriteConcern;
+		}
+
+		public void setLeaseWriteConcern(String leaseWriteConcern) {
+			this.leaseWriteConcern = leaseWriteConcern;
+		}
+
+	}
+
+}

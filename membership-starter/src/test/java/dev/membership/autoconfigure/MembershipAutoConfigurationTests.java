@@ -1,0 +1,209 @@
+package dev.membership.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+
+import dev.membership.InvalidMembershipSettingsException;
+import dev.membership.Membership;
+import dev.membership.MembershipNode;
+import dev.membership.MembershipSettings;
+import dev.membership.leadership.LeaderElectedEvent;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.mongo.MongoMembershipStore;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FaultInjectingStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.Mockito.mock;
+
+class MembershipAutoConfigurationTests {
+
+	private static EmbeddedMongo mongo;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
+				MembershipAutoConfiguration.class))
+		.withPropertyValues("spring.mongodb.uri=" + mongo.uri(), "spring.mongodb.database=autoconfig",
+				"membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=100ms",
+				"membership.lease-duration=500ms", "membership.liveness-window=300ms");
+
+	@BeforeAll
+	static void startMongo() {
+		mongo = new EmbeddedMongo();
+	}
+
+	@AfterAll
+	static void stopMongo() {
+		mongo.close();
+	}
+
+	@Test
+	void joinsTheClusterThroughTheApplicationsMongoDatabaseAndPublishesSpringEvents() {
+		this.runner.withUserConfiguration(ElectionListener.class)
+			.withPropertyValues("spring.application.name=orders")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(MembershipNode.class).hasSingleBean(MongoMembershipStore.class);
+				Membership membership = context.getBean(Membership.class);
+				assertThat(membership.nodeId()).matches("orders-[0-9a-f]{8}");
+				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+				assertThat(membership.advertisedAddress()).isEqualTo("127.0.0.1:8080");
+				ElectionListener listener = context.getBean(ElectionListener.class);
+				await().atMost(Duration.ofSeconds(2)).until(() -> !listener.elected.isEmpty());
+			});
+	}
+
+	@Test
+	void bindsEveryProperty() {
+		this.runner
+			.withPropertyValues("membership.node-id=node-7", "membership.safety-margin=50ms",
+					"membership.dead-node-retention=5m", "membership.groups=alpha,beta",
+					"membership.mongo.nodes-collection=n", "membership.mongo.leases-collection=l",
+					"membership.mongo.operation-timeout=200ms", "membership.mongo.lease-write-concern=w1")
+			.run((context) -> {
+				MembershipSettings settings = context.getBean(MembershipSettings.class);
+				assertThat(settings.nodeId()).isEqualTo("node-7");
+				assertThat(settings.renewalInterval()).isEqualTo(Duration.ofMillis(100));
+				assertThat(settings.leaseDuration()).isEqualTo(Duration.ofMillis(500));
+				assertThat(settings.livenessWindow()).isEqualTo(Duration.ofMillis(300));
+				assertThat(settings.safetyMargin()).isEqualTo(Duration.ofMillis(50));
+				assertThat(settings.deadNodeRetention()).isEqualTo(Duration.ofMinutes(5));
+				assertThat(settings.groups()).containsExactlyInAnyOrder("alpha", "beta");
+				MembershipProperties properties = context.getBean(MembershipProperties.class);
+				assertThat(properties.getMongo().getNodesCollection()).isEqualTo("n");
+				assertThat(MembershipSettingsFactory.storeSettings(properties, settings).operationTimeout())
+					.isEqualTo(Duration.ofMillis(200));
+				Membership membership = context.getBean(Membership.class);
+				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("alpha"));
+			});
+	}
+
+	@Test
+	void canBeSwitchedOff() {
+		this.runner.withPropertyValues("membership.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(MembershipNode.class)
+				.doesNotHaveBean(MembershipStore.class)
+				.doesNotHaveBean(MembershipSettings.class));
+	}
+
+	@Test
+	void backsOffWithoutMongoDB() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(MembershipAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(MembershipStore.class)
+				.doesNotHaveBean(MembershipNode.class));
+	}
+
+	@Test
+	void usesTheApplicationsOwnStore() {
+		this.runner.withUserConfiguration(OwnStore.class).run((context) -> {
+			assertThat(context).hasSingleBean(MembershipStore.class).doesNotHaveBean(MongoMembershipStore.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> context.getBean(OwnStore.class).store.operations() > 0);
+		});
+	}
+
+	@Test
+	void backsOffForTheApplicationsOwnMembership() {
+		this.runner.withUserConfiguration(OwnMembership.class)
+			.run((context) -> assertThat(context).hasSingleBean(Membership.class)
+				.doesNotHaveBean(MembershipNode.class)
+				.doesNotHaveBean(MembershipLifecycle.class));
+	}
+
+	@Test
+	void aDatabaseUnreachableAtStartupDoesNotStopTheApplication() {
+		int closedPort = EmbeddedMongo.freePort();
+		this.runner
+			.withPropertyValues("spring.mongodb.uri=mongodb://127.0.0.1:" + closedPort,
+					"membership.mongo.operation-timeout=200ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				Membership membership = context.getBean(Membership.class);
+				await().atMost(Duration.ofSeconds(3)).until(() -> membership.status().consecutiveFailures() > 0);
+				assertThat(membership.isLeader("default")).isFalse();
+				assertThat(membership.status().ready()).isFalse();
+			});
+	}
+
+	@Test
+	void everyConfigurationRuleFailsFastNamingItsProperties() {
+		assertFailure("membership.node-id= ", "membership.node-id");
+		assertFailure("membership.renewal-interval=400ms", "membership.renewal-interval, membership.lease-duration");
+		assertFailure("membership.liveness-window=100ms",
+				"membership.renewal-interval, membership.liveness-window, membership.lease-duration");
+		assertFailure("membership.liveness-window=500ms",
+				"membership.renewal-interval, membership.liveness-window, membership.lease-duration");
+		assertFailure("membership.renewal-interval=0s", "membership.renewal-interval: must be a positive duration");
+		assertFailure("membership.lease-duration=-1s", "membership.lease-duration: must be a positive duration");
+		assertFailure("membership.liveness-window=0ms", "membership.liveness-window: must be a positive duration");
+		assertFailure("membership.safety-margin=450ms", "membership.safety-margin");
+		assertFailure("membership.mongo.operation-timeout=600ms", "membership.mongo.operation-timeout");
+		assertFailure("membership.mongo.lease-write-concern=sometimes", "membership.mongo.lease-write-concern");
+		assertFailure("membership.dead-node-retention=100ms", "membership.dead-node-retention");
+	}
+
+	private void assertFailure(String property, String expected) {
+		this.runner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			Throwable failure = context.getStartupFailure();
+			FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer().analyze(failure);
+			assertThat(analysis).as("analysis of %s", property).isNotNull();
+			assertThat(analysis.getDescription()).as(property).contains(expected);
+			assertThat(analysis.getAction()).contains("renewal-interval x 2 <= lease-duration");
+			assertThat(analysis.getCause()).isInstanceOf(InvalidMembershipSettingsException.class);
+		});
+	}
+
+	static class ElectionListener {
+
+		final List<LeaderElectedEvent> elected = new ArrayList<>();
+
+		@EventListener
+		void on(LeaderElectedEvent event) {
+			this.elected.add(event);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnStore {
+
+		final FaultInjectingStore store;
+
+		OwnStore() {
+			this.store = new FaultInjectingStore(mock(MembershipStore.class));
+			this.store.down();
+		}
+
+		@Bean
+		MembershipStore membershipStore() {
+			return this.store;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnMembership {
+
+		@Bean
+		Membership membership() {
+			return mock(Membership.class);
+		}
+
+	}
+
+}
