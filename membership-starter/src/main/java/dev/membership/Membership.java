@@ -3,7 +3,9 @@ package dev.membership;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
+import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.liveness.Member;
@@ -49,5 +51,20 @@ public interface Membership {
 
 	/** Health-level facts about this node's contact with the store. */
 	MembershipStatus status();
+
+	/**
+	 * Runs {@code task} with the current term if this node leads {@code group}, without touching the database; the
+	 * term is also available to the task through {@link LeaderContext#currentTerm()}. Returns whether it ran.
+	 */
+	default boolean runIfLeader(String group, Consumer<LeadershipTerm> task) {
+		Optional<LeadershipTerm> term = currentTerm(group);
+		if (term.isEmpty()) {
+			return false;
+		}
+		try (LeaderContext.Scope scope = LeaderContext.enter(term.get())) {
+			task.accept(term.get());
+		}
+		return true;
+	}
 
 }

@@ -37,6 +37,7 @@ import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
 import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
+import dev.membership.liveness.NodeReadyEvent;
 import dev.membership.store.Holder;
 import dev.membership.store.LeaderClaim;
 import dev.membership.store.LeaseRecord;
@@ -74,6 +75,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	private final MembershipEventListener listener;
 
 	private final LeadershipObserver observer;
+
+	private final ElectionMetrics metrics;
 
 	private final String incarnation = UUID.randomUUID().toString();
 
@@ -126,6 +129,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.advertisedAddress = b.advertisedAddress;
 		this.listener = b.listener;
 		this.observer = b.observer;
+		this.metrics = b.metrics;
 		this.settings.groups().forEach(this::join);
 	}
 
@@ -459,10 +463,20 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			}
 			long sent = this.clock.nanoTime();
 			Instant expiresAt = this.serverClock.upperBoundAt(sent).plus(this.settings.leaseDuration());
-			if (this.store.renew(group.name, this.holder, term.epoch(), expiresAt)) {
+			boolean renewed;
+			try {
+				renewed = this.store.renew(group.name, this.holder, term.epoch(), expiresAt);
+			}
+			catch (RuntimeException ex) {
+				this.metrics.renewal(group.name, ElectionMetrics.RenewalOutcome.ERROR);
+				throw ex;
+			}
+			if (renewed) {
+				this.metrics.renewal(group.name, ElectionMetrics.RenewalOutcome.RENEWED);
 				extend(group, term, sent, expiresAt);
 			}
 			else {
+				this.metrics.renewal(group.name, ElectionMetrics.RenewalOutcome.LOST);
 				revoke(group, term, RevocationReason.LEASE_LOST);
 			}
 		}
@@ -512,7 +526,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		for (GroupState group : this.groups.values()) {
 			updateKnownLeader(group, claimedLeader(group.name, records, certainlyPassed), records, certainlyPassed);
 		}
-		this.ready = true;
+		if (!this.ready) {
+			this.ready = true;
+			publish(new NodeReadyEvent(nodeId()));
+		}
 	}
 
 	private void publishMembershipChanges(List<Member> listed) {
@@ -628,7 +645,16 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		long sent = this.clock.nanoTime();
 		Instant certainlyPassed = this.serverClock.lowerBoundAt(sent);
 		Instant expiresAt = this.serverClock.upperBoundAt(sent).plus(this.settings.leaseDuration());
-		Optional<LeaseRecord> won = this.store.tryAcquire(group.name, this.holder, certainlyPassed, expiresAt);
+		Optional<LeaseRecord> won;
+		try {
+			won = this.store.tryAcquire(group.name, this.holder, certainlyPassed, expiresAt);
+		}
+		catch (RuntimeException ex) {
+			this.metrics.acquisition(group.name, ElectionMetrics.AcquisitionOutcome.ERROR);
+			throw ex;
+		}
+		this.metrics.acquisition(group.name,
+				won.isPresent() ? ElectionMetrics.AcquisitionOutcome.ACQUIRED : ElectionMetrics.AcquisitionOutcome.CONFLICT);
 		if (won.isPresent()) {
 			if (becomeLeader(group, won.get().epoch(), deadlineFor(sent), expiresAt)) {
 				// publish the claim now so followers learn the new expiry without reading the lease
@@ -870,6 +896,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 		private LeadershipObserver observer = LeadershipObserver.none();
 
+		private ElectionMetrics metrics = ElectionMetrics.none();
+
 		private Builder(MembershipSettings settings, MembershipStore store) {
 			this.settings = Objects.requireNonNull(settings);
 			this.store = Objects.requireNonNull(store);
@@ -892,6 +920,11 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 		public Builder observer(LeadershipObserver observer) {
 			this.observer = observer;
+			return this;
+		}
+
+		public Builder metrics(ElectionMetrics metrics) {
+			this.metrics = metrics;
 			return this;
 		}
 

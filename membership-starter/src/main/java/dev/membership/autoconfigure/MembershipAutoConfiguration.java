@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
 
+import dev.membership.ElectionMetrics;
 import dev.membership.LeadershipObserver;
 import dev.membership.Membership;
 import dev.membership.MembershipNode;
@@ -41,13 +42,26 @@ public class MembershipAutoConfiguration {
 	@ConditionalOnBean(MembershipStore.class)
 	MembershipNode membershipNode(MembershipSettings settings, MembershipStore store,
 			ApplicationEventPublisher publisher, MembershipProperties properties, Environment environment,
-			ObjectProvider<LeadershipObserver> observer) {
-		return MembershipNode.builder(settings, store)
+			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
+			ObjectProvider<MembershipStoreDecorator> decorators) {
+		MembershipStore decorated = store;
+		for (MembershipStoreDecorator decorator : decorators.orderedStream().toList()) {
+			decorated = decorator.decorate(decorated);
+		}
+		return MembershipNode.builder(settings, decorated)
 			.advertisedAddress(() -> (properties.getAdvertisedAddress() != null) ? properties.getAdvertisedAddress()
 					: MembershipSettingsFactory.defaultAdvertisedAddress(environment))
 			.listener(publisher::publishEvent)
 			.observer(observer.getIfAvailable(LeadershipObserver::none))
+			.metrics(metrics.getIfAvailable(ElectionMetrics::none))
 			.build();
+	}
+
+	@Bean
+	@ConditionalOnBean(MembershipNode.class)
+	@ConditionalOnMissingBean
+	MembershipReadinessGate membershipReadinessGate(MembershipNode node, ApplicationEventPublisher publisher) {
+		return new MembershipReadinessGate(node, publisher);
 	}
 
 	@Bean

@@ -1,0 +1,32 @@
+package dev.membership.actuate;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The body of {@code GET /actuator/cluster}. Field names are an API: keep them stable. Times are ISO-8601 strings in
+ * database time.
+ *
+ * @param self this node
+ * @param leader the leader of the {@code default} group, or null when it has none
+ * @param groups every group this node competes for, by name
+ * @param members every node document seen at the last listing: live first, then oldest first
+ */
+public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> groups, List<MemberDescriptor> members) {
+
+	public record Self(String nodeId, String address) {
+	}
+
+	public record Leader(String nodeId, String address, long epoch, String leaseExpiresAt) {
+	}
+
+	/** {@code leader} is a node id or null; {@code epoch} the last epoch seen (null if none). */
+	public record Group(String leader, Long epoch, String leaseExpiresAt) {
+	}
+
+	/** {@code leader}: the node leads at least one group. */
+	public record MemberDescriptor(String nodeId, String address, boolean leader, boolean live, String lastHeartbeat,
+			String startedAt) {
+	}
+
+}

@@ -1,0 +1,68 @@
+package dev.membership.actuate;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+import dev.membership.Membership;
+import dev.membership.MembershipStatus;
+
+/**
+ * UP while this node's heartbeats are current; DOWN once it has not reached the store for longer than the liveness
+ * window (other nodes then count it as dead); UNKNOWN while it has not heartbeated yet.
+ */
+public class MembershipHealthIndicator extends AbstractHealthIndicator {
+
+	private final Membership membership;
+
+	private final Duration livenessWindow;
+
+	public MembershipHealthIndicator(Membership membership, Duration livenessWindow) {
+		super("Membership health check failed");
+		this.membership = membership;
+		this.livenessWindow = livenessWindow;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		MembershipStatus status = this.membership.status();
+		Duration age = status.lastHeartbeatAge();
+		if (!status.running()) {
+			builder.down();
+		}
+		else if (age == null) {
+			builder.unknown();
+		}
+		else if (age.compareTo(this.livenessWindow) > 0) {
+			builder.down();
+		}
+		else {
+			builder.up();
+		}
+		Map<String, Object> groups = new LinkedHashMap<>();
+		for (String group : new TreeSet<>(this.membership.groups())) {
+			Map<String, Object> detail = new LinkedHashMap<>();
+			detail.put("role", this.membership.isLeader(group) ? "leader" : "follower");
+			this.membership.leader(group).ifPresent((leader) -> {
+				detail.put("leader", leader.nodeId());
+				detail.put("epoch", leader.epoch());
+			});
+			groups.put(group, detail);
+		}
+		builder.withDetail("nodeId", this.membership.nodeId())
+			.withDetail("ready", status.ready())
+			.withDetail("groups", groups)
+			.withDetail("liveMembers", this.membership.liveMembers().size())
+			.withDetail("lastHeartbeatAge", (age != null) ? age.toMillis() + "ms" : "none yet")
+			.withDetail("consecutiveFailures", status.consecutiveFailures())
+			.withDetail("duplicateNodeId", status.duplicateNodeId());
+		if (status.lastError() != null) {
+			builder.withDetail("lastError", status.lastError());
+		}
+	}
+
+}

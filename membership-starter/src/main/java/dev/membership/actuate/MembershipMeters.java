@@ -1,0 +1,152 @@
+package dev.membership.actuate;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import org.springframework.context.event.EventListener;
+
+import dev.membership.ElectionMetrics;
+import dev.membership.MembershipEvent;
+import dev.membership.Membership;
+import dev.membership.liveness.Member;
+import dev.membership.scheduling.LeaderOnlyExecutionListener;
+import dev.membership.store.MembershipStore;
+
+/**
+ * Every metric operators should watch. Tag values are bounded: groups (configured or annotated), outcomes, store
+ * operations, {@code @LeaderOnly} methods, and member node ids (their gauges go when the member's document goes).
+ */
+public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionListener {
+
+	private final Supplier<Membership> membership;
+
+	private final Set<String> gaugedGroups = ConcurrentHashMap.newKeySet();
+
+	private final MeterRegistry registry;
+
+	private final MultiGauge heartbeats;
+
+	/** The membership is looked up lazily: the node itself reports to these meters. */
+	public MembershipMeters(MeterRegistry registry, Supplier<Membership> membership) {
+		this.registry = registry;
+		this.membership = membership;
+		Gauge.builder("membership.members.live", this.membership, (m) -> m.get().liveMembers().size())
+			.description("Live members as this node sees them")
+			.register(registry);
+		this.heartbeats = MultiGauge.builder("membership.heartbeat.last")
+			.description("Time of each member's last heartbeat (database time)")
+			.baseUnit("seconds")
+			.register(registry);
+	}
+
+	@EventListener
+	void onMembershipEvent(MembershipEvent event) {
+		refresh();
+	}
+
+	/** Picks up new groups and the current member set; called on every membership event. */
+	public void refresh() {
+		MeterRegistry r = this.registry;
+		Membership m = this.membership.get();
+		if (m == null) {
+			return;
+		}
+		for (String group : m.groups()) {
+			if (this.gaugedGroups.add(group)) {
+				Gauge.builder("membership.leader", m, (x) -> x.isLeader(group) ? 1 : 0)
+					.description("1 when this node leads the group")
+					.tags("group", group)
+					.register(r);
+				Gauge.builder("membership.leader.epoch", m,
+						(x) -> x.leader(group).map((l) -> (double) l.epoch()).orElse(Double.NaN))
+					.description("Epoch (fencing token) of the group's current leader")
+					.tags("group", group)
+					.register(r);
+			}
+		}
+		List<MultiGauge.Row<?>> rows = m.members()
+			.stream()
+			.map((member) -> MultiGauge.Row.of(Tags.of("node", member.nodeId()), m,
+					(x) -> heartbeatSeconds(x, member.nodeId())))
+			.<MultiGauge.Row<?>>map((row) -> row)
+			.toList();
+		this.heartbeats.register(rows, true);
+	}
+
+	private static double heartbeatSeconds(Membership membership, String nodeId) {
+		Optional<Instant> last = membership.members()
+			.stream()
+			.filter((m) -> m.nodeId().equals(nodeId))
+			.map(Member::lastHeartbeat)
+			.filter((t) -> t != null)
+			.findFirst();
+		return last.map((t) -> t.toEpochMilli() / 1000d).orElse(Double.NaN);
+	}
+
+	@Override
+	public void acquisition(String group, AcquisitionOutcome outcome) {
+		count("membership.leadership.acquisitions", "Leadership acquisition attempts", "group", group, "outcome",
+				outcome.name().toLowerCase());
+	}
+
+	@Override
+	public void renewal(String group, RenewalOutcome outcome) {
+		count("membership.leadership.renewals", "Lease renewals", "group", group, "outcome",
+				outcome.name().toLowerCase());
+	}
+
+	@Override
+	public void executed(String group, String method) {
+		count("membership.leader.only.executions", "@LeaderOnly calls", "group", group, "method", method, "outcome",
+				"executed");
+	}
+
+	@Override
+	public void skipped(String group, String method) {
+		count("membership.leader.only.executions", "@LeaderOnly calls", "group", group, "method", method, "outcome",
+				"skipped");
+	}
+
+	private void count(String name, String description, String... tags) {
+		Counter.builder(name).description(description).tags(tags).register(this.registry).increment();
+	}
+
+	/** Times every store call as {@code membership.store.operations{operation=...}}. */
+	public MembershipStore timed(MembershipStore store) {
+		return (MembershipStore) Proxy.newProxyInstance(MembershipStore.class.getClassLoader(),
+				new Class<?>[] { MembershipStore.class }, (proxy, method, args) -> {
+					if (method.getDeclaringClass() == Object.class) {
+						return method.invoke(store, args);
+					}
+					long start = System.nanoTime();
+					try {
+						return method.invoke(store, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+					finally {
+						Timer.builder("membership.store.operations")
+							.description("Calls to the membership store")
+							.tag("operation", method.getName())
+							.register(this.registry)
+							.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+					}
+				});
+	}
+
+}

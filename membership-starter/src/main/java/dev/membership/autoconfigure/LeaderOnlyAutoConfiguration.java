@@ -1,0 +1,54 @@
+package dev.membership.autoconfigure;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.context.event.EventListener;
+import org.springframework.util.function.SingletonSupplier;
+
+import dev.membership.Membership;
+import dev.membership.leadership.LeaderRevokedEvent;
+import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
+import dev.membership.scheduling.LeaderOnlyExecutionListener;
+
+/** {@code @LeaderOnly} on bean methods and classes. */
+@AutoConfiguration(after = MembershipAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
+public class LeaderOnlyAutoConfiguration {
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static LeaderOnlyBeanPostProcessor leaderOnlyBeanPostProcessor(ObjectProvider<Membership> membership,
+			ObjectProvider<LeaderOnlyExecutionListener> listener) {
+		// resolved on first use: a post-processor must not pull the node (and MongoDB) in early
+		return new LeaderOnlyBeanPostProcessor(SingletonSupplier.of(membership::getIfAvailable),
+				SingletonSupplier.of(() -> listener.getIfAvailable(LeaderOnlyExecutionListener::none)));
+	}
+
+	@Bean
+	LeaderOnlyRevocations leaderOnlyRevocations(LeaderOnlyBeanPostProcessor postProcessor) {
+		return new LeaderOnlyRevocations(postProcessor);
+	}
+
+	/** Interrupts {@code interruptOnRevoke} methods when their term ends. */
+	static class LeaderOnlyRevocations {
+
+		private final LeaderOnlyBeanPostProcessor postProcessor;
+
+		LeaderOnlyRevocations(LeaderOnlyBeanPostProcessor postProcessor) {
+			this.postProcessor = postProcessor;
+		}
+
+		@EventListener
+		void onRevoked(LeaderRevokedEvent event) {
+			this.postProcessor.interceptor().revoked(event.group(), event.epoch());
+		}
+
+	}
+
+}

@@ -1,0 +1,28 @@
+package dev.membership.scheduling;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method (or every public method of the annotated class) only while this node leads
+ * {@link #group()}. On any other node the call returns at once without running: {@code null}, an empty
+ * {@code Optional}, or zero/false for primitives. The check is in memory: no database operation per call.
+ * <p>
+ * Naming a group here makes the node compete for it. Inside the method, {@code LeaderContext.currentTerm()} (or a
+ * {@code LeadershipTerm} parameter passed as {@code null}) gives the epoch to fence writes with.
+ */
+@Target({ ElementType.METHOD, ElementType.TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface LeaderOnly {
+
+	/** The leadership group. */
+	String group() default "default";
+
+	/** Interrupt the running method when this node's leadership of the group is revoked while it runs. */
+	boolean interruptOnRevoke() default false;
+
+}

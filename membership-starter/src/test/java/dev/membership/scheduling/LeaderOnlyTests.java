@@ -1,0 +1,274 @@
+package dev.membership.scheduling;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.mongodb.event.CommandListener;
+import com.mongodb.event.CommandStartedEvent;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
+import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
+import org.springframework.boot.mongodb.autoconfigure.MongoClientSettingsBuilderCustomizer;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.membership.Membership;
+import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
+import dev.membership.autoconfigure.MembershipAutoConfiguration;
+import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
+import dev.membership.leadership.LeaderContext;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.testsupport.EmbeddedMongo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class LeaderOnlyTests {
+
+	private static EmbeddedMongo mongo;
+
+	private static final AtomicInteger databases = new AtomicInteger();
+
+	@BeforeAll
+	static void start() {
+		mongo = new EmbeddedMongo();
+		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
+		Awaitility.setDefaultPollDelay(Duration.ZERO);
+	}
+
+	@AfterAll
+	static void stop() {
+		mongo.close();
+	}
+
+	private ApplicationContextRunner runner(String database, String nodeId) {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
+					MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
+					MembershipMetricsAutoConfiguration.class))
+			.withUserConfiguration(Jobs.class)
+			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/" + database, "membership.node-id=" + nodeId,
+					"membership.advertised-address=127.0.0.1:" + (9000 + nodeId.hashCode() % 100),
+					"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
+					"membership.liveness-window=300ms");
+	}
+
+	@Test
+	void runsOnTheLeaderOnlyAcrossThreeNodesWithoutTouchingTheDatabase() {
+		String db = "leaderonly" + databases.incrementAndGet();
+		runner(db, "a").run((a) -> runner(db, "b").run((b) -> runner(db, "c").run((c) -> {
+			List<AssertableApplicationContext> nodes = List.of(a, b, c);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> nodes.stream().filter((n) -> n.getBean(Membership.class).isLeader("default")).count() == 1
+						&& nodes.stream().allMatch((n) -> n.getBean(Membership.class).liveMembers().size() == 3));
+			for (AssertableApplicationContext node : nodes) {
+				Jobs jobs = node.getBean(Jobs.class);
+				CommandCounter commands = node.getBean(CommandCounter.class);
+				long before = commands.onThisThread();
+				for (int i = 0; i < 1000; i++) {
+					jobs.purge();
+				}
+				// the background loop issues commands on its own threads; none may come from the calling thread
+				assertThat(commands.onThisThread() - before).as("driver commands per 1000 calls").isZero();
+			}
+			AssertableApplicationContext leader = nodes.stream()
+				.filter((n) -> n.getBean(Membership.class).isLeader("default"))
+				.findFirst()
+				.orElseThrow();
+			for (AssertableApplicationContext node : nodes) {
+				int expected = (node == leader) ? 1000 : 0;
+				assertThat(node.getBean(Jobs.class).purges()).isEqualTo(expected);
+				MeterRegistry registry = node.getBean(MeterRegistry.class);
+				double skipped = registry.counter("membership.leader.only.executions", "group", "default", "method",
+						"Jobs.purge", "outcome", "skipped").count();
+				double executed = registry.counter("membership.leader.only.executions", "group", "default", "method",
+						"Jobs.purge", "outcome", "executed").count();
+				assertThat(skipped).isEqualTo(1000 - expected);
+				assertThat(executed).isEqualTo(expected);
+			}
+		})));
+	}
+
+	@Test
+	void aFollowerGetsEmptyResultsAndTheLeaderGetsItsTerm() {
+		String db = "leaderonly" + databases.incrementAndGet();
+		runner(db, "x").run((x) -> runner(db, "y").run((y) -> {
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> x.getBean(Membership.class).isLeader("default") ^ y.getBean(Membership.class).isLeader("default"));
+			AssertableApplicationContext leader = x.getBean(Membership.class).isLeader("default") ? x : y;
+			AssertableApplicationContext follower = (leader == x) ? y : x;
+			Jobs onFollower = follower.getBean(Jobs.class);
+			assertThat(onFollower.report()).isEmpty();
+			assertThat(onFollower.count()).isZero();
+			assertThat(onFollower.flag()).isFalse();
+			assertThat(onFollower.epochFromContext()).isNull();
+			Jobs onLeader = leader.getBean(Jobs.class);
+			long epoch = leader.getBean(Membership.class).currentTerm("default").orElseThrow().epoch();
+			assertThat(onLeader.report()).contains("report");
+			assertThat(onLeader.count()).isEqualTo(42);
+			assertThat(onLeader.flag()).isTrue();
+			assertThat(onLeader.epochFromContext()).isEqualTo(epoch);
+			assertThat(onLeader.epochFromParameter(null)).isEqualTo(epoch);
+			assertThat(LeaderContext.currentTerm()).isEmpty(); // only inside the call
+			assertThat(leader.getBean(Membership.class).runIfLeader("default", (term) -> { })).isTrue();
+			assertThat(follower.getBean(Membership.class).runIfLeader("default", (term) -> { })).isFalse();
+		}));
+	}
+
+	@Test
+	void aGroupNamedInTheAnnotationIsCompetedFor() {
+		String db = "leaderonly" + databases.incrementAndGet();
+		runner(db, "solo").run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			assertThat(membership.groups()).contains("default", "reports");
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("reports"));
+			assertThat(context.getBean(ClassLevelJobs.class).nightly()).isEqualTo("ran");
+		});
+	}
+
+	@Test
+	void aRunningMethodIsInterruptedWhenLeadershipIsRevoked() throws Exception {
+		String db = "leaderonly" + databases.incrementAndGet();
+		runner(db, "interrupted").run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+			Jobs jobs = context.getBean(Jobs.class);
+			AtomicReference<String> outcome = new AtomicReference<>();
+			Thread runner = new Thread(() -> outcome.set(jobs.longRunning()));
+			runner.start();
+			assertThat(jobs.longRunningStarted().await(5, TimeUnit.SECONDS)).isTrue();
+			membership.resign("default");
+			runner.join(5000);
+			assertThat(outcome.get()).isEqualTo("interrupted");
+			assertThat(runner.isInterrupted()).isFalse();
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Jobs {
+
+		final AtomicInteger purges = new AtomicInteger();
+
+		final CountDownLatch longRunningStarted = new CountDownLatch(1);
+
+		@Bean
+		CommandCounter commandCounter() {
+			return new CommandCounter();
+		}
+
+		@Bean
+		MongoClientSettingsBuilderCustomizer countCommands(CommandCounter counter) {
+			return (settings) -> settings.addCommandListener(counter);
+		}
+
+		@Bean
+		MeterRegistry meterRegistry() {
+			return new SimpleMeterRegistry();
+		}
+
+		@Bean
+		ClassLevelJobs classLevelJobs() {
+			return new ClassLevelJobs();
+		}
+
+		// fields of a CGLIB proxy are not the target's: read them through methods
+		public int purges() {
+			return this.purges.get();
+		}
+
+		public CountDownLatch longRunningStarted() {
+			return this.longRunningStarted;
+		}
+
+		@LeaderOnly
+		public void purge() {
+			this.purges.incrementAndGet();
+		}
+
+		@LeaderOnly
+		public Optional<String> report() {
+			return Optional.of("report");
+		}
+
+		@LeaderOnly
+		public int count() {
+			return 42;
+		}
+
+		@LeaderOnly
+		public boolean flag() {
+			return true;
+		}
+
+		@LeaderOnly
+		public Long epochFromContext() {
+			return LeaderContext.currentTerm().map(LeadershipTerm::epoch).orElse(-1L);
+		}
+
+		@LeaderOnly
+		public Long epochFromParameter(LeadershipTerm term) {
+			return term.epoch();
+		}
+
+		@LeaderOnly(interruptOnRevoke = true)
+		public String longRunning() {
+			this.longRunningStarted.countDown();
+			try {
+				Thread.sleep(30_000); // the work; interrupted on revocation
+				return "finished";
+			}
+			catch (InterruptedException ex) {
+				return "interrupted";
+			}
+		}
+
+	}
+
+	@LeaderOnly(group = "reports")
+	static class ClassLevelJobs {
+
+		public String nightly() {
+			return "ran";
+		}
+
+	}
+
+	/** Counts the driver's commands per issuing thread (the sync driver sends on the caller's thread). */
+	static class CommandCounter implements CommandListener {
+
+		private final Map<Thread, AtomicLong> byThread = new ConcurrentHashMap<>();
+
+		@Override
+		public void commandStarted(CommandStartedEvent event) {
+			this.byThread.computeIfAbsent(Thread.currentThread(), (t) -> new AtomicLong()).incrementAndGet();
+		}
+
+		long onThisThread() {
+			AtomicLong count = this.byThread.get(Thread.currentThread());
+			return (count != null) ? count.get() : 0;
+		}
+
+		long total() {
+			return this.byThread.values().stream().mapToLong(AtomicLong::get).sum();
+		}
+
+	}
+
+}
