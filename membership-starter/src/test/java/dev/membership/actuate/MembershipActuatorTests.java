@@ -1,0 +1,275 @@
+package dev.membership.actuate;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.membership.Membership;
+import dev.membership.autoconfigure.MembershipActuatorAutoConfiguration;
+import dev.membership.autoconfigure.MembershipAutoConfiguration;
+import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
+import dev.membership.autoconfigure.MembershipStoreDecorator;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FaultInjectingStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.Mockito.mock;
+
+class MembershipActuatorTests {
+
+	private static EmbeddedMongo mongo;
+
+	private static int databases;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
+				MembershipAutoConfiguration.class, EndpointAutoConfiguration.class,
+				MembershipActuatorAutoConfiguration.class, MembershipMetricsAutoConfiguration.class))
+		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/actuator" + (++databases),
+				"management.endpoints.web.exposure.include=cluster,health,info", "membership.node-id=observed", "membership.advertised-address=127.0.0.1:8081",
+				"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
+				"membership.liveness-window=300ms");
+
+	@BeforeAll
+	static void start() {
+		mongo = new EmbeddedMongo();
+		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
+		Awaitility.setDefaultPollDelay(Duration.ZERO);
+	}
+
+	@AfterAll
+	static void stop() {
+		mongo.close();
+	}
+
+	@Test
+	void clusterEndpointJsonHasTheDocumentedShape() {
+		this.runner.run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+			String json = JsonMapper.builder().build().writeValueAsString(context.getBean(ClusterEndpoint.class).cluster());
+			JsonNode root = JsonMapper.builder().build().readTree(json);
+			assertThat(root.propertyNames()).containsExactly("self", "leader", "groups", "members");
+			assertThat(root.get("self").get("nodeId").asString()).isEqualTo("observed");
+			assertThat(root.get("self").get("address").asString()).isEqualTo("127.0.0.1:8081");
+			JsonNode leader = root.get("leader");
+			assertThat(leader.get("nodeId").asString()).isEqualTo("observed");
+			assertThat(leader.get("address").asString()).isEqualTo("127.0.0.1:8081");
+			assertThat(leader.get("epoch").asLong()).isPositive();
+			assertThat(java.time.Instant.parse(leader.get("leaseExpiresAt").asString())).isNotNull();
+			JsonNode group = root.get("groups").get("default");
+			assertThat(group.get("leader").asString()).isEqualTo("observed");
+			assertThat(group.get("epoch").asLong()).isEqualTo(leader.get("epoch").asLong());
+			JsonNode member = root.get("members").get(0);
+			assertThat(member.propertyNames()).containsExactly("nodeId", "address", "leader", "live", "lastHeartbeat",
+					"startedAt");
+			assertThat(member.get("leader").asBoolean()).isTrue();
+			assertThat(member.get("live").asBoolean()).isTrue();
+			assertThat(java.time.Instant.parse(member.get("lastHeartbeat").asString())).isNotNull();
+			assertThat(java.time.Instant.parse(member.get("startedAt").asString())).isNotNull();
+		});
+	}
+
+	@Test
+	void theWriteOperationResignsThisNode() {
+		this.runner.run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+			Map<String, Object> result = context.getBean(ClusterEndpoint.class).resign(null);
+			assertThat(result).containsEntry("group", "default").containsEntry("resigned", true);
+			assertThat(membership.isLeader("default")).isFalse();
+		});
+	}
+
+	@Test
+	void healthIsUpThenDownWhileTheStoreIsUnreachableThenUpAgain() {
+		this.runner.withUserConfiguration(Faults.class).run((context) -> {
+			MembershipHealthIndicator health = context.getBean(MembershipHealthIndicator.class);
+			FaultInjectingStore store = context.getBean(Faults.class).store;
+			await().atMost(Duration.ofSeconds(5)).until(() -> status(health) == Status.UP);
+			Health up = health.health(true);
+			assertThat(up.getDetails()).containsKeys("nodeId", "groups", "liveMembers", "lastHeartbeatAge",
+					"consecutiveFailures", "duplicateNodeId", "ready");
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
+					((Map<?, ?>) ((Map<?, ?>) health.health(true).getDetails().get("groups")).get("default")).get("role"))
+				.isEqualTo("leader"));
+			store.down();
+			await().atMost(Duration.ofSeconds(2)).until(() -> status(health) == Status.DOWN);
+			assertThat(health.health(true).getDetails()).containsKey("lastError");
+			store.heal();
+			await().atMost(Duration.ofSeconds(5)).until(() -> status(health) == Status.UP);
+		});
+	}
+
+	@Test
+	void metricsUseTheDocumentedNamesAndPrometheusSeries() {
+		this.runner.withUserConfiguration(Prometheus.class).run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			await().atMost(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
+				assertThat(registry.get("membership.leader").tag("group", "default").gauge().value()).isEqualTo(1);
+				assertThat(registry.get("membership.leader.epoch").tag("group", "default").gauge().value()).isPositive();
+				assertThat(registry.get("membership.members.live").gauge().value()).isEqualTo(1);
+				assertThat(registry.get("membership.leadership.acquisitions")
+					.tags("group", "default", "outcome", "acquired")
+					.counter()
+					.count()).isPositive();
+				assertThat(registry.get("membership.leadership.renewals")
+					.tags("group", "default", "outcome", "renewed")
+					.counter()
+					.count()).isPositive();
+				assertThat(registry.get("membership.heartbeat.last").tag("node", "observed").gauge().value())
+					.isGreaterThan(1.7e9);
+				assertThat(registry.get("membership.store.operations").tag("operation", "heartbeat").timer().count())
+					.isPositive();
+			});
+			String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+			assertThat(scrape).contains("membership_leader{", "membership_leader_epoch{", "membership_members_live ",
+					"membership_leadership_acquisitions_total{", "membership_leadership_renewals_total{",
+					"membership_heartbeat_last_seconds{", "membership_store_operations_seconds_count{");
+		});
+	}
+
+	@Test
+	void readinessWaitsForTheFirstHeartbeatAndListing() {
+		int closedPort = EmbeddedMongo.freePort();
+		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
+			.withPropertyValues("spring.mongodb.uri=mongodb://127.0.0.1:" + closedPort + "/nowhere",
+					"membership.mongo.operation-timeout=200ms")
+			.run((context) -> {
+				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
+				assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+			});
+		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
+			.run((context) -> {
+				await().atMost(Duration.ofSeconds(5)).until(() -> context.getBean(Membership.class).status().ready());
+				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+				assertThat(context.getBean(ApplicationAvailability.class).getReadinessState())
+					.isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
+			});
+	}
+
+	@Test
+	void readinessTurnsAcceptingOnceTheStoreIsReached() {
+		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
+			.withUserConfiguration(Faults.class)
+			.withPropertyValues("membership.mongo.operation-timeout=200ms")
+			.run((context) -> {
+				FaultInjectingStore store = context.getBean(Faults.class).store;
+				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
+				if (!context.getBean(Membership.class).status().ready()) {
+					assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+				}
+				store.heal();
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> availability.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
+			});
+	}
+
+	@Test
+	void backsOffWithoutActuatorWithoutMicrometerWhenDisabledAndForUserBeans() {
+		this.runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ClusterEndpoint.class)
+				.doesNotHaveBean(MembershipHealthIndicator.class));
+		this.runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(MembershipMeters.class));
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(MembershipMeters.class)); // no registry
+		this.runner.withPropertyValues("management.endpoint.cluster.access=NONE")
+			.run((context) -> assertThat(context).doesNotHaveBean(ClusterEndpoint.class)
+				.hasSingleBean(MembershipHealthIndicator.class));
+		this.runner.withPropertyValues("management.health.membership.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(ClusterEndpoint.class)
+				.doesNotHaveBean(MembershipHealthIndicator.class));
+		this.runner.withPropertyValues("management.info.membership.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(MembershipInfoContributor.class));
+		this.runner.withUserConfiguration(OwnBeans.class)
+			.run((context) -> assertThat(context).getBean(ClusterEndpoint.class)
+				.isSameAs(context.getBean(OwnBeans.class).endpoint));
+		this.runner.withPropertyValues("membership.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(ClusterEndpoint.class)
+				.doesNotHaveBean(MembershipHealthIndicator.class));
+	}
+
+	@Test
+	void infoNamesTheNodeAndItsGroups() {
+		this.runner.run((context) -> {
+			org.springframework.boot.actuate.info.Info.Builder builder = new org.springframework.boot.actuate.info.Info.Builder();
+			context.getBean(MembershipInfoContributor.class).contribute(builder);
+			Map<?, ?> membership = (Map<?, ?>) builder.build().getDetails().get("membership");
+			assertThat(membership.get("nodeId")).isEqualTo("observed");
+			assertThat(membership.get("groups").toString()).isEqualTo("[default]");
+		});
+	}
+
+	private static Status status(MembershipHealthIndicator indicator) {
+		return indicator.health(false).getStatus();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Faults {
+
+		volatile FaultInjectingStore store;
+
+		@Bean
+		MembershipStoreDecorator faults() {
+			return (real) -> {
+				this.store = new FaultInjectingStore(real);
+				return this.store;
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Prometheus {
+
+		@Bean
+		PrometheusMeterRegistry prometheusMeterRegistry() {
+			return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnBeans {
+
+		final ClusterEndpoint endpoint = new ClusterEndpoint(mock(Membership.class));
+
+		@Bean
+		ClusterEndpoint clusterEndpoint() {
+			return this.endpoint;
+		}
+
+	}
+
+}
