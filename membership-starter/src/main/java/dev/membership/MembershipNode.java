@@ -576,13 +576,22 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		LeaderInfo known = group.knownLeader;
 		if (seen == null && group.knownFromLease && known != null && !nodeId().equals(known.nodeId())
 				&& known.leaseExpiresAt().isAfter(certainlyPassed)
-				&& records.stream().anyMatch((r) -> r.nodeId().equals(known.nodeId()))) {
-			// read from the lease itself and its holder is still around: it has not published a claim yet
+				&& records.stream().anyMatch((r) -> hasNotHeartbeatedSince(r, known.nodeId(), group.knownAcquiredAt))) {
+			// read from the lease itself, and its holder has not heartbeated since it acquired: no claim yet
 			return;
 		}
 		// a claim that vanished with its node (graceful stop) or was withdrawn (resign) frees the lease at once
 		group.knownFromLease = false;
 		setKnownLeader(group, seen);
+	}
+
+	/**
+	 * A new leader heartbeats its claim right after acquiring, so a later heartbeat without a claim means it resigned
+	 * or lost the lease. Both times are database times.
+	 */
+	private static boolean hasNotHeartbeatedSince(NodeRecord record, String nodeId, Instant acquiredAt) {
+		return record.nodeId().equals(nodeId)
+				&& (acquiredAt == null || record.updatedAt() == null || !record.updatedAt().isAfter(acquiredAt));
 	}
 
 	private void setKnownLeader(GroupState group, LeaderInfo info) {
@@ -674,6 +683,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		LeaseRecord held = lease.get();
 		Holder by = held.holder();
 		group.knownFromLease = true;
+		group.knownAcquiredAt = held.acquiredAt();
 		setKnownLeader(group, new LeaderInfo(group.name, (by != null) ? by.nodeId() : null,
 				(by != null) ? by.address() : null, held.epoch(), held.expiresAt()));
 		// also when it looks expired already: someone may have just taken it, or we were on the boundary
@@ -868,6 +878,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		volatile LeaderInfo knownLeader;
 
 		volatile boolean knownFromLease;
+
+		volatile Instant knownAcquiredAt;
 
 		volatile long holdOffUntilNanos;
 
