@@ -32,6 +32,7 @@ import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
+import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
@@ -238,7 +239,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		cancelScheduled();
 		for (LeaseToRelease lease : released) {
 			try {
-				this.store.release(lease.group, this.holder, lease.epoch);
+				if (this.store.release(lease.group, this.holder, lease.epoch)) {
+					publish(new LeaseReleasedEvent(nodeId(), lease.group, lease.epoch));
+				}
 			}
 			catch (StoreException ex) {
 				log.warn("Could not release lease of group {} on shutdown: {}", lease.group, ex.getMessage());
@@ -345,9 +348,45 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			return;
 		}
 		submit(() -> {
-			this.store.release(group, this.holder, term.epoch());
+			if (this.store.release(group, this.holder, term.epoch())) {
+				publish(new LeaseReleasedEvent(nodeId(), group, term.epoch()));
+			}
 			heartbeat();
 		}, "release of group " + group);
+	}
+
+	/**
+	 * Hints that the lease of {@code group} may be free right now (another node said it released it): try to acquire
+	 * at once instead of at the next tick. Advisory: the conditional write decides, so a false hint costs one call.
+	 */
+	public void nudge(String group) {
+		GroupState state = this.groups.get(group);
+		if (state == null) {
+			return;
+		}
+		submit(() -> {
+			state.knownFromLease = false;
+			setKnownLeader(state, null);
+			compete(state);
+		}, "attempt on group " + group);
+	}
+
+	/**
+	 * Advisory news of a leader (another node said it was elected): remembered if newer than what this node knows, so
+	 * the change is seen at once rather than at the next member listing. Never makes this node leader.
+	 */
+	public void observeLeader(LeaderInfo leader) {
+		GroupState state = this.groups.get(leader.group());
+		if (state == null || nodeId().equals(leader.nodeId())) {
+			return;
+		}
+		submit(() -> {
+			LeaderInfo known = state.knownLeader;
+			if (known == null || leader.epoch() > known.epoch()) {
+				state.knownFromLease = false;
+				setKnownLeader(state, leader);
+			}
+		}, "leader news for group " + leader.group());
 	}
 
 	@Override

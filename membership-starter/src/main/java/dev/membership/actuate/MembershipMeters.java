@@ -21,6 +21,7 @@ import org.springframework.context.event.EventListener;
 
 import dev.membership.ElectionMetrics;
 import dev.membership.MembershipEvent;
+import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.Membership;
 import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnlyExecutionListener;
@@ -30,7 +31,7 @@ import dev.membership.store.MembershipStore;
  * Every metric operators should watch. Tag values are bounded: groups (configured or annotated), outcomes, store
  * operations, {@code @LeaderOnly} methods, and member node ids (their gauges go when the member's document goes).
  */
-public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionListener {
+public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionListener, BroadcastMetrics {
 
 	private final Supplier<Membership> membership;
 
@@ -119,6 +120,17 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 	public void skipped(String group, String method) {
 		count("membership.leader.only.executions", "@LeaderOnly calls", "group", group, "method", method, "outcome",
 				"skipped");
+	}
+
+	@Override
+	public void sent(Sent outcome) {
+		count("membership.broadcast.sent", "Broadcast messages sent, per member", "outcome",
+				outcome.name().toLowerCase());
+	}
+
+	@Override
+	public void received(Received outcome) {
+		count("membership.broadcast.received", "Broadcast messages received", "outcome", outcome.name().toLowerCase());
 	}
 
 	private void count(String name, String description, String... tags) {

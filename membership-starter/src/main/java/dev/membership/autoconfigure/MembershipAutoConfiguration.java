@@ -49,8 +49,8 @@ public class MembershipAutoConfiguration {
 			decorated = decorator.decorate(decorated);
 		}
 		return MembershipNode.builder(settings, decorated)
-			.advertisedAddress(() -> (properties.getAdvertisedAddress() != null) ? properties.getAdvertisedAddress()
-					: MembershipSettingsFactory.defaultAdvertisedAddress(environment))
+			.advertisedAddress(
+					() -> MembershipSettingsFactory.advertisedAddress(properties.getAdvertisedAddress(), environment))
 			.listener(publisher::publishEvent)
 			.observer(observer.getIfAvailable(LeadershipObserver::none))
 			.metrics(metrics.getIfAvailable(ElectionMetrics::none))

@@ -2,6 +2,7 @@ package dev.membership.autoconfigure;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -15,6 +16,8 @@ import org.springframework.core.env.Environment;
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.MembershipSettings;
+import dev.membership.broadcast.BroadcastKeyring;
+import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.store.mongo.MongoStoreSettings;
 
 /** Turns properties into validated settings, collecting every broken rule before failing. */
@@ -75,17 +78,56 @@ final class MembershipSettingsFactory {
 		return name + "-" + HexFormat.of().formatHex(suffix);
 	}
 
-	/** This host and the web server's actual port (known once it started; Boot publishes it as local.server.port). */
-	static String defaultAdvertisedAddress(Environment environment) {
-		String host;
-		try {
-			host = InetAddress.getLocalHost().getHostAddress();
+	/**
+	 * The configured address, or this host's; a bare host gets the web server's actual port (known once it started;
+	 * Boot publishes it as local.server.port).
+	 */
+	static String advertisedAddress(String configured, Environment environment) {
+		String host = configured;
+		if (host == null || host.isBlank()) {
+			try {
+				host = InetAddress.getLocalHost().getHostAddress();
+			}
+			catch (UnknownHostException ex) {
+				host = InetAddress.getLoopbackAddress().getHostAddress();
+			}
 		}
-		catch (UnknownHostException ex) {
-			host = InetAddress.getLoopbackAddress().getHostAddress();
+		if (host.contains("://") || host.contains(":")) {
+			return host; // a URL or host:port (an IPv6 literal must be given with its port, as [::1]:8080)
 		}
 		String port = environment.getProperty("local.server.port");
 		return (port != null) ? host + ":" + port : host;
+	}
+
+	static BroadcastSettings broadcastSettings(MembershipProperties.Broadcast broadcast) {
+		List<Violation> violations = new ArrayList<>();
+		if (broadcast.getPath() == null || !broadcast.getPath().startsWith("/")) {
+			violations.add(new Violation(List.of("broadcast.path"), "must start with / (was " + broadcast.getPath() + ")"));
+		}
+		positive(violations, "broadcast.connect-timeout", broadcast.getConnectTimeout());
+		positive(violations, "broadcast.read-timeout", broadcast.getReadTimeout());
+		positive(violations, "broadcast.dedupe-window", broadcast.getDedupeWindow());
+		if (broadcast.getMaxBodySize() == null || broadcast.getMaxBodySize().toBytes() <= 0) {
+			violations.add(new Violation(List.of("broadcast.max-body-size"), "must be positive"));
+		}
+		for (String key : broadcast.getKeys()) {
+			if (key == null || key.getBytes(StandardCharsets.UTF_8).length < BroadcastKeyring.MIN_KEY_BYTES) {
+				violations.add(new Violation(List.of("broadcast.keys"),
+						"every key needs at least " + BroadcastKeyring.MIN_KEY_BYTES + " bytes"));
+				break;
+			}
+		}
+		if (!violations.isEmpty()) {
+			throw new InvalidMembershipSettingsException(violations);
+		}
+		return new BroadcastSettings(broadcast.getPath(), broadcast.getConnectTimeout(), broadcast.getReadTimeout(),
+				broadcast.getDedupeWindow(), broadcast.getMaxBodySize().toBytes(), broadcast.isDeliverToSelf());
+	}
+
+	private static void positive(List<Violation> violations, String name, Duration value) {
+		if (value == null || value.isZero() || value.isNegative()) {
+			violations.add(new Violation(List.of(name), "must be a positive duration (was " + value + ")"));
+		}
 	}
 
 }

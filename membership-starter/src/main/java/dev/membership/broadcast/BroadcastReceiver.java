@@ -1,0 +1,189 @@
+package dev.membership.broadcast;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+
+import dev.membership.broadcast.BroadcastMetrics.Received;
+
+/**
+ * Checks an incoming broadcast, cheapest check first: size, content type, signature (over the raw bytes, before any
+ * parsing), JSON shape, freshness, duplicate. Only a message that passes all is handed on. Answers never echo the
+ * payload or a key.
+ */
+public class BroadcastReceiver {
+
+	private static final Logger log = LoggerFactory.getLogger(BroadcastReceiver.class);
+
+	private static final long MAX_REMEMBERED_IDS = 200_000;
+
+	private final BroadcastKeySource keys;
+
+	private final JsonMapper mapper;
+
+	private final BroadcastSettings settings;
+
+	private final Supplier<Optional<Instant>> serverTime;
+
+	private final Consumer<ClusterBroadcastEvent> deliver;
+
+	private final BroadcastMetrics metrics;
+
+	private final Cache<UUID, Boolean> seen;
+
+	public BroadcastReceiver(BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
+			Supplier<Optional<Instant>> serverTime, Consumer<ClusterBroadcastEvent> deliver,
+			BroadcastMetrics metrics) {
+		this.keys = keys;
+		this.mapper = mapper;
+		this.settings = settings;
+		this.serverTime = serverTime;
+		this.deliver = deliver;
+		this.metrics = metrics;
+		this.seen = Caffeine.newBuilder()
+			.expireAfterWrite(settings.dedupeWindow())
+			.maximumSize(MAX_REMEMBERED_IDS)
+			.build();
+	}
+
+	/** The status and a small fixed JSON body to answer with. */
+	public record Response(int status, String body) {
+
+		static Response of(int status, String word) {
+			return new Response(status, "{\"status\":\"" + word + "\"}");
+		}
+
+	}
+
+	public Response receive(String contentType, long contentLength, InputStream in, String keyId, String signature) {
+		if (contentLength > this.settings.maxBodySize()) {
+			return reject(413, "too large");
+		}
+		if (!isJson(contentType)) {
+			return reject(400, "expected application/json");
+		}
+		byte[] body;
+		try {
+			body = readAtMost(in, this.settings.maxBodySize() + 1);
+		}
+		catch (IOException ex) {
+			return reject(400, "unreadable");
+		}
+		if (body.length > this.settings.maxBodySize()) {
+			return reject(413, "too large");
+		}
+		if (keyId == null || signature == null) {
+			return reject(401, "unauthorized");
+		}
+		BroadcastKeyring keyring;
+		try {
+			keyring = this.keys.keyring();
+		}
+		catch (RuntimeException ex) {
+			log.warn("Cannot check a broadcast: no keys ({})", ex.getMessage());
+			return reject(503, "unavailable");
+		}
+		if (!keyring.verify(keyId, body, signature)) {
+			return reject(401, "unauthorized");
+		}
+		Envelope envelope;
+		try {
+			envelope = parse(body);
+		}
+		catch (JacksonException | IllegalArgumentException ex) {
+			return reject(400, "malformed");
+		}
+		Optional<Instant> now = this.serverTime.get();
+		if (now.isEmpty()) {
+			return reject(503, "unavailable");
+		}
+		Duration age = Duration.between(envelope.sentAt, now.get()).abs();
+		if (age.compareTo(this.settings.dedupeWindow().dividedBy(2)) > 0) {
+			// outside the window a replay could no longer be recognised as a duplicate
+			return reject(401, "stale");
+		}
+		if (this.seen.asMap().putIfAbsent(envelope.id, Boolean.TRUE) != null) {
+			this.metrics.received(Received.DUPLICATE);
+			return Response.of(200, "duplicate");
+		}
+		this.metrics.received(Received.ACCEPTED);
+		try {
+			this.deliver.accept(new ClusterBroadcastEvent(envelope.topic, envelope.sender, envelope.id, envelope.sentAt,
+					envelope.payload, this.mapper));
+		}
+		catch (RuntimeException ex) {
+			log.error("A broadcast listener failed on topic {}", envelope.topic, ex);
+		}
+		return Response.of(200, "accepted");
+	}
+
+	private Response reject(int status, String word) {
+		this.metrics.received(Received.REJECTED);
+		return Response.of(status, word);
+	}
+
+	private static boolean isJson(String contentType) {
+		if (contentType == null) {
+			return false;
+		}
+		try {
+			return MediaType.APPLICATION_JSON.isCompatibleWith(MediaType.parseMediaType(contentType))
+					&& !MediaType.parseMediaType(contentType).isWildcardType();
+		}
+		catch (InvalidMediaTypeException ex) {
+			return false;
+		}
+	}
+
+	private Envelope parse(byte[] body) {
+		JsonNode root = this.mapper.readTree(body);
+		if (root == null || !root.isObject()) {
+			throw new IllegalArgumentException("not an object");
+		}
+		JsonNode id = root.get("id");
+		JsonNode sender = root.get("sender");
+		JsonNode topic = root.get("topic");
+		JsonNode sentAt = root.get("sentAt");
+		JsonNode payload = root.get("payload");
+		if (id == null || !id.isString() || sender == null || !sender.isString() || topic == null
+				|| !topic.isString() || topic.asString().isBlank() || sentAt == null || !sentAt.isIntegralNumber()
+				|| payload == null) {
+			throw new IllegalArgumentException("missing fields");
+		}
+		return new Envelope(UUID.fromString(id.asString()), sender.asString(), topic.asString(),
+				Instant.ofEpochMilli(sentAt.asLong()), payload);
+	}
+
+	private static byte[] readAtMost(InputStream in, long limit) throws IOException {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		byte[] buffer = new byte[8192];
+		long total = 0;
+		int read;
+		while (total < limit && (read = in.read(buffer, 0, (int) Math.min(buffer.length, limit - total))) != -1) {
+			out.write(buffer, 0, read);
+			total += read;
+		}
+		return out.toByteArray();
+	}
+
+	private record Envelope(UUID id, String sender, String topic, Instant sentAt, JsonNode payload) {
+	}
+
+}

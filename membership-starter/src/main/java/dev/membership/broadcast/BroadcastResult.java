@@ -1,0 +1,23 @@
+package dev.membership.broadcast;
+
+import java.util.List;
+import java.util.UUID;
+
+/** What became of one broadcast at each live member. */
+public record BroadcastResult(UUID messageId, List<Delivery> deliveries) {
+
+	public enum Outcome {
+
+		DELIVERED, FAILED, SKIPPED
+
+	}
+
+	/** {@code detail}: why it failed or was skipped (null when delivered). */
+	public record Delivery(String nodeId, String address, Outcome outcome, String detail) {
+	}
+
+	public long count(Outcome outcome) {
+		return this.deliveries.stream().filter((d) -> d.outcome() == outcome).count();
+	}
+
+}

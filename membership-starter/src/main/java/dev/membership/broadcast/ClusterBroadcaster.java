@@ -1,0 +1,204 @@
+package dev.membership.broadcast;
+
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.web.client.ResourceAccessException;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.RestClientResponseException;
+
+import dev.membership.MembershipNode;
+import dev.membership.broadcast.BroadcastResult.Delivery;
+import dev.membership.broadcast.BroadcastResult.Outcome;
+import dev.membership.liveness.Member;
+
+/**
+ * Sends an advisory message to every live member by calling it directly: in parallel, each call bounded by connect
+ * and read timeouts with one retry on a connection failure, so a slow or dead member never holds up the others or the
+ * caller (who gets a future).
+ */
+public class ClusterBroadcaster implements AutoCloseable {
+
+	private static final Logger log = LoggerFactory.getLogger(ClusterBroadcaster.class);
+
+	private static final int MAX_PARALLEL_SENDS = 16;
+
+	private final MembershipNode node;
+
+	private final BroadcastKeySource keys;
+
+	private final JsonMapper mapper;
+
+	private final BroadcastSettings settings;
+
+	private final BroadcastMetrics metrics;
+
+	private final Consumer<ClusterBroadcastEvent> localDelivery;
+
+	private final ExecutorService senders;
+
+	private final RestClient http;
+
+	public ClusterBroadcaster(MembershipNode node, BroadcastKeySource keys, JsonMapper mapper,
+			BroadcastSettings settings, BroadcastMetrics metrics, Consumer<ClusterBroadcastEvent> localDelivery) {
+		this.node = node;
+		this.keys = keys;
+		this.mapper = mapper;
+		this.settings = settings;
+		this.metrics = metrics;
+		this.localDelivery = localDelivery;
+		AtomicInteger threads = new AtomicInteger();
+		this.senders = Executors.newFixedThreadPool(MAX_PARALLEL_SENDS, (r) -> {
+			Thread t = new Thread(r, "membership-broadcast-" + threads.incrementAndGet());
+			t.setDaemon(true);
+			return t;
+		});
+		HttpClient client = HttpClient.newBuilder()
+			.connectTimeout(settings.connectTimeout())
+			.followRedirects(HttpClient.Redirect.NEVER)
+			.version(HttpClient.Version.HTTP_1_1)
+			.build();
+		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
+		requests.setReadTimeout(settings.readTimeout());
+		this.http = RestClient.builder().requestFactory(requests).build();
+	}
+
+	/**
+	 * Sends {@code payload} (anything the JSON mapper can write) under {@code topic} to every live member. Completes
+	 * when every member has answered, failed or timed out.
+	 */
+	public CompletableFuture<BroadcastResult> broadcast(String topic, Object payload) {
+		if (topic == null || topic.isBlank()) {
+			throw new IllegalArgumentException("A broadcast needs a topic");
+		}
+		UUID id = UUID.randomUUID();
+		Instant sentAt = this.node.serverTimeEstimate().orElse(null);
+		if (sentAt == null) {
+			return CompletableFuture.completedFuture(new BroadcastResult(id, List.of()));
+		}
+		JsonNode tree = this.mapper.valueToTree(payload);
+		ObjectNode envelope = this.mapper.createObjectNode();
+		envelope.put("id", id.toString());
+		envelope.put("sender", this.node.nodeId());
+		envelope.put("topic", topic);
+		envelope.put("sentAt", sentAt.toEpochMilli());
+		envelope.set("payload", tree);
+		byte[] body = this.mapper.writeValueAsBytes(envelope);
+		BroadcastKeyring keyring = this.keys.keyring();
+		String signature = keyring.sign(body);
+		List<CompletableFuture<Delivery>> deliveries = new ArrayList<>();
+		for (Member member : this.node.liveMembers()) {
+			if (member.nodeId().equals(this.node.nodeId())) {
+				if (this.settings.deliverToSelf()) {
+					this.localDelivery.accept(new ClusterBroadcastEvent(topic, this.node.nodeId(), id, sentAt, tree,
+							this.mapper));
+					deliveries.add(CompletableFuture.completedFuture(
+							new Delivery(member.nodeId(), member.address(), Outcome.DELIVERED, null)));
+				}
+				else {
+					deliveries.add(CompletableFuture.completedFuture(
+							new Delivery(member.nodeId(), member.address(), Outcome.SKIPPED, "self")));
+				}
+				continue;
+			}
+			if (member.address() == null || member.address().isBlank()) {
+				deliveries.add(CompletableFuture.completedFuture(
+						new Delivery(member.nodeId(), null, Outcome.SKIPPED, "no address")));
+				continue;
+			}
+			deliveries.add(CompletableFuture.supplyAsync(
+					() -> deliver(member, body, keyring.primaryKeyId(), signature), this.senders));
+		}
+		return CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> new BroadcastResult(id, deliveries.stream().map(CompletableFuture::join).toList()));
+	}
+
+	private Delivery deliver(Member member, byte[] body, String keyId, String signature) {
+		URI uri = uri(member.address());
+		String failure = null;
+		for (int attempt = 1; attempt <= 2; attempt++) {
+			try {
+				this.http.post()
+					.uri(uri)
+					.contentType(MediaType.APPLICATION_JSON)
+					.header(BroadcastSettings.KEY_ID_HEADER, keyId)
+					.header(BroadcastSettings.SIGNATURE_HEADER, signature)
+					.body(body)
+					.retrieve()
+					.toBodilessEntity();
+				this.metrics.sent(BroadcastMetrics.Sent.DELIVERED);
+				return new Delivery(member.nodeId(), member.address(), Outcome.DELIVERED, null);
+			}
+			catch (RestClientResponseException ex) {
+				failure = "HTTP " + ex.getStatusCode().value();
+				break;
+			}
+			catch (ResourceAccessException ex) {
+				failure = ex.getMostSpecificCause().toString();
+				if (!isConnectFailure(ex)) {
+					break; // a read timeout: the member may have it; do not send twice
+				}
+			}
+			catch (RuntimeException ex) {
+				failure = ex.toString();
+				break;
+			}
+		}
+		log.debug("Broadcast to {} at {} failed: {}", member.nodeId(), uri, failure);
+		this.metrics.sent(BroadcastMetrics.Sent.FAILED);
+		return new Delivery(member.nodeId(), member.address(), Outcome.FAILED, failure);
+	}
+
+	private static boolean isConnectFailure(ResourceAccessException ex) {
+		for (Throwable t = ex; t != null; t = t.getCause()) {
+			if (t instanceof ConnectException || t instanceof HttpConnectTimeoutException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	URI uri(String address) {
+		String base = address.contains("://") ? address : "http://" + address;
+		if (base.endsWith("/")) {
+			base = base.substring(0, base.length() - 1);
+		}
+		return URI.create(base + this.settings.path());
+	}
+
+	@Override
+	public void close() {
+		this.senders.shutdown();
+		try {
+			// let a last broadcast (the lease release on shutdown) reach the others
+			Duration grace = this.settings.connectTimeout().multipliedBy(2).plus(this.settings.readTimeout());
+			this.senders.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.senders.shutdownNow();
+	}
+
+}

@@ -1,0 +1,74 @@
+package dev.membership.broadcast;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.context.event.EventListener;
+
+import dev.membership.MembershipNode;
+import dev.membership.leadership.LeaderElectedEvent;
+import dev.membership.leadership.LeaderInfo;
+import dev.membership.leadership.LeaseReleasedEvent;
+
+/**
+ * Tells the other nodes about leadership at once instead of at their next tick: a released lease (so a follower takes
+ * over within milliseconds of a graceful stop or resign) and a new leader (so every node sees the change now).
+ * Advisory only: the lease document still decides.
+ */
+public class LeadershipNotices {
+
+	public static final String LEASE_RELEASED = "membership.lease-released";
+
+	public static final String LEADER_ELECTED = "membership.leader-elected";
+
+	private final MembershipNode node;
+
+	private final ClusterBroadcaster broadcaster;
+
+	public LeadershipNotices(MembershipNode node, ClusterBroadcaster broadcaster) {
+		this.node = node;
+		this.broadcaster = broadcaster;
+	}
+
+	public static boolean isInternal(String topic) {
+		return topic.startsWith("membership.");
+	}
+
+	@EventListener
+	public void onReleased(LeaseReleasedEvent event) {
+		this.broadcaster.broadcast(LEASE_RELEASED, Map.of("group", event.group(), "epoch", event.epoch()));
+	}
+
+	@EventListener
+	public void onElected(LeaderElectedEvent event) {
+		this.node.leader(event.group()).ifPresent((leader) -> {
+			Map<String, Object> news = new LinkedHashMap<>();
+			news.put("group", leader.group());
+			news.put("nodeId", leader.nodeId());
+			news.put("address", leader.address());
+			news.put("epoch", leader.epoch());
+			news.put("leaseExpiresAt", leader.leaseExpiresAt().toEpochMilli());
+			this.broadcaster.broadcast(LEADER_ELECTED, news);
+		});
+	}
+
+	/** Applies a notice received from another node. */
+	public void apply(ClusterBroadcastEvent event) {
+		JsonNode payload = event.payloadTree();
+		String group = payload.path("group").asString(null);
+		if (group == null) {
+			return;
+		}
+		if (LEASE_RELEASED.equals(event.topic())) {
+			this.node.nudge(group);
+		}
+		else if (LEADER_ELECTED.equals(event.topic()) && payload.path("leaseExpiresAt").isIntegralNumber()) {
+			this.node.observeLeader(new LeaderInfo(group, payload.path("nodeId").asString(null),
+					payload.path("address").asString(null), payload.path("epoch").asLong(),
+					java.time.Instant.ofEpochMilli(payload.path("leaseExpiresAt").asLong())));
+		}
+	}
+
+}

@@ -1,0 +1,347 @@
+package dev.membership.broadcast;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import com.mongodb.client.MongoClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.event.EventListener;
+
+import dev.membership.LeadershipObserver;
+import dev.membership.MembershipNode;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.NodeRecord;
+import dev.membership.store.mongo.MongoMembershipStore;
+import dev.membership.store.mongo.MongoStoreSettings;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.LeadershipRecorder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Nodes as real Spring Boot applications with embedded web servers on free loopback ports.
+ */
+class BroadcastClusterTests {
+
+	private static EmbeddedMongo mongo;
+
+	private static int databases;
+
+	/** One per test: every test has its own database, so its own epochs. */
+	private static volatile LeadershipRecorder recorder;
+
+	private final List<ConfigurableApplicationContext> nodes = new ArrayList<>();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+	private String database;
+
+	@BeforeAll
+	static void start() {
+		mongo = new EmbeddedMongo();
+		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
+		Awaitility.setDefaultPollDelay(Duration.ZERO);
+	}
+
+	@AfterAll
+	static void stop() {
+		mongo.close();
+	}
+
+	@BeforeEach
+	void newDatabase() {
+		this.database = "broadcast" + (++databases);
+		recorder = new LeadershipRecorder();
+	}
+
+	@AfterEach
+	void stopNodes() {
+		this.nodes.forEach(ConfigurableApplicationContext::close);
+		recorder.assertSafe();
+	}
+
+	private ConfigurableApplicationContext node(String nodeId) {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestNode.class).properties(
+				"spring.main.banner-mode=off", "server.address=127.0.0.1", "server.port=0",
+				"spring.mongodb.uri=" + mongo.uri() + "/" + this.database, "membership.node-id=" + nodeId,
+				"membership.advertised-address=127.0.0.1", "membership.renewal-interval=200ms",
+				"membership.liveness-window=1s", "membership.lease-duration=1500ms",
+				"membership.broadcast.connect-timeout=300ms", "membership.broadcast.read-timeout=1s",
+				"logging.level.de.bwaldvogel=OFF")
+			.run();
+		this.nodes.add(context);
+		return context;
+	}
+
+	private List<ConfigurableApplicationContext> cluster(int size) {
+		List<ConfigurableApplicationContext> started = new ArrayList<>();
+		for (int i = 1; i <= size; i++) {
+			started.add(node("n" + i));
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> started.stream().allMatch((c) -> membership(c).liveMembers().size() == size)
+					&& started.stream().filter((c) -> membership(c).isLeader("default")).count() == 1);
+		return started;
+	}
+
+	private static MembershipNode membership(ConfigurableApplicationContext context) {
+		return context.getBean(MembershipNode.class);
+	}
+
+	private static List<ClusterBroadcastEvent> received(ConfigurableApplicationContext context) {
+		return context.getBean(Received.class).events;
+	}
+
+	private static String url(ConfigurableApplicationContext context) {
+		return "http://" + membership(context).advertisedAddress() + "/membership/broadcast";
+	}
+
+	@Test
+	void aBroadcastReachesEveryOtherLiveNodeExactlyOnce() throws Exception {
+		List<ConfigurableApplicationContext> cluster = cluster(3);
+		ClusterBroadcaster broadcaster = cluster.get(0).getBean(ClusterBroadcaster.class);
+		BroadcastResult result = broadcaster.broadcast("cache.invalidate", Map.of("key", "k1"))
+			.get(5, TimeUnit.SECONDS);
+		assertThat(result.count(BroadcastResult.Outcome.DELIVERED)).isEqualTo(2);
+		assertThat(result.count(BroadcastResult.Outcome.SKIPPED)).isEqualTo(1);
+		for (ConfigurableApplicationContext other : cluster.subList(1, 3)) {
+			await().atMost(Duration.ofSeconds(2)).until(() -> received(other).size() == 1);
+			ClusterBroadcastEvent event = received(other).get(0);
+			assertThat(event.topic()).isEqualTo("cache.invalidate");
+			assertThat(event.senderNodeId()).isEqualTo("n1");
+			assertThat(event.messageId()).isEqualTo(result.messageId());
+			assertThat(event.payload(Map.class)).containsEntry("key", "k1");
+			assertThat(other.getBean(MeterRegistry.class)
+				.counter("membership.broadcast.received", "outcome", "accepted")
+				.count()).isEqualTo(1);
+		}
+		assertThat(received(cluster.get(0))).isEmpty();
+		assertThat(cluster.get(0).getBean(MeterRegistry.class)
+			.counter("membership.broadcast.sent", "outcome", "delivered")
+			.count()).isGreaterThanOrEqualTo(2);
+	}
+
+	@Test
+	void aDownOrSilentMemberFailsWithoutHoldingUpTheOthers() throws Exception {
+		List<ConfigurableApplicationContext> cluster = cluster(2);
+		try (MongoClient client = mongo.newClient();
+				ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			MembershipStore store = new MongoMembershipStore(client.getDatabase(this.database),
+					MongoStoreSettings.defaults());
+			int refused = EmbeddedMongo.freePort();
+			store.heartbeat(new NodeRecord("down", "d-1", "127.0.0.1:" + refused, store.serverTime(), null,
+					List.of(), Map.of()));
+			store.heartbeat(new NodeRecord("silent", "s-1", "127.0.0.1:" + silent.getLocalPort(),
+					store.serverTime(), null, List.of(), Map.of()));
+			MembershipNode sender = membership(cluster.get(0));
+			await().atMost(Duration.ofSeconds(2)).until(() -> sender.liveMembers().size() == 4);
+			long start = System.nanoTime();
+			BroadcastResult result = cluster.get(0)
+				.getBean(ClusterBroadcaster.class)
+				.broadcast("cache.invalidate", Map.of("key", "k2"))
+				.get(10, TimeUnit.SECONDS);
+			Duration total = Duration.ofNanos(System.nanoTime() - start);
+			// the live node got it long before the silent one timed out
+			await().atMost(Duration.ofMillis(500)).until(() -> received(cluster.get(1)).size() == 1);
+			assertThat(result.deliveries()).filteredOn((d) -> d.nodeId().equals("down"))
+				.singleElement()
+				.satisfies((d) -> assertThat(d.outcome()).isEqualTo(BroadcastResult.Outcome.FAILED));
+			assertThat(result.deliveries()).filteredOn((d) -> d.nodeId().equals("silent"))
+				.singleElement()
+				.satisfies((d) -> assertThat(d.outcome()).isEqualTo(BroadcastResult.Outcome.FAILED));
+			assertThat(result.deliveries()).filteredOn((d) -> d.nodeId().equals("n2"))
+				.singleElement()
+				.satisfies((d) -> assertThat(d.outcome()).isEqualTo(BroadcastResult.Outcome.DELIVERED));
+			System.out.printf("broadcast with a down and a silent member completed in %d ms (read timeout 1000 ms)%n",
+					total.toMillis());
+			assertThat(total).isLessThan(Duration.ofMillis(1000 + 600 + 500));
+		}
+	}
+
+	@Test
+	void duplicatesAreDroppedAndBadRequestsAreRejectedOverHttpWithoutEvents() throws Exception {
+		List<ConfigurableApplicationContext> cluster = cluster(2);
+		ConfigurableApplicationContext target = cluster.get(1);
+		BroadcastKeyring keyring = target.getBean(BroadcastKeySource.class).keyring();
+		Instant now = membership(target).serverTimeEstimate().orElseThrow();
+		byte[] body = envelope(UUID.randomUUID(), now);
+		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(body)).body())
+			.contains("accepted");
+		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(body)).body())
+			.contains("duplicate");
+		assertThat(received(target)).hasSize(1);
+		byte[] fresh = envelope(UUID.randomUUID(), now);
+		assertThat(post(target, "application/json", fresh, null, null).statusCode()).isEqualTo(401);
+		assertThat(post(target, "application/json", fresh, keyring.primaryKeyId(), keyring.sign(body)).statusCode())
+			.isEqualTo(401);
+		byte[] stale = envelope(UUID.randomUUID(), now.minusSeconds(45));
+		assertThat(post(target, "application/json", stale, keyring.primaryKeyId(), keyring.sign(stale)).statusCode())
+			.isEqualTo(401);
+		byte[] broken = "{\"id\":".getBytes(StandardCharsets.UTF_8);
+		assertThat(post(target, "application/json", broken, keyring.primaryKeyId(), keyring.sign(broken)).statusCode())
+			.isEqualTo(400);
+		assertThat(post(target, "text/plain", fresh, keyring.primaryKeyId(), keyring.sign(fresh)).statusCode())
+			.isEqualTo(400);
+		byte[] big = new byte[65 * 1024];
+		assertThat(post(target, "application/json", big, keyring.primaryKeyId(), keyring.sign(big)).statusCode())
+			.isEqualTo(413);
+		HttpResponse<String> get = this.http.send(HttpRequest.newBuilder(URI.create(url(target))).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(get.statusCode()).isEqualTo(405);
+		assertThat(received(target)).hasSize(1);
+	}
+
+	@Test
+	void aFloodOfRandomRequestsLeavesTheNodeServing() throws Exception {
+		List<ConfigurableApplicationContext> cluster = cluster(2);
+		ConfigurableApplicationContext target = cluster.get(1);
+		BroadcastKeyring keyring = target.getBean(BroadcastKeySource.class).keyring();
+		long seed = System.nanoTime();
+		Random random = new Random(seed);
+		String[] types = { "application/json", "text/plain", "application/json; charset=utf-8", "*/*", "",
+				"application/x-www-form-urlencoded" };
+		Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+		int requests = 0;
+		for (; requests < 2000 && System.nanoTime() < deadline; requests++) {
+			byte[] body = new byte[random.nextInt(random.nextInt(10) == 0 ? 70_000 : 600)];
+			random.nextBytes(body);
+			if (random.nextBoolean()) {
+				body = ("{\"id\":\"" + UUID.randomUUID() + "\",\"sender\":\"x\",\"topic\":\"t\",\"sentAt\":"
+						+ random.nextLong() + ",\"payload\":" + random.nextInt() + "}").getBytes(StandardCharsets.UTF_8);
+			}
+			String keyId = random.nextBoolean() ? keyring.primaryKeyId() : Long.toHexString(random.nextLong());
+			String signature = random.nextBoolean() ? keyring.sign(body.length > 0 ? new byte[] { body[0] } : body)
+					: Long.toString(random.nextLong());
+			HttpResponse<String> response = post(target, types[random.nextInt(types.length)], body,
+					random.nextInt(8) == 0 ? null : keyId, signature);
+			statuses.merge(response.statusCode(), 1, Integer::sum);
+			assertThat(response.statusCode()).isIn(400, 401, 413);
+		}
+		System.out.printf("fuzz: %d requests (seed %d), statuses %s%n", requests, seed, statuses);
+		assertThat(received(target)).isEmpty();
+		BroadcastResult result = cluster.get(0)
+			.getBean(ClusterBroadcaster.class)
+			.broadcast("after.fuzz", Map.of("ok", true))
+			.get(5, TimeUnit.SECONDS);
+		assertThat(result.count(BroadcastResult.Outcome.DELIVERED)).isEqualTo(1);
+		await().atMost(Duration.ofSeconds(2)).until(() -> received(target).size() == 1);
+	}
+
+	@Test
+	void aGracefullyStoppedLeaderIsReplacedWithinMilliseconds() {
+		List<ConfigurableApplicationContext> cluster = new ArrayList<>(cluster(3));
+		List<Long> gaps = new ArrayList<>();
+		int trials = 5;
+		for (int trial = 0; trial < trials; trial++) {
+			ConfigurableApplicationContext leader = cluster.stream()
+				.filter((c) -> membership(c).isLeader("default"))
+				.findFirst()
+				.orElseThrow();
+			long epoch = membership(leader).currentTerm("default").orElseThrow().epoch();
+			leader.close();
+			cluster.remove(leader);
+			await().atMost(Duration.ofSeconds(3))
+				.until(() -> cluster.stream().anyMatch((c) -> membership(c).currentTerm("default")
+					.map((t) -> t.epoch() > epoch)
+					.orElse(false)));
+			List<LeadershipRecorder.Interval> intervals = recorder.intervals()
+				.stream()
+				.filter((i) -> i.epoch() >= epoch && i.group().equals("default"))
+				.toList();
+			LeadershipRecorder.Interval before = intervals.stream().filter((i) -> i.epoch() == epoch).findFirst().orElseThrow();
+			LeadershipRecorder.Interval after = intervals.stream().filter((i) -> i.epoch() > epoch).findFirst().orElseThrow();
+			gaps.add(after.startNanos() - before.endNanos());
+			ConfigurableApplicationContext replacement = node("r" + trial);
+			cluster.add(replacement);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> cluster.stream().allMatch((c) -> membership(c).liveMembers().size() == 3));
+		}
+		List<Long> sorted = new ArrayList<>(gaps);
+		Collections.sort(sorted);
+		long median = sorted.get(sorted.size() / 2);
+		System.out.printf("graceful hand-over (old leader's step-down to new leader), %d trials: median %.1f ms, "
+				+ "all %s ms (renewal interval 200 ms)%n", trials, median / 1e6,
+				sorted.stream().map((n) -> String.format("%.1f", n / 1e6)).toList());
+		assertThat(Duration.ofNanos(median)).isLessThan(Duration.ofSeconds(1));
+	}
+
+	private static byte[] envelope(UUID id, Instant sentAt) {
+		return ("{\"id\":\"" + id + "\",\"sender\":\"tester\",\"topic\":\"cache.invalidate\",\"sentAt\":"
+				+ sentAt.toEpochMilli() + ",\"payload\":{\"key\":\"k9\"}}").getBytes(StandardCharsets.UTF_8);
+	}
+
+	private HttpResponse<String> post(ConfigurableApplicationContext target, String contentType, byte[] body,
+			String keyId, String signature) throws IOException, InterruptedException {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url(target)))
+			.timeout(Duration.ofSeconds(5))
+			.POST(HttpRequest.BodyPublishers.ofByteArray(body));
+		if (contentType != null && !contentType.isEmpty()) {
+			request.header("Content-Type", contentType);
+		}
+		if (keyId != null) {
+			request.header(BroadcastSettings.KEY_ID_HEADER, keyId);
+		}
+		if (signature != null) {
+			request.header(BroadcastSettings.SIGNATURE_HEADER, signature);
+		}
+		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class TestNode {
+
+		@Bean
+		Received received() {
+			return new Received();
+		}
+
+		@Bean
+		LeadershipObserver sharedRecorder() {
+			return recorder; // the current test's, shared by all its nodes
+		}
+
+	}
+
+	static class Received {
+
+		final List<ClusterBroadcastEvent> events = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void on(ClusterBroadcastEvent event) {
+			this.events.add(event);
+		}
+
+	}
+
+}
