@@ -1,0 +1,119 @@
+package dev.membership.autoconfigure;
+
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.servlet.ServletRegistrationBean;
+
+import dev.membership.broadcast.BroadcastKeySource;
+import dev.membership.broadcast.BroadcastKeyring;
+import dev.membership.broadcast.BroadcastReceiver;
+import dev.membership.broadcast.ClusterBroadcaster;
+import dev.membership.store.mongo.MongoBroadcastKeys;
+import dev.membership.testsupport.EmbeddedMongo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@ExtendWith(OutputCaptureExtension.class)
+class BroadcastAutoConfigurationTests {
+
+	private static EmbeddedMongo mongo;
+
+	private static final String[] PROPERTIES = { "membership.advertised-address=127.0.0.1:8080",
+			"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
+			"membership.liveness-window=300ms" };
+
+	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(MongoAutoConfiguration.class,
+			DataMongoAutoConfiguration.class, MembershipAutoConfiguration.class, BroadcastAutoConfiguration.class);
+
+	private final WebApplicationContextRunner web = new WebApplicationContextRunner()
+		.withConfiguration(CONFIGURATIONS)
+		.withPropertyValues(PROPERTIES)
+		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig");
+
+	@BeforeAll
+	static void start() {
+		mongo = new EmbeddedMongo();
+	}
+
+	@AfterAll
+	static void stop() {
+		mongo.close();
+	}
+
+	@Test
+	void onInServletApplicationsWithAKeyKeptInMongoDB() {
+		this.web.run((context) -> {
+			assertThat(context).hasSingleBean(ClusterBroadcaster.class)
+				.hasSingleBean(BroadcastReceiver.class)
+				.hasBean("membershipBroadcastServlet");
+			assertThat(context.getBean("membershipBroadcastServlet", ServletRegistrationBean.class).getUrlMappings())
+				.containsExactly("/membership/broadcast");
+			assertThat(context.getBean(BroadcastKeySource.class)).isInstanceOf(MongoBroadcastKeys.class);
+			BroadcastKeyring first = context.getBean(BroadcastKeySource.class).keyring();
+			// every node reading the database gets the same key
+			BroadcastKeyring second = new MongoBroadcastKeys(
+					context.getBean(org.springframework.data.mongodb.MongoDatabaseFactory.class).getMongoDatabase(),
+					"clusterkeys", java.time.Duration.ofSeconds(1))
+				.keyring();
+			assertThat(second.primaryKeyId()).isEqualTo(first.primaryKeyId());
+		});
+	}
+
+	@Test
+	void usesKeysFromPropertiesPrimaryFirst() {
+		String primary = "p".repeat(32);
+		this.web.withPropertyValues("membership.broadcast.keys=" + primary + "," + "o".repeat(32))
+			.run((context) -> assertThat(context.getBean(BroadcastKeySource.class).keyring().primaryKeyId())
+				.isEqualTo(BroadcastKeyring.ofStrings(List.of(primary)).primaryKeyId()));
+	}
+
+	@Test
+	void offWithALogLineWithoutAServletWebServer(CapturedOutput output) {
+		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
+			.withPropertyValues(PROPERTIES)
+			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig")
+			.run((context) -> assertThat(context).doesNotHaveBean(ClusterBroadcaster.class));
+		assertThat(output).contains("Cluster broadcast is off: this application runs no servlet web server");
+	}
+
+	@Test
+	void canBeSwitchedOff() {
+		this.web.withPropertyValues("membership.broadcast.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(ClusterBroadcaster.class)
+				.doesNotHaveBean("membershipBroadcastServlet"));
+	}
+
+	@Test
+	void badBroadcastPropertiesFailFastNamingThem() {
+		assertFailure("membership.broadcast.keys=short", "membership.broadcast.keys");
+		assertFailure("membership.broadcast.path=nope", "membership.broadcast.path");
+		assertFailure("membership.broadcast.read-timeout=0s", "membership.broadcast.read-timeout");
+		assertFailure("membership.broadcast.connect-timeout=-1s", "membership.broadcast.connect-timeout");
+		assertFailure("membership.broadcast.dedupe-window=0s", "membership.broadcast.dedupe-window");
+		assertFailure("membership.broadcast.max-body-size=0B", "membership.broadcast.max-body-size");
+	}
+
+	private void assertFailure(String property, String expected) {
+		this.web.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis).as(property).isNotNull();
+			assertThat(analysis.getDescription()).contains(expected);
+		});
+	}
+
+}
