@@ -1,5 +1,6 @@
 package dev.membership;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -51,6 +52,12 @@ public interface Membership {
 
 	/** Health-level facts about this node's contact with the store. */
 	MembershipStatus status();
+
+	/**
+	 * Database time as this node estimates it (empty before its first contact with the store): for stamping records
+	 * that other nodes compare, never a substitute for the lease.
+	 */
+	Optional<Instant> serverTimeEstimate();
 
 	/**
 	 * Runs {@code task} with the current term if this node leads {@code group}, without touching the database; the

@@ -397,7 +397,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 				this.duplicateNodeId);
 	}
 
-	/** Database time as this node estimates it; for displays, never for decisions made elsewhere. */
+	@Override
 	public Optional<Instant> serverTimeEstimate() {
 		return this.serverClock.isSynchronized() ? Optional.of(this.serverClock.estimate()) : Optional.empty();
 	}

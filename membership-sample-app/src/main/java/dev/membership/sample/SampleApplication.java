@@ -6,13 +6,16 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.event.EventListener;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
 
+/** A service that runs as several instances: one leads, all know each other, they tell each other things. */
 @SpringBootApplication
+@EnableScheduling
 public class SampleApplication {
 
 	private static final Logger log = LoggerFactory.getLogger(SampleApplication.class);
@@ -23,12 +26,14 @@ public class SampleApplication {
 
 	@EventListener
 	void elected(LeaderElectedEvent event) {
-		log.info("This node now leads group '{}' (epoch {})", event.group(), event.epoch());
+		log.info("ELECTED: this node ({}) now leads group '{}' (epoch {})", event.nodeId(), event.group(),
+				event.epoch());
 	}
 
 	@EventListener
 	void revoked(LeaderRevokedEvent event) {
-		log.info("This node no longer leads group '{}' (epoch {}): {}", event.group(), event.epoch(), event.reason());
+		log.info("REVOKED: this node ({}) no longer leads group '{}' (epoch {}): {}", event.nodeId(), event.group(),
+				event.epoch(), event.reason());
 	}
 
 	@EventListener

@@ -1,14 +1,21 @@
 package dev.membership.sample;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -18,11 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "membership.advertised-address=127.0.0.1:0", "membership.renewal-interval=100ms",
-				"membership.lease-duration=500ms", "membership.liveness-window=300ms" })
+		properties = { "server.address=127.0.0.1", "membership.renewal-interval=100ms",
+				"membership.lease-duration=500ms", "membership.liveness-window=300ms",
+				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms" })
 class SampleApplicationTests {
 
-	private static final MongoServer mongo = new MongoServer(new MemoryBackend());
+	private static final MongoServer mongo = new MongoServer(H2Backend.inMemory());
 
 	private static final String uri = bind();
 
@@ -44,10 +52,33 @@ class SampleApplicationTests {
 	@Autowired
 	private Membership membership;
 
+	@LocalServerPort
+	private int port;
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	private final JsonMapper json = new JsonMapper();
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
 	@Test
-	void theSingleNodeLeads() {
+	void aSingleNodeLeadsAdvertisesLoopbackAndServesEverySurface() throws Exception {
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.membership.isLeader("default"));
-		assertThat(this.membership.liveMembers()).hasSize(1);
+		assertThat(this.membership.advertisedAddress()).isEqualTo("127.0.0.1:" + this.port);
+		JsonNode cluster = this.json.readTree(get("/actuator/cluster").body());
+		assertThat(cluster.get("leader").get("nodeId").asString()).isEqualTo(this.membership.nodeId());
+		assertThat(cluster.get("members")).hasSize(1);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.json.readTree(get("/housekeeping/runs").body()).size() > 1);
+		JsonNode run = this.json.readTree(get("/housekeeping/runs").body()).get(0);
+		assertThat(run.get("nodeId").asString()).isEqualTo(this.membership.nodeId());
+		assertThat(run.get("epoch").asLong()).isPositive();
+		assertThat(get("/actuator/prometheus").body()).contains("membership_leader{", "membership_members_live");
+		assertThat(get("/actuator/health").body()).contains("\"membership\"");
+		assertThat(get("/").body()).contains("/actuator/cluster");
+		assertThat(get("/cache/events").body()).isEqualTo("[]");
 	}
 
 }

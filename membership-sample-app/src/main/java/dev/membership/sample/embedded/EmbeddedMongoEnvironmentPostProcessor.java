@@ -1,0 +1,61 @@
+package dev.membership.sample.embedded;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.boot.logging.DeferredLogFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+
+/**
+ * With no MongoDB configured, starts (or joins, when its port is taken) the embedded wire-protocol test database and
+ * points the application at it. Standalone mode runs only that database.
+ */
+public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+
+	private final Log log;
+
+	public EmbeddedMongoEnvironmentPostProcessor(DeferredLogFactory logs) {
+		this.log = logs.getLog(EmbeddedMongoEnvironmentPostProcessor.class);
+	}
+
+	@Override
+	public int getOrder() {
+		return ConfigDataEnvironmentPostProcessor.ORDER + 1; // after application.properties is loaded
+	}
+
+	@Override
+	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+		boolean standalone = environment.getProperty("sample.embedded-mongo.standalone", Boolean.class, false);
+		boolean configured = environment.containsProperty("spring.mongodb.uri")
+				|| environment.containsProperty("spring.data.mongodb.uri")
+				|| environment.containsProperty("spring.mongodb.host");
+		boolean enabled = environment.getProperty("sample.embedded-mongo.enabled", Boolean.class, !configured);
+		if (!enabled && !standalone) {
+			return;
+		}
+		int port = environment.getProperty("sample.embedded-mongo.port", Integer.class, 27017);
+		String directory = environment.getProperty("sample.embedded-mongo.directory", "target/embedded-mongo");
+		String database = environment.getProperty("sample.embedded-mongo.database", "membership-sample");
+		EmbeddedMongoServer server = EmbeddedMongoServer.startOrJoin(port, directory, this.log);
+		application.addInitializers((context) -> context.getBeanFactory().registerSingleton("embeddedMongoServer", server));
+		Map<String, Object> properties = new LinkedHashMap<>();
+		properties.put("spring.mongodb.uri", "mongodb://127.0.0.1:" + port + "/" + database);
+		if (standalone) {
+			properties.put("spring.main.web-application-type", "none");
+			properties.put("membership.enabled", "false");
+		}
+		environment.getPropertySources().addFirst(new MapPropertySource("embeddedMongo", properties));
+		this.log.info("Using the EMBEDDED TEST DATABASE (mongo-java-server, a MongoDB wire-protocol server in Java) at "
+				+ "127.0.0.1:" + port + ", data under " + directory + ". It is for trying the sample, not for "
+				+ "production: point the app at a real MongoDB with --spring.mongodb.uri=mongodb://host:27017/db "
+				+ "(a replica set in production).");
+	}
+
+}

@@ -1,0 +1,86 @@
+package dev.membership.sample.embedded;
+
+import java.io.File;
+import java.util.concurrent.CountDownLatch;
+
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.h2.H2Backend;
+import org.apache.commons.logging.Log;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The embedded database of this process, or a handle on one another sample process already runs on the port. Stops
+ * last, after membership has released its leases.
+ */
+public final class EmbeddedMongoServer implements SmartLifecycle {
+
+	private final MongoServer server;
+
+	private final String description;
+
+	private final CountDownLatch stopped = new CountDownLatch(1);
+
+	private volatile boolean running = true;
+
+	private EmbeddedMongoServer(MongoServer server, String description) {
+		this.server = server;
+		this.description = description;
+	}
+
+	static EmbeddedMongoServer startOrJoin(int port, String directory, Log log) {
+		File dir = new File(directory);
+		dir.mkdirs();
+		H2Backend backend = new H2Backend(new File(dir, "membership-sample.mv").getAbsolutePath());
+		MongoServer server = new MongoServer(backend);
+		try {
+			server.bind("127.0.0.1", port);
+			log.info("Started the embedded test database on 127.0.0.1:" + port);
+			return new EmbeddedMongoServer(server, "127.0.0.1:" + port);
+		}
+		catch (RuntimeException ex) {
+			// the port is taken: another sample process runs the embedded database, share it
+			backend.close();
+			log.info("Port 127.0.0.1:" + port + " is taken: joining the embedded test database already running there");
+			return new EmbeddedMongoServer(null, "127.0.0.1:" + port + " (joined)");
+		}
+	}
+
+	public boolean owned() {
+		return this.server != null;
+	}
+
+	public String description() {
+		return this.description;
+	}
+
+	/** Blocks until this process stops the database. */
+	public void awaitStop() throws InterruptedException {
+		this.stopped.await();
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		if (this.server != null) {
+			this.server.shutdown(); // closes the H2 store cleanly, so its data survives a restart
+		}
+		this.running = false;
+		this.stopped.countDown();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return Integer.MIN_VALUE; // stops after everything that uses it
+	}
+
+}
