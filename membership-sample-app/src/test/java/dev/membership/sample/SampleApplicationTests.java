@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "server.address=127.0.0.1", "membership.renewal-interval=100ms",
+		properties = { "server.address=127.0.0.1", "management.health.mongodb.enabled=false", "membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms",
 				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms" })
 class SampleApplicationTests {
@@ -60,8 +60,12 @@ class SampleApplicationTests {
 	private final JsonMapper json = new JsonMapper();
 
 	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
+		// as curl and browsers ask
+		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.header("Accept", "*/*")
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).as("%s: %s", path, response.body()).isEqualTo(200);
+		return response;
 	}
 
 	@Test

@@ -3,6 +3,8 @@ package dev.membership.actuate;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
 /**
  * The body of {@code GET /actuator/cluster}. Field names are an API: keep them stable. Times are ISO-8601 strings in
  * database time.
@@ -12,7 +14,12 @@ import java.util.Map;
  * @param groups every group this node competes for, by name
  * @param members every node document seen at the last listing: live first, then oldest first
  */
-public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> groups, List<MemberDescriptor> members) {
+public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> groups, List<MemberDescriptor> members)
+		implements OperationResponseBody {
+
+	/** The answer to the write operation. */
+	public record Resignation(String group, boolean resigned) implements OperationResponseBody {
+	}
 
 	public record Self(String nodeId, String address) {
 	}

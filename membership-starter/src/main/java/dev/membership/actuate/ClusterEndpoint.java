@@ -59,14 +59,11 @@ public class ClusterEndpoint {
 
 	/** Makes this node resign {@code group} (default: {@code default}). */
 	@WriteOperation
-	public Map<String, Object> resign(@Nullable String group) {
+	public ClusterDescriptor.Resignation resign(@Nullable String group) {
 		String target = (group != null && !group.isBlank()) ? group : MembershipSettings.DEFAULT_GROUP;
 		boolean wasLeader = this.membership.isLeader(target);
 		this.membership.resign(target);
-		Map<String, Object> result = new LinkedHashMap<>();
-		result.put("group", target);
-		result.put("resigned", wasLeader);
-		return result;
+		return new ClusterDescriptor.Resignation(target, wasLeader);
 	}
 
 	private static String iso(Instant instant) {

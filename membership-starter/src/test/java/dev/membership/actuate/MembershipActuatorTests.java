@@ -101,8 +101,8 @@ class MembershipActuatorTests {
 		this.runner.run((context) -> {
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
-			Map<String, Object> result = context.getBean(ClusterEndpoint.class).resign(null);
-			assertThat(result).containsEntry("group", "default").containsEntry("resigned", true);
+			ClusterDescriptor.Resignation result = context.getBean(ClusterEndpoint.class).resign(null);
+			assertThat(result).isEqualTo(new ClusterDescriptor.Resignation("default", true));
 			assertThat(membership.isLeader("default")).isFalse();
 		});
 	}

@@ -47,6 +47,8 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 		application.addInitializers((context) -> context.getBeanFactory().registerSingleton("embeddedMongoServer", server));
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.mongodb.uri", "mongodb://127.0.0.1:" + port + "/" + database);
+		// Boot's MongoDB health check sends "hello", which the stand-in does not know; membership's own check stays
+		properties.put("management.health.mongodb.enabled", "false");
 		if (standalone) {
 			properties.put("spring.main.web-application-type", "none");
 			properties.put("membership.enabled", "false");
