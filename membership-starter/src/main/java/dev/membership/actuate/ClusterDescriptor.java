@@ -3,6 +3,8 @@ package dev.membership.actuate;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 /**
@@ -14,6 +16,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param groups every group this node competes for, by name
  * @param members every node document seen at the last listing: live first, then oldest first
  */
+@JsonInclude(JsonInclude.Include.ALWAYS) // the actuator's mapper drops nulls; "leader": null is part of the API
 public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> groups, List<MemberDescriptor> members)
 		implements OperationResponseBody {
 
@@ -21,17 +24,21 @@ public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> gro
 	public record Resignation(String group, boolean resigned) implements OperationResponseBody {
 	}
 
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record Self(String nodeId, String address) {
 	}
 
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record Leader(String nodeId, String address, long epoch, String leaseExpiresAt) {
 	}
 
 	/** {@code leader} is a node id or null; {@code epoch} the last epoch seen (null if none). */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record Group(String leader, Long epoch, String leaseExpiresAt) {
 	}
 
 	/** {@code leader}: the node leads at least one group. */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record MemberDescriptor(String nodeId, String address, boolean leader, boolean live, String lastHeartbeat,
 			String startedAt) {
 	}

@@ -77,6 +77,13 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 					.description("Epoch (fencing token) of the group's current leader")
 					.tags("group", group)
 					.register(r);
+				// present at zero from the start, so rate() and alerts never see a missing series
+				for (AcquisitionOutcome outcome : AcquisitionOutcome.values()) {
+					zero(counter(ACQUISITIONS, "group", group, "outcome", outcome.name().toLowerCase()));
+				}
+				for (RenewalOutcome outcome : RenewalOutcome.values()) {
+					zero(counter(RENEWALS, "group", group, "outcome", outcome.name().toLowerCase()));
+				}
 			}
 		}
 		List<MultiGauge.Row<?>> rows = m.members()
@@ -100,14 +107,12 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 
 	@Override
 	public void acquisition(String group, AcquisitionOutcome outcome) {
-		count("membership.leadership.acquisitions", "Leadership acquisition attempts", "group", group, "outcome",
-				outcome.name().toLowerCase());
+		counter(ACQUISITIONS, "group", group, "outcome", outcome.name().toLowerCase()).increment();
 	}
 
 	@Override
 	public void renewal(String group, RenewalOutcome outcome) {
-		count("membership.leadership.renewals", "Lease renewals", "group", group, "outcome",
-				outcome.name().toLowerCase());
+		counter(RENEWALS, "group", group, "outcome", outcome.name().toLowerCase()).increment();
 	}
 
 	@Override
@@ -123,19 +128,51 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 	}
 
 	@Override
+	public void register() {
+		for (Sent outcome : Sent.values()) {
+			zero(counter(BROADCASTS_SENT, "outcome", outcome.name().toLowerCase()));
+		}
+		for (Received outcome : Received.values()) {
+			zero(counter(BROADCASTS_RECEIVED, "outcome", outcome.name().toLowerCase()));
+		}
+	}
+
+	@Override
 	public void sent(Sent outcome) {
-		count("membership.broadcast.sent", "Broadcast messages sent, per member", "outcome",
-				outcome.name().toLowerCase());
+		counter(BROADCASTS_SENT, "outcome", outcome.name().toLowerCase()).increment();
 	}
 
 	@Override
 	public void received(Received outcome) {
-		count("membership.broadcast.received", "Broadcast messages received", "outcome", outcome.name().toLowerCase());
+		counter(BROADCASTS_RECEIVED, "outcome", outcome.name().toLowerCase()).increment();
 	}
 
 	private void count(String name, String description, String... tags) {
 		Counter.builder(name).description(description).tags(tags).register(this.registry).increment();
 	}
+
+	private Counter counter(Meter meter, String... tags) {
+		return Counter.builder(meter.name).description(meter.description).tags(tags).register(this.registry);
+	}
+
+	/** A composite registry creates its children's meters on first use: touch it so the series exists. */
+	private static void zero(Counter counter) {
+		counter.increment(0);
+	}
+
+	private record Meter(String name, String description) {
+	}
+
+	private static final Meter ACQUISITIONS = new Meter("membership.leadership.acquisitions",
+			"Leadership acquisition attempts");
+
+	private static final Meter RENEWALS = new Meter("membership.leadership.renewals", "Lease renewals");
+
+	private static final Meter BROADCASTS_SENT = new Meter("membership.broadcast.sent",
+			"Broadcast messages sent, per member");
+
+	private static final Meter BROADCASTS_RECEIVED = new Meter("membership.broadcast.received",
+			"Broadcast messages received");
 
 	/** Times every store call as {@code membership.store.operations{operation=...}}. */
 	public MembershipStore timed(MembershipStore store) {

@@ -15,6 +15,10 @@ public interface BroadcastMetrics {
 
 	}
 
+	/** Broadcast is in use: create every series at zero. */
+	default void register() {
+	}
+
 	default void sent(Sent outcome) {
 	}
 

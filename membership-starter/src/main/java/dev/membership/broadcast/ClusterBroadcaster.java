@@ -68,6 +68,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 		this.settings = settings;
 		this.metrics = metrics;
 		this.localDelivery = localDelivery;
+		metrics.register();
 		AtomicInteger threads = new AtomicInteger();
 		this.senders = Executors.newFixedThreadPool(MAX_PARALLEL_SENDS, (r) -> {
 			Thread t = new Thread(r, "membership-broadcast-" + threads.incrementAndGet());

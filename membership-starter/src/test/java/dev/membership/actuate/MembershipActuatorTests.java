@@ -10,6 +10,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -94,6 +95,26 @@ class MembershipActuatorTests {
 			assertThat(java.time.Instant.parse(member.get("lastHeartbeat").asString())).isNotNull();
 			assertThat(java.time.Instant.parse(member.get("startedAt").asString())).isNotNull();
 		});
+	}
+
+	@Test
+	void nullsStayInTheJsonWithTheActuatorsOwnMapper() {
+		Membership membership = mock(Membership.class);
+		org.mockito.Mockito.when(membership.nodeId()).thenReturn("lonely");
+		org.mockito.Mockito.when(membership.groups()).thenReturn(java.util.Set.of("default"));
+		org.mockito.Mockito.when(membership.leader("default")).thenReturn(java.util.Optional.empty());
+		org.mockito.Mockito.when(membership.members()).thenReturn(java.util.List.of());
+		// configured as Boot's endpoint JSON mapper is: nulls left out by default
+		JsonMapper actuatorLike = JsonMapper.builder()
+			.changeDefaultPropertyInclusion((v) -> v.withValueInclusion(JsonInclude.Include.NON_NULL)
+				.withContentInclusion(JsonInclude.Include.NON_NULL))
+			.build();
+		JsonNode root = actuatorLike.readTree(actuatorLike.writeValueAsString(new ClusterEndpoint(membership).cluster()));
+		assertThat(root.has("leader")).isTrue();
+		assertThat(root.get("leader").isNull()).isTrue();
+		assertThat(root.get("self").has("address")).isTrue();
+		assertThat(root.get("groups").get("default").get("leader").isNull()).isTrue();
+		assertThat(root.get("groups").get("default").get("epoch").isNull()).isTrue();
 	}
 
 	@Test

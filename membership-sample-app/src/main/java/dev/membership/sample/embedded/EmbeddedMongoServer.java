@@ -1,6 +1,9 @@
 package dev.membership.sample.embedded;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.util.concurrent.CountDownLatch;
 
 import de.bwaldvogel.mongo.MongoServer;
@@ -29,20 +32,35 @@ public final class EmbeddedMongoServer implements SmartLifecycle {
 	}
 
 	static EmbeddedMongoServer startOrJoin(int port, String directory, Log log) {
+		if (accepts(port)) {
+			return joined(port, log);
+		}
 		File dir = new File(directory);
 		dir.mkdirs();
-		H2Backend backend = new H2Backend(new File(dir, "membership-sample.mv").getAbsolutePath());
-		MongoServer server = new MongoServer(backend);
+		MongoServer server = new MongoServer(new H2Backend(new File(dir, "membership-sample.mv").getAbsolutePath()));
 		try {
 			server.bind("127.0.0.1", port);
 			log.info("Started the embedded test database on 127.0.0.1:" + port);
 			return new EmbeddedMongoServer(server, "127.0.0.1:" + port);
 		}
-		catch (RuntimeException ex) {
-			// the port is taken: another sample process runs the embedded database, share it
-			backend.close();
-			log.info("Port 127.0.0.1:" + port + " is taken: joining the embedded test database already running there");
-			return new EmbeddedMongoServer(null, "127.0.0.1:" + port + " (joined)");
+		catch (Exception ex) { // Netty rethrows the checked BindException undeclared
+			server.shutdownNow();
+			return joined(port, log); // lost a race with another sample process
+		}
+	}
+
+	private static EmbeddedMongoServer joined(int port, Log log) {
+		log.info("Port 127.0.0.1:" + port + " is taken: joining the embedded test database already running there");
+		return new EmbeddedMongoServer(null, "127.0.0.1:" + port + " (joined)");
+	}
+
+	private static boolean accepts(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
 		}
 	}
 

@@ -1,0 +1,372 @@
+package dev.membership.sample.e2e;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The packaged sample app as real processes: a standalone embedded database and three nodes on free loopback ports,
+ * with short timings, checked over HTTP only. Every process is stopped at the end, even when a check fails.
+ */
+class ClusterEndToEndIT {
+
+	private static final Duration LEASE = Duration.ofSeconds(1);
+
+	private static final Duration INTERVAL = Duration.ofMillis(200);
+
+	private static final Path JAR = Path.of(System.getProperty("sample.jar", "target/membership-sample-app.jar"));
+
+	private static final Path LOGS = Path.of(System.getProperty("e2e.logs", "target/e2e-logs"));
+
+	private static final List<Proc> processes = new CopyOnWriteArrayList<>();
+
+	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+
+	private static final JsonMapper json = new JsonMapper();
+
+	private static int databasePort;
+
+	private static Path databaseDirectory;
+
+	private record Proc(String name, Process process, int port) {
+	}
+
+	@BeforeAll
+	static void prepare() throws IOException {
+		assertThat(JAR).as("the packaged sample app (run through Maven verify)").exists();
+		Files.createDirectories(LOGS);
+		databasePort = freePort();
+		databaseDirectory = Files.createTempDirectory(LOGS, "db");
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> processes.forEach((p) -> p.process.destroyForcibly())));
+		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
+		Awaitility.setDefaultPollDelay(Duration.ZERO);
+	}
+
+	@AfterAll
+	static void stopEverything() throws InterruptedException {
+		processes.forEach((p) -> p.process.destroy());
+		for (Proc p : processes) {
+			if (!p.process.waitFor(10, TimeUnit.SECONDS)) {
+				p.process.destroyForcibly();
+			}
+		}
+	}
+
+	@Test
+	void aClusterOfRealProcessesElectsFailsOverAndKeepsItsGuarantees() throws Exception {
+		Proc database = startDatabase();
+		List<Proc> nodes = new ArrayList<>(List.of(startNode("n1"), startNode("n2"), startNode("n3")));
+		awaitReady(nodes);
+		Proc leader = awaitOneLeaderSeenByAll(nodes);
+
+		checkCacheInvalidationReachesTheOthersExactlyOnce(nodes);
+		checkPrometheus(nodes);
+
+		// graceful stop of the leader
+		long epoch = epochOf(leader);
+		long stopped = System.nanoTime();
+		leader.process.destroy(); // SIGTERM
+		Proc successor = awaitLeaderAfter(nodes, leader, epoch);
+		Duration graceful = Duration.ofNanos(System.nanoTime() - stopped);
+		System.out.printf("e2e graceful stop (SIGTERM) of the leader: new leader %s after %d ms%n", successor.name,
+				graceful.toMillis());
+		assertThat(graceful).isLessThan(Duration.ofSeconds(1));
+		assertThat(leader.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+		nodes.remove(leader);
+		nodes.add(startNode("n4"));
+		awaitReady(nodes);
+		leader = awaitOneLeaderSeenByAll(nodes);
+
+		// crash of the leader
+		epoch = epochOf(leader);
+		long killed = System.nanoTime();
+		leader.process.destroyForcibly(); // SIGKILL
+		successor = awaitLeaderAfter(nodes, leader, epoch);
+		Duration crash = Duration.ofNanos(System.nanoTime() - killed);
+		System.out.printf("e2e kill -9 of the leader: new leader %s after %d ms (lease %d ms)%n", successor.name,
+				crash.toMillis(), LEASE.toMillis());
+		assertThat(crash).isLessThan(LEASE.plus(INTERVAL).plusMillis(500));
+		nodes.remove(leader);
+		nodes.add(startNode("n5"));
+		awaitReady(nodes);
+		leader = awaitOneLeaderSeenByAll(nodes);
+
+		// database outage: the leader steps down before its lease could end, and leads again once it is back
+		epoch = epochOf(leader);
+		Instant leaseEnd = stopDatabaseAndWatchTheLeader(database, leader);
+		Instant steppedDown = Instant.now();
+		System.out.printf("e2e database stopped: leader %s stepped down %d ms before its lease would have ended%n",
+				leader.name, Duration.between(steppedDown, leaseEnd).toMillis());
+		// the stand-in's clock is this machine's clock, so this comparison is valid here
+		assertThat(steppedDown).isBefore(leaseEnd);
+		database = startDatabase();
+		long highest = epoch;
+		await("a leader after the database came back").atMost(Duration.ofSeconds(30))
+			.until(() -> currentLeader(nodes).filter((p) -> epochOf(p) > highest).isPresent());
+
+		checkHousekeepingRuns(nodes);
+	}
+
+	// ------------------------------------------------------------------ checks
+
+	private static void checkCacheInvalidationReachesTheOthersExactlyOnce(List<Proc> nodes) throws Exception {
+		Proc sender = nodes.get(0);
+		HttpResponse<String> sent = http.send(
+				HttpRequest.newBuilder(uri(sender, "/cache/invalidate?key=e2e-key"))
+					.POST(HttpRequest.BodyPublishers.noBody())
+					.header("Accept", "*/*")
+					.build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
+		for (Proc other : nodes.subList(1, nodes.size())) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> invalidations(other, "e2e-key") == 1);
+		}
+		// and not again
+		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+			.until(() -> nodes.subList(1, nodes.size()).stream().allMatch((p) -> invalidations(p, "e2e-key") == 1));
+		assertThat(invalidations(sender, "e2e-key")).isZero();
+	}
+
+	private static void checkPrometheus(List<Proc> nodes) throws Exception {
+		for (Proc node : nodes) {
+			String scrape = get(node, "/actuator/prometheus").body();
+			assertThat(scrape).contains("membership_leader{", "membership_leader_epoch{", "membership_members_live",
+					"membership_leadership_acquisitions_total{", "membership_leadership_renewals_total{",
+					"membership_heartbeat_last_seconds{", "membership_broadcast_sent_total{",
+					"membership_broadcast_received_total{",
+					"membership_store_operations_seconds_count{", "membership_leader_only_executions_total{");
+		}
+	}
+
+	private static void checkHousekeepingRuns(List<Proc> nodes) throws Exception {
+		await().atMost(Duration.ofSeconds(10)).until(() -> json.readTree(get(nodes.get(0), "/housekeeping/runs").body()).size() > 10);
+		List<JsonNode> runs = new ArrayList<>();
+		json.readTree(get(nodes.get(0), "/housekeeping/runs").body()).forEach(runs::add);
+		runs.sort(Comparator.comparing((JsonNode r) -> Instant.parse(r.get("startedAt").asString())));
+		Map<Long, String> leaderOfEpoch = new HashMap<>();
+		Set<String> leaders = new HashSet<>();
+		JsonNode previous = null;
+		for (JsonNode run : runs) {
+			long epoch = run.get("epoch").asLong();
+			String node = run.get("nodeId").asString();
+			String first = leaderOfEpoch.putIfAbsent(epoch, node);
+			assertThat(first == null || first.equals(node)).as("epoch %d run by %s and %s", epoch, first, node).isTrue();
+			leaders.add(node);
+			if (previous != null) {
+				assertThat(epoch).as("epochs never go back").isGreaterThanOrEqualTo(previous.get("epoch").asLong());
+				assertThat(Instant.parse(run.get("startedAt").asString()))
+					.as("run %s starts after %s ended", run, previous)
+					.isAfterOrEqualTo(Instant.parse(previous.get("endedAt").asString()));
+			}
+			previous = run;
+		}
+		System.out.printf("e2e housekeeping: %d runs checked, %d epochs, run by %s%n", runs.size(),
+				leaderOfEpoch.size(), leaders);
+		assertThat(leaderOfEpoch).hasSizeGreaterThan(1);
+	}
+
+	/** Stops the database once the leader has just renewed; returns the end of its last lease, as the leader wrote it. */
+	private static Instant stopDatabaseAndWatchTheLeader(Proc database, Proc leader) throws Exception {
+		Instant seen = leaseExpiry(leader).orElseThrow();
+		await().atMost(Duration.ofSeconds(2)).until(() -> leaseExpiry(leader).filter((e) -> e.isAfter(seen)).isPresent());
+		database.process.destroy();
+		Instant latest = seen;
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (System.nanoTime() < deadline) {
+			Optional<Instant> expiry = leaseExpiry(leader);
+			if (expiry.isEmpty()) {
+				assertThat(database.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+				processes.remove(database);
+				return latest;
+			}
+			latest = expiry.get().isAfter(latest) ? expiry.get() : latest;
+		}
+		throw new AssertionError("the leader did not step down after the database stopped");
+	}
+
+	// ------------------------------------------------------------------ cluster views
+
+	private static Proc awaitOneLeaderSeenByAll(List<Proc> nodes) {
+		await("one leader seen by all").atMost(Duration.ofSeconds(30)).until(() -> {
+			Set<String> leaders = new HashSet<>();
+			Set<Set<String>> memberSets = new HashSet<>();
+			for (Proc node : nodes) {
+				JsonNode cluster = cluster(node);
+				if (cluster == null || !cluster.path("leader").isObject()) {
+					return false;
+				}
+				leaders.add(cluster.get("leader").get("nodeId").asString());
+				Set<String> live = new HashSet<>();
+				cluster.get("members").forEach((m) -> {
+					if (m.get("live").asBoolean()) {
+						live.add(m.get("nodeId").asString());
+					}
+				});
+				memberSets.add(live);
+			}
+			Set<String> names = new HashSet<>();
+			nodes.forEach((n) -> names.add(n.name));
+			return leaders.size() == 1 && memberSets.equals(Set.of(names))
+					&& nodes.stream().filter(ClusterEndToEndIT::leadsItself).count() == 1;
+		});
+		return currentLeader(nodes).orElseThrow();
+	}
+
+	private static Proc awaitLeaderAfter(List<Proc> nodes, Proc old, long epoch) {
+		List<Proc> others = nodes.stream().filter((n) -> n != old).toList();
+		await("a new leader after " + old.name).atMost(Duration.ofSeconds(10))
+			.until(() -> currentLeader(others).filter((p) -> epochOf(p) > epoch).isPresent());
+		return currentLeader(others).orElseThrow();
+	}
+
+	private static Optional<Proc> currentLeader(List<Proc> nodes) {
+		return nodes.stream().filter(ClusterEndToEndIT::leadsItself).findFirst();
+	}
+
+	private static boolean leadsItself(Proc node) {
+		return leadsItself(cluster(node));
+	}
+
+	private static boolean leadsItself(JsonNode cluster) {
+		return cluster != null && !cluster.path("leader").isMissingNode() && !cluster.path("leader").isNull()
+				&& cluster.get("leader").get("nodeId").asString().equals(cluster.get("self").get("nodeId").asString());
+	}
+
+	private static long epochOf(Proc node) {
+		JsonNode cluster = cluster(node);
+		return (cluster != null && cluster.path("leader").isObject()) ? cluster.get("leader").get("epoch").asLong() : -1;
+	}
+
+	/** The lease end this node wrote, while it leads. */
+	private static Optional<Instant> leaseExpiry(Proc node) {
+		JsonNode cluster = cluster(node); // one look: the node may step down between two
+		return leadsItself(cluster) ? Optional.of(Instant.parse(cluster.get("leader").get("leaseExpiresAt").asString()))
+				: Optional.empty();
+	}
+
+	private static int invalidations(Proc node, String key) {
+		try {
+			int count = 0;
+			for (JsonNode event : json.readTree(get(node, "/cache/events").body())) {
+				if (key.equals(event.get("key").asString())) {
+					count++;
+				}
+			}
+			return count;
+		}
+		catch (Exception ex) {
+			return -1;
+		}
+	}
+
+	private static JsonNode cluster(Proc node) {
+		try {
+			HttpResponse<String> response = get(node, "/actuator/cluster");
+			return (response.statusCode() == 200) ? json.readTree(response.body()) : null;
+		}
+		catch (Exception ex) {
+			return null;
+		}
+	}
+
+	// ------------------------------------------------------------------ processes
+
+	private static Proc startDatabase() throws IOException {
+		Proc database = start("database", 0, "--sample.embedded-mongo.standalone=true",
+				"--sample.embedded-mongo.port=" + databasePort,
+				"--sample.embedded-mongo.directory=" + databaseDirectory);
+		await("the database port").atMost(Duration.ofSeconds(60)).until(() -> accepts(databasePort));
+		return database;
+	}
+
+	private static Proc startNode(String name) throws IOException {
+		int port = freePort();
+		return start(name, port, "--server.port=" + port, "--server.address=127.0.0.1",
+				// the database port is taken by the standalone database, so the node joins it
+				"--sample.embedded-mongo.port=" + databasePort, "--membership.node-id=" + name,
+				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
+				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
+				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
+				"--sample.items.lifetime=500ms");
+	}
+
+	private static Proc start(String name, int port, String... args) throws IOException {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
+		command.addAll(List.of(args));
+		Path log = LOGS.resolve(name + "-" + System.nanoTime() % 100000 + ".log");
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		Proc proc = new Proc(name, process, port);
+		processes.add(proc);
+		return proc;
+	}
+
+	private static void awaitReady(List<Proc> nodes) {
+		for (Proc node : nodes) {
+			await(node.name + " ready").atMost(Duration.ofSeconds(90)).until(() -> {
+				assertThat(node.process.isAlive()).as("%s is running (see %s)", node.name, LOGS).isTrue();
+				try {
+					return get(node, "/actuator/health/readiness").statusCode() == 200;
+				}
+				catch (IOException ex) {
+					return false;
+				}
+			});
+		}
+	}
+
+	private static HttpResponse<String> get(Proc node, String path) throws IOException, InterruptedException {
+		return http.send(HttpRequest.newBuilder(uri(node, path)).timeout(Duration.ofSeconds(2)).header("Accept", "*/*").build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static URI uri(Proc node, String path) {
+		return URI.create("http://127.0.0.1:" + node.port + path);
+	}
+
+	private static boolean accepts(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+}
