@@ -287,6 +287,42 @@ class MultiNodeTests {
 		assertThat(this.cluster.leaders("default")).isEmpty();
 	}
 
+	@Test
+	void aListenerThatThrowsNeverBreaksTheElectionLoop() {
+		MembershipNode node = this.cluster.start("thrower", (event) -> {
+			throw new IllegalStateException("listener failure");
+		});
+		await().atMost(Duration.ofSeconds(3)).until(() -> node.isLeader(GROUP));
+		long epoch = node.currentTerm(GROUP).orElseThrow().epoch();
+		// several leases later it still leads the same term: renewals kept going
+		await().during(LEASE.multipliedBy(3)).atMost(LEASE.multipliedBy(4))
+			.until(() -> node.currentTerm(GROUP).map((t) -> t.epoch() == epoch).orElse(false));
+		assertThat(this.cluster.events("thrower")).isNotEmpty();
+	}
+
+	@Test
+	void theLeaderRemovesLongDeadNodeDocumentsItself() {
+		this.cluster.customize((b) -> b.deadNodeRetention(Duration.ofMillis(600)));
+		MembershipNode leader = this.cluster.start("keeper");
+		await().atMost(Duration.ofSeconds(3)).until(() -> leader.isLeader(GROUP));
+		MembershipNode ghost = this.cluster.start("ghost");
+		await().atMost(Duration.ofSeconds(3)).until(() -> leader.members().size() == 2);
+		ghost.halt(); // its document stays behind; the TTL monitor never runs on the stand-in
+		await().atMost(Duration.ofSeconds(6))
+			.until(() -> leader.members().stream().noneMatch((m) -> m.nodeId().equals("ghost")));
+	}
+
+	@Test
+	void aNodeStartedWhileTheDatabaseIsDownJoinsOnceItIsBack() {
+		this.mongo.stop();
+		MembershipNode node = this.cluster.start("early");
+		await().atMost(Duration.ofSeconds(5)).until(() -> node.status().consecutiveFailures() > 0);
+		assertThat(node.isLeader(GROUP)).isFalse();
+		assertThat(node.status().ready()).isFalse();
+		this.mongo.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> node.isLeader(GROUP) && node.status().ready());
+	}
+
 	private void startThreeAndAwaitLeader() {
 		startThreeAndAwait((c) -> c.leaders(GROUP).size() == 1);
 	}

@@ -89,8 +89,9 @@ class BroadcastClusterTests {
 		recorder.assertSafe();
 	}
 
-	private ConfigurableApplicationContext node(String nodeId) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestNode.class).properties(
+	private ConfigurableApplicationContext node(String nodeId, String... overrides) {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestNode.class).properties(overrides)
+			.properties(
 				"spring.main.banner-mode=off", "server.address=127.0.0.1", "server.port=0",
 				"spring.mongodb.uri=" + mongo.uri() + "/" + this.database, "membership.node-id=" + nodeId,
 				"membership.advertised-address=127.0.0.1", "membership.renewal-interval=200ms",
@@ -102,12 +103,12 @@ class BroadcastClusterTests {
 		return context;
 	}
 
-	private List<ConfigurableApplicationContext> cluster(int size) {
+	private List<ConfigurableApplicationContext> cluster(int size, String... overrides) {
 		List<ConfigurableApplicationContext> started = new ArrayList<>();
 		for (int i = 1; i <= size; i++) {
-			started.add(node("n" + i));
+			started.add(node("n" + i, overrides));
 		}
-		await().atMost(Duration.ofSeconds(10))
+		await().atMost(Duration.ofSeconds(20))
 			.until(() -> started.stream().allMatch((c) -> membership(c).liveMembers().size() == size)
 					&& started.stream().filter((c) -> membership(c).isLeader("default")).count() == 1);
 		return started;
@@ -293,6 +294,34 @@ class BroadcastClusterTests {
 				+ "all %s ms (renewal interval 200 ms)%n", trials, median / 1e6,
 				sorted.stream().map((n) -> String.format("%.1f", n / 1e6)).toList());
 		assertThat(Duration.ofNanos(median)).isLessThan(Duration.ofSeconds(1));
+	}
+
+	@Test
+	void everyNodeLearnsOfANewLeaderAtOnceNotAtItsNextListing() {
+		// member listings only every 3 s: only the broadcast can tell the others sooner
+		List<ConfigurableApplicationContext> cluster = cluster(3, "membership.renewal-interval=3s",
+				"membership.liveness-window=5s", "membership.lease-duration=8s");
+		ConfigurableApplicationContext old = cluster.stream()
+			.filter((c) -> membership(c).isLeader("default"))
+			.findFirst()
+			.orElseThrow();
+		long start = System.nanoTime();
+		membership(old).resign("default");
+		await().atMost(Duration.ofSeconds(2))
+			.until(() -> cluster.stream().anyMatch((c) -> c != old && membership(c).isLeader("default")));
+		String successor = cluster.stream()
+			.filter((c) -> membership(c).isLeader("default"))
+			.findFirst()
+			.map((c) -> membership(c).nodeId())
+			.orElseThrow();
+		await().atMost(Duration.ofSeconds(1))
+			.until(() -> cluster.stream()
+				.allMatch((c) -> membership(c).leader("default")
+					.map((l) -> l.nodeId().equals(successor))
+					.orElse(false)));
+		Duration known = Duration.ofNanos(System.nanoTime() - start);
+		System.out.printf("every node knew the new leader %d ms after the resign (listing interval 3000 ms)%n",
+				known.toMillis());
 	}
 
 	private static byte[] envelope(UUID id, Instant sentAt) {

@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import com.mongodb.client.MongoClient;
 
 import dev.membership.MembershipEvent;
+import dev.membership.MembershipEventListener;
 import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
 import dev.membership.store.mongo.MongoStores;
@@ -70,15 +71,24 @@ public final class TestCluster implements AutoCloseable {
 	}
 
 	public MembershipNode create(String nodeId) {
-		return create(nodeId, nodeId);
+		return create(nodeId, nodeId, (event) -> {
+		});
+	}
+
+	/** A node whose events also go to {@code listener}, after the cluster's own recording. */
+	public MembershipNode start(String nodeId, MembershipEventListener listener) {
+		MembershipNode node = create(nodeId, nodeId, listener);
+		node.start();
+		return node;
 	}
 
 	/** A second process started with the same node id by mistake; the first keeps running. */
 	public MembershipNode createTwin(String nodeId) {
-		return create(nodeId, nodeId + "#twin");
+		return create(nodeId, nodeId + "#twin", (event) -> {
+		});
 	}
 
-	private MembershipNode create(String nodeId, String key) {
+	private MembershipNode create(String nodeId, String key, MembershipEventListener extra) {
 		MongoClient client = this.mongo.newClient();
 		this.clients.add(client);
 		FaultInjectingStore store = new FaultInjectingStore(
@@ -92,7 +102,10 @@ public final class TestCluster implements AutoCloseable {
 		MembershipNode node = MembershipNode.builder(settings.build(), store)
 			.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
 			.observer(this.recorder)
-			.listener(received::add)
+			.listener((event) -> {
+				received.add(event);
+				extra.onEvent(event);
+			})
 			.build();
 		MembershipNode previous = this.nodes.put(key, node);
 		if (previous != null) {
