@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.leadership.LeaderElectedEvent;
@@ -28,6 +29,7 @@ import dev.membership.liveness.Member;
 import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
 import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
@@ -38,6 +40,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Several plain-Java nodes in one JVM on one database, at short timings (renew 150 ms, lease 600 ms, liveness 400 ms).
  */
+@ExtendWith(FastPolling.class)
 class MultiNodeTests {
 
 	private static final String GROUP = MembershipSettings.DEFAULT_GROUP;

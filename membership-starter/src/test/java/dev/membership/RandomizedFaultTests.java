@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
@@ -26,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * <p>
  * Rerun a failing sequence with {@code -Dmembership.faults.seed=<seed printed by the failing run>}.
  */
+@ExtendWith(FastPolling.class)
 class RandomizedFaultTests {
 
 	private static final String GROUP = MembershipSettings.DEFAULT_GROUP;
@@ -44,11 +45,6 @@ class RandomizedFaultTests {
 
 	}
 
-	@BeforeAll
-	static void pollOften() {
-		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
-		Awaitility.setDefaultPollDelay(Duration.ZERO);
-	}
 
 	@Test
 	void noTwoLeadersOverlapAndLeadershipReturnsAfterEveryFault() {

@@ -87,7 +87,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	/**
 	 * Sends {@code payload} (anything the JSON mapper can write) under {@code topic} to every live member. Completes
-	 * when every member has answered, failed or timed out.
+	 * when every member has answered, failed or timed out; completes exceptionally when the keys cannot be read.
 	 */
 	public CompletableFuture<BroadcastResult> broadcast(String topic, Object payload) {
 		if (topic == null || topic.isBlank()) {
@@ -106,7 +106,13 @@ public class ClusterBroadcaster implements AutoCloseable {
 		envelope.put("sentAt", sentAt.toEpochMilli());
 		envelope.set("payload", tree);
 		byte[] body = this.mapper.writeValueAsBytes(envelope);
-		BroadcastKeyring keyring = this.keys.keyring();
+		BroadcastKeyring keyring;
+		try {
+			keyring = this.keys.keyring();
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex); // no keys yet (store unreachable): nothing can be signed
+		}
 		String signature = keyring.sign(body);
 		List<CompletableFuture<Delivery>> deliveries = new ArrayList<>();
 		for (Member member : this.node.liveMembers()) {

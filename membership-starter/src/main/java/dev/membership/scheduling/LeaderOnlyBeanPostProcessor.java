@@ -1,5 +1,7 @@
 package dev.membership.scheduling;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -7,6 +9,7 @@ import java.util.function.Supplier;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.ComposablePointcut;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.StaticMethodMatcher;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -32,8 +35,15 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 			Supplier<LeaderOnlyExecutionListener> listener) {
 		this.membership = membership;
 		this.interceptor = new LeaderOnlyInterceptor(membership, listener);
-		ComposablePointcut pointcut = new ComposablePointcut(new AnnotationMatchingPointcut(LeaderOnly.class, true))
-			.union(new AnnotationMatchingPointcut(null, LeaderOnly.class, true));
+		// on a class: its own public methods, never toString() and the like inherited from Object
+		ComposablePointcut onClass = new ComposablePointcut(new AnnotationMatchingPointcut(LeaderOnly.class, true))
+			.intersection(new StaticMethodMatcher() {
+				@Override
+				public boolean matches(Method method, Class<?> targetClass) {
+					return Modifier.isPublic(method.getModifiers()) && method.getDeclaringClass() != Object.class;
+				}
+			});
+		ComposablePointcut pointcut = onClass.union(new AnnotationMatchingPointcut(null, LeaderOnly.class, true));
 		this.advisor = new DefaultPointcutAdvisor(pointcut, this.interceptor);
 		setProxyTargetClass(true); // @Scheduled methods are found on the class
 		setBeforeExistingAdvisors(true);

@@ -6,10 +6,9 @@ import java.util.Map;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,15 +35,18 @@ import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
 import dev.membership.autoconfigure.MembershipStoreDecorator;
 import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.FaultInjectingStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.mock;
 
+@ExtendWith(FastPolling.class)
 class MembershipActuatorTests {
 
-	private static EmbeddedMongo mongo;
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	private static int databases;
 
@@ -57,17 +59,7 @@ class MembershipActuatorTests {
 				"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
 				"membership.liveness-window=300ms");
 
-	@BeforeAll
-	static void start() {
-		mongo = new EmbeddedMongo();
-		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
-		Awaitility.setDefaultPollDelay(Duration.ZERO);
-	}
 
-	@AfterAll
-	static void stop() {
-		mongo.close();
-	}
 
 	@Test
 	void clusterEndpointJsonHasTheDocumentedShape() {

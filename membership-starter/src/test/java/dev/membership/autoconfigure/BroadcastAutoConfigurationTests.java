@@ -2,9 +2,8 @@ package dev.membership.autoconfigure;
 
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -29,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class BroadcastAutoConfigurationTests {
 
-	private static EmbeddedMongo mongo;
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	private static final String[] PROPERTIES = { "membership.advertised-address=127.0.0.1:8080",
 			"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
@@ -43,15 +43,7 @@ class BroadcastAutoConfigurationTests {
 		.withPropertyValues(PROPERTIES)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig");
 
-	@BeforeAll
-	static void start() {
-		mongo = new EmbeddedMongo();
-	}
 
-	@AfterAll
-	static void stop() {
-		mongo.close();
-	}
 
 	@Test
 	void onInServletApplicationsWithAKeyKeptInMongoDB() {

@@ -4,9 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
@@ -33,7 +32,8 @@ import static org.mockito.Mockito.mock;
 
 class MembershipAutoConfigurationTests {
 
-	private static EmbeddedMongo mongo;
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
@@ -42,15 +42,7 @@ class MembershipAutoConfigurationTests {
 				"membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms");
 
-	@BeforeAll
-	static void startMongo() {
-		mongo = new EmbeddedMongo();
-	}
 
-	@AfterAll
-	static void stopMongo() {
-		mongo.close();
-	}
 
 	@Test
 	void joinsTheClusterThroughTheApplicationsMongoDatabaseAndPublishesSpringEvents() {

@@ -21,12 +21,11 @@ import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.MongoClient;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -42,6 +41,7 @@ import dev.membership.store.NodeRecord;
 import dev.membership.store.mongo.MongoMembershipStore;
 import dev.membership.store.mongo.MongoStoreSettings;
 import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,9 +50,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * Nodes as real Spring Boot applications with embedded web servers on free loopback ports.
  */
+@ExtendWith(FastPolling.class)
 class BroadcastClusterTests {
 
-	private static EmbeddedMongo mongo;
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	private static int databases;
 
@@ -65,17 +67,7 @@ class BroadcastClusterTests {
 
 	private String database;
 
-	@BeforeAll
-	static void start() {
-		mongo = new EmbeddedMongo();
-		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
-		Awaitility.setDefaultPollDelay(Duration.ZERO);
-	}
 
-	@AfterAll
-	static void stop() {
-		mongo.close();
-	}
 
 	@BeforeEach
 	void newDatabase() {

@@ -15,10 +15,9 @@ import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
@@ -36,27 +35,20 @@ import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@ExtendWith(FastPolling.class)
 class LeaderOnlyTests {
 
-	private static EmbeddedMongo mongo;
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	private static final AtomicInteger databases = new AtomicInteger();
 
-	@BeforeAll
-	static void start() {
-		mongo = new EmbeddedMongo();
-		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
-		Awaitility.setDefaultPollDelay(Duration.ZERO);
-	}
 
-	@AfterAll
-	static void stop() {
-		mongo.close();
-	}
 
 	private ApplicationContextRunner runner(String database, String nodeId) {
 		return new ApplicationContextRunner()
@@ -140,6 +132,10 @@ class LeaderOnlyTests {
 			assertThat(membership.groups()).contains("default", "reports");
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("reports"));
 			assertThat(context.getBean(ClassLevelJobs.class).nightly()).isEqualTo("ran");
+			membership.resign("reports");
+			// on a node that does not lead, the class's own methods are skipped but Object's are not
+			assertThat(context.getBean(ClassLevelJobs.class).nightly()).isNull();
+			assertThat(context.getBean(ClassLevelJobs.class).toString()).contains("ClassLevelJobs");
 		});
 	}
 

@@ -14,12 +14,14 @@ import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The MongoDB wire-protocol stand-in on 127.0.0.1 and a free port, which can be taken down and brought back on the
- * same port with its data (a database outage).
+ * same port with its data (a database outage). As a static {@code @RegisterExtension} field it closes after the class.
  */
-public final class EmbeddedMongo implements AutoCloseable {
+public final class EmbeddedMongo implements AutoCloseable, AfterAllCallback {
 
 	private final MongoBackend data = new MemoryBackend();
 
@@ -81,6 +83,11 @@ public final class EmbeddedMongo implements AutoCloseable {
 			.applyToClusterSettings((c) -> c.serverSelectionTimeout(2, TimeUnit.SECONDS))
 			.applyToSocketSettings((s) -> s.connectTimeout(500, TimeUnit.MILLISECONDS))
 			.build());
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		close();
 	}
 
 	@Override

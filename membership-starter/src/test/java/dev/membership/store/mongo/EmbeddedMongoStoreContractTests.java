@@ -5,7 +5,7 @@ import java.util.List;
 
 import com.mongodb.client.MongoClient;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.store.AbstractMembershipStoreContractTests;
 import dev.membership.store.MembershipStore;
@@ -13,19 +13,15 @@ import dev.membership.testsupport.EmbeddedMongo;
 
 class EmbeddedMongoStoreContractTests extends AbstractMembershipStoreContractTests {
 
-	private static EmbeddedMongo mongo;
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	private static final List<MongoClient> clients = new ArrayList<>();
 
-	@BeforeAll
-	static void startServer() {
-		mongo = new EmbeddedMongo();
-	}
 
 	@AfterAll
-	static void stopServer() {
+	static void closeClients() {
 		clients.forEach(MongoClient::close);
-		mongo.close();
 	}
 
 	@Override
