@@ -419,6 +419,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			if (++this.ticks % CLEANUP_EVERY_TICKS == 0 && leadsAnyGroup()) {
 				removeDeadNodes();
 			}
+			if (this.consecutiveFailures > 0) {
+				log.info("Membership node {} reaches the store again (after {} failed attempt(s))", nodeId(),
+						this.consecutiveFailures);
+			}
 			this.consecutiveFailures = 0;
 			this.lastError = null;
 		}
