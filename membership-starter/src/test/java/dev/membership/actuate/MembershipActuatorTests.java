@@ -193,15 +193,14 @@ class MembershipActuatorTests {
 	@Test
 	void readinessTurnsAcceptingOnceTheStoreIsReached() {
 		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
-			.withUserConfiguration(Faults.class)
+			.withUserConfiguration(DownAtStart.class)
 			.withPropertyValues("membership.mongo.operation-timeout=200ms")
 			.run((context) -> {
-				FaultInjectingStore store = context.getBean(Faults.class).store;
+				FaultInjectingStore store = context.getBean(DownAtStart.class).store;
+				assertThat(context.getBean(Membership.class).status().ready()).isFalse();
 				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
 				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
-				if (!context.getBean(Membership.class).status().ready()) {
-					assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
-				}
+				assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
 				store.heal();
 				await().atMost(Duration.ofSeconds(5))
 					.until(() -> availability.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
@@ -257,6 +256,22 @@ class MembershipActuatorTests {
 		MembershipStoreDecorator faults() {
 			return (real) -> {
 				this.store = new FaultInjectingStore(real);
+				return this.store;
+			};
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class DownAtStart {
+
+		volatile FaultInjectingStore store;
+
+		@Bean
+		MembershipStoreDecorator downAtStart() {
+			return (real) -> {
+				this.store = new FaultInjectingStore(real);
+				this.store.down();
 				return this.store;
 			};
 		}
