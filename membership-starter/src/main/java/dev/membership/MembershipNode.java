@@ -876,8 +876,13 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	}
 
 	private void submit(Runnable task, String what) {
+		ScheduledExecutorService executor = this.loop;
+		if (executor == null) {
+			log.debug("Membership {} skipped: node not started", what);
+			return;
+		}
 		try {
-			this.loop.execute(() -> {
+			executor.execute(() -> {
 				try {
 					task.run();
 				}
@@ -886,8 +891,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 				}
 			});
 		}
-		catch (RejectedExecutionException | NullPointerException ex) {
-			log.debug("Membership {} skipped: node not running", what);
+		catch (RejectedExecutionException ex) {
+			log.debug("Membership {} skipped: node stopped", what);
 		}
 	}
 

@@ -108,11 +108,6 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
-		public List<LeaseRecord> findLeases(java.util.Collection<String> groups) {
-			return List.of();
-		}
-
-		@Override
 		public String heartbeat(dev.membership.store.NodeRecord node) {
 			return this.delegate.heartbeat(node);
 		}

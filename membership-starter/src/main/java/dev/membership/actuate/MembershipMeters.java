@@ -117,14 +117,12 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 
 	@Override
 	public void executed(String group, String method) {
-		count("membership.leader.only.executions", "@LeaderOnly calls", "group", group, "method", method, "outcome",
-				"executed");
+		counter(LEADER_ONLY_EXECUTIONS, "group", group, "method", method, "outcome", "executed").increment();
 	}
 
 	@Override
 	public void skipped(String group, String method) {
-		count("membership.leader.only.executions", "@LeaderOnly calls", "group", group, "method", method, "outcome",
-				"skipped");
+		counter(LEADER_ONLY_EXECUTIONS, "group", group, "method", method, "outcome", "skipped").increment();
 	}
 
 	@Override
@@ -147,10 +145,6 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 		counter(BROADCASTS_RECEIVED, "outcome", outcome.name().toLowerCase()).increment();
 	}
 
-	private void count(String name, String description, String... tags) {
-		Counter.builder(name).description(description).tags(tags).register(this.registry).increment();
-	}
-
 	private Counter counter(Meter meter, String... tags) {
 		return Counter.builder(meter.name).description(meter.description).tags(tags).register(this.registry);
 	}
@@ -167,6 +161,9 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 			"Leadership acquisition attempts");
 
 	private static final Meter RENEWALS = new Meter("membership.leadership.renewals", "Lease renewals");
+
+	private static final Meter LEADER_ONLY_EXECUTIONS = new Meter("membership.leader.only.executions",
+			"@LeaderOnly calls");
 
 	private static final Meter BROADCASTS_SENT = new Meter("membership.broadcast.sent",
 			"Broadcast messages sent, per member");

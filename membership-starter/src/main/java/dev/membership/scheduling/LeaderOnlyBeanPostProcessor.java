@@ -77,9 +77,4 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		}
 	}
 
-	/** The groups named by {@code @LeaderOnly} so far. */
-	public Set<String> groups() {
-		return Set.copyOf(this.groups);
-	}
-
 }

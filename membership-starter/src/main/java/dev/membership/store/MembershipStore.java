@@ -1,7 +1,6 @@
 package dev.membership.store;
 
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,8 +32,6 @@ public interface MembershipStore {
 	boolean release(String group, Holder holder, long epoch);
 
 	Optional<LeaseRecord> findLease(String group);
-
-	List<LeaseRecord> findLeases(Collection<String> groups);
 
 	/**
 	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is

@@ -46,12 +46,6 @@ public final class ServerClock {
 		return this.anchor != null;
 	}
 
-	/** Nanos since the last accepted sample, or Long.MAX_VALUE when there is none. */
-	public long ageNanos() {
-		Anchor current = this.anchor;
-		return (current != null) ? this.clock.nanoTime() - current.monoNanos : Long.MAX_VALUE;
-	}
-
 	public Instant estimate() {
 		return estimateAt(this.clock.nanoTime());
 	}

@@ -26,6 +26,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -193,10 +194,10 @@ class MembershipActuatorTests {
 	@Test
 	void readinessTurnsAcceptingOnceTheStoreIsReached() {
 		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
-			.withUserConfiguration(DownAtStart.class)
-			.withPropertyValues("membership.mongo.operation-timeout=200ms")
+			.withUserConfiguration(Faults.class)
+			.withPropertyValues("faults.down-at-start=true", "membership.mongo.operation-timeout=200ms")
 			.run((context) -> {
-				FaultInjectingStore store = context.getBean(DownAtStart.class).store;
+				FaultInjectingStore store = context.getBean(Faults.class).store;
 				assertThat(context.getBean(Membership.class).status().ready()).isFalse();
 				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
 				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
@@ -247,31 +248,19 @@ class MembershipActuatorTests {
 		return indicator.health(false).getStatus();
 	}
 
+	/** The node's store behind a fault injector; down from the start with {@code faults.down-at-start=true}. */
 	@Configuration(proxyBeanMethods = false)
 	static class Faults {
 
 		volatile FaultInjectingStore store;
 
 		@Bean
-		MembershipStoreDecorator faults() {
+		MembershipStoreDecorator faults(@Value("${faults.down-at-start:false}") boolean downAtStart) {
 			return (real) -> {
 				this.store = new FaultInjectingStore(real);
-				return this.store;
-			};
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class DownAtStart {
-
-		volatile FaultInjectingStore store;
-
-		@Bean
-		MembershipStoreDecorator downAtStart() {
-			return (real) -> {
-				this.store = new FaultInjectingStore(real);
-				this.store.down();
+				if (downAtStart) {
+					this.store.down();
+				}
 				return this.store;
 			};
 		}

@@ -1,7 +1,6 @@
 package dev.membership.testsupport;
 
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -149,11 +148,6 @@ public final class FaultInjectingStore implements MembershipStore {
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
 		return call(() -> this.delegate.findLease(group));
-	}
-
-	@Override
-	public List<LeaseRecord> findLeases(Collection<String> groups) {
-		return call(() -> this.delegate.findLeases(groups));
 	}
 
 	@Override

@@ -3,7 +3,6 @@ package dev.membership.store.mongo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +16,6 @@ import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ReadConcern;
-import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
@@ -172,17 +170,6 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public List<LeaseRecord> findLeases(Collection<String> groups) {
-		return call("findLeases", () -> {
-			List<LeaseRecord> result = new ArrayList<>();
-			for (Document d : this.leases.find(Filters.in("_id", groups))) {
-				result.add(toLease(d));
-			}
-			return result;
-		});
-	}
-
-	@Override
 	public String heartbeat(NodeRecord node) {
 		return call("heartbeat", () -> {
 			Document leading = new Document();
@@ -278,15 +265,6 @@ public class MongoMembershipStore implements MembershipStore {
 		catch (MongoException ex) {
 			throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex);
 		}
-	}
-
-	/** Write concern for lease writes. */
-	public static WriteConcern writeConcern(String value) {
-		WriteConcern concern = WriteConcern.valueOf(value);
-		if (concern == null) {
-			throw new IllegalArgumentException("Unknown write concern '" + value + "'");
-		}
-		return concern;
 	}
 
 }
