@@ -8,6 +8,7 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -32,17 +33,20 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		boolean standalone = environment.getProperty("sample.embedded-mongo.standalone", Boolean.class, false);
+		// bound by hand: this runs before the application context (and @EnableConfigurationProperties) exists
+		EmbeddedMongoProperties embedded = Binder.get(environment)
+			.bindOrCreate("sample.embedded-mongo", EmbeddedMongoProperties.class);
 		boolean configured = environment.containsProperty("spring.mongodb.uri")
 				|| environment.containsProperty("spring.data.mongodb.uri")
 				|| environment.containsProperty("spring.mongodb.host");
-		boolean enabled = environment.getProperty("sample.embedded-mongo.enabled", Boolean.class, !configured);
+		boolean enabled = (embedded.enabled() != null) ? embedded.enabled() : !configured;
+		boolean standalone = embedded.standalone();
 		if (!enabled && !standalone) {
 			return;
 		}
-		int port = environment.getProperty("sample.embedded-mongo.port", Integer.class, 27017);
-		String directory = environment.getProperty("sample.embedded-mongo.directory", "target/embedded-mongo");
-		String database = environment.getProperty("sample.embedded-mongo.database", "membership-sample");
+		int port = embedded.port();
+		String directory = embedded.directory();
+		String database = embedded.database();
 		EmbeddedMongoServer server = EmbeddedMongoServer.startOrJoin(port, directory, this.log);
 		application.addInitializers((context) -> context.getBeanFactory().registerSingleton("embeddedMongoServer", server));
 		Map<String, Object> properties = new LinkedHashMap<>();
