@@ -126,6 +126,16 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 	}
 
 	@Override
+	public Runnable executions(String group, String method) {
+		return counter(LEADER_ONLY_EXECUTIONS, "group", group, "method", method, "outcome", "executed")::increment;
+	}
+
+	@Override
+	public Runnable skips(String group, String method) {
+		return counter(LEADER_ONLY_EXECUTIONS, "group", group, "method", method, "outcome", "skipped")::increment;
+	}
+
+	@Override
 	public void register() {
 		for (Sent outcome : Sent.values()) {
 			zero(counter(BROADCASTS_SENT, "outcome", outcome.name().toLowerCase()));

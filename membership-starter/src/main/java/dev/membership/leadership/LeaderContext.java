@@ -24,14 +24,8 @@ public final class LeaderContext {
 	public static Scope enter(LeadershipTerm term) {
 		LeadershipTerm previous = current.get();
 		current.set(term);
-		return () -> {
-			if (previous != null) {
-				current.set(previous);
-			}
-			else {
-				current.remove();
-			}
-		};
+		// set, not remove: a pooled thread keeps its entry, so the next call does not rebuild it
+		return () -> current.set(previous);
 	}
 
 	@FunctionalInterface

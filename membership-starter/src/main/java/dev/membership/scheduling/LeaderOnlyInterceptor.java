@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -33,6 +34,8 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private final Map<MethodClassKey, Target> targets = new ConcurrentHashMap<>();
 
+	private final Map<Method, Target> byMethod = new ConcurrentHashMap<>();
+
 	private final Map<Thread, Running> interruptible = new ConcurrentHashMap<>();
 
 	public LeaderOnlyInterceptor(Supplier<Membership> membership, Supplier<LeaderOnlyExecutionListener> listener) {
@@ -42,27 +45,24 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	@Override
 	public Object invoke(MethodInvocation invocation) throws Throwable {
-		Object self = invocation.getThis();
-		Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : invocation.getMethod().getDeclaringClass();
-		Target target = this.targets.computeIfAbsent(new MethodClassKey(invocation.getMethod(), targetClass),
-				(key) -> Target.of(invocation.getMethod(), targetClass));
-		if (target == null) {
+		Target target = target(invocation);
+		if (target == NOT_GUARDED) {
 			return invocation.proceed();
 		}
 		Membership m = this.membership.get();
-		Optional<LeadershipTerm> current = (m != null) ? m.currentTerm(target.group) : Optional.empty();
-		if (current.isEmpty()) {
+		LeadershipTerm term = (m != null) ? m.currentTerm(target.group).orElse(null) : null;
+		if (term == null) {
 			log.debug("Skipped {}: this node does not lead group '{}'", target.name, target.group);
-			this.listener.get().skipped(target.group, target.name);
+			target.skips.run();
 			return emptyResult(invocation.getMethod().getReturnType());
 		}
-		LeadershipTerm term = current.get();
-		this.listener.get().executed(target.group, target.name);
-		Object[] arguments = invocation.getArguments();
-		Class<?>[] types = invocation.getMethod().getParameterTypes();
-		for (int i = 0; i < types.length; i++) {
-			if (types[i] == LeadershipTerm.class && arguments[i] == null) {
-				arguments[i] = term;
+		target.executions.run();
+		if (target.termParameters.length > 0) {
+			Object[] arguments = invocation.getArguments();
+			for (int i : target.termParameters) {
+				if (arguments[i] == null) {
+					arguments[i] = term;
+				}
 			}
 		}
 		Running running = null;
@@ -84,6 +84,21 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 				}
 			}
 		}
+	}
+
+	/** What the annotations say about this call's method, resolved once per method and target class. */
+	private Target target(MethodInvocation invocation) {
+		Method method = invocation.getMethod();
+		Object self = invocation.getThis();
+		Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : method.getDeclaringClass();
+		Target cached = this.byMethod.get(method);
+		if (cached != null && cached.targetClass == targetClass) {
+			return cached; // the usual case: one target class per method, no key to build
+		}
+		Target target = this.targets.computeIfAbsent(new MethodClassKey(method, targetClass),
+				(key) -> Target.of(method, targetClass, this.listener.get()));
+		this.byMethod.putIfAbsent(method, target);
+		return target;
 	}
 
 	/** Interrupts the {@code interruptOnRevoke} methods running under this term. */
@@ -145,19 +160,28 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	}
 
-	private record Target(String group, boolean interruptOnRevoke, String name) {
+	private static final Target NOT_GUARDED = new Target(Object.class, "", false, "", new int[0],
+			LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING);
 
-		static Target of(Method method, Class<?> targetClass) {
+	private record Target(Class<?> targetClass, String group, boolean interruptOnRevoke, String name,
+			int[] termParameters, Runnable executions, Runnable skips) {
+
+		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener) {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 			LeaderOnly annotation = AnnotatedElementUtils.findMergedAnnotation(specific, LeaderOnly.class);
 			if (annotation == null) {
 				annotation = AnnotatedElementUtils.findMergedAnnotation(targetClass, LeaderOnly.class);
 			}
 			if (annotation == null) {
-				return null;
+				return NOT_GUARDED;
 			}
-			return new Target(annotation.group(), annotation.interruptOnRevoke(),
-					targetClass.getSimpleName() + "." + method.getName());
+			String name = targetClass.getSimpleName() + "." + method.getName();
+			Class<?>[] types = method.getParameterTypes();
+			int[] termParameters = IntStream.range(0, types.length)
+				.filter((i) -> types[i] == LeadershipTerm.class)
+				.toArray();
+			return new Target(targetClass, annotation.group(), annotation.interruptOnRevoke(), name, termParameters,
+					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name));
 		}
 
 	}
