@@ -1,0 +1,134 @@
+package dev.membership.bench;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import dev.membership.MembershipSettings;
+import dev.membership.bench.failover.FailoverScenario;
+import dev.membership.bench.guard.GuardScenario;
+import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.scale.ScaleScenario;
+import dev.membership.bench.support.Table;
+
+/**
+ * Runs the benchmarks side by side and prints their tables (Markdown). Usage:
+ * {@code bench.sh [guard] [load] [failover] [scale] [--quick] [--out FILE] [--trials N] [--leases MS,...]}; no scenario
+ * means all four. {@code --quick} is the smoke run: tiny counts and short timings, seconds instead of minutes, figures
+ * not worth quoting. {@code --trials} and {@code --leases} change the failover scenario's trial count and leases.
+ */
+public final class BenchHarness {
+
+	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale");
+
+	private BenchHarness() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		List<Table> tables = run(args, System.out);
+		System.exit(tables.isEmpty() ? 1 : 0);
+	}
+
+	public static List<Table> run(String[] args, PrintStream out) throws Exception {
+		Set<String> chosen = new LinkedHashSet<>();
+		boolean quick = false;
+		Path file = null;
+		Integer trials = null;
+		List<Duration> leases = null;
+		for (int i = 0; i < args.length; i++) {
+			switch (args[i]) {
+				case "--quick" -> quick = true;
+				case "--out" -> file = Path.of(args[++i]);
+				case "--trials" -> trials = Integer.valueOf(args[++i]);
+				case "--leases" -> leases = Arrays.stream(args[++i].split(","))
+					.map((ms) -> Duration.ofMillis(Long.parseLong(ms.trim())))
+					.toList();
+				default -> {
+					if (!SCENARIOS.contains(args[i])) {
+						throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; scenarios: "
+								+ SCENARIOS + ", options: --quick, --out FILE, --trials N, --leases MS[,MS...]");
+					}
+					chosen.add(args[i]);
+				}
+			}
+		}
+		if (chosen.isEmpty()) {
+			chosen.addAll(SCENARIOS);
+		}
+		String header = machine(quick);
+		out.println(header);
+		List<Table> tables = new ArrayList<>();
+		for (String scenario : chosen) {
+			out.println("Running " + scenario + " ...");
+			long started = System.nanoTime();
+			Table table = switch (scenario) {
+				case "guard" -> new GuardScenario(guardSettings(quick), out).run();
+				case "load" -> new DatabaseLoadScenario(loadSettings(quick), out).run();
+				case "failover" -> new FailoverScenario(failoverSettings(quick, trials, leases), out).run();
+				case "scale" -> new ScaleScenario(scaleSettings(quick), out).run();
+				default -> throw new IllegalStateException(scenario);
+			};
+			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
+			out.println(table.render());
+			tables.add(table);
+		}
+		if (file != null) {
+			StringBuilder md = new StringBuilder(header).append('\n');
+			tables.forEach((t) -> md.append(t.render()).append('\n'));
+			Files.writeString(file, md, StandardCharsets.UTF_8);
+		}
+		return tables;
+	}
+
+	static GuardScenario.Settings guardSettings(boolean quick) {
+		return quick ? new GuardScenario.Settings(0, 1, 1, TimeValue.milliseconds(100), 50)
+				: new GuardScenario.Settings(2, 5, 5, TimeValue.seconds(1), 1000);
+	}
+
+	static DatabaseLoadScenario.Settings loadSettings(boolean quick) {
+		if (quick) {
+			return new DatabaseLoadScenario.Settings(List.of(1, 3), List.of(1), Duration.ofSeconds(1),
+					Duration.ofSeconds(2), (id) -> MembershipSettings.builder(id)
+						.renewalInterval(Duration.ofMillis(200))
+						.leaseDuration(Duration.ofMillis(600))
+						.livenessWindow(Duration.ofMillis(400))
+						.build());
+		}
+		return new DatabaseLoadScenario.Settings(List.of(1, 3, 10), List.of(1, 10), Duration.ofSeconds(12),
+				Duration.ofSeconds(60), (id) -> MembershipSettings.builder(id).build());
+	}
+
+	static FailoverScenario.Settings failoverSettings(boolean quick, Integer trials, List<Duration> leases) {
+		List<Duration> defaultLeases = quick ? List.of(Duration.ofMillis(600))
+				: List.of(Duration.ofSeconds(1), Duration.ofSeconds(15));
+		return new FailoverScenario.Settings((leases != null) ? leases : defaultLeases,
+				(trials != null) ? trials : (quick ? 1 : 20), Duration.ofSeconds(10));
+	}
+
+	static ScaleScenario.Settings scaleSettings(boolean quick) {
+		return quick ? new ScaleScenario.Settings(List.of(10), Duration.ofSeconds(2), 1)
+				: new ScaleScenario.Settings(List.of(10, 100, 500), Duration.ofSeconds(10), 3);
+	}
+
+	static String machine(boolean quick) {
+		Runtime rt = Runtime.getRuntime();
+		return "Run " + ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME) + (quick ? " (--quick)" : "")
+				+ "\nJava " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+				+ "; " + System.getProperty("os.name") + " " + System.getProperty("os.arch") + "; "
+				+ rt.availableProcessors() + " processors; max heap " + rt.maxMemory() / (1024 * 1024) + " MiB; "
+				+ "JVM args " + ManagementFactory.getRuntimeMXBean().getInputArguments() + "\n";
+	}
+
+}

@@ -1,0 +1,164 @@
+package dev.membership.bench.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.mongodb.client.MongoDatabase;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.membership.LeadershipObserver;
+import dev.membership.MembershipNode;
+import dev.membership.MembershipSettings;
+import dev.membership.broadcast.BroadcastKeyring;
+import dev.membership.broadcast.BroadcastMetrics;
+import dev.membership.broadcast.BroadcastReceiver;
+import dev.membership.broadcast.BroadcastSettings;
+import dev.membership.broadcast.ClusterBroadcaster;
+import dev.membership.broadcast.LeadershipNotices;
+import dev.membership.leadership.LeaderElectedEvent;
+import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.store.mongo.MongoMembershipStore;
+import dev.membership.store.mongo.MongoStoreSettings;
+
+/**
+ * One membership node as the starter runs it, without Spring: the node, and optionally the broadcast that tells the
+ * others about a released lease or a new leader at once. The receiving end is the starter's own
+ * {@link BroadcastReceiver} behind the JDK's HTTP server on 127.0.0.1 instead of a servlet container.
+ */
+public final class BenchNode implements AutoCloseable {
+
+	private final MembershipNode node;
+
+	private final HttpServer http;
+
+	private final ExecutorService httpThreads;
+
+	private final ClusterBroadcaster broadcaster;
+
+	private BenchNode(MembershipNode node, HttpServer http, ExecutorService httpThreads,
+			ClusterBroadcaster broadcaster) {
+		this.node = node;
+		this.http = http;
+		this.httpThreads = httpThreads;
+		this.broadcaster = broadcaster;
+	}
+
+	public static MongoStoreSettings storeSettings(MembershipSettings settings) {
+		Duration third = settings.leaseDuration().dividedBy(3);
+		Duration timeout = (third.compareTo(Duration.ofSeconds(5)) < 0) ? third : Duration.ofSeconds(5);
+		return MongoStoreSettings.defaults().withOperationTimeout(timeout);
+	}
+
+	/** A started node; {@code keyring} null means no broadcast, as when the starter runs without a web server. */
+	public static BenchNode start(MembershipSettings settings, MongoDatabase database, LeadershipObserver observer,
+			BroadcastKeyring keyring) {
+		MongoMembershipStore store = new MongoMembershipStore(database, storeSettings(settings));
+		if (keyring == null) {
+			MembershipNode node = MembershipNode.builder(settings, store)
+				.advertisedAddress("127.0.0.1")
+				.observer(observer)
+				.build();
+			node.start();
+			return new BenchNode(node, null, null, null);
+		}
+		HttpServer http;
+		try {
+			http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		BroadcastSettings broadcast = BroadcastSettings.defaults();
+		JsonMapper mapper = JsonMapper.builder().build();
+		LeadershipNotices[] notices = new LeadershipNotices[1];
+		MembershipNode node = MembershipNode.builder(settings, store)
+			.advertisedAddress("127.0.0.1:" + http.getAddress().getPort())
+			.observer(observer)
+			.listener((event) -> {
+				if (event instanceof LeaseReleasedEvent released) {
+					notices[0].onReleased(released);
+				}
+				else if (event instanceof LeaderElectedEvent elected) {
+					notices[0].onElected(elected);
+				}
+			})
+			.build();
+		ClusterBroadcaster broadcaster = new ClusterBroadcaster(node, () -> keyring, mapper, broadcast,
+				BroadcastMetrics.none(), (event) -> {
+				});
+		notices[0] = new LeadershipNotices(node, broadcaster);
+		BroadcastReceiver receiver = new BroadcastReceiver(() -> keyring, mapper, broadcast, node::serverTimeEstimate,
+				(event) -> {
+					if (LeadershipNotices.isInternal(event.topic())) {
+						notices[0].apply(event);
+					}
+				}, BroadcastMetrics.none());
+		ExecutorService threads = Executors.newFixedThreadPool(2, (r) -> {
+			Thread t = new Thread(r, "bench-http-" + settings.nodeId());
+			t.setDaemon(true);
+			return t;
+		});
+		http.setExecutor(threads);
+		http.createContext(broadcast.path(), (exchange) -> receive(receiver, exchange));
+		http.start();
+		node.start();
+		return new BenchNode(node, http, threads, broadcaster);
+	}
+
+	private static void receive(BroadcastReceiver receiver, HttpExchange exchange) throws IOException {
+		try (exchange; InputStream in = exchange.getRequestBody()) {
+			String length = exchange.getRequestHeaders().getFirst("Content-Length");
+			BroadcastReceiver.Response answer = receiver.receive(
+					exchange.getRequestHeaders().getFirst("Content-Type"),
+					(length != null) ? Long.parseLong(length) : -1, in,
+					exchange.getRequestHeaders().getFirst(BroadcastSettings.KEY_ID_HEADER),
+					exchange.getRequestHeaders().getFirst(BroadcastSettings.SIGNATURE_HEADER));
+			byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+			exchange.getResponseHeaders().set("Content-Type", "application/json");
+			exchange.sendResponseHeaders(answer.status(), body.length);
+			try (OutputStream out = exchange.getResponseBody()) {
+				out.write(body);
+			}
+		}
+	}
+
+	public MembershipNode node() {
+		return this.node;
+	}
+
+	/** Dies without a word: no release, and the HTTP endpoint stops answering. */
+	public void crash() {
+		this.node.halt();
+		stopHttp();
+	}
+
+	/** Leaves gracefully: releases its leases and (with broadcast) tells the others. */
+	public void leave() {
+		this.node.stop(Duration.ofSeconds(5));
+	}
+
+	@Override
+	public void close() {
+		this.node.halt();
+		stopHttp();
+		if (this.broadcaster != null) {
+			this.broadcaster.close();
+		}
+	}
+
+	private void stopHttp() {
+		if (this.http != null) {
+			this.http.stop(0);
+			this.httpThreads.shutdownNow();
+		}
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.membership.bench;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.membership.bench.guard.GuardBenchmark;
+import dev.membership.bench.support.Table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The harness starts and every scenario produces its table, with tiny counts ({@code --quick}): a smoke test, not a
+ * measurement. Full runs are an explicit command (BENCHMARKS.md).
+ */
+class BenchHarnessSmokeTests {
+
+	@Test
+	void quickRunProducesEveryTable() throws Exception {
+		ByteArrayOutputStream printed = new ByteArrayOutputStream();
+		List<Table> tables = BenchHarness.run(new String[] { "--quick" },
+				new PrintStream(printed, true, StandardCharsets.UTF_8));
+
+		assertThat(tables).extracting(Table::title)
+			.hasSize(4)
+			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Scale"));
+
+		List<List<String>> guard = tables.get(0).rows();
+		assertThat(row(guard, GuardBenchmark.LEADER_ONLY_LEADER).get(4)).as("driver commands per @LeaderOnly call")
+			.isEqualTo("0.00");
+		assertThat(row(guard, GuardBenchmark.LEADER_ONLY_FOLLOWER).get(4)).isEqualTo("0.00");
+		assertThat(Double.parseDouble(row(guard, GuardBenchmark.SHEDLOCK_FREE).get(4)))
+			.as("ShedLock takes and releases its lock in the database").isGreaterThan(0);
+
+		assertThat(tables.get(1).rows()).hasSize(2)
+			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(2))).as("our commands per node per minute")
+				.isPositive());
+		// every library elected a new leader after each kind of failover, and the row says how long it took
+		assertThat(tables.get(2).rows()).hasSize(6)
+			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(3))).isPositive());
+		assertThat(tables.get(3).rows()).hasSize(1);
+		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("### Scale");
+	}
+
+	private static List<String> row(List<List<String>> rows, String first) {
+		return rows.stream().filter((r) -> r.get(0).equals(first)).findFirst().orElseThrow();
+	}
+
+}
