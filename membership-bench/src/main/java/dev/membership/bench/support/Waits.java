@@ -3,21 +3,22 @@ package dev.membership.bench.support;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
-/** Bounded polling for the harness (not a test: no Awaitility on the benchmark's classpath). */
+import org.awaitility.Awaitility;
+
+/** Bounded waits for the harness: Awaitility for conditions, and plain pauses for measurement windows. */
 public final class Waits {
 
 	private Waits() {
 	}
 
-	/** Polls every millisecond or so until the condition holds; throws after {@code timeout}. */
+	/** Polls every millisecond, on the calling thread, until the condition holds; fails after {@code timeout}. */
 	public static void until(String what, Duration timeout, BooleanSupplier condition) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException("Timed out after " + timeout + " waiting for " + what);
-			}
-			pause(Duration.ofMillis(1));
-		}
+		Awaitility.await(what)
+			.atMost(timeout)
+			.pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(1))
+			.pollInSameThread()
+			.until(condition::getAsBoolean);
 	}
 
 	public static void pause(Duration duration) {
