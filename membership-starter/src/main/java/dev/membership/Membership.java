@@ -45,8 +45,11 @@ public interface Membership {
 	void join(String group);
 
 	/**
-	 * Gives up leadership of {@code group} now (locally at once, then in the database) and stays out of the race for
-	 * two renewal intervals so that another node takes over. Does nothing when this node does not lead the group.
+	 * Gives up leadership of {@code group}: no new leader-only work of the group starts from now on, work that asked to
+	 * be interrupted is, and once the rest has finished (at most the drain timeout) the belief ends and the lease is
+	 * released, so that another node takes over; this node then stays out of the race for two renewal intervals.
+	 * Returns at once; with no leader-only work running, the belief has ended when it returns. Does nothing when this
+	 * node does not lead the group.
 	 */
 	void resign(String group);
 
@@ -60,16 +63,18 @@ public interface Membership {
 	Optional<Instant> serverTimeEstimate();
 
 	/**
-	 * Runs {@code task} with the current term if this node leads {@code group}, without touching the database; the
-	 * term is also available to the task through {@link LeaderContext#currentTerm()}. Returns whether it ran.
+	 * Runs {@code task} with the current term if this node leads {@code group} and is not handing it over, without
+	 * touching the database; the term is also available to the task through {@link LeaderContext#currentTerm()}. A
+	 * graceful stop or resign waits for the task before it releases the lease. Returns whether it ran.
 	 */
 	default boolean runIfLeader(String group, Consumer<LeadershipTerm> task) {
-		Optional<LeadershipTerm> term = currentTerm(group);
-		if (term.isEmpty()) {
+		LeadershipTerm term = currentTerm(group).orElse(null);
+		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin("runIfLeader(" + group + ")", false) : null;
+		if (execution == null) {
 			return false;
 		}
-		try (LeaderContext.Scope scope = LeaderContext.enter(term.get())) {
-			task.accept(term.get());
+		try (execution; LeaderContext.Scope scope = LeaderContext.enter(term)) {
+			task.accept(term);
 		}
 		return true;
 	}

@@ -13,7 +13,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,6 +24,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -53,7 +57,8 @@ import dev.membership.time.ServerClock;
  * Java, so tests and benchmarks can run many nodes in one JVM.
  * <p>
  * Threads: one election loop (every store call, serially), one watchdog (ends a leadership belief at its deadline even
- * when the loop is stuck in a call), one event thread (listeners never slow the loop).
+ * when the loop is stuck in a call), one event thread for the reactions (readiness, notices, meters) and one for the
+ * application's listener, so that neither slows the loop and the application's listener cannot hold up the reactions.
  */
 public final class MembershipNode implements Membership, AutoCloseable {
 
@@ -95,6 +100,16 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private ExecutorService events;
 
+	private ExecutorService applicationEvents;
+
+	private final List<MembershipEventListener> fixedReactions;
+
+	private final Supplier<? extends List<? extends MembershipEventListener>> lateReactions;
+
+	private volatile List<MembershipEventListener> reactions = List.of();
+
+	private final Set<Class<?>> failingEventTypes = ConcurrentHashMap.newKeySet();
+
 	private volatile List<Member> members = List.of();
 
 	private volatile boolean ready;
@@ -129,6 +144,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.serverClock = new ServerClock(b.clock);
 		this.advertisedAddress = b.advertisedAddress;
 		this.listener = b.listener;
+		this.fixedReactions = List.copyOf(b.reactions);
+		this.lateReactions = b.lateReactions;
 		this.observer = b.observer;
 		this.metrics = b.metrics;
 		this.settings.groups().forEach(this::join);
@@ -157,12 +174,16 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			if (this.lifecycle != Lifecycle.NEW) {
 				throw new IllegalStateException("A membership node starts once; create a new one to rejoin");
 			}
+			List<MembershipEventListener> all = new ArrayList<>(this.fixedReactions);
+			all.addAll(this.lateReactions.get());
+			this.reactions = List.copyOf(all);
 			String address = this.advertisedAddress.get();
 			this.holder = new Holder(nodeId(), this.incarnation, address);
 			String id = nodeId();
 			this.loop = Executors.newSingleThreadScheduledExecutor(daemon("membership-loop-" + id));
 			this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon("membership-watchdog-" + id));
 			this.events = Executors.newSingleThreadExecutor(daemon("membership-events-" + id));
+			this.applicationEvents = Executors.newSingleThreadExecutor(daemon("membership-app-events-" + id));
 			this.lifecycle = Lifecycle.RUNNING;
 			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", id, this.incarnation, address,
 					groups());
@@ -171,8 +192,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	}
 
 	/**
-	 * Leaves gracefully: ends every leadership belief at once, then (bounded by {@code timeout}) releases the leases
-	 * and removes this node's document so that followers take over at their next attempt.
+	 * Leaves gracefully. First the drain: no new leader-only work starts, work that asked to be interrupted is, and the
+	 * node keeps renewing its leases while the rest finishes (at most the settings' drain timeout). Then it ends every
+	 * leadership belief, releases the leases and removes its document (bounded by {@code timeout}), so that followers
+	 * take over as soon as the work is done, never while it still runs.
 	 */
 	public void stop(Duration timeout) {
 		synchronized (this.lifecycleMonitor) {
@@ -180,8 +203,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 				this.lifecycle = Lifecycle.STOPPED;
 				return;
 			}
-			this.lifecycle = Lifecycle.STOPPING;
+			this.lifecycle = Lifecycle.DRAINING; // the loop keeps renewing, but competes no more
 		}
+		drain(this.groups.values());
+		this.lifecycle = Lifecycle.STOPPING; // read by the loop thread: no tick runs after this
 		List<LeaseToRelease> released = new ArrayList<>();
 		for (GroupState group : this.groups.values()) {
 			LeadershipTerm term = group.term;
@@ -202,6 +227,47 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		log.info("Membership node {} stopped", nodeId());
 	}
 
+	/** Hands every led group over and waits, at most the drain timeout, for its leader-only work to finish. */
+	private void drain(Iterable<GroupState> groups) {
+		Map<GroupState, CompletableFuture<Void>> drains = new LinkedHashMap<>();
+		for (GroupState group : groups) {
+			LeadershipTerm.Control control = group.control;
+			if (control != null) {
+				drains.put(group, control.handOver());
+			}
+		}
+		if (drains.isEmpty()) {
+			return;
+		}
+		try {
+			CompletableFuture.allOf(drains.values().toArray(CompletableFuture[]::new))
+				.get(this.settings.drainTimeout().toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			drains.forEach((group, drained) -> {
+				if (!drained.isDone()) {
+					warnDrainTimedOut(group.name, drained, group.term);
+				}
+			});
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			log.warn("Membership node {} was interrupted while leader-only work finished; handing over now", nodeId());
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException(ex.getCause());
+		}
+	}
+
+	private void warnDrainTimedOut(String group, CompletableFuture<Void> drained, LeadershipTerm term) {
+		if (term != null && !drained.isDone()) {
+			log.warn("Node {} hands group '{}' over after waiting {} for leader-only work that is still running: {}. "
+					+ "The next leader may start while it runs; fence its writes with the epoch ({}), or raise "
+					+ "membership.shutdown.drain-timeout", nodeId(), group, this.settings.drainTimeout(),
+					term.runningWork(), term.epoch());
+		}
+	}
+
 	@Override
 	public void close() {
 		stop(this.settings.leaseDuration());
@@ -220,9 +286,12 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		}
 		for (GroupState group : this.groups.values()) {
 			synchronized (group) {
-				LeadershipTerm term = group.term;
-				if (term != null) {
+				LeadershipTerm.Control control = group.control;
+				if (control != null) {
+					LeadershipTerm term = control.term();
 					group.term = null;
+					group.control = null;
+					control.end();
 					this.observer.ended(nodeId(), group.name, term.epoch(),
 							Math.min(this.clock.nanoTime(), term.deadlineNanos()));
 				}
@@ -232,6 +301,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			this.loop.shutdownNow();
 			this.watchdog.shutdownNow();
 			this.events.shutdownNow();
+			this.applicationEvents.shutdownNow();
 		}
 	}
 
@@ -259,14 +329,19 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.loop.shutdownNow();
 		this.watchdog.shutdownNow();
 		this.events.shutdown();
+		this.applicationEvents.shutdown();
 		try {
-			// let listeners see the SHUTDOWN revocations
-			this.events.awaitTermination(Math.min(timeout.toMillis(), 2000), TimeUnit.MILLISECONDS);
+			// let reactions (the release notice) and listeners see the SHUTDOWN revocations
+			long waitNanos = Math.min(timeout.toNanos(), TimeUnit.SECONDS.toNanos(2));
+			long until = System.nanoTime() + waitNanos;
+			this.events.awaitTermination(waitNanos, TimeUnit.NANOSECONDS);
+			this.applicationEvents.awaitTermination(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 		this.events.shutdownNow();
+		this.applicationEvents.shutdownNow();
 	}
 
 	// ---------------------------------------------------------------- queries
@@ -342,32 +417,68 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			return;
 		}
 		// hold-off first: the loop must not take the lease straight back through the "already mine" clause
-		state.holdOffUntilNanos = this.clock.nanoTime() + this.settings.renewalInterval().multipliedBy(2).toNanos();
-		LeadershipTerm term = state.term;
-		if (term == null || !revoke(state, term, RevocationReason.RESIGNED)) {
+		holdOff(state);
+		LeadershipTerm.Control control = state.control;
+		if (control == null) {
 			return;
 		}
-		submit(() -> {
-			if (this.store.release(group, this.holder, term.epoch())) {
-				publish(new LeaseReleasedEvent(nodeId(), group, term.epoch()));
+		LeadershipTerm term = control.term();
+		AtomicBoolean handedOver = new AtomicBoolean();
+		Runnable handOver = () -> {
+			if (handedOver.compareAndSet(false, true)) {
+				holdOff(state);
+				if (revoke(state, term, RevocationReason.RESIGNED)) {
+					submit(() -> release(group, term.epoch()), "release of group " + group);
+				}
 			}
-			heartbeat();
-		}, "release of group " + group);
+		};
+		CompletableFuture<Void> drained = control.handOver();
+		if (drained.isDone()) {
+			handOver.run(); // nothing running: ends the belief before resign() returns
+			return;
+		}
+		ScheduledFuture<?> timeout = scheduleOnWatchdog(() -> {
+			if (!handedOver.get()) {
+				warnDrainTimedOut(group, drained, term);
+				handOver.run();
+			}
+		}, this.settings.drainTimeout());
+		drained.thenRun(() -> {
+			if (timeout != null) {
+				timeout.cancel(false);
+			}
+			handOver.run();
+		});
+	}
+
+	private void holdOff(GroupState state) {
+		state.holdOffUntilNanos = this.clock.nanoTime() + this.settings.renewalInterval().multipliedBy(2).toNanos();
+	}
+
+	private void release(String group, long epoch) {
+		if (this.store.release(group, this.holder, epoch)) {
+			publish(new LeaseReleasedEvent(nodeId(), group, epoch));
+		}
+		heartbeat();
 	}
 
 	/**
-	 * Hints that the lease of {@code group} may be free right now (another node said it released it): try to acquire
-	 * at once instead of at the next tick. Advisory: the conditional write decides, so a false hint costs one call.
+	 * Hints that the lease of {@code group}, held with {@code releasedEpoch}, was just released (another node said so):
+	 * try to acquire at once instead of when the lease would have expired. Advisory: the conditional write decides, so a
+	 * false hint costs one call; and a hint never changes what this node knows of the leader, so a late one (a newer
+	 * leader is known already) is ignored.
 	 */
-	public void nudge(String group) {
+	public void nudge(String group, long releasedEpoch) {
 		GroupState state = this.groups.get(group);
 		if (state == null) {
 			return;
 		}
 		submit(() -> {
-			state.knownFromLease = false;
-			setKnownLeader(state, null);
-			compete(state);
+			LeaderInfo known = state.knownLeader;
+			if (isLeader(group) || (known != null && known.epoch() > releasedEpoch)) {
+				return;
+			}
+			compete(state, true);
 		}, "attempt on group " + group);
 	}
 
@@ -381,10 +492,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			return;
 		}
 		submit(() -> {
-			LeaderInfo known = state.knownLeader;
-			if (known == null || leader.epoch() > known.epoch()) {
-				state.knownFromLease = false;
-				setKnownLeader(state, leader);
+			if (!isLeader(leader.group())) {
+				// learned now, so any heartbeat of that node stamped after now (upper bound) came after it acquired
+				learnLeader(state, leader, this.serverClock.isSynchronized()
+						? this.serverClock.upperBoundAt(this.clock.nanoTime()) : null);
 			}
 		}, "leader news for group " + leader.group());
 	}
@@ -405,7 +516,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	// ---------------------------------------------------------------- the loop
 
 	private void tick() {
-		if (this.lifecycle != Lifecycle.RUNNING) {
+		if (!this.lifecycle.ticks()) {
 			return;
 		}
 		Duration delay = this.settings.renewalInterval();
@@ -457,7 +568,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	}
 
 	private void scheduleTick(Duration delay) {
-		if (this.lifecycle != Lifecycle.RUNNING) {
+		if (!this.lifecycle.ticks()) {
 			return;
 		}
 		try {
@@ -516,7 +627,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			}
 			if (renewed) {
 				this.metrics.renewal(group.name, ElectionMetrics.RenewalOutcome.RENEWED);
-				extend(group, term, sent, expiresAt);
+				extend(group, term, deadlineFor(sent), expiresAt);
 			}
 			else {
 				this.metrics.renewal(group.name, ElectionMetrics.RenewalOutcome.LOST);
@@ -567,7 +678,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.members = List.copyOf(listed);
 		publishMembershipChanges(listed);
 		for (GroupState group : this.groups.values()) {
-			updateKnownLeader(group, claimedLeader(group.name, records, certainlyPassed), records, certainlyPassed);
+			updateKnownLeader(group, records, certainlyPassed);
 		}
 		if (!this.ready) {
 			this.ready = true;
@@ -602,59 +713,96 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	}
 
 	/** The claim with the highest epoch that has not certainly expired. Advisory: the lease document decides. */
-	private LeaderInfo claimedLeader(String group, List<NodeRecord> records, Instant certainlyPassed) {
-		LeaderInfo best = null;
+	private static NodeRecord claimant(String group, List<NodeRecord> records, Instant certainlyPassed) {
+		NodeRecord best = null;
 		for (NodeRecord r : records) {
 			LeaderClaim claim = r.leading().get(group);
 			if (claim != null && claim.expiresAt() != null && claim.expiresAt().isAfter(certainlyPassed)
-					&& (best == null || claim.epoch() > best.epoch())) {
-				best = new LeaderInfo(group, r.nodeId(), r.address(), claim.epoch(), claim.expiresAt());
+					&& (best == null || claim.epoch() > best.leading().get(group).epoch())) {
+				best = r;
 			}
 		}
 		return best;
 	}
 
-	private void updateKnownLeader(GroupState group, LeaderInfo seen, List<NodeRecord> records,
-			Instant certainlyPassed) {
+	private void updateKnownLeader(GroupState group, List<NodeRecord> records, Instant certainlyPassed) {
+		if (isLeader(group.name)) {
+			return; // this node knows best
+		}
+		NodeRecord claimant = claimant(group.name, records, certainlyPassed);
 		LeaderInfo known = group.knownLeader;
-		if (seen == null && group.knownFromLease && known != null && !nodeId().equals(known.nodeId())
-				&& known.leaseExpiresAt().isAfter(certainlyPassed)
-				&& records.stream().anyMatch((r) -> hasNotHeartbeatedSince(r, known.nodeId(), group.knownAcquiredAt))) {
-			// read from the lease itself, and its holder has not heartbeated since it acquired: no claim yet
+		if (claimant != null) {
+			LeaderClaim claim = claimant.leading().get(group.name);
+			if (known == null || claim.epoch() >= known.epoch()) {
+				learnLeader(group, new LeaderInfo(group.name, claimant.nodeId(), claimant.address(), claim.epoch(),
+						claim.expiresAt()), claimant.updatedAt());
+				return;
+			}
+		}
+		if (known == null || nodeId().equals(known.nodeId())) {
+			return;
+		}
+		if (known.leaseExpiresAt().isAfter(certainlyPassed)
+				&& records.stream().anyMatch((r) -> hasNotHeartbeatedSince(r, known.nodeId(), group.knownSince))) {
+			// learned from the lease or a notice, and its holder has not heartbeated since: no claim to expect yet
 			return;
 		}
 		// a claim that vanished with its node (graceful stop) or was withdrawn (resign) frees the lease at once
-		group.knownFromLease = false;
-		setKnownLeader(group, seen);
+		forgetLeader(group);
 	}
 
 	/**
-	 * A new leader heartbeats its claim right after acquiring, so a later heartbeat without a claim means it resigned
-	 * or lost the lease. Both times are database times.
+	 * A leader heartbeats its claim right after acquiring, so a heartbeat stamped after the acquisition without a claim
+	 * means it resigned or lost the lease. Both times are database times; {@code since} is no earlier than the
+	 * acquisition (null when unknown: then keep the leader until its lease has certainly expired).
 	 */
-	private static boolean hasNotHeartbeatedSince(NodeRecord record, String nodeId, Instant acquiredAt) {
+	private static boolean hasNotHeartbeatedSince(NodeRecord record, String nodeId, Instant since) {
 		return record.nodeId().equals(nodeId)
-				&& (acquiredAt == null || record.updatedAt() == null || !record.updatedAt().isAfter(acquiredAt));
+				&& (since == null || record.updatedAt() == null || !record.updatedAt().isAfter(since));
 	}
 
-	private void setKnownLeader(GroupState group, LeaderInfo info) {
-		LeaderInfo previous = group.knownLeader;
-		group.knownLeader = info;
-		String before = (previous != null) ? previous.nodeId() : null;
-		String after = (info != null) ? info.nodeId() : null;
-		if (!Objects.equals(before, after)) {
-			long epoch = (info != null) ? info.epoch() : (previous != null ? previous.epoch() : 0);
-			publish(new LeaderChangedEvent(nodeId(), group.name, before, after, epoch));
+	/**
+	 * Takes {@code info} as the group's leader unless a newer epoch is known already: knowledge only moves forward, so
+	 * late or reordered news (a notice, a stale claim) can never make a known leader flap.
+	 */
+	private void learnLeader(GroupState group, LeaderInfo info, Instant since) {
+		synchronized (group) {
+			if (info.epoch() < group.highestKnownEpoch) {
+				return;
+			}
+			group.highestKnownEpoch = info.epoch();
+			LeaderInfo previous = group.knownLeader;
+			group.knownLeader = info;
+			group.knownSince = since;
+			String before = (previous != null) ? previous.nodeId() : null;
+			if (!Objects.equals(before, info.nodeId())) {
+				// published under the monitor, so every node sees its changes in epoch order
+				publish(new LeaderChangedEvent(nodeId(), group.name, before, info.nodeId(), info.epoch()));
+			}
+		}
+	}
+
+	/** The group has no leader as far as this node can tell. */
+	private void forgetLeader(GroupState group) {
+		synchronized (group) {
+			LeaderInfo previous = group.knownLeader;
+			if (previous == null) {
+				return;
+			}
+			group.knownLeader = null;
+			group.knownSince = null;
+			publish(new LeaderChangedEvent(nodeId(), group.name, previous.nodeId(), null, previous.epoch()));
 		}
 	}
 
 	private void competeForGroups() {
 		for (GroupState group : this.groups.values()) {
-			compete(group);
+			compete(group, false);
 		}
 	}
 
-	private void compete(GroupState group) {
+	/** {@code released}: the known leader's lease was just released, so do not wait for it to expire. */
+	private void compete(GroupState group, boolean released) {
 		if (this.lifecycle != Lifecycle.RUNNING || isLeader(group.name)) {
 			return;
 		}
@@ -664,7 +812,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			return;
 		}
 		LeaderInfo known = group.knownLeader;
-		if (known != null && !nodeId().equals(known.nodeId())
+		if (!released && known != null && !nodeId().equals(known.nodeId())
 				&& known.leaseExpiresAt().isAfter(this.serverClock.lowerBoundAt(now))) {
 			// fast succession: try exactly when this lease can have expired, not at some later tick
 			scheduleAttempt(group, this.serverClock.monotonicWhenPassed(known.leaseExpiresAt()));
@@ -681,7 +829,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		try {
 			group.attempt = this.loop.schedule(() -> {
 				try {
-					compete(group);
+					compete(group, false);
 				}
 				catch (RuntimeException ex) {
 					log.debug("Leadership attempt for group {} failed: {}", group.name, ex.getMessage());
@@ -708,7 +856,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.metrics.acquisition(group.name,
 				won.isPresent() ? ElectionMetrics.AcquisitionOutcome.ACQUIRED : ElectionMetrics.AcquisitionOutcome.CONFLICT);
 		if (won.isPresent()) {
-			if (becomeLeader(group, won.get().epoch(), deadlineFor(sent), expiresAt)) {
+			if (becomeLeader(group, won.get(), deadlineFor(sent), expiresAt)) {
 				// publish the claim now so followers learn the new expiry without reading the lease
 				try {
 					heartbeat();
@@ -725,10 +873,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		}
 		LeaseRecord held = lease.get();
 		Holder by = held.holder();
-		group.knownFromLease = true;
-		group.knownAcquiredAt = held.acquiredAt();
-		setKnownLeader(group, new LeaderInfo(group.name, (by != null) ? by.nodeId() : null,
-				(by != null) ? by.address() : null, held.epoch(), held.expiresAt()));
+		if (by != null && held.expiresAt() != null && held.expiresAt().isAfter(certainlyPassed)) {
+			learnLeader(group, new LeaderInfo(group.name, by.nodeId(), by.address(), held.epoch(), held.expiresAt()),
+					held.acquiredAt());
+		}
 		// also when it looks expired already: someone may have just taken it, or we were on the boundary
 		scheduleAttempt(group, Math.max(this.serverClock.monotonicWhenPassed(held.expiresAt()),
 				this.clock.nanoTime() + MIN_RETRY_NANOS));
@@ -748,8 +896,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private boolean leadsAnyGroup() {
 		for (GroupState group : this.groups.values()) {
-			LeadershipTerm term = group.term;
-			if (term != null && term.isValid()) {
+			if (isLeader(group.name)) {
 				return true;
 			}
 		}
@@ -769,34 +916,37 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	// ---------------------------------------------------------------- leadership transitions
 
-	private boolean becomeLeader(GroupState group, long epoch, long deadlineNanos, Instant expiresAt) {
+	private boolean becomeLeader(GroupState group, LeaseRecord lease, long deadlineNanos, Instant expiresAt) {
+		long epoch = lease.epoch();
 		synchronized (group) {
 			long now = this.clock.nanoTime();
 			if (this.lifecycle != Lifecycle.RUNNING || now - deadlineNanos >= 0) {
 				// too late to lead this term: it simply expires in the database
 				return false;
 			}
-			LeadershipTerm term = new LeadershipTerm(group.name, epoch, deadlineNanos, this.clock);
-			group.term = term;
+			LeadershipTerm.Control control = LeadershipTerm.start(group.name, epoch, deadlineNanos, this.clock);
+			group.control = control;
+			group.term = control.term();
 			group.leaseExpiresAt = expiresAt;
 			this.observer.started(nodeId(), group.name, epoch, now);
-			armDeadline(group, term);
-			setKnownLeader(group, new LeaderInfo(group.name, nodeId(), advertisedAddress(), epoch, expiresAt));
+			armDeadline(group, control.term());
+			learnLeader(group, new LeaderInfo(group.name, nodeId(), advertisedAddress(), epoch, expiresAt),
+					lease.acquiredAt());
 		}
 		log.info("Node {} elected leader of group '{}' (epoch {})", nodeId(), group.name, epoch);
 		publish(new LeaderElectedEvent(group.name, nodeId(), epoch));
 		return true;
 	}
 
-	private void extend(GroupState group, LeadershipTerm term, long sentNanos, Instant expiresAt) {
+	/** Moves the live term's deadline after a successful renewal; captured terms see it too. */
+	private void extend(GroupState group, LeadershipTerm term, long deadlineNanos, Instant expiresAt) {
 		synchronized (group) {
-			if (group.term != term || !term.isValid()) {
+			LeadershipTerm.Control control = group.control;
+			if (control == null || control.term() != term || !control.extend(deadlineNanos)) {
 				return; // already revoked, or the deadline passed while the renewal was in flight
 			}
-			LeadershipTerm extended = new LeadershipTerm(group.name, term.epoch(), deadlineFor(sentNanos), this.clock);
-			group.term = extended;
 			group.leaseExpiresAt = expiresAt;
-			armDeadline(group, extended);
+			armDeadline(group, term);
 		}
 	}
 
@@ -804,13 +954,17 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		if (group.deadlineTimer != null) {
 			group.deadlineTimer.cancel(false);
 		}
-		long delay = term.deadlineNanos() - this.clock.nanoTime();
+		group.deadlineTimer = scheduleOnWatchdog(() -> onDeadline(group, term),
+				Duration.ofNanos(Math.max(0, term.deadlineNanos() - this.clock.nanoTime())));
+	}
+
+	/** Null when the node is stopping: the stop path ends the beliefs itself. */
+	private ScheduledFuture<?> scheduleOnWatchdog(Runnable task, Duration delay) {
 		try {
-			group.deadlineTimer = this.watchdog.schedule(() -> onDeadline(group, term), Math.max(0, delay),
-					TimeUnit.NANOSECONDS);
+			return this.watchdog.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			// stopping: the stop path ends the belief
+			return null;
 		}
 	}
 
@@ -829,18 +983,21 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	/** Ends {@code term} if it is still current; returns whether this call ended it. */
 	private boolean revoke(GroupState group, LeadershipTerm term, RevocationReason reason) {
 		synchronized (group) {
-			if (group.term != term) {
+			LeadershipTerm.Control control = group.control;
+			if (control == null || control.term() != term) {
 				return false;
 			}
 			group.term = null;
+			group.control = null;
 			if (group.deadlineTimer != null) {
 				group.deadlineTimer.cancel(false);
 			}
+			control.end(); // captured terms turn invalid now; interruptible work is interrupted
 			long end = Math.min(this.clock.nanoTime(), term.deadlineNanos());
 			this.observer.ended(nodeId(), group.name, term.epoch(), end);
 			LeaderInfo known = group.knownLeader;
 			if (known != null && nodeId().equals(known.nodeId())) {
-				setKnownLeader(group, null);
+				forgetLeader(group);
 			}
 		}
 		if (reason == RevocationReason.RENEWAL_DEADLINE_PASSED || reason == RevocationReason.LEASE_LOST) {
@@ -855,18 +1012,39 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	// ---------------------------------------------------------------- plumbing
 
+	/**
+	 * Delivers {@code event} to every reaction in order, each isolated from the others, on the node's event thread;
+	 * then to the application's listener on a thread of its own, so that a slow or throwing application listener can
+	 * neither break nor delay the reactions.
+	 */
 	private void publish(MembershipEvent event) {
-		ExecutorService executor = this.events;
-		if (executor == null) {
+		ExecutorService reactionsExecutor = this.events;
+		if (reactionsExecutor == null) {
 			return;
 		}
 		try {
-			executor.execute(() -> {
+			reactionsExecutor.execute(() -> {
+				for (MembershipEventListener reaction : this.reactions) {
+					try {
+						reaction.onEvent(event);
+					}
+					catch (RuntimeException ex) {
+						log.error("Membership reaction {} failed on {}", reaction, event, ex);
+					}
+				}
+			});
+			this.applicationEvents.execute(() -> {
 				try {
 					this.listener.onEvent(event);
 				}
 				catch (RuntimeException ex) {
-					log.error("Membership event listener failed on {}", event, ex);
+					if (this.failingEventTypes.add(event.getClass())) {
+						log.error("An application listener failed on {}; the membership node goes on (logged once "
+								+ "per event type, then at DEBUG)", event, ex);
+					}
+					else {
+						log.debug("An application listener failed on {}", event, ex);
+					}
 				}
 			});
 		}
@@ -907,27 +1085,38 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private enum Lifecycle {
 
-		NEW, RUNNING, STOPPING, STOPPED
+		NEW, RUNNING, DRAINING, STOPPING, STOPPED;
+
+		/** Whether the loop renews and heartbeats: while running, and while leader-only work drains. */
+		boolean ticks() {
+			return this == RUNNING || this == DRAINING;
+		}
 
 	}
 
 	private record LeaseToRelease(String group, long epoch) {
 	}
 
-	/** Per-group state. {@code term} is written only under the monitor, read anywhere. */
+	/** Per-group state. {@code term}, {@code control} and the known leader are written only under the monitor. */
 	private static final class GroupState {
 
 		final String name;
 
+		/** The current term, for readers on any thread; null when this node does not lead. */
 		volatile LeadershipTerm term;
+
+		/** The current term's owner side: extended, handed over and ended by this node only. */
+		volatile LeadershipTerm.Control control;
 
 		volatile Instant leaseExpiresAt;
 
 		volatile LeaderInfo knownLeader;
 
-		volatile boolean knownFromLease;
+		/** Database time no earlier than the known leader's acquisition, or null when unknown. */
+		volatile Instant knownSince;
 
-		volatile Instant knownAcquiredAt;
+		/** Knowledge of the leader only moves forward in epochs. */
+		long highestKnownEpoch;
 
 		volatile long holdOffUntilNanos;
 
@@ -954,6 +1143,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 		private MembershipEventListener listener = MembershipEventListener.none();
 
+		private final List<MembershipEventListener> reactions = new ArrayList<>();
+
+		private Supplier<? extends List<? extends MembershipEventListener>> lateReactions = List::of;
+
 		private LeadershipObserver observer = LeadershipObserver.none();
 
 		private ElectionMetrics metrics = ElectionMetrics.none();
@@ -973,8 +1166,28 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			return advertisedAddress(() -> address);
 		}
 
+		/**
+		 * The application's listener: gets every event, in order, on a thread of its own; what it throws is logged
+		 * (once per event type) and changes nothing else.
+		 */
 		public Builder listener(MembershipEventListener listener) {
 			this.listener = listener;
+			return this;
+		}
+
+		/**
+		 * Adds a reaction: called with every event, in order, on the node's event thread, before and independently of
+		 * the application's listener; each reaction is isolated from the others. For the starter's own reactions
+		 * (readiness, leadership notices, meters); must be fast.
+		 */
+		public Builder reaction(MembershipEventListener reaction) {
+			this.reactions.add(Objects.requireNonNull(reaction));
+			return this;
+		}
+
+		/** Reactions looked up when the node starts, after those added one by one (for dependency-injected ones). */
+		public Builder reactions(Supplier<? extends List<? extends MembershipEventListener>> reactions) {
+			this.lateReactions = Objects.requireNonNull(reactions);
 			return this;
 		}
 

@@ -30,6 +30,8 @@ public final class MembershipSettings {
 
 	private final Duration clockSyncInterval;
 
+	private final Duration drainTimeout;
+
 	private final Set<String> groups;
 
 	private MembershipSettings(Builder b) {
@@ -41,6 +43,7 @@ public final class MembershipSettings {
 				: (b.leaseDuration != null ? b.leaseDuration.dividedBy(10) : null);
 		this.deadNodeRetention = b.deadNodeRetention;
 		this.clockSyncInterval = b.clockSyncInterval;
+		this.drainTimeout = b.drainTimeout;
 		this.groups = Set.copyOf(b.groups);
 	}
 
@@ -75,6 +78,13 @@ public final class MembershipSettings {
 
 	public Duration clockSyncInterval() {
 		return this.clockSyncInterval;
+	}
+
+	/**
+	 * How long a graceful stop or a resign waits for running leader-only work before it hands the group over anyway.
+	 */
+	public Duration drainTimeout() {
+		return this.drainTimeout;
 	}
 
 	public Set<String> groups() {
@@ -148,6 +158,8 @@ public final class MembershipSettings {
 
 		private Duration clockSyncInterval = Duration.ofSeconds(30);
 
+		private Duration drainTimeout = Duration.ofSeconds(20);
+
 		private final Set<String> groups = new LinkedHashSet<>(Set.of(DEFAULT_GROUP));
 
 		private Builder(String nodeId) {
@@ -182,6 +194,16 @@ public final class MembershipSettings {
 
 		public Builder clockSyncInterval(Duration value) {
 			this.clockSyncInterval = Objects.requireNonNull(value);
+			return this;
+		}
+
+		/** Zero hands over at once, without waiting for running leader-only work. */
+		public Builder drainTimeout(Duration value) {
+			if (value == null || value.isNegative()) {
+				throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("shutdown.drain-timeout"),
+						"must not be negative (was " + value + ")")));
+			}
+			this.drainTimeout = value;
 			return this;
 		}
 

@@ -17,10 +17,9 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-import org.springframework.context.event.EventListener;
-
 import dev.membership.ElectionMetrics;
 import dev.membership.MembershipEvent;
+import dev.membership.MembershipEventListener;
 import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.Membership;
 import dev.membership.liveness.Member;
@@ -31,7 +30,8 @@ import dev.membership.store.MembershipStore;
  * Every metric operators should watch. Tag values are bounded: groups (configured or annotated), outcomes, store
  * operations, {@code @LeaderOnly} methods, and member node ids (their gauges go when the member's document goes).
  */
-public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionListener, BroadcastMetrics {
+public class MembershipMeters
+		implements ElectionMetrics, LeaderOnlyExecutionListener, BroadcastMetrics, MembershipEventListener {
 
 	private final Supplier<Membership> membership;
 
@@ -54,8 +54,8 @@ public class MembershipMeters implements ElectionMetrics, LeaderOnlyExecutionLis
 			.register(registry);
 	}
 
-	@EventListener
-	void onMembershipEvent(MembershipEvent event) {
+	@Override
+	public void onEvent(MembershipEvent event) {
 		refresh();
 	}
 

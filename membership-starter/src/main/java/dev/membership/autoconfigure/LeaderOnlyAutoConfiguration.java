@@ -7,11 +7,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
-import org.springframework.context.event.EventListener;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.membership.Membership;
-import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyExecutionListener;
 
@@ -28,27 +26,6 @@ public class LeaderOnlyAutoConfiguration {
 		// resolved on first use: a post-processor must not pull the node (and MongoDB) in early
 		return new LeaderOnlyBeanPostProcessor(SingletonSupplier.of(membership::getIfAvailable),
 				SingletonSupplier.of(() -> listener.getIfAvailable(LeaderOnlyExecutionListener::none)));
-	}
-
-	@Bean
-	LeaderOnlyRevocations leaderOnlyRevocations(LeaderOnlyBeanPostProcessor postProcessor) {
-		return new LeaderOnlyRevocations(postProcessor);
-	}
-
-	/** Interrupts {@code interruptOnRevoke} methods when their term ends. */
-	static class LeaderOnlyRevocations {
-
-		private final LeaderOnlyBeanPostProcessor postProcessor;
-
-		LeaderOnlyRevocations(LeaderOnlyBeanPostProcessor postProcessor) {
-			this.postProcessor = postProcessor;
-		}
-
-		@EventListener
-		void onRevoked(LeaderRevokedEvent event) {
-			this.postProcessor.interceptor().revoked(event.group(), event.epoch());
-		}
-
 	}
 
 }

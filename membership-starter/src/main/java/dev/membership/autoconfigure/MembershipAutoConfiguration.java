@@ -16,6 +16,7 @@ import org.springframework.data.mongodb.MongoDatabaseFactory;
 import dev.membership.ElectionMetrics;
 import dev.membership.LeadershipObserver;
 import dev.membership.Membership;
+import dev.membership.MembershipEventListener;
 import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
 import dev.membership.store.MembershipStore;
@@ -43,7 +44,7 @@ public class MembershipAutoConfiguration {
 	MembershipNode membershipNode(MembershipSettings settings, MembershipStore store,
 			ApplicationEventPublisher publisher, MembershipProperties properties, Environment environment,
 			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
-			ObjectProvider<MembershipStoreDecorator> decorators) {
+			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions) {
 		MembershipStore decorated = store;
 		for (MembershipStoreDecorator decorator : decorators.orderedStream().toList()) {
 			decorated = decorator.decorate(decorated);
@@ -51,6 +52,9 @@ public class MembershipAutoConfiguration {
 		return MembershipNode.builder(settings, decorated)
 			.advertisedAddress(
 					() -> MembershipSettingsFactory.advertisedAddress(properties.getAdvertisedAddress(), environment))
+			// the starter's own reactions (readiness, leadership notices, meters) never go through the application's
+			// event multicaster, where a throwing @EventListener would stop them
+			.reactions(() -> reactions.orderedStream().toList())
 			.listener(publisher::publishEvent)
 			.observer(observer.getIfAvailable(LeadershipObserver::none))
 			.metrics(metrics.getIfAvailable(ElectionMetrics::none))

@@ -69,6 +69,8 @@ public class MembershipProperties {
 
 	private final Broadcast broadcast = new Broadcast();
 
+	private final Shutdown shutdown = new Shutdown();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -147,6 +149,29 @@ public class MembershipProperties {
 
 	public Broadcast getBroadcast() {
 		return this.broadcast;
+	}
+
+	public Shutdown getShutdown() {
+		return this.shutdown;
+	}
+
+	public static class Shutdown {
+
+		/**
+		 * How long a graceful stop (or a resign) waits for running @LeaderOnly work of a group to finish, renewing the
+		 * lease meanwhile, before it hands the group over anyway and logs which methods still run. Zero hands over at
+		 * once. Keep it below spring.lifecycle.timeout-per-shutdown-phase and the platform's grace period.
+		 */
+		private Duration drainTimeout = Duration.ofSeconds(20);
+
+		public Duration getDrainTimeout() {
+			return this.drainTimeout;
+		}
+
+		public void setDrainTimeout(Duration drainTimeout) {
+			this.drainTimeout = drainTimeout;
+		}
+
 	}
 
 	public static class Broadcast {

@@ -9,13 +9,15 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.event.EventListener;
 
 import dev.membership.Membership;
+import dev.membership.MembershipEvent;
+import dev.membership.MembershipEventListener;
 import dev.membership.liveness.NodeReadyEvent;
 
 /**
  * Keeps the application's readiness at REFUSING_TRAFFIC until this node has made its first heartbeat and member
  * listing: it does not hold up startup, it only answers Boot's ACCEPTING_TRAFFIC with REFUSING_TRAFFIC until then.
  */
-public class MembershipReadinessGate {
+public class MembershipReadinessGate implements MembershipEventListener {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipReadinessGate.class);
 
@@ -44,8 +46,14 @@ public class MembershipReadinessGate {
 		}
 	}
 
-	@EventListener
-	public synchronized void onNodeReady(NodeReadyEvent event) {
+	@Override
+	public void onEvent(MembershipEvent event) {
+		if (event instanceof NodeReadyEvent) {
+			onNodeReady();
+		}
+	}
+
+	private synchronized void onNodeReady() {
 		this.nodeReady = true;
 		if (this.holding) {
 			this.holding = false;

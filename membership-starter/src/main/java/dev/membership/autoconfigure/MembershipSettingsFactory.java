@@ -47,6 +47,11 @@ final class MembershipSettingsFactory {
 					"unknown write concern '" + properties.getMongo().getLeaseWriteConcern()
 							+ "' (use majority, w1, w2, ...)"));
 		}
+		Duration drainTimeout = properties.getShutdown().getDrainTimeout();
+		if (drainTimeout == null || drainTimeout.isNegative()) {
+			violations.add(new Violation(List.of("shutdown.drain-timeout"),
+					"must be zero or a positive duration (was " + drainTimeout + ")"));
+		}
 		if (properties.getGroups() == null || properties.getGroups().stream().anyMatch((g) -> g == null || g.isBlank())) {
 			violations.add(new Violation(List.of("groups"), "group names must not be blank"));
 		}
@@ -59,6 +64,7 @@ final class MembershipSettingsFactory {
 			.livenessWindow(properties.getLivenessWindow())
 			.safetyMargin(properties.getSafetyMargin())
 			.deadNodeRetention(properties.getDeadNodeRetention())
+			.drainTimeout(drainTimeout)
 			.groups(properties.getGroups())
 			.build();
 	}

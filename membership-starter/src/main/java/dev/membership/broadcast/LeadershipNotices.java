@@ -5,8 +5,8 @@ import java.util.Map;
 
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.context.event.EventListener;
-
+import dev.membership.MembershipEvent;
+import dev.membership.MembershipEventListener;
 import dev.membership.MembershipNode;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
@@ -15,9 +15,10 @@ import dev.membership.leadership.LeaseReleasedEvent;
 /**
  * Tells the other nodes about leadership at once instead of at their next tick: a released lease (so a follower takes
  * over within milliseconds of a graceful stop or resign) and a new leader (so every node sees the change now).
- * Advisory only: the lease document still decides.
+ * Advisory only: the lease document still decides. A reaction of the node, not an application listener, so that no
+ * application listener can stop the notices.
  */
-public class LeadershipNotices {
+public class LeadershipNotices implements MembershipEventListener {
 
 	public static final String LEASE_RELEASED = "membership.lease-released";
 
@@ -36,13 +37,21 @@ public class LeadershipNotices {
 		return topic.startsWith("membership.");
 	}
 
-	@EventListener
-	public void onReleased(LeaseReleasedEvent event) {
+	@Override
+	public void onEvent(MembershipEvent event) {
+		if (event instanceof LeaseReleasedEvent released) {
+			onReleased(released);
+		}
+		else if (event instanceof LeaderElectedEvent elected) {
+			onElected(elected);
+		}
+	}
+
+	private void onReleased(LeaseReleasedEvent event) {
 		this.broadcaster.broadcast(LEASE_RELEASED, Map.of("group", event.group(), "epoch", event.epoch()));
 	}
 
-	@EventListener
-	public void onElected(LeaderElectedEvent event) {
+	private void onElected(LeaderElectedEvent event) {
 		this.node.leader(event.group()).ifPresent((leader) -> {
 			Map<String, Object> news = new LinkedHashMap<>();
 			news.put("group", leader.group());
@@ -61,8 +70,8 @@ public class LeadershipNotices {
 		if (group == null) {
 			return;
 		}
-		if (LEASE_RELEASED.equals(event.topic())) {
-			this.node.nudge(group);
+		if (LEASE_RELEASED.equals(event.topic()) && payload.path("epoch").isIntegralNumber()) {
+			this.node.nudge(group, payload.path("epoch").asLong());
 		}
 		else if (LEADER_ELECTED.equals(event.topic()) && payload.path("leaseExpiresAt").isIntegralNumber()) {
 			this.node.observeLeader(new LeaderInfo(group, payload.path("nodeId").asString(null),

@@ -1,13 +1,21 @@
 package dev.membership.leadership;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.membership.time.MonotonicClock;
 
 /**
- * One uninterrupted period in which this node leads a group. Code that runs as leader uses {@link #epoch()} to fence
- * its writes (reject anything stamped with a lower epoch) and {@link #remaining()} to avoid starting work it cannot
- * finish while still leader.
+ * One uninterrupted period in which this node leads a group under one epoch. The object is live: it stays valid for as
+ * long as this node holds the epoch and its (renewed) deadline has not passed, and turns invalid at once when the belief
+ * ends (revocation, missed deadline, shutdown), so leader code may keep it and ask again.
+ * <p>
+ * Leader code uses {@link #epoch()} to fence its writes (reject anything stamped with a lower epoch) and
+ * {@link #remaining()} to avoid starting work it cannot finish while still leader. Leader-only work registers with
+ * {@link #tryBegin(String, boolean)}, so that a graceful hand-over waits for it before the lease is released.
  */
 public final class LeadershipTerm {
 
@@ -15,15 +23,31 @@ public final class LeadershipTerm {
 
 	private final long epoch;
 
-	private final long deadlineNanos;
-
 	private final MonotonicClock clock;
 
-	public LeadershipTerm(String group, long epoch, long deadlineNanos, MonotonicClock clock) {
+	private volatile long deadlineNanos;
+
+	private volatile boolean ended;
+
+	private volatile boolean handingOver;
+
+	private final Set<Execution> running = ConcurrentHashMap.newKeySet();
+
+	private final CompletableFuture<Void> drained = new CompletableFuture<>();
+
+	private LeadershipTerm(String group, long epoch, long deadlineNanos, MonotonicClock clock) {
 		this.group = group;
 		this.epoch = epoch;
 		this.deadlineNanos = deadlineNanos;
 		this.clock = clock;
+	}
+
+	/**
+	 * Starts a term. Only the holder of the returned {@link Control} can extend or end it; the node keeps it and hands
+	 * out the term.
+	 */
+	public static Control start(String group, long epoch, long deadlineNanos, MonotonicClock clock) {
+		return new Control(new LeadershipTerm(group, epoch, deadlineNanos, clock));
 	}
 
 	public String group() {
@@ -34,23 +58,185 @@ public final class LeadershipTerm {
 		return this.epoch;
 	}
 
-	/** Local monotonic time at which this node stops believing it leads unless it renews first. */
+	/** Local monotonic time at which this node stops believing it leads unless it renews first; moves with renewals. */
 	public long deadlineNanos() {
 		return this.deadlineNanos;
 	}
 
-	/** How long this node will still believe it leads if no renewal succeeds from now on. */
+	/** How long this node will still believe it leads if no renewal succeeds from now on; zero once ended. */
 	public Duration remaining() {
+		if (this.ended) {
+			return Duration.ZERO;
+		}
 		return Duration.ofNanos(Math.max(0, this.deadlineNanos - this.clock.nanoTime()));
 	}
 
+	/** Whether this node still leads under this term: not ended, and its renewed deadline has not passed. */
 	public boolean isValid() {
-		return this.clock.nanoTime() - this.deadlineNanos < 0;
+		return !this.ended && this.clock.nanoTime() - this.deadlineNanos < 0;
+	}
+
+	/**
+	 * Whether this node has begun handing the group over (graceful stop or resign): the term stays valid while running
+	 * leader-only work finishes, no new work starts, and long work should wrap up.
+	 */
+	public boolean isHandingOver() {
+		return this.handingOver || this.ended;
+	}
+
+	/**
+	 * Registers leader-only work under this term; null when the term is no longer valid or is being handed over, and
+	 * then the work must not run. Close the returned execution when the work ends: a hand-over waits for it.
+	 *
+	 * @param name what runs, for the log when a hand-over cannot wait any longer
+	 * @param interruptOnEnd interrupt the calling thread when the term ends or is handed over while this runs
+	 */
+	public Execution tryBegin(String name, boolean interruptOnEnd) {
+		if (this.handingOver || !isValid()) {
+			return null;
+		}
+		Execution execution = new Execution(this, name, interruptOnEnd ? Thread.currentThread() : null);
+		this.running.add(execution);
+		// registered first, checked again: a hand-over that began meanwhile either sees this execution or refuses it
+		if (this.handingOver || !isValid()) {
+			execution.close();
+			return null;
+		}
+		return execution;
+	}
+
+	/** What leader-only work runs under this term right now. */
+	public List<String> runningWork() {
+		return this.running.stream().map(Execution::name).sorted().toList();
+	}
+
+	private void finished(Execution execution) {
+		this.running.remove(execution);
+		if (this.handingOver && this.running.isEmpty()) {
+			this.drained.complete(null);
+		}
+	}
+
+	private void interruptRunning() {
+		for (Execution execution : this.running) {
+			execution.interrupt();
+		}
 	}
 
 	@Override
 	public String toString() {
 		return "LeadershipTerm[group=" + this.group + ", epoch=" + this.epoch + ", remaining=" + remaining() + "]";
+	}
+
+	/** One piece of leader-only work running under a term. */
+	public static final class Execution implements AutoCloseable {
+
+		private final LeadershipTerm term;
+
+		private final String name;
+
+		/** The thread to interrupt when the term ends, or null when the work asked not to be interrupted. */
+		private final Thread thread;
+
+		private boolean closed;
+
+		private boolean interrupted;
+
+		private Execution(LeadershipTerm term, String name, Thread thread) {
+			this.term = term;
+			this.name = name;
+			this.thread = thread;
+		}
+
+		public String name() {
+			return this.name;
+		}
+
+		public LeadershipTerm term() {
+			return this.term;
+		}
+
+		private void interrupt() {
+			if (this.thread == null) {
+				return;
+			}
+			synchronized (this) {
+				if (!this.closed && !this.interrupted) {
+					this.interrupted = true;
+					this.thread.interrupt();
+				}
+			}
+		}
+
+		/** Ends the work; clears an interrupt this term sent, since the thread may go back to a pool. */
+		@Override
+		public void close() {
+			if (this.thread != null) {
+				synchronized (this) {
+					if (this.closed) {
+						return;
+					}
+					this.closed = true;
+					if (this.interrupted && this.thread == Thread.currentThread()) {
+						Thread.interrupted();
+					}
+				}
+			}
+			this.term.finished(this);
+		}
+
+	}
+
+	/** The owner's side of a term: extends it at renewals, hands it over, ends it. */
+	public static final class Control {
+
+		private final LeadershipTerm term;
+
+		private Control(LeadershipTerm term) {
+			this.term = term;
+		}
+
+		public LeadershipTerm term() {
+			return this.term;
+		}
+
+		/**
+		 * Moves the deadline to {@code deadlineNanos} (a later one, computed from a successful renewal) unless the term
+		 * already ended; returns whether it did.
+		 */
+		public boolean extend(long deadlineNanos) {
+			LeadershipTerm t = this.term;
+			if (t.ended || !t.isValid()) {
+				return false;
+			}
+			if (deadlineNanos - t.deadlineNanos > 0) {
+				t.deadlineNanos = deadlineNanos;
+			}
+			return true;
+		}
+
+		/**
+		 * Stops new work from starting, interrupts the work that asked for it, and completes once the rest has
+		 * finished or the term ended.
+		 */
+		public CompletableFuture<Void> handOver() {
+			LeadershipTerm t = this.term;
+			t.handingOver = true;
+			t.interruptRunning();
+			if (t.running.isEmpty() || t.ended) {
+				t.drained.complete(null);
+			}
+			return t.drained;
+		}
+
+		/** Ends the belief: the term turns invalid at once and interruptible work is interrupted. */
+		public void end() {
+			LeadershipTerm t = this.term;
+			t.ended = true;
+			t.interruptRunning();
+			t.drained.complete(null);
+		}
+
 	}
 
 }

@@ -22,7 +22,7 @@ import dev.membership.leadership.LeadershipTerm;
 
 /**
  * Lets a {@code @LeaderOnly} call through only on the leader: one in-memory check of the current term (monotonic
- * deadline included), nothing else.
+ * deadline included) and its registration with the term, so that a hand-over waits for it; no database call.
  */
 public class LeaderOnlyInterceptor implements MethodInterceptor {
 
@@ -35,8 +35,6 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	private final Map<MethodClassKey, Target> targets = new ConcurrentHashMap<>();
 
 	private final Map<Method, Target> byMethod = new ConcurrentHashMap<>();
-
-	private final Map<Thread, Running> interruptible = new ConcurrentHashMap<>();
 
 	public LeaderOnlyInterceptor(Supplier<Membership> membership, Supplier<LeaderOnlyExecutionListener> listener) {
 		this.membership = membership;
@@ -51,8 +49,12 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 		Membership m = this.membership.get();
 		LeadershipTerm term = (m != null) ? m.currentTerm(target.group).orElse(null) : null;
-		if (term == null) {
-			log.debug("Skipped {}: this node does not lead group '{}'", target.name, target.group);
+		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing
+		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin(target.name, target.interruptOnRevoke)
+				: null;
+		if (execution == null) {
+			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,
+					target.group);
 			target.skips.run();
 			return emptyResult(invocation.getMethod().getReturnType());
 		}
@@ -65,24 +67,8 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 				}
 			}
 		}
-		Running running = null;
-		if (target.interruptOnRevoke) {
-			running = new Running(target.group, term.epoch(), Thread.currentThread());
-			this.interruptible.put(running.thread, running);
-			if (!term.isValid()) {
-				revoked(target.group, term.epoch()); // revoked between the check and the registration
-			}
-		}
-		try (LeaderContext.Scope scope = LeaderContext.enter(term)) {
+		try (execution; LeaderContext.Scope scope = LeaderContext.enter(term)) {
 			return invocation.proceed();
-		}
-		finally {
-			if (running != null) {
-				this.interruptible.remove(running.thread);
-				if (running.interrupted) {
-					Thread.interrupted(); // ours to clear: the thread goes back to its pool
-				}
-			}
 		}
 	}
 
@@ -99,16 +85,6 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 				(key) -> Target.of(method, targetClass, this.listener.get()));
 		this.byMethod.putIfAbsent(method, target);
 		return target;
-	}
-
-	/** Interrupts the {@code interruptOnRevoke} methods running under this term. */
-	public void revoked(String group, long epoch) {
-		for (Running running : this.interruptible.values()) {
-			if (running.group.equals(group) && running.epoch == epoch) {
-				running.interrupted = true;
-				running.thread.interrupt();
-			}
-		}
 	}
 
 	private static Object emptyResult(Class<?> type) {
@@ -140,24 +116,6 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			return (byte) 0;
 		}
 		return 0;
-	}
-
-	private static final class Running {
-
-		final String group;
-
-		final long epoch;
-
-		final Thread thread;
-
-		volatile boolean interrupted;
-
-		Running(String group, long epoch, Thread thread) {
-			this.group = group;
-			this.epoch = epoch;
-			this.thread = thread;
-		}
-
 	}
 
 	private static final Target NOT_GUARDED = new Target(Object.class, "", false, "", new int[0],
