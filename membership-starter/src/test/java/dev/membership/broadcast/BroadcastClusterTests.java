@@ -18,6 +18,7 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.mongodb.client.MongoClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,13 +29,20 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 import dev.membership.LeadershipObserver;
+import dev.membership.MembershipEvent;
+import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.MembershipNode;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
@@ -69,10 +77,14 @@ class BroadcastClusterTests {
 
 
 
+	/** Every node's leader changes in this test, as its application saw them. */
+	private static final List<LeaderChangedEvent> leaderChanges = new CopyOnWriteArrayList<>();
+
 	@BeforeEach
 	void newDatabase() {
 		this.database = "broadcast" + (++databases);
 		recorder = new LeadershipRecorder();
+		leaderChanges.clear();
 	}
 
 	@AfterEach
@@ -286,6 +298,64 @@ class BroadcastClusterTests {
 				+ "all %s ms (renewal interval 200 ms)%n", trials, median / 1e6,
 				sorted.stream().map((n) -> String.format("%.1f", n / 1e6)).toList());
 		assertThat(Duration.ofNanos(median)).isLessThan(Duration.ofSeconds(1));
+		assertNoLeaderFlaps();
+	}
+
+	/**
+	 * On every node, leader changes came in epoch order and once each: no leader came back after it was replaced (no
+	 * "a, none, a" or "a, b, a"), which a late release notice or a stale claim used to cause.
+	 */
+	private static void assertNoLeaderFlaps() {
+		Map<String, List<LeaderChangedEvent>> byObserver = new java.util.TreeMap<>();
+		leaderChanges.forEach((e) -> byObserver.computeIfAbsent(e.observerNodeId(), (k) -> new ArrayList<>()).add(e));
+		assertThat(byObserver).isNotEmpty();
+		byObserver.forEach((observer, changes) -> {
+			List<String> leaders = new ArrayList<>();
+			long epoch = 0;
+			for (LeaderChangedEvent change : changes) {
+				assertThat(change.epoch()).as("%s: epochs of %s", observer, changes).isGreaterThanOrEqualTo(epoch);
+				epoch = change.epoch();
+				if (change.leaderNodeId() != null) {
+					assertThat(leaders).as("%s: %s came back in %s", observer, change.leaderNodeId(), changes)
+						.doesNotContain(change.leaderNodeId());
+					leaders.add(change.leaderNodeId());
+				}
+			}
+		});
+	}
+
+	@Test
+	void aThrowingApplicationListenerSilencesNoneOfTheStartersReactions() {
+		List<ConfigurableApplicationContext> cluster = cluster(3, "test.throwing-listener=true");
+		for (ConfigurableApplicationContext node : cluster) {
+			// readiness: the gate let the node in although the application's listener throws on NodeReadyEvent
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> node.getBean(ApplicationAvailability.class).getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
+			assertThat(node.getBean(ThrowingListener.class).failures.get()).isPositive();
+		}
+		ConfigurableApplicationContext old = cluster.stream()
+			.filter((c) -> membership(c).isLeader("default"))
+			.findFirst()
+			.orElseThrow();
+		List<ConfigurableApplicationContext> others = cluster.stream().filter((c) -> c != old).toList();
+		Map<ConfigurableApplicationContext, Double> acceptedBefore = new java.util.HashMap<>();
+		others.forEach((c) -> acceptedBefore.put(c, accepted(c)));
+		membership(old).resign("default");
+		await().atMost(Duration.ofSeconds(3))
+			.until(() -> others.stream().anyMatch((c) -> membership(c).isLeader("default")));
+		ConfigurableApplicationContext successor = others.stream()
+			.filter((c) -> membership(c).isLeader("default"))
+			.findFirst()
+			.orElseThrow();
+		// the release notice reached both others, and the new leader's notice the remaining one
+		for (ConfigurableApplicationContext other : others) {
+			double expected = (other == successor) ? 1 : 2;
+			await().atMost(Duration.ofSeconds(3)).until(() -> accepted(other) - acceptedBefore.get(other) >= expected);
+		}
+	}
+
+	private static double accepted(ConfigurableApplicationContext context) {
+		return context.getBean(MeterRegistry.class).counter("membership.broadcast.received", "outcome", "accepted").count();
 	}
 
 	@Test
@@ -350,6 +420,31 @@ class BroadcastClusterTests {
 		@Bean
 		LeadershipObserver sharedRecorder() {
 			return recorder; // the current test's, shared by all its nodes
+		}
+
+		@Bean
+		@ConditionalOnBooleanProperty("test.throwing-listener")
+		ThrowingListener throwingListener() {
+			return new ThrowingListener();
+		}
+
+		@EventListener
+		void on(LeaderChangedEvent event) {
+			leaderChanges.add(event);
+		}
+
+	}
+
+	/** An application listener that throws on every membership event, of every type. */
+	static class ThrowingListener {
+
+		final AtomicInteger failures = new AtomicInteger();
+
+		@EventListener
+		@Order(Ordered.HIGHEST_PRECEDENCE) // first in the multicaster: before the fix, nothing after it ran
+		void on(MembershipEvent event) {
+			this.failures.incrementAndGet();
+			throw new IllegalStateException("application listener fails on " + event);
 		}
 
 	}

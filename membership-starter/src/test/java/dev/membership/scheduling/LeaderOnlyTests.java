@@ -27,8 +27,12 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 import dev.membership.Membership;
+import dev.membership.MembershipEvent;
 import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
@@ -142,19 +146,45 @@ class LeaderOnlyTests {
 	@Test
 	void aRunningMethodIsInterruptedWhenLeadershipIsRevoked() throws Exception {
 		String db = "leaderonly" + databases.incrementAndGet();
-		runner(db, "interrupted").run((context) -> {
-			Membership membership = context.getBean(Membership.class);
-			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
-			Jobs jobs = context.getBean(Jobs.class);
-			AtomicReference<String> outcome = new AtomicReference<>();
-			Thread runner = new Thread(() -> outcome.set(jobs.longRunning()));
-			runner.start();
-			assertThat(jobs.longRunningStarted().await(5, TimeUnit.SECONDS)).isTrue();
-			membership.resign("default");
-			runner.join(5000);
-			assertThat(outcome.get()).isEqualTo("interrupted");
-			assertThat(runner.isInterrupted()).isFalse();
+		runner(db, "interrupted").run(this::interruptedOnResign);
+	}
+
+	@Test
+	void aRunningMethodIsInterruptedEvenWhenAnApplicationListenerThrowsOnEveryEvent() throws Exception {
+		String db = "leaderonly" + databases.incrementAndGet();
+		runner(db, "interrupted").withUserConfiguration(ThrowingListener.class).run((context) -> {
+			interruptedOnResign(context);
+			assertThat(context.getBean(ThrowingListener.class).failures.get()).isPositive();
 		});
+	}
+
+	private void interruptedOnResign(AssertableApplicationContext context) throws Exception {
+		Membership membership = context.getBean(Membership.class);
+		await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+		Jobs jobs = context.getBean(Jobs.class);
+		AtomicReference<String> outcome = new AtomicReference<>();
+		Thread runner = new Thread(() -> outcome.set(jobs.longRunning()));
+		runner.start();
+		assertThat(jobs.longRunningStarted().await(5, TimeUnit.SECONDS)).isTrue();
+		membership.resign("default");
+		runner.join(5000);
+		assertThat(outcome.get()).isEqualTo("interrupted");
+		assertThat(runner.isInterrupted()).isFalse();
+		await().atMost(Duration.ofSeconds(2)).until(() -> !membership.isLeader("default"));
+	}
+
+	/** Throws on every membership event, of every type, before any other listener. */
+	static class ThrowingListener {
+
+		final AtomicInteger failures = new AtomicInteger();
+
+		@EventListener
+		@Order(Ordered.HIGHEST_PRECEDENCE)
+		void on(MembershipEvent event) {
+			this.failures.incrementAndGet();
+			throw new IllegalStateException("application listener fails on " + event);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
