@@ -199,9 +199,11 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 */
 	public void stop(Duration timeout) {
 		synchronized (this.lifecycleMonitor) {
-			if (this.lifecycle != Lifecycle.RUNNING) {
+			if (this.lifecycle == Lifecycle.NEW) {
 				this.lifecycle = Lifecycle.STOPPED;
-				return;
+			}
+			if (this.lifecycle != Lifecycle.RUNNING) {
+				return; // never started, or another stop is under way: it must keep renewing until its drain ends
 			}
 			this.lifecycle = Lifecycle.DRAINING; // the loop keeps renewing, but competes no more
 		}
@@ -712,10 +714,16 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.liveMembersByIncarnation = live;
 	}
 
-	/** The claim with the highest epoch that has not certainly expired. Advisory: the lease document decides. */
-	private static NodeRecord claimant(String group, List<NodeRecord> records, Instant certainlyPassed) {
+	/**
+	 * Another node's claim with the highest epoch that has not certainly expired. Advisory: the lease document decides.
+	 * This node's own claims are skipped: when it does not lead, a claim of its own is stale.
+	 */
+	private NodeRecord claimant(String group, List<NodeRecord> records, Instant certainlyPassed) {
 		NodeRecord best = null;
 		for (NodeRecord r : records) {
+			if (r.nodeId().equals(nodeId())) {
+				continue;
+			}
 			LeaderClaim claim = r.leading().get(group);
 			if (claim != null && claim.expiresAt() != null && claim.expiresAt().isAfter(certainlyPassed)
 					&& (best == null || claim.epoch() > best.leading().get(group).epoch())) {
