@@ -30,6 +30,7 @@ import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
+import dev.membership.testsupport.LeaderFlaps;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
@@ -168,6 +169,31 @@ class MultiNodeTests {
 		assertThat(this.cluster.events(leader.nodeId())).filteredOn(LeaderRevokedEvent.class::isInstance)
 			.extracting((e) -> ((LeaderRevokedEvent) e).reason())
 			.containsExactly(RevocationReason.SHUTDOWN);
+	}
+
+	@Test
+	void repeatedResignsMakeNoLeaderFlapOnAnyNode() {
+		startThreeAndAwaitLeader();
+		for (int i = 0; i < 4; i++) {
+			MembershipNode leader = this.cluster.leaders(GROUP).get(0);
+			long epoch = leader.currentTerm(GROUP).orElseThrow().epoch();
+			leader.resign(GROUP);
+			await().atMost(LEASE.multipliedBy(3))
+				.until(() -> this.cluster.leaders(GROUP).size() == 1
+						&& this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch() > epoch);
+		}
+		// several listings later, the old leaders' stale claims have come and gone
+		MembershipNode last = this.cluster.leaders(GROUP).get(0);
+		await().atMost(LEASE.multipliedBy(3))
+			.until(() -> this.cluster.running().stream()
+				.allMatch((n) -> n.leader(GROUP).map((l) -> l.nodeId().equals(last.nodeId())).orElse(false)));
+		List<LeaderChangedEvent> changes = this.cluster.running()
+			.stream()
+			.flatMap((n) -> this.cluster.events(n.nodeId()).stream())
+			.filter(LeaderChangedEvent.class::isInstance)
+			.map(LeaderChangedEvent.class::cast)
+			.toList();
+		LeaderFlaps.assertNone(changes);
 	}
 
 	@Test

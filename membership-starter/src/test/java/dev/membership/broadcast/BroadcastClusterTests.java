@@ -50,6 +50,7 @@ import dev.membership.store.mongo.MongoMembershipStore;
 import dev.membership.store.mongo.MongoStoreSettings;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
+import dev.membership.testsupport.LeaderFlaps;
 import dev.membership.testsupport.LeadershipRecorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -298,30 +299,7 @@ class BroadcastClusterTests {
 				+ "all %s ms (renewal interval 200 ms)%n", trials, median / 1e6,
 				sorted.stream().map((n) -> String.format("%.1f", n / 1e6)).toList());
 		assertThat(Duration.ofNanos(median)).isLessThan(Duration.ofSeconds(1));
-		assertNoLeaderFlaps();
-	}
-
-	/**
-	 * On every node, leader changes came in epoch order and once each: no leader came back after it was replaced (no
-	 * "a, none, a" or "a, b, a"), which a late release notice or a stale claim used to cause.
-	 */
-	private static void assertNoLeaderFlaps() {
-		Map<String, List<LeaderChangedEvent>> byObserver = new java.util.TreeMap<>();
-		leaderChanges.forEach((e) -> byObserver.computeIfAbsent(e.observerNodeId(), (k) -> new ArrayList<>()).add(e));
-		assertThat(byObserver).isNotEmpty();
-		byObserver.forEach((observer, changes) -> {
-			List<String> leaders = new ArrayList<>();
-			long epoch = 0;
-			for (LeaderChangedEvent change : changes) {
-				assertThat(change.epoch()).as("%s: epochs of %s", observer, changes).isGreaterThanOrEqualTo(epoch);
-				epoch = change.epoch();
-				if (change.leaderNodeId() != null) {
-					assertThat(leaders).as("%s: %s came back in %s", observer, change.leaderNodeId(), changes)
-						.doesNotContain(change.leaderNodeId());
-					leaders.add(change.leaderNodeId());
-				}
-			}
-		});
+		LeaderFlaps.assertNone(leaderChanges);
 	}
 
 	@Test
