@@ -2,6 +2,14 @@ package dev.membership.sample.housekeeping;
 
 import java.time.Instant;
 
-/** One run of the leader-only purge; times are database-time estimates of the node that ran it. */
-public record HousekeepingRun(String nodeId, long epoch, Instant startedAt, Instant endedAt, long purged) {
+/**
+ * One run of the leader-only purge, recorded when it starts and again when it ends, whatever the node believed by
+ * then; both times are stamped by the database's clock ({@code $currentDate}), so runs of different nodes compare.
+ *
+ * @param endedAt null while the run goes on
+ * @param accepted whether the run's fenced write was accepted (null while it runs): false means a newer leader had
+ * written first, so this run's result was discarded
+ */
+public record HousekeepingRun(String id, String nodeId, long epoch, Instant startedAt, Instant endedAt, long purged,
+		Boolean accepted) {
 }

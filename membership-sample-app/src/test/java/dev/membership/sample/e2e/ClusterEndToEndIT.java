@@ -23,7 +23,10 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
 import org.awaitility.Awaitility;
+import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -136,7 +139,119 @@ class ClusterEndToEndIT {
 		checkHousekeepingRuns(nodes);
 	}
 
+	/**
+	 * Rolling-deploy style: the leader gets SIGTERM in the middle of a housekeeping run that works 1.5 s, several
+	 * times in a row. The run must finish before any other node starts one, and the next leader should start right
+	 * after it.
+	 */
+	@Test
+	void aLeaderStoppedMidRunHandsOverOnlyAfterTheRunEnds() throws Exception {
+		int database = freePort();
+		startDatabase(database, Files.createTempDirectory(LOGS, "drain-db"));
+		String[] work = { "--sample.housekeeping.work-duration=1500ms", "--sample.housekeeping.interval=20ms" };
+		List<Proc> nodes = new ArrayList<>(
+				List.of(startNode("d1", database, work), startNode("d2", database, work), startNode("d3", database, work)));
+		awaitReady(nodes);
+		Proc leader = awaitOneLeaderSeenByAll(nodes);
+		List<Long> gaps = new ArrayList<>();
+		List<Long> handOvers = new ArrayList<>();
+		int stops = 3;
+		for (int stop = 0; stop < stops; stop++) {
+			Proc stopping = leader;
+			await("a run in progress on " + stopping.name).atMost(Duration.ofSeconds(10))
+				.until(() -> runs(stopping).stream()
+					.anyMatch((r) -> r.get("nodeId").asString().equals(stopping.name) && !r.hasNonNull("endedAt")));
+			JsonNode running = runs(stopping).stream()
+				.filter((r) -> r.get("nodeId").asString().equals(stopping.name) && !r.hasNonNull("endedAt"))
+				.findFirst()
+				.orElseThrow();
+			stopping.process.destroy(); // SIGTERM, mid-run
+			nodes.remove(stopping);
+			assertThat(stopping.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+			processes.remove(stopping);
+			JsonNode next = awaitFirstRunAfter(nodes.get(0), running.get("epoch").asLong());
+			JsonNode drained = runs(nodes.get(0)).stream()
+				.filter((r) -> r.get("id").asString().equals(running.get("id").asString()))
+				.findFirst()
+				.orElseThrow();
+			assertThat(drained.hasNonNull("endedAt")).as("the run SIGTERM interrupted %s ended", drained).isTrue();
+			assertThat(drained.get("accepted").asBoolean()).as("its fenced write was accepted").isTrue();
+			Instant drainedEnd = Instant.parse(drained.get("endedAt").asString());
+			long gap = Duration.between(drainedEnd, Instant.parse(next.get("startedAt").asString())).toMillis();
+			gaps.add(gap);
+			// the new leader's acquisition as the database stamped it ($currentDate), beside the run's end
+			long handOver = Duration.between(drainedEnd, leaseAcquiredAt(database, next.get("epoch").asLong()))
+				.toMillis();
+			handOvers.add(handOver);
+			assertThat(handOver).as("the next leader acquired the lease after the drained run ended").isNotNegative();
+			System.out.printf("e2e SIGTERM mid-run #%d: %s's run ended; %s acquired the lease %d ms later and started "
+					+ "its first run %d ms later%n", stop + 1, stopping.name, next.get("nodeId").asString(), handOver,
+					gap);
+			nodes.add(startNode("d" + (4 + stop), database, work));
+			awaitReady(nodes);
+			leader = awaitOneLeaderSeenByAll(nodes);
+		}
+		List<JsonNode> all = runs(nodes.get(0));
+		for (JsonNode a : all) {
+			for (JsonNode b : all) {
+				if (a != b && !a.get("nodeId").asString().equals(b.get("nodeId").asString())) {
+					assertThat(overlap(a, b)).as("runs %s and %s overlap", a, b).isFalse();
+				}
+			}
+		}
+		System.out.printf("e2e SIGTERM mid-run: %d stops, %d runs checked, no overlap; from the drained run's end to "
+				+ "the next leader's acquisition: median %d ms, all %s; to its first run: median %d ms, all %s "
+				+ "(housekeeping every 20 ms)%n", stops, all.size(), median(handOvers), handOvers, median(gaps), gaps);
+		assertThat(gaps).allSatisfy((gap) -> assertThat(gap).isNotNegative());
+	}
+
 	// ------------------------------------------------------------------ checks
+
+	private static long median(List<Long> values) {
+		List<Long> sorted = new ArrayList<>(values);
+		sorted.sort(null);
+		return sorted.get(sorted.size() / 2);
+	}
+
+	/** When the database says the lease was acquired with {@code epoch} (read straight from the lease document). */
+	private static Instant leaseAcquiredAt(int database, long epoch) {
+		try (MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + database)) {
+			Document lease = client.getDatabase("membership-sample")
+				.getCollection("clusterleases")
+				.find(new Document("_id", "default"))
+				.first();
+			assertThat(lease).isNotNull();
+			assertThat(lease.get("epoch", Number.class).longValue()).as("lease epoch").isEqualTo(epoch);
+			return lease.getDate("acquiredAt").toInstant();
+		}
+	}
+
+	private static List<JsonNode> runs(Proc node) throws Exception {
+		List<JsonNode> runs = new ArrayList<>();
+		json.readTree(get(node, "/housekeeping/runs").body()).forEach(runs::add);
+		runs.sort(Comparator.comparing((JsonNode r) -> Instant.parse(r.get("startedAt").asString())));
+		return runs;
+	}
+
+	private static JsonNode awaitFirstRunAfter(Proc node, long epoch) {
+		await("a run of an epoch after " + epoch).atMost(Duration.ofSeconds(15))
+			.until(() -> runs(node).stream().anyMatch((r) -> r.get("epoch").asLong() > epoch));
+		try {
+			return runs(node).stream().filter((r) -> r.get("epoch").asLong() > epoch).findFirst().orElseThrow();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Two runs overlap if each started before the other ended; a run still going has not ended. */
+	private static boolean overlap(JsonNode a, JsonNode b) {
+		Instant aStart = Instant.parse(a.get("startedAt").asString());
+		Instant bStart = Instant.parse(b.get("startedAt").asString());
+		Instant aEnd = a.hasNonNull("endedAt") ? Instant.parse(a.get("endedAt").asString()) : Instant.MAX;
+		Instant bEnd = b.hasNonNull("endedAt") ? Instant.parse(b.get("endedAt").asString()) : Instant.MAX;
+		return aStart.isBefore(bEnd) && bStart.isBefore(aEnd);
+	}
 
 	private static void checkCacheInvalidationReachesTheOthersExactlyOnce(List<Proc> nodes) throws Exception {
 		Proc sender = nodes.get(0);
@@ -169,9 +284,7 @@ class ClusterEndToEndIT {
 
 	private static void checkHousekeepingRuns(List<Proc> nodes) throws Exception {
 		await().atMost(Duration.ofSeconds(10)).until(() -> json.readTree(get(nodes.get(0), "/housekeeping/runs").body()).size() > 10);
-		List<JsonNode> runs = new ArrayList<>();
-		json.readTree(get(nodes.get(0), "/housekeeping/runs").body()).forEach(runs::add);
-		runs.sort(Comparator.comparing((JsonNode r) -> Instant.parse(r.get("startedAt").asString())));
+		List<JsonNode> runs = runs(nodes.get(0)).stream().filter((r) -> r.hasNonNull("endedAt")).toList();
 		Map<Long, String> leaderOfEpoch = new HashMap<>();
 		Set<String> leaders = new HashSet<>();
 		JsonNode previous = null;
@@ -191,6 +304,8 @@ class ClusterEndToEndIT {
 		}
 		System.out.printf("e2e housekeeping: %d runs checked, %d epochs, run by %s%n", runs.size(),
 				leaderOfEpoch.size(), leaders);
+		assertThat(runs).allSatisfy((run) -> assertThat(run.get("accepted").asBoolean()).as("fenced write of %s", run)
+			.isTrue());
 		assertThat(leaderOfEpoch).hasSizeGreaterThan(1);
 	}
 
@@ -301,22 +416,36 @@ class ClusterEndToEndIT {
 	// ------------------------------------------------------------------ processes
 
 	private static Proc startDatabase() throws IOException {
+		return startDatabase(databasePort, databaseDirectory);
+	}
+
+	private static Proc startDatabase(int port, Path directory) throws IOException {
 		Proc database = start("database", 0, "--sample.embedded-mongo.standalone=true",
-				"--sample.embedded-mongo.port=" + databasePort,
-				"--sample.embedded-mongo.directory=" + databaseDirectory);
-		await("the database port").atMost(Duration.ofSeconds(60)).until(() -> accepts(databasePort));
+				"--sample.embedded-mongo.port=" + port, "--sample.embedded-mongo.directory=" + directory);
+		await("the database port").atMost(Duration.ofSeconds(60)).until(() -> accepts(port));
 		return database;
 	}
 
 	private static Proc startNode(String name) throws IOException {
+		return startNode(name, databasePort);
+	}
+
+	private static Proc startNode(String name, int database, String... extra) throws IOException {
 		int port = freePort();
-		return start(name, port, "--server.port=" + port, "--server.address=127.0.0.1",
+		List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
 				// the database port is taken by the standalone database, so the node joins it
-				"--sample.embedded-mongo.port=" + databasePort, "--membership.node-id=" + name,
+				"--sample.embedded-mongo.port=" + database, "--membership.node-id=" + name,
 				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
 				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
 				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
-				"--sample.items.lifetime=500ms");
+				"--sample.items.lifetime=500ms"));
+		for (String override : extra) {
+			// the same property twice would reach the application as "a,b": the later one replaces the default
+			String key = override.substring(0, override.indexOf('=') + 1);
+			args.removeIf((arg) -> arg.startsWith(key));
+			args.add(override);
+		}
+		return start(name, port, args.toArray(String[]::new));
 	}
 
 	private static Proc start(String name, int port, String... args) throws IOException {
