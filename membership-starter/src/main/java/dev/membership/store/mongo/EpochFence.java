@@ -112,7 +112,8 @@ public final class EpochFence {
 
 	/**
 	 * A fenced {@code updateOne}. With {@code upsert}, the filter must select by a unique key (such as {@code _id}):
-	 * when a newer epoch holds the document, the insert collides with it and the write is reported as fenced out.
+	 * when the document exists under a newer epoch, the insert collides with it and the write is reported as fenced
+	 * out; when a concurrent upsert created it meanwhile, the write is tried once more as a plain fenced update.
 	 */
 	public FencedWriteResult updateOne(MongoCollection<?> collection, Bson filter, Bson update,
 			UpdateOptions options) {
@@ -121,16 +122,29 @@ public final class EpochFence {
 			result = collection.updateOne(filter(filter), update(update), options);
 		}
 		catch (MongoWriteException | MongoCommandException ex) {
-			if (!isDuplicateKey(ex)) {
+			if (!options.isUpsert() || !isDuplicateKey(ex)) {
 				throw ex;
 			}
-			return fencedOut(newerEpoch(collection, filter));
+			// the document exists now: held by a newer epoch, or just created by a concurrent upsert
+			result = collection.updateOne(filter(filter), update(update), withoutUpsert(options));
+			if (result.getMatchedCount() == 0) {
+				return fencedOutOr(newerEpoch(collection, filter), ex);
+			}
 		}
 		if (result.getMatchedCount() > 0 || result.getUpsertedId() != null) {
 			return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(),
 					result.getUpsertedId() != null, OptionalLong.empty());
 		}
 		return new FencedWriteResult(0, 0, false, newerEpoch(collection, filter));
+	}
+
+	private static UpdateOptions withoutUpsert(UpdateOptions options) {
+		return new UpdateOptions().upsert(false)
+			.bypassDocumentValidation(options.getBypassDocumentValidation())
+			.collation(options.getCollation())
+			.arrayFilters(options.getArrayFilters())
+			.hint(options.getHint())
+			.hintString(options.getHintString());
 	}
 
 	/** A fenced {@code updateMany}: documents a newer epoch wrote are left alone and reported. */
@@ -196,7 +210,11 @@ public final class EpochFence {
 			result = mongo.upsert(fencedCopy(query), update(update), collection);
 		}
 		catch (DuplicateKeyException ex) {
-			return fencedOut(newerEpoch(mongo, query, collection));
+			// the document exists now: held by a newer epoch, or just created by a concurrent upsert
+			result = mongo.updateFirst(fencedCopy(query), update(update), collection);
+			if (result.getMatchedCount() == 0) {
+				return fencedOutOr(newerEpoch(mongo, query, collection), ex);
+			}
 		}
 		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(),
 				result.getUpsertedId() != null, OptionalLong.empty());
@@ -216,10 +234,12 @@ public final class EpochFence {
 
 	// ------------------------------------------------------------------ results
 
-	private static FencedWriteResult fencedOut(OptionalLong newer) {
-		// the collision itself proves a newer writer; the read after it may have lost the race to a delete
-		return new FencedWriteResult(0, 0, false,
-				newer.isPresent() ? newer : OptionalLong.of(Long.MAX_VALUE));
+	/** Fenced out when a newer epoch is seen on the document; otherwise the collision was another matter. */
+	private static FencedWriteResult fencedOutOr(OptionalLong newer, RuntimeException collision) {
+		if (newer.isEmpty()) {
+			throw collision;
+		}
+		return new FencedWriteResult(0, 0, false, newer);
 	}
 
 	private OptionalLong epochIn(Document document) {

@@ -13,8 +13,8 @@ public class FencedOutException extends RuntimeException {
 	private final long supersededBy;
 
 	public FencedOutException(EpochFence fence, long supersededBy) {
-		super("Write of epoch " + fence.epoch() + " of group '" + fence.group() + "' fenced out: epoch "
-				+ ((supersededBy == Long.MAX_VALUE) ? "(newer)" : supersededBy) + " has written the document");
+		super("Write of epoch " + fence.epoch() + " of group '" + fence.group() + "' fenced out: epoch " + supersededBy
+				+ " has written the document");
 		this.group = fence.group();
 		this.epoch = fence.epoch();
 		this.supersededBy = supersededBy;
@@ -28,7 +28,7 @@ public class FencedOutException extends RuntimeException {
 		return this.epoch;
 	}
 
-	/** The newer epoch seen on the document ({@code Long.MAX_VALUE} when only the collision told). */
+	/** The newer epoch seen on the document. */
 	public long supersededBy() {
 		return this.supersededBy;
 	}

@@ -3,9 +3,11 @@ package dev.membership.store.mongo;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.mongodb.MongoWriteException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import org.bson.Document;
@@ -135,6 +137,25 @@ public abstract class AbstractEpochFenceContractTests {
 		assertThat(late.supersededBy()).hasValue(7);
 		assertThat(document("report").getString("by")).isEqualTo("new");
 		assertThat(this.collection.countDocuments(Filters.eq("by", "old"))).isZero();
+	}
+
+	@Test
+	void anotherUniqueKeyViolationIsTheCallersErrorNotAFence() {
+		this.collection.updateOne(Filters.eq("_id", "unfenced"), Updates.set("email", "mine@example.com"));
+		this.collection.updateOne(Filters.eq("_id", "other"), Updates.set("email", "taken@example.com"));
+		this.collection.createIndex(new Document("email", 1), new IndexOptions().unique(true));
+		assertThatExceptionOfType(MongoWriteException.class).isThrownBy(() -> EpochFence.of("default", 3)
+			.updateOne(this.collection, Filters.eq("_id", "unfenced"), Updates.set("email", "taken@example.com")));
+	}
+
+	@Test
+	void anUpsertCollisionThatNoNewerEpochCausedIsRethrown() {
+		// the document exists under an older fence, but the caller's filter does not match it: the insert collides
+		assertThat(write("unfenced", 3, 1).applied()).isTrue();
+		assertThatExceptionOfType(MongoWriteException.class).isThrownBy(() -> EpochFence.of("default", 5)
+			.updateOne(this.collection, Filters.and(Filters.eq("_id", "unfenced"), Filters.eq("value", 42)),
+					Updates.set("value", 2), new UpdateOptions().upsert(true)));
+		assertThat(fence(document("unfenced"), "default")).isEqualTo(3);
 	}
 
 	@Test
