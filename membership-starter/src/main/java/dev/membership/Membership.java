@@ -68,15 +68,29 @@ public interface Membership {
 	 * graceful stop or resign waits for the task before it releases the lease. Returns whether it ran.
 	 */
 	default boolean runIfLeader(String group, Consumer<LeadershipTerm> task) {
-		LeadershipTerm term = currentTerm(group).orElse(null);
-		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin("runIfLeader(" + group + ")", false) : null;
+		LeadershipTerm.Execution execution = beginLeaderWork(group, "runIfLeader(" + group + ")", false);
 		if (execution == null) {
 			return false;
 		}
+		LeadershipTerm term = execution.term();
 		try (execution; LeaderContext.Scope scope = LeaderContext.enter(term)) {
 			task.accept(term);
 		}
 		return true;
+	}
+
+	/**
+	 * Registers leader-only work of {@code group} if this node leads it and is not handing it over: returns the
+	 * execution to close (on the same thread) when the work ends, or null, and then the work must not run. A graceful
+	 * stop or resign waits for open executions. What {@code @LeaderOnly} and {@link #runIfLeader} use; for custom
+	 * guards. In memory, no database call.
+	 *
+	 * @param name what runs, for the log when a hand-over cannot wait for it any longer
+	 * @param interruptOnEnd interrupt the calling thread when the term ends or is handed over while the work runs
+	 */
+	default LeadershipTerm.Execution beginLeaderWork(String group, String name, boolean interruptOnEnd) {
+		LeadershipTerm term = currentTerm(group).orElse(null);
+		return (term != null) ? term.tryBegin(name, interruptOnEnd) : null;
 	}
 
 }

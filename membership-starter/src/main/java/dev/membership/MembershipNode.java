@@ -18,7 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -91,6 +90,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	private final Object lifecycleMonitor = new Object();
 
 	private volatile Lifecycle lifecycle = Lifecycle.NEW;
+
+	/** Completes when a stop has done its work, so that a second caller of stop() returns no earlier than the first. */
+	private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
 	private volatile Holder holder;
 
@@ -201,14 +203,42 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		synchronized (this.lifecycleMonitor) {
 			if (this.lifecycle == Lifecycle.NEW) {
 				this.lifecycle = Lifecycle.STOPPED;
+				this.stopped.complete(null);
 			}
 			if (this.lifecycle != Lifecycle.RUNNING) {
-				return; // never started, or another stop is under way: it must keep renewing until its drain ends
+				awaitStopped(timeout); // another stop is under way: return when it is done, as it would
+				return;
 			}
 			this.lifecycle = Lifecycle.DRAINING; // the loop keeps renewing, but competes no more
 		}
+		try {
+			stopRunning(timeout);
+		}
+		finally {
+			this.stopped.complete(null);
+		}
+	}
+
+	private void awaitStopped(Duration timeout) {
+		try {
+			this.stopped.get(this.settings.drainTimeout().plus(timeout).toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			log.debug("Membership node {} is still stopping: {}", nodeId(), ex.toString());
+		}
+	}
+
+	private void stopRunning(Duration timeout) {
 		drain(this.groups.values());
-		this.lifecycle = Lifecycle.STOPPING; // read by the loop thread: no tick runs after this
+		synchronized (this.lifecycleMonitor) {
+			if (this.lifecycle != Lifecycle.DRAINING) {
+				return; // halted meanwhile
+			}
+			this.lifecycle = Lifecycle.STOPPING; // read by the loop thread: no tick runs after this
+		}
 		List<LeaseToRelease> released = new ArrayList<>();
 		for (GroupState group : this.groups.values()) {
 			LeadershipTerm term = group.term;
@@ -216,11 +246,15 @@ public final class MembershipNode implements Membership, AutoCloseable {
 				released.add(new LeaseToRelease(group.name, term.epoch()));
 			}
 		}
-		Future<?> farewell = this.loop.submit(() -> leave(released));
 		try {
-			farewell.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+			this.loop.submit(() -> leave(released)).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
 		}
-		catch (Exception ex) {
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			log.warn("Membership node {} was interrupted while releasing its leases; followers take over when the "
+					+ "leases expire", nodeId());
+		}
+		catch (ExecutionException | TimeoutException | RejectedExecutionException ex) {
 			log.warn("Membership node {} could not release its leases in time ({}); followers take over when the "
 					+ "leases expire", nodeId(), ex.toString());
 		}
@@ -286,6 +320,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			}
 			this.lifecycle = Lifecycle.STOPPED;
 		}
+		this.stopped.complete(null);
 		for (GroupState group : this.groups.values()) {
 			synchronized (group) {
 				LeadershipTerm.Control control = group.control;
@@ -367,6 +402,13 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		}
 		LeadershipTerm term = state.term;
 		return term != null && term.isValid();
+	}
+
+	@Override
+	public LeadershipTerm.Execution beginLeaderWork(String group, String name, boolean interruptOnEnd) {
+		GroupState state = this.groups.get(group);
+		LeadershipTerm term = (state != null) ? state.term : null;
+		return (term != null) ? term.tryBegin(name, interruptOnEnd) : null; // one clock read, no Optional
 	}
 
 	@Override
@@ -461,7 +503,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		if (this.store.release(group, this.holder, epoch)) {
 			publish(new LeaseReleasedEvent(nodeId(), group, epoch));
 		}
-		heartbeat();
+		if (this.lifecycle.ticks()) {
+			heartbeat(); // withdraws the claim at once; never after leave() removed the node's document
+		}
 	}
 
 	/**
@@ -494,7 +538,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			return;
 		}
 		submit(() -> {
-			if (!isLeader(leader.group())) {
+			LeaderInfo known = state.knownLeader;
+			// a notice brings news only: a newer epoch, or the known leader again; never one this node has forgotten
+			boolean news = (known != null) ? leader.epoch() >= known.epoch() : leader.epoch() > state.highestKnownEpoch;
+			if (news && !isLeader(leader.group())) {
 				// learned now, so any heartbeat of that node stamped after now (upper bound) came after it acquired
 				learnLeader(state, leader, this.serverClock.isSynchronized()
 						? this.serverClock.upperBoundAt(this.clock.nanoTime()) : null);
@@ -940,9 +987,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			armDeadline(group, control.term());
 			learnLeader(group, new LeaderInfo(group.name, nodeId(), advertisedAddress(), epoch, expiresAt),
 					lease.acquiredAt());
+			// under the monitor: a revocation of this term cannot be published before it
+			publish(new LeaderElectedEvent(group.name, nodeId(), epoch));
 		}
 		log.info("Node {} elected leader of group '{}' (epoch {})", nodeId(), group.name, epoch);
-		publish(new LeaderElectedEvent(group.name, nodeId(), epoch));
 		return true;
 	}
 
@@ -1007,6 +1055,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			if (known != null && nodeId().equals(known.nodeId())) {
 				forgetLeader(group);
 			}
+			// under the monitor: no later election of this group can be published before it
+			publish(new LeaderRevokedEvent(group.name, nodeId(), term.epoch(), reason));
 		}
 		if (reason == RevocationReason.RENEWAL_DEADLINE_PASSED || reason == RevocationReason.LEASE_LOST) {
 			log.warn("Node {} no longer leads group '{}' (epoch {}): {}", nodeId(), group.name, term.epoch(), reason);
@@ -1014,7 +1064,6 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		else {
 			log.info("Node {} no longer leads group '{}' (epoch {}): {}", nodeId(), group.name, term.epoch(), reason);
 		}
-		publish(new LeaderRevokedEvent(group.name, nodeId(), term.epoch(), reason));
 		return true;
 	}
 

@@ -2,9 +2,11 @@ package dev.membership.leadership;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.membership.time.MonotonicClock;
 
@@ -31,7 +33,14 @@ public final class LeadershipTerm {
 
 	private volatile boolean handingOver;
 
-	private final Set<Execution> running = ConcurrentHashMap.newKeySet();
+	/** How much leader-only work runs under this term: what a hand-over waits for. */
+	private final AtomicInteger running = new AtomicInteger();
+
+	/** The same, by name, for the log when a hand-over cannot wait any longer. */
+	private final Map<String, AtomicInteger> runningByName = new ConcurrentHashMap<>();
+
+	/** Only the work that asked to be interrupted: the threads to interrupt. */
+	private final Set<Execution> interruptible = ConcurrentHashMap.newKeySet();
 
 	private final CompletableFuture<Void> drained = new CompletableFuture<>();
 
@@ -71,9 +80,19 @@ public final class LeadershipTerm {
 		return Duration.ofNanos(Math.max(0, this.deadlineNanos - this.clock.nanoTime()));
 	}
 
-	/** Whether this node still leads under this term: not ended, and its renewed deadline has not passed. */
+	/**
+	 * Whether this node still leads under this term: not ended, and its renewed deadline has not passed. Once false,
+	 * false for good: a renewal that lands just after the deadline cannot make it valid again.
+	 */
 	public boolean isValid() {
-		return !this.ended && this.clock.nanoTime() - this.deadlineNanos < 0;
+		if (this.ended) {
+			return false;
+		}
+		if (this.clock.nanoTime() - this.deadlineNanos < 0) {
+			return true;
+		}
+		this.ended = true;
+		return false;
 	}
 
 	/**
@@ -86,7 +105,8 @@ public final class LeadershipTerm {
 
 	/**
 	 * Registers leader-only work under this term; null when the term is no longer valid or is being handed over, and
-	 * then the work must not run. Close the returned execution when the work ends: a hand-over waits for it.
+	 * then the work must not run. Close the returned execution on the same thread when the work ends: a hand-over
+	 * waits for it.
 	 *
 	 * @param name what runs, for the log when a hand-over cannot wait any longer
 	 * @param interruptOnEnd interrupt the calling thread when the term ends or is handed over while this runs
@@ -95,30 +115,47 @@ public final class LeadershipTerm {
 		if (this.handingOver || !isValid()) {
 			return null;
 		}
-		Execution execution = new Execution(this, name, interruptOnEnd ? Thread.currentThread() : null);
-		this.running.add(execution);
-		// registered first, checked again: a hand-over that began meanwhile either sees this execution or refuses it
-		if (this.handingOver || !isValid()) {
+		AtomicInteger byName = this.runningByName.get(name);
+		if (byName == null) {
+			byName = this.runningByName.computeIfAbsent(name, (key) -> new AtomicInteger());
+		}
+		Execution execution = new Execution(this, name, byName, interruptOnEnd ? Thread.currentThread() : null);
+		this.running.incrementAndGet();
+		byName.incrementAndGet();
+		if (interruptOnEnd) {
+			this.interruptible.add(execution);
+		}
+		// registered first, checked again: a hand-over or end that began meanwhile either sees this execution or
+		// refuses it (the flags suffice: a deadline passing now is no different from one passing just after)
+		if (this.handingOver || this.ended) {
 			execution.close();
 			return null;
 		}
 		return execution;
 	}
 
-	/** What leader-only work runs under this term right now. */
+	/** What leader-only work runs under this term right now, by name (with a count when more than one runs). */
 	public List<String> runningWork() {
-		return this.running.stream().map(Execution::name).sorted().toList();
+		return this.runningByName.entrySet()
+			.stream()
+			.filter((e) -> e.getValue().get() > 0)
+			.map((e) -> (e.getValue().get() > 1) ? e.getKey() + " x" + e.getValue().get() : e.getKey())
+			.sorted()
+			.toList();
 	}
 
 	private void finished(Execution execution) {
-		this.running.remove(execution);
-		if (this.handingOver && this.running.isEmpty()) {
+		if (execution.thread != null) {
+			this.interruptible.remove(execution);
+		}
+		execution.byName.decrementAndGet();
+		if (this.running.decrementAndGet() == 0 && this.handingOver) {
 			this.drained.complete(null);
 		}
 	}
 
 	private void interruptRunning() {
-		for (Execution execution : this.running) {
+		for (Execution execution : this.interruptible) {
 			execution.interrupt();
 		}
 	}
@@ -135,6 +172,8 @@ public final class LeadershipTerm {
 
 		private final String name;
 
+		private final AtomicInteger byName;
+
 		/** The thread to interrupt when the term ends, or null when the work asked not to be interrupted. */
 		private final Thread thread;
 
@@ -142,9 +181,10 @@ public final class LeadershipTerm {
 
 		private boolean interrupted;
 
-		private Execution(LeadershipTerm term, String name, Thread thread) {
+		private Execution(LeadershipTerm term, String name, AtomicInteger byName, Thread thread) {
 			this.term = term;
 			this.name = name;
+			this.byName = byName;
 			this.thread = thread;
 		}
 
@@ -168,10 +208,20 @@ public final class LeadershipTerm {
 			}
 		}
 
-		/** Ends the work; clears an interrupt this term sent, since the thread may go back to a pool. */
+		/**
+		 * Ends the work (once; later calls do nothing); clears an interrupt this term sent, since the thread may go
+		 * back to a pool.
+		 */
 		@Override
 		public void close() {
-			if (this.thread != null) {
+			if (this.thread == null) {
+				// only its own thread touches work that cannot be interrupted: no lock on the hot path
+				if (this.closed) {
+					return;
+				}
+				this.closed = true;
+			}
+			else {
 				synchronized (this) {
 					if (this.closed) {
 						return;
@@ -206,13 +256,14 @@ public final class LeadershipTerm {
 		 */
 		public boolean extend(long deadlineNanos) {
 			LeadershipTerm t = this.term;
-			if (t.ended || !t.isValid()) {
+			if (!t.isValid()) {
 				return false;
 			}
 			if (deadlineNanos - t.deadlineNanos > 0) {
 				t.deadlineNanos = deadlineNanos;
 			}
-			return true;
+			// a reader that saw the old deadline pass in the meantime ended the term for good: it stays ended
+			return !t.ended;
 		}
 
 		/**
@@ -223,7 +274,7 @@ public final class LeadershipTerm {
 			LeadershipTerm t = this.term;
 			t.handingOver = true;
 			t.interruptRunning();
-			if (t.running.isEmpty() || t.ended) {
+			if (t.running.get() == 0 || t.ended) {
 				t.drained.complete(null);
 			}
 			return t.drained;

@@ -48,10 +48,9 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		Membership m = this.membership.get();
-		LeadershipTerm term = (m != null) ? m.currentTerm(target.group).orElse(null) : null;
 		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing
-		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin(target.name, target.interruptOnRevoke)
-				: null;
+		LeadershipTerm.Execution execution = (m != null)
+				? m.beginLeaderWork(target.group, target.name, target.interruptOnRevoke) : null;
 		if (execution == null) {
 			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,
 					target.group);
@@ -59,6 +58,7 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			return emptyResult(invocation.getMethod().getReturnType());
 		}
 		target.executions.run();
+		LeadershipTerm term = execution.term();
 		if (target.termParameters.length > 0) {
 			Object[] arguments = invocation.getArguments();
 			for (int i : target.termParameters) {

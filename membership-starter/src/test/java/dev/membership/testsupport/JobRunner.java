@@ -27,13 +27,12 @@ public final class JobRunner implements AutoCloseable {
 			return thread;
 		});
 		this.scheduler.scheduleWithFixedDelay(() -> {
-			LeadershipTerm term = node.currentTerm(group).orElse(null);
-			LeadershipTerm.Execution execution = (term != null) ? term.tryBegin("job", interruptible) : null;
+			LeadershipTerm.Execution execution = node.beginLeaderWork(group, "job", interruptible);
 			if (execution == null) {
 				return;
 			}
 			try (execution) {
-				recorder.run(node.nodeId(), term, () -> work(work));
+				recorder.run(node.nodeId(), execution.term(), () -> work(work));
 			}
 		}, 0, FIXED_DELAY_MILLIS, TimeUnit.MILLISECONDS);
 	}
