@@ -23,8 +23,6 @@ import dev.membership.broadcast.BroadcastReceiver;
 import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
-import dev.membership.leadership.LeaderElectedEvent;
-import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.store.mongo.MongoMembershipStore;
 import dev.membership.store.mongo.MongoStoreSettings;
 
@@ -82,14 +80,8 @@ public final class BenchNode implements AutoCloseable {
 		MembershipNode node = MembershipNode.builder(settings, store)
 			.advertisedAddress("127.0.0.1:" + http.getAddress().getPort())
 			.observer(observer)
-			.listener((event) -> {
-				if (event instanceof LeaseReleasedEvent released) {
-					notices[0].onReleased(released);
-				}
-				else if (event instanceof LeaderElectedEvent elected) {
-					notices[0].onElected(elected);
-				}
-			})
+			// as the starter wires it: the notices are one of the node's reactions
+			.reaction((event) -> notices[0].onEvent(event))
 			.build();
 		ClusterBroadcaster broadcaster = new ClusterBroadcaster(node, () -> keyring, mapper, broadcast,
 				BroadcastMetrics.none(), (event) -> {
