@@ -84,7 +84,8 @@ public class Housekeeping {
 			.currentDate("startedAt")
 			.set("purged", 0), RUNS);
 		long purged = 0;
-		boolean accepted = false;
+		Boolean accepted = null;
+		String error = null;
 		try {
 			work();
 			purged = this.mongo.remove(Query.query(Criteria.where("expiresAt").lt(Date.from(start))), ITEMS)
@@ -94,14 +95,20 @@ public class Housekeeping {
 				.upsert(this.mongo, Query.query(Criteria.where("_id").is("purge")),
 						new Update().set("purgedBefore", Date.from(start)).set("by", this.membership.nodeId()), STATE);
 			accepted = checkpoint.applied() && !checkpoint.isFencedOut();
-			if (!accepted) {
+			if (!checkpoint.applied()) {
 				log.warn("Housekeeping of epoch {} was fenced out: epoch {} has written since", term.epoch(),
 						checkpoint.supersededBy().orElse(-1));
 			}
 		}
+		catch (RuntimeException ex) {
+			error = ex.getMessage(); // the database went away, say: neither accepted nor rejected
+			throw ex;
+		}
 		finally {
-			this.mongo.updateFirst(run,
-					new Update().currentDate("endedAt").set("purged", purged).set("accepted", accepted), RUNS);
+			this.mongo.updateFirst(run, new Update().currentDate("endedAt")
+				.set("purged", purged)
+				.set("accepted", accepted)
+				.set("error", error), RUNS);
 		}
 	}
 
