@@ -200,16 +200,20 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 * take over as soon as the work is done, never while it still runs.
 	 */
 	public void stop(Duration timeout) {
+		boolean first;
 		synchronized (this.lifecycleMonitor) {
 			if (this.lifecycle == Lifecycle.NEW) {
 				this.lifecycle = Lifecycle.STOPPED;
 				this.stopped.complete(null);
 			}
-			if (this.lifecycle != Lifecycle.RUNNING) {
-				awaitStopped(timeout); // another stop is under way: return when it is done, as it would
-				return;
+			first = this.lifecycle == Lifecycle.RUNNING;
+			if (first) {
+				this.lifecycle = Lifecycle.DRAINING; // the loop keeps renewing, but competes no more
 			}
-			this.lifecycle = Lifecycle.DRAINING; // the loop keeps renewing, but competes no more
+		}
+		if (!first) {
+			awaitStopped(timeout); // another stop is under way: return when it is done, as it would
+			return;
 		}
 		try {
 			stopRunning(timeout);

@@ -93,6 +93,28 @@ class LeaderOnlyWorkTests {
 	}
 
 	@Test
+	void aSecondStopWhileTheFirstDrainsReturnsOnlyWhenTheFirstIsDone() throws Exception {
+		MembershipNode leader = startWithJobs(2, LONG_WORK, false);
+		awaitRunOn(leader);
+		Thread first = new Thread(() -> leader.stop(Duration.ofSeconds(2)), "first-stop");
+		first.start();
+		await().atMost(Duration.ofSeconds(2)).until(() -> !leader.isRunning()); // draining
+		long secondCalled = System.nanoTime();
+		leader.stop(Duration.ofSeconds(2)); // as Spring's destroy callback would, after the lifecycle stop
+		long secondReturned = System.nanoTime();
+		// not held up until its own time-out (drain timeout + 2 s): it returned with the first
+		assertThat(Duration.ofNanos(secondReturned - secondCalled)).isLessThan(Duration.ofSeconds(10));
+		Execution last = this.executions.last(leader.nodeId()).orElseThrow();
+		assertThat(last.isRunning()).as("the run ended before the second stop returned").isFalse();
+		assertThat(last.endNanos()).isLessThanOrEqualTo(secondReturned);
+		first.join(5000);
+		assertThat(first.isAlive()).isFalse();
+		awaitFirstRunAfter(leader);
+		this.executions.assertNoOverlap();
+		this.executions.assertWithinBeliefs(this.cluster.recorder());
+	}
+
+	@Test
 	void aGracefulStopInterruptsInterruptibleWorkAndHandsOverAtOnce() {
 		MembershipNode leader = startWithJobs(3, Duration.ofSeconds(30), true);
 		awaitRunOn(leader);
