@@ -7,7 +7,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import dev.membership.InvalidMembershipSettingsException;
 
-/** Names every membership.* property that breaks a rule, and the rule. */
+/** Names only the rules that were broken, with their values, and the properties to change. */
 class InvalidMembershipSettingsFailureAnalyzer extends AbstractFailureAnalyzer<InvalidMembershipSettingsException> {
 
 	@Override
@@ -18,10 +18,15 @@ class InvalidMembershipSettingsFailureAnalyzer extends AbstractFailureAnalyzer<I
 					+ ": " + v.message())
 			.collect(Collectors.joining(System.lineSeparator(),
 					"The membership configuration cannot keep leadership safe:" + System.lineSeparator(), ""));
-		String action = "Update the membership.* properties. The rules: renewal-interval x 2 <= lease-duration; "
-				+ "renewal-interval < liveness-window < lease-duration; safety-margin < lease-duration - "
-				+ "renewal-interval; mongo.operation-timeout < lease-duration; every duration positive; node-id not "
-				+ "blank. The defaults (5s, 15s, 10s) satisfy them.";
+		String properties = cause.violations()
+			.stream()
+			.flatMap((v) -> v.settings().stream())
+			.distinct()
+			.map((s) -> "membership." + s)
+			.collect(Collectors.joining(", "));
+		String action = "Change " + properties + " as each line above says. A duration without a unit is read in "
+				+ "seconds. The defaults (renewal-interval 5s, lease-duration 15s, liveness-window 10s) keep every "
+				+ "rule.";
 		return new FailureAnalysis(description, action, cause);
 	}
 

@@ -1,16 +1,19 @@
 package dev.membership.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Cluster membership: heartbeats, liveness and leader leases in MongoDB.
+ * Cluster membership: heartbeats, liveness and leader leases in MongoDB. A duration written without a unit is read in
+ * seconds ({@code lease-duration=15} is 15 s), as the design writes them; use {@code ms} for shorter ones.
  */
 @ConfigurationProperties("membership")
 public class MembershipProperties {
@@ -36,28 +39,33 @@ public class MembershipProperties {
 	 * How often every node heartbeats and reads the member list, the leader renews its lease and followers try to
 	 * acquire. At most half the lease duration.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration renewalInterval = Duration.ofSeconds(5);
 
 	/**
 	 * How long a lease lasts in the database after each renewal.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration leaseDuration = Duration.ofSeconds(15);
 
 	/**
 	 * How long after its last heartbeat a node still counts as live. Longer than the renewal interval, shorter than
 	 * the lease duration.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration livenessWindow = Duration.ofSeconds(10);
 
 	/**
 	 * How long before its lease could expire in the database a leader stops believing it leads, by its own monotonic
 	 * clock. Defaults to a tenth of the lease duration.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration safetyMargin;
 
 	/**
 	 * How long the document of a dead node stays before the leader (and a TTL index) removes it.
 	 */
+	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration deadNodeRetention = Duration.ofMinutes(10);
 
 	/**
@@ -162,6 +170,7 @@ public class MembershipProperties {
 		 * lease meanwhile, before it hands the group over anyway and logs which methods still run. Zero hands over at
 		 * once. Keep it below spring.lifecycle.timeout-per-shutdown-phase and the platform's grace period.
 		 */
+		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration drainTimeout = Duration.ofSeconds(20);
 
 		public Duration getDrainTimeout() {
@@ -189,17 +198,20 @@ public class MembershipProperties {
 		/**
 		 * Connection timeout per member.
 		 */
+		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration connectTimeout = Duration.ofMillis(500);
 
 		/**
 		 * Response timeout per member.
 		 */
+		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration readTimeout = Duration.ofSeconds(2);
 
 		/**
 		 * How long a message id is remembered to drop duplicates. Messages whose timestamp is more than half of it
 		 * away from the receiver's database-time estimate are rejected as replays.
 		 */
+		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration dedupeWindow = Duration.ofMinutes(1);
 
 		/**
@@ -300,6 +312,7 @@ public class MembershipProperties {
 		 * Client-side timeout of every membership call to MongoDB (server selection included). Shorter than the
 		 * lease duration. Defaults to the renewal interval.
 		 */
+		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration operationTimeout;
 
 		/**

@@ -23,6 +23,9 @@ import dev.membership.store.mongo.MongoStoreSettings;
 /** Turns properties into validated settings, collecting every broken rule before failing. */
 final class MembershipSettingsFactory {
 
+	/** Shorter than this, a call to a real database times out for no fault of the database. */
+	static final Duration MIN_OPERATION_TIMEOUT = Duration.ofMillis(50);
+
 	private MembershipSettingsFactory() {
 	}
 
@@ -36,11 +39,24 @@ final class MembershipSettingsFactory {
 			violations.add(new Violation(List.of("mongo.operation-timeout"),
 					"must be a positive duration (was " + timeout + ")"));
 		}
-		else if (timeout != null && properties.getLeaseDuration() != null
-				&& timeout.compareTo(properties.getLeaseDuration()) >= 0) {
-			violations.add(new Violation(List.of("mongo.operation-timeout", "lease-duration"),
-					"mongo.operation-timeout must be shorter than lease-duration, or one hung call would outlast the "
-							+ "lease (was " + timeout + ")"));
+		else {
+			Duration effective = (timeout != null) ? timeout : properties.getRenewalInterval();
+			if (effective != null && !effective.isNegative() && !effective.isZero()
+					&& effective.compareTo(MIN_OPERATION_TIMEOUT) < 0) {
+				List<String> named = (timeout != null) ? List.of("mongo.operation-timeout")
+						: List.of("renewal-interval", "mongo.operation-timeout");
+				violations.add(new Violation(named, "every database call would have to finish within "
+						+ effective.toMillis() + " ms" + ((timeout != null) ? "" : " (the operation timeout follows "
+								+ "renewal-interval when unset)")
+						+ ", less than " + MIN_OPERATION_TIMEOUT.toMillis() + " ms, shorter than a database round "
+						+ "trip can be trusted to take; a bare number means seconds (write 5 or 5s, not 5ms)"));
+			}
+			else if (timeout != null && properties.getLeaseDuration() != null
+					&& timeout.compareTo(properties.getLeaseDuration()) >= 0) {
+				violations.add(new Violation(List.of("mongo.operation-timeout", "lease-duration"),
+						"mongo.operation-timeout must be shorter than lease-duration, or one hung call would outlast "
+								+ "the lease (was " + timeout + ")"));
+			}
 		}
 		if (WriteConcern.valueOf(properties.getMongo().getLeaseWriteConcern()) == null) {
 			violations.add(new Violation(List.of("mongo.lease-write-concern"),

@@ -146,6 +146,55 @@ class MembershipAutoConfigurationTests {
 		assertFailure("membership.mongo.operation-timeout=600ms", "membership.mongo.operation-timeout");
 		assertFailure("membership.mongo.lease-write-concern=sometimes", "membership.mongo.lease-write-concern");
 		assertFailure("membership.dead-node-retention=100ms", "membership.dead-node-retention");
+		assertFailure("membership.mongo.operation-timeout=5ms",
+				"membership.mongo.operation-timeout: every database call would have to finish within 5 ms");
+	}
+
+	@Test
+	void aDurationWithoutAUnitIsReadInSeconds() {
+		this.runner
+			.withPropertyValues("membership.renewal-interval=2", "membership.lease-duration=9",
+					"membership.liveness-window=6", "membership.dead-node-retention=600",
+					"membership.shutdown.drain-timeout=7", "membership.mongo.operation-timeout=1")
+			.run((context) -> {
+				MembershipSettings settings = context.getBean(MembershipSettings.class);
+				assertThat(settings.renewalInterval()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(settings.leaseDuration()).isEqualTo(Duration.ofSeconds(9));
+				assertThat(settings.livenessWindow()).isEqualTo(Duration.ofSeconds(6));
+				assertThat(settings.deadNodeRetention()).isEqualTo(Duration.ofMinutes(10));
+				assertThat(settings.drainTimeout()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(context.getBean(MembershipProperties.class).getMongo().getOperationTimeout())
+					.isEqualTo(Duration.ofSeconds(1));
+			});
+	}
+
+	@Test
+	void anIntervalSoShortThatNoDatabaseCallCanFinishIsRefusedWithTheReason() {
+		this.runner.withPropertyValues("membership.renewal-interval=5ms", "membership.lease-duration=15",
+				"membership.liveness-window=10").run((context) -> {
+					FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
+						.analyze(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains(
+							"membership.renewal-interval, membership.mongo.operation-timeout: every database call would "
+									+ "have to finish within 5 ms (the operation timeout follows renewal-interval when "
+									+ "unset)");
+					assertThat(analysis.getAction()).startsWith(
+							"Change membership.renewal-interval, membership.mongo.operation-timeout as each line");
+				});
+	}
+
+	@Test
+	void theFailureNamesOnlyTheRulesThatWereBroken() {
+		this.runner.withPropertyValues("membership.dead-node-retention=100ms").run((context) -> {
+			FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("membership.dead-node-retention")
+				.contains("(was PT0.1S)")
+				.doesNotContain("renewal-interval x 2", "safety-margin", "operation-timeout");
+			assertThat(analysis.getAction()).startsWith("Change membership.dead-node-retention, "
+					+ "membership.liveness-window as each line above says")
+				.doesNotContain("renewal-interval x 2");
+		});
 	}
 
 	private void assertFailure(String property, String expected) {
@@ -155,7 +204,7 @@ class MembershipAutoConfigurationTests {
 			FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer().analyze(failure);
 			assertThat(analysis).as("analysis of %s", property).isNotNull();
 			assertThat(analysis.getDescription()).as(property).contains(expected);
-			assertThat(analysis.getAction()).contains("renewal-interval x 2 <= lease-duration");
+			assertThat(analysis.getAction()).startsWith("Change membership.");
 			assertThat(analysis.getCause()).isInstanceOf(InvalidMembershipSettingsException.class);
 		});
 	}
