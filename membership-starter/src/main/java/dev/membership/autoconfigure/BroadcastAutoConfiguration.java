@@ -5,6 +5,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -19,6 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 
 import dev.membership.MembershipNode;
@@ -58,17 +61,19 @@ public class BroadcastAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		BroadcastKeySource broadcastKeySource(MembershipProperties properties, MembershipSettings settings,
-				ObjectProvider<MongoDatabaseFactory> mongo) {
+				ConfigurableListableBeanFactory beans) {
 			if (!properties.getBroadcast().getKeys().isEmpty()) {
 				BroadcastKeyring keyring = BroadcastKeyring.ofStrings(properties.getBroadcast().getKeys());
 				return () -> keyring;
 			}
-			MongoDatabaseFactory factory = mongo.getIfAvailable();
-			if (factory == null) {
-				throw new IllegalStateException("Set membership.broadcast.keys: there is no MongoDB to keep a key in");
+			// looked up by name: an application with its own store may have no MongoDB classes at all
+			if (ClassUtils.isPresent(MONGO_DATABASE_FACTORY, beans.getBeanClassLoader())) {
+				BroadcastKeySource keys = MongoKeys.from(beans, properties, settings);
+				if (keys != null) {
+					return keys;
+				}
 			}
-			return new MongoBroadcastKeys(factory.getMongoDatabase(), properties.getMongo().getKeysCollection(),
-					MembershipSettingsFactory.storeSettings(properties, settings).operationTimeout());
+			throw new IllegalStateException("Set membership.broadcast.keys: there is no MongoDB to keep a key in");
 		}
 
 		@Bean
@@ -122,6 +127,23 @@ public class BroadcastAutoConfiguration {
 
 		BroadcastOffConfiguration() {
 			log.info("Cluster broadcast is off: this application runs no servlet web server to receive it on");
+		}
+
+	}
+
+	private static final String MONGO_DATABASE_FACTORY = "org.springframework.data.mongodb.MongoDatabaseFactory";
+
+	/** The generated key kept in MongoDB; loaded only when MongoDB is on the classpath. */
+	private static final class MongoKeys {
+
+		static BroadcastKeySource from(ListableBeanFactory beans, MembershipProperties properties,
+				MembershipSettings settings) {
+			MongoDatabaseFactory factory = beans.getBeanProvider(MongoDatabaseFactory.class).getIfAvailable();
+			if (factory == null) {
+				return null;
+			}
+			return new MongoBroadcastKeys(factory.getMongoDatabase(), properties.getMongo().getKeysCollection(),
+					MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout());
 		}
 
 	}

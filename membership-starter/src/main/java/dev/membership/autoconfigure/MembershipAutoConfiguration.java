@@ -1,6 +1,7 @@
 package dev.membership.autoconfigure;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -40,11 +41,15 @@ public class MembershipAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(Membership.class)
-	@ConditionalOnBean(MembershipStore.class)
-	MembershipNode membershipNode(MembershipSettings settings, MembershipStore store,
+	MembershipNode membershipNode(MembershipSettings settings, ObjectProvider<MembershipStore> stores,
 			ApplicationEventPublisher publisher, MembershipProperties properties, Environment environment,
 			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
-			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions) {
+			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions,
+			ConfigurableListableBeanFactory beanFactory) {
+		// never a silent no-op: without a store the application would start and leader-only work would never run
+		MembershipStore store = stores.getIfAvailable(() -> {
+			throw new NoMembershipStoreException(beanFactory.getBeanClassLoader());
+		});
 		MembershipStore decorated = store;
 		for (MembershipStoreDecorator decorator : decorators.orderedStream().toList()) {
 			decorated = decorator.decorate(decorated);
@@ -85,7 +90,7 @@ public class MembershipAutoConfiguration {
 		MongoMembershipStore membershipStore(MongoDatabaseFactory databaseFactory, MembershipProperties properties,
 				MembershipSettings settings) {
 			return new MongoMembershipStore(databaseFactory.getMongoDatabase(),
-					MembershipSettingsFactory.storeSettings(properties, settings));
+					MongoStoreSettingsFactory.storeSettings(properties, settings));
 		}
 
 	}

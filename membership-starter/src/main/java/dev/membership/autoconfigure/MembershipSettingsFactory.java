@@ -9,8 +9,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
-import com.mongodb.WriteConcern;
-
 import org.springframework.core.env.Environment;
 
 import dev.membership.InvalidMembershipSettingsException;
@@ -18,9 +16,11 @@ import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastSettings;
-import dev.membership.store.mongo.MongoStoreSettings;
 
-/** Turns properties into validated settings, collecting every broken rule before failing. */
+/**
+ * Turns properties into validated settings, collecting every broken rule before failing. No MongoDB type here: an
+ * application with its own store and no MongoDB on the classpath loads this class too.
+ */
 final class MembershipSettingsFactory {
 
 	/** Shorter than this, a call to a real database times out for no fault of the database. */
@@ -58,11 +58,6 @@ final class MembershipSettingsFactory {
 								+ "the lease (was " + timeout + ")"));
 			}
 		}
-		if (WriteConcern.valueOf(properties.getMongo().getLeaseWriteConcern()) == null) {
-			violations.add(new Violation(List.of("mongo.lease-write-concern"),
-					"unknown write concern '" + properties.getMongo().getLeaseWriteConcern()
-							+ "' (use majority, w1, w2, ...)"));
-		}
 		Duration drainTimeout = properties.getShutdown().getDrainTimeout();
 		if (drainTimeout == null || drainTimeout.isNegative()) {
 			violations.add(new Violation(List.of("shutdown.drain-timeout"),
@@ -83,14 +78,6 @@ final class MembershipSettingsFactory {
 			.drainTimeout(drainTimeout)
 			.groups(properties.getGroups())
 			.build();
-	}
-
-	static MongoStoreSettings storeSettings(MembershipProperties properties, MembershipSettings settings) {
-		MembershipProperties.Mongo mongo = properties.getMongo();
-		Duration timeout = (mongo.getOperationTimeout() != null) ? mongo.getOperationTimeout()
-				: settings.renewalInterval();
-		return new MongoStoreSettings(mongo.getNodesCollection(), mongo.getLeasesCollection(), timeout,
-				WriteConcern.valueOf(mongo.getLeaseWriteConcern()), settings.deadNodeRetention());
 	}
 
 	static String defaultNodeId(Environment environment) {

@@ -1,8 +1,10 @@
 package dev.membership.autoconfigure;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -11,6 +13,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,6 +24,7 @@ import dev.membership.Membership;
 import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
 import dev.membership.leadership.LeaderElectedEvent;
+import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.mongo.MongoMembershipStore;
 import dev.membership.testsupport.EmbeddedMongo;
@@ -28,7 +32,10 @@ import dev.membership.testsupport.FaultInjectingStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
 
 class MembershipAutoConfigurationTests {
 
@@ -77,7 +84,7 @@ class MembershipAutoConfigurationTests {
 				assertThat(settings.groups()).containsExactlyInAnyOrder("alpha", "beta");
 				MembershipProperties properties = context.getBean(MembershipProperties.class);
 				assertThat(properties.getMongo().getNodesCollection()).isEqualTo("n");
-				assertThat(MembershipSettingsFactory.storeSettings(properties, settings).operationTimeout())
+				assertThat(MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout())
 					.isEqualTo(Duration.ofMillis(200));
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("alpha"));
@@ -93,11 +100,47 @@ class MembershipAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffWithoutMongoDB() {
+	void withNoStoreToMakeStartupFailsAndSaysWhatToAdd() {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(MembershipAutoConfiguration.class))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(MembershipStore.class)
-				.doesNotHaveBean(MembershipNode.class));
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains("has nowhere to keep the cluster",
+						"there is no MongoDatabaseFactory bean", "@LeaderOnly methods would never run");
+				assertThat(analysis.getAction()).contains("spring-boot-starter-data-mongodb", "spring.mongodb.uri",
+						"dev.membership.store.MembershipStore", "membership.enabled=false");
+			});
+	}
+
+	@Test
+	void withNoMongoDbDriverAtAllTheFailureSaysSo() {
+		new ApplicationContextRunner()
+			.withClassLoader(new FilteredClassLoader("com.mongodb", "org.springframework.data.mongodb"))
+			.withConfiguration(AutoConfigurations.of(MembershipAutoConfiguration.class))
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+					.contains("there is no MongoDB driver on the classpath");
+			});
+	}
+
+	@Test
+	void anApplicationsOwnStoreWorksWithNoMongoDbClassesAtAll() {
+		new ApplicationContextRunner()
+			.withClassLoader(new FilteredClassLoader("com.mongodb", "org.bson", "org.springframework.data.mongodb",
+					"org.springframework.boot.mongodb", "org.springframework.boot.data.mongodb"))
+			.withConfiguration(AutoConfigurations.of(MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class))
+			.withUserConfiguration(InMemoryStore.class)
+			.withPropertyValues("membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=100ms",
+					"membership.lease-duration=500ms", "membership.liveness-window=300ms",
+					"membership.mongo.lease-write-concern=not-even-looked-at")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(MembershipNode.class);
+				Membership membership = context.getBean(Membership.class);
+				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+			});
 	}
 
 	@Test
@@ -233,6 +276,22 @@ class MembershipAutoConfigurationTests {
 		@Bean
 		MembershipStore membershipStore() {
 			return this.store;
+		}
+
+	}
+
+	/** A one-node store, just enough to lead: the application's own, with no MongoDB behind it. */
+	@Configuration(proxyBeanMethods = false)
+	static class InMemoryStore {
+
+		@Bean
+		MembershipStore membershipStore() {
+			MembershipStore store = mock(MembershipStore.class);
+			when(store.serverTime()).thenAnswer((call) -> Instant.now());
+			when(store.tryAcquire(any(), any(), any(), any())).thenAnswer((call) -> Optional.of(new LeaseRecord(
+					call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now())));
+			when(store.renew(any(), any(), anyLong(), any())).thenReturn(true);
+			return store;
 		}
 
 	}

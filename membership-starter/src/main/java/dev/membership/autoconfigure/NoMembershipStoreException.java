@@ -1,0 +1,42 @@
+package dev.membership.autoconfigure;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * Membership is enabled but no {@link dev.membership.store.MembershipStore} can be made: without one the application
+ * would start, and its leader-only work would never run on any node.
+ */
+class NoMembershipStoreException extends IllegalStateException {
+
+	private final String reason;
+
+	/** {@code classLoader}: the application's, to tell which MongoDB drivers it has. */
+	NoMembershipStoreException(ClassLoader classLoader) {
+		this(reason(classLoader));
+	}
+
+	private NoMembershipStoreException(String reason) {
+		super("No MembershipStore: " + reason);
+		this.reason = reason;
+	}
+
+	String reason() {
+		return this.reason;
+	}
+
+	private static String reason(ClassLoader classLoader) {
+		boolean sync = ClassUtils.isPresent("org.springframework.data.mongodb.MongoDatabaseFactory", classLoader)
+				&& ClassUtils.isPresent("com.mongodb.client.MongoClient", classLoader);
+		boolean reactive = ClassUtils.isPresent("com.mongodb.reactivestreams.client.MongoClient", classLoader);
+		if (!sync && reactive) {
+			return "the application has only the reactive MongoDB driver; the membership store runs on Spring Data "
+					+ "MongoDB's blocking MongoDatabaseFactory";
+		}
+		if (!sync) {
+			return "there is no MongoDB driver on the classpath and the application defines no MembershipStore bean";
+		}
+		return "there is no MongoDatabaseFactory bean (is the MongoDB auto-configuration excluded, or replaced by "
+				+ "configuration without one?) and the application defines no MembershipStore bean";
+	}
+
+}

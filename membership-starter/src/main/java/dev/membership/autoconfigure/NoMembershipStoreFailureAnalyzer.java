@@ -1,0 +1,19 @@
+package dev.membership.autoconfigure;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+
+/** Says why membership has no store and what to add, instead of starting a node whose leader-only work never runs. */
+class NoMembershipStoreFailureAnalyzer extends AbstractFailureAnalyzer<NoMembershipStoreException> {
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, NoMembershipStoreException cause) {
+		return new FailureAnalysis("membership-starter is enabled but has nowhere to keep the cluster: "
+				+ cause.reason() + ". Without a store no node would ever lead, so @LeaderOnly methods would never run.",
+				"Add org.springframework.boot:spring-boot-starter-data-mongodb and point it at your database "
+						+ "(spring.mongodb.uri), or define a bean of type dev.membership.store.MembershipStore, or "
+						+ "set membership.enabled=false to run without membership.",
+				cause);
+	}
+
+}
