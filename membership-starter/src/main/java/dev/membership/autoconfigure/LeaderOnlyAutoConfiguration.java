@@ -3,7 +3,6 @@ package dev.membership.autoconfigure;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
@@ -13,9 +12,11 @@ import dev.membership.Membership;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyExecutionListener;
 
-/** {@code @LeaderOnly} on bean methods and classes. */
+/**
+ * {@code @LeaderOnly} on bean methods and classes. Active also with {@code membership.enabled=false}: then this node
+ * never leads, so leader-only methods never run here, and the post-processor says so once at startup.
+ */
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
-@ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 public class LeaderOnlyAutoConfiguration {
 
 	@Bean

@@ -4,7 +4,11 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.ComposablePointcut;
@@ -25,11 +29,15 @@ import dev.membership.Membership;
 public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
 		implements SmartInitializingSingleton {
 
+	private static final Logger log = LoggerFactory.getLogger(LeaderOnlyBeanPostProcessor.class);
+
 	private final Supplier<Membership> membership;
 
 	private final LeaderOnlyInterceptor interceptor;
 
 	private final Set<String> groups = ConcurrentHashMap.newKeySet();
+
+	private final Set<String> methods = new ConcurrentSkipListSet<>();
 
 	public LeaderOnlyBeanPostProcessor(Supplier<Membership> membership,
 			Supplier<LeaderOnlyExecutionListener> listener) {
@@ -59,11 +67,13 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		LeaderOnly onClass = AnnotatedElementUtils.findMergedAnnotation(type, LeaderOnly.class);
 		if (onClass != null) {
 			this.groups.add(onClass.group());
+			this.methods.add(type.getSimpleName() + ".* (group '" + onClass.group() + "')");
 		}
 		ReflectionUtils.doWithMethods(type, (method) -> {
 			LeaderOnly onMethod = AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class);
 			if (onMethod != null) {
 				this.groups.add(onMethod.group());
+				this.methods.add(type.getSimpleName() + "." + method.getName() + " (group '" + onMethod.group() + "')");
 			}
 		}, ReflectionUtils.USER_DECLARED_METHODS);
 		return super.postProcessAfterInitialization(bean, beanName);
@@ -74,6 +84,10 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		Membership m = this.membership.get();
 		if (m != null) {
 			this.groups.forEach(m::join);
+		}
+		else if (!this.methods.isEmpty()) {
+			log.warn("Membership is off (membership.enabled=false, or no Membership bean): this node never leads, so "
+					+ "these @LeaderOnly methods will not run here: {}", String.join(", ", this.methods));
 		}
 	}
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -15,6 +16,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
@@ -23,7 +26,9 @@ import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.Membership;
 import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
+import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderElectedEvent;
+import dev.membership.scheduling.LeaderOnly;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.mongo.MongoMembershipStore;
@@ -37,6 +42,7 @@ import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+@ExtendWith(OutputCaptureExtension.class)
 class MembershipAutoConfigurationTests {
 
 	@RegisterExtension
@@ -88,6 +94,21 @@ class MembershipAutoConfigurationTests {
 					.isEqualTo(Duration.ofMillis(200));
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("alpha"));
+			});
+	}
+
+	@Test
+	void switchedOffTheNodeNeverLeadsSoLeaderOnlyMethodsNeverRunAndOneWarningNamesThem(CapturedOutput output) {
+		this.runner.withConfiguration(AutoConfigurations.of(LeaderOnlyAutoConfiguration.class))
+			.withUserConfiguration(HousekeepingJobs.class)
+			.withPropertyValues("membership.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(Membership.class);
+				HousekeepingJobs jobs = context.getBean(HousekeepingJobs.class);
+				assertThat(jobs.purge()).isNull();
+				assertThat(jobs.runs()).isZero();
+				assertThat(output).containsOnlyOnce("these @LeaderOnly methods will not run here")
+					.contains("HousekeepingJobs.purge (group 'default')");
 			});
 	}
 
@@ -276,6 +297,23 @@ class MembershipAutoConfigurationTests {
 		@Bean
 		MembershipStore membershipStore() {
 			return this.store;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class HousekeepingJobs {
+
+		private final java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+
+		public int runs() {
+			return this.runs.get();
+		}
+
+		@LeaderOnly
+		public String purge() {
+			this.runs.incrementAndGet();
+			return LeaderContext.currentTerm().orElseThrow().toString();
 		}
 
 	}
