@@ -88,8 +88,19 @@ public class ClusterBroadcaster implements AutoCloseable {
 	/**
 	 * Sends {@code payload} (anything the JSON mapper can write) under {@code topic} to every live member. Completes
 	 * when every member has answered, failed or timed out; completes exceptionally when the keys cannot be read.
+	 *
+	 * @throws IllegalArgumentException for a blank topic, or one under {@code membership.} (the starter's own)
 	 */
 	public CompletableFuture<BroadcastResult> broadcast(String topic, Object payload) {
+		if (topic != null && LeadershipNotices.isInternal(topic)) {
+			throw new IllegalArgumentException("Topic '" + topic + "' is reserved: topics starting with 'membership.' "
+					+ "carry the starter's own leadership notices; choose another name");
+		}
+		return send(topic, payload);
+	}
+
+	/** Sends on any topic, the reserved ones included: for the starter's own notices. */
+	CompletableFuture<BroadcastResult> send(String topic, Object payload) {
 		if (topic == null || topic.isBlank()) {
 			throw new IllegalArgumentException("A broadcast needs a topic");
 		}

@@ -48,7 +48,7 @@ public class LeadershipNotices implements MembershipEventListener {
 	}
 
 	private void onReleased(LeaseReleasedEvent event) {
-		this.broadcaster.broadcast(LEASE_RELEASED, Map.of("group", event.group(), "epoch", event.epoch()));
+		this.broadcaster.send(LEASE_RELEASED, Map.of("group", event.group(), "epoch", event.epoch()));
 	}
 
 	private void onElected(LeaderElectedEvent event) {
@@ -59,7 +59,7 @@ public class LeadershipNotices implements MembershipEventListener {
 			news.put("address", leader.address());
 			news.put("epoch", leader.epoch());
 			news.put("leaseExpiresAt", leader.leaseExpiresAt().toEpochMilli());
-			this.broadcaster.broadcast(LEADER_ELECTED, news);
+			this.broadcaster.send(LEADER_ELECTED, news);
 		});
 	}
 

@@ -54,6 +54,7 @@ import dev.membership.testsupport.LeaderFlaps;
 import dev.membership.testsupport.LeadershipRecorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -151,6 +152,9 @@ class BroadcastClusterTests {
 				.count()).isEqualTo(1);
 		}
 		assertThat(received(cluster.get(0))).isEmpty();
+		assertThatIllegalArgumentException().isThrownBy(() -> broadcaster.broadcast("membership.lease-released",
+				Map.of("group", "default", "epoch", 1)))
+			.withMessageContaining("is reserved");
 		assertThat(cluster.get(0).getBean(MeterRegistry.class)
 			.counter("membership.broadcast.sent", "outcome", "delivered")
 			.count()).isGreaterThanOrEqualTo(2);
