@@ -69,8 +69,10 @@ public class MembershipAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(MembershipNode.class)
 	@ConditionalOnMissingBean
-	MembershipReadinessGate membershipReadinessGate(MembershipNode node, ApplicationEventPublisher publisher) {
-		return new MembershipReadinessGate(node, publisher);
+	@ConditionalOnBooleanProperty(name = "membership.readiness.enabled", matchIfMissing = true)
+	MembershipReadinessGate membershipReadinessGate(MembershipNode node, ApplicationEventPublisher publisher,
+			MembershipProperties properties) {
+		return new MembershipReadinessGate(node, publisher, properties.getReadiness().getTimeout());
 	}
 
 	@Bean

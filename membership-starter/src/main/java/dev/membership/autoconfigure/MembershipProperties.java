@@ -79,6 +79,8 @@ public class MembershipProperties {
 
 	private final Shutdown shutdown = new Shutdown();
 
+	private final Readiness readiness = new Readiness();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -161,6 +163,42 @@ public class MembershipProperties {
 
 	public Shutdown getShutdown() {
 		return this.shutdown;
+	}
+
+	public Readiness getReadiness() {
+		return this.readiness;
+	}
+
+	public static class Readiness {
+
+		/**
+		 * Whether the application's readiness waits (REFUSING_TRAFFIC, OUT_OF_SERVICE on the probe) until this node has
+		 * made its first heartbeat and member listing.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long readiness waits for membership at most; then the node reports ready anyway and logs why at WARN.
+		 */
+		@DurationUnit(ChronoUnit.SECONDS)
+		private Duration timeout = Duration.ofSeconds(30);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
 	}
 
 	public static class Shutdown {

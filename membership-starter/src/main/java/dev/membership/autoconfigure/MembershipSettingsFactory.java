@@ -58,6 +58,12 @@ final class MembershipSettingsFactory {
 								+ "the lease (was " + timeout + ")"));
 			}
 		}
+		Duration readinessTimeout = properties.getReadiness().getTimeout();
+		if (readinessTimeout == null || readinessTimeout.isNegative() || readinessTimeout.isZero()) {
+			violations.add(new Violation(List.of("readiness.timeout"),
+					"must be a positive duration (was " + readinessTimeout + "); to not gate readiness at all, set "
+							+ "membership.readiness.enabled=false"));
+		}
 		Duration drainTimeout = properties.getShutdown().getDrainTimeout();
 		if (drainTimeout == null || drainTimeout.isNegative()) {
 			violations.add(new Violation(List.of("shutdown.drain-timeout"),

@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.JsonNode;
@@ -25,12 +26,15 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
+import dev.membership.autoconfigure.MembershipReadinessGate;
 import dev.membership.autoconfigure.MembershipActuatorAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
@@ -43,7 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.mock;
 
-@ExtendWith(FastPolling.class)
+@ExtendWith({ FastPolling.class, OutputCaptureExtension.class })
 class MembershipActuatorTests {
 
 	@RegisterExtension
@@ -205,6 +209,36 @@ class MembershipActuatorTests {
 				store.heal();
 				await().atMost(Duration.ofSeconds(5))
 					.until(() -> availability.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
+			});
+	}
+
+	@Test
+	void readinessStopsWaitingAfterItsTimeoutAndSaysWhy(CapturedOutput output) {
+		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
+			.withUserConfiguration(Faults.class)
+			.withPropertyValues("faults.down-at-start=true", "membership.mongo.operation-timeout=200ms",
+					"membership.readiness.timeout=300ms")
+			.run((context) -> {
+				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
+				assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+				await().atMost(Duration.ofSeconds(3))
+					.until(() -> availability.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
+				assertThat(context.getBean(Membership.class).status().ready()).isFalse();
+				assertThat(output).contains("Ready without membership", "has not reached the store within PT0.3S");
+			});
+	}
+
+	@Test
+	void readinessIsNotGatedWhenSwitchedOff() {
+		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
+			.withUserConfiguration(Faults.class)
+			.withPropertyValues("faults.down-at-start=true", "membership.readiness.enabled=false")
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(MembershipReadinessGate.class);
+				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+				assertThat(context.getBean(ApplicationAvailability.class).getReadinessState())
+					.isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);
 			});
 	}
 
