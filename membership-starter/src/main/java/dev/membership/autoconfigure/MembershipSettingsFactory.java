@@ -31,7 +31,8 @@ final class MembershipSettingsFactory {
 
 	static MembershipSettings settings(MembershipProperties properties, Environment environment) {
 		String nodeId = (properties.getNodeId() != null) ? properties.getNodeId() : defaultNodeId(environment);
-		List<Violation> violations = new ArrayList<>(MembershipSettings.check(nodeId, properties.getRenewalInterval(),
+		List<Violation> violations = new ArrayList<>(UnknownMembershipProperties.check(environment));
+		violations.addAll(MembershipSettings.check(nodeId, properties.getRenewalInterval(),
 				properties.getLeaseDuration(), properties.getLivenessWindow(), properties.getSafetyMargin(),
 				properties.getDeadNodeRetention()));
 		Duration timeout = properties.getMongo().getOperationTimeout();

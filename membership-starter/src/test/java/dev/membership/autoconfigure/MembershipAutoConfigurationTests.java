@@ -248,6 +248,30 @@ class MembershipAutoConfigurationTests {
 	}
 
 	@Test
+	void anUnknownMembershipPropertyFailsStartupNamingTheNearestValidOne() {
+		this.runner.withPropertyValues("membership.lease=10s", "membership.mongo.operation-timout=1s",
+				"membership.broadcast.keys[0]=0123456789abcdef0123456789abcdef", "membership.groups[0]=a")
+			.run((context) -> {
+				FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription())
+					.contains("membership.lease: is not a membership property, so it would be ignored; did you mean "
+							+ "membership.lease-duration?")
+					.contains("membership.mongo.operation-timout: is not a membership property, so it would be "
+							+ "ignored; did you mean membership.mongo.operation-timeout?")
+					.doesNotContain("broadcast.keys", "membership.groups");
+			});
+	}
+
+	@Test
+	void everyPropertyTheClassBindsIsKnown() {
+		this.runner.withPropertyValues("membership.readiness.timeout=20s", "membership.shutdown.drain-timeout=5s",
+				"membership.broadcast.deliver-to-self=false", "membership.mongo.keys-collection=k",
+				"membership.safetyMargin=100ms")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void theFailureNamesOnlyTheRulesThatWereBroken() {
 		this.runner.withPropertyValues("membership.dead-node-retention=100ms").run((context) -> {
 			FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()

@@ -1,0 +1,134 @@
+package dev.membership.autoconfigure;
+
+import java.beans.PropertyDescriptor;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+
+import dev.membership.InvalidMembershipSettingsException.Violation;
+
+/**
+ * Finds {@code membership.*} properties that bind to nothing (a typo such as {@code membership.lease}), which Spring
+ * would otherwise ignore, and names the nearest valid property. Environment variables are not checked: other tools'
+ * {@code MEMBERSHIP_*} variables cannot be told apart from ours.
+ */
+final class UnknownMembershipProperties {
+
+	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("membership");
+
+	/** Every valid name, from the properties class itself, so it cannot drift from what binds. */
+	private static final List<String> KNOWN = known("membership", MembershipProperties.class);
+
+	private UnknownMembershipProperties() {
+	}
+
+	static List<Violation> check(Environment environment) {
+		Set<String> unknown = new LinkedHashSet<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			Object underlying = source.getUnderlyingSource();
+			if (underlying instanceof org.springframework.core.env.PropertySource<?> propertySource
+					&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(propertySource.getName())) {
+				continue;
+			}
+			if (source instanceof IterableConfigurationPropertySource iterable) {
+				iterable.stream()
+					.filter(PREFIX::isAncestorOf)
+					.map(UnknownMembershipProperties::withoutIndexes)
+					.filter((name) -> KNOWN.stream().noneMatch((known) -> ConfigurationPropertyName.of(known).equals(name)))
+					.forEach((name) -> unknown.add(name.toString()));
+			}
+		}
+		List<Violation> violations = new ArrayList<>();
+		for (String name : unknown) {
+			String nearest = nearest(name);
+			violations.add(new Violation(List.of(name.substring("membership.".length())),
+					"is not a membership property, so it would be ignored"
+							+ ((nearest != null) ? "; did you mean " + nearest + "?" : "")));
+		}
+		return violations;
+	}
+
+	/** {@code membership.groups[0]} is {@code membership.groups}. */
+	private static ConfigurationPropertyName withoutIndexes(ConfigurationPropertyName name) {
+		ConfigurationPropertyName result = name;
+		while (result.isLastElementIndexed()) {
+			result = result.getParent();
+		}
+		return result;
+	}
+
+	/** A valid name that starts like the unknown one's last part, else the closest by edit distance. */
+	static String nearest(String name) {
+		String last = name.substring(name.lastIndexOf('.') + 1);
+		String parent = name.substring(0, name.lastIndexOf('.') + 1);
+		for (String known : KNOWN) {
+			if (known.startsWith(parent) && known.substring(parent.length()).startsWith(last)
+					&& known.indexOf('.', parent.length()) < 0) {
+				return known;
+			}
+		}
+		String best = KNOWN.stream().min(Comparator.comparingInt((known) -> distance(known, name))).orElse(null);
+		return (best != null && distance(best, name) <= Math.max(3, name.length() / 3)) ? best : null;
+	}
+
+	private static int distance(String a, String b) {
+		int[] previous = new int[b.length() + 1];
+		int[] current = new int[b.length() + 1];
+		for (int j = 0; j <= b.length(); j++) {
+			previous[j] = j;
+		}
+		for (int i = 1; i <= a.length(); i++) {
+			current[0] = i;
+			for (int j = 1; j <= b.length(); j++) {
+				int substitution = previous[j - 1] + ((a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1);
+				current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
+			}
+			int[] swap = previous;
+			previous = current;
+			current = swap;
+		}
+		return previous[b.length()];
+	}
+
+	private static List<String> known(String prefix, Class<?> type) {
+		List<String> names = new ArrayList<>();
+		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(type)) {
+			if (property.getReadMethod() == null || "class".equals(property.getName())) {
+				continue;
+			}
+			String name = prefix + "." + dashed(property.getName());
+			Class<?> propertyType = property.getPropertyType();
+			if (propertyType.getDeclaringClass() == MembershipProperties.class) {
+				names.addAll(known(name, propertyType)); // a nested group such as mongo or broadcast
+			}
+			else if (property.getWriteMethod() != null) {
+				names.add(name);
+			}
+		}
+		return List.copyOf(names);
+	}
+
+	private static String dashed(String camel) {
+		StringBuilder dashed = new StringBuilder();
+		for (char c : camel.toCharArray()) {
+			if (Character.isUpperCase(c)) {
+				dashed.append('-').append(Character.toLowerCase(c));
+			}
+			else {
+				dashed.append(c);
+			}
+		}
+		return dashed.toString();
+	}
+
+}
