@@ -78,7 +78,7 @@ public class MongoBroadcastKeys implements BroadcastKeySource {
 					new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
 		}
 		catch (MongoException ex) {
-			if (ex.getCode() != MongoMembershipStore.DUPLICATE_KEY) {
+			if (ex.getCode() != MembershipDocuments.DUPLICATE_KEY) {
 				throw ex;
 			}
 			doc = this.keys.find(Filters.eq("_id", DOCUMENT_ID)).first(); // another node inserted it first

@@ -3,39 +3,24 @@ package dev.membership.store.mongo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import com.mongodb.ErrorCategory;
 import com.mongodb.MongoCommandException;
-import com.mongodb.MongoException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ReadConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.FindOneAndUpdateOptions;
-import com.mongodb.client.model.IndexOptions;
-import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.Projections;
-import com.mongodb.client.model.ReturnDocument;
-import com.mongodb.client.model.Updates;
 import org.bson.Document;
-import org.bson.conversions.Bson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.store.Holder;
-import dev.membership.store.LeaderClaim;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
-import dev.membership.store.StoreException;
 
 /**
  * Nodes and leases in two MongoDB collections.
@@ -53,12 +38,6 @@ import dev.membership.store.StoreException;
 public class MongoMembershipStore implements MembershipStore {
 
 	private static final Logger log = LoggerFactory.getLogger(MongoMembershipStore.class);
-
-	static final int DUPLICATE_KEY = 11000;
-
-	private static final int COMMAND_NOT_FOUND = 59;
-
-	private static final Date RELEASED = new Date(0);
 
 	private final MongoCollection<Document> nodes;
 
@@ -85,8 +64,7 @@ public class MongoMembershipStore implements MembershipStore {
 		call("initialize", () -> {
 			long ttlSeconds = Math.max(1, this.deadNodeRetention.toSeconds());
 			try {
-				this.nodes.createIndex(Indexes.ascending("updatedAt"),
-						new IndexOptions().name("membership_node_ttl").expireAfter(ttlSeconds, TimeUnit.SECONDS));
+				this.nodes.createIndex(MembershipDocuments.ttlIndex(), MembershipDocuments.ttlIndexOptions(ttlSeconds));
 			}
 			catch (MongoCommandException ex) {
 				// an existing index with another TTL: keep it, the leader's own cleanup still runs
@@ -98,48 +76,35 @@ public class MongoMembershipStore implements MembershipStore {
 
 	@Override
 	public Instant serverTime() {
-		return call("serverTime", () -> {
-			Document reply = helloReply();
-			Date localTime = reply.getDate("localTime");
-			if (localTime == null) {
-				throw new StoreException("The server's hello reply has no localTime", null);
-			}
-			return localTime.toInstant();
-		});
+		return call("serverTime", () -> MembershipDocuments.localTime(helloReply()));
 	}
 
 	private Document helloReply() {
 		if (!this.helloUnsupported) {
 			try {
-				return this.database.runCommand(new Document("hello", 1));
+				return this.database.runCommand(MembershipDocuments.HELLO);
 			}
 			catch (MongoCommandException ex) {
-				if (ex.getErrorCode() != COMMAND_NOT_FOUND) {
+				if (!MembershipDocuments.isCommandNotFound(ex)) {
 					throw ex;
 				}
-				// servers before 4.4.2 and some wire-compatible servers only know the legacy name
 				this.helloUnsupported = true;
 			}
 		}
-		return this.database.runCommand(new Document("isMaster", 1));
+		return this.database.runCommand(MembershipDocuments.IS_MASTER);
 	}
 
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
 		return call("acquire", () -> {
-			Bson filter = Filters.and(Filters.eq("_id", group),
-					Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)), isHeldBy(holder)));
-			Bson update = Updates.combine(Updates.set("holderNodeId", holder.nodeId()),
-					Updates.set("holderIncarnation", holder.incarnation()),
-					Updates.set("holderAddress", holder.address()), Updates.set("expiresAt", Date.from(expiresAt)),
-					Updates.currentDate("acquiredAt"), Updates.inc("epoch", 1L));
 			try {
-				Document after = this.leases.findOneAndUpdate(filter, update,
-						new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
-				return Optional.ofNullable(after).map(MongoMembershipStore::toLease);
+				Document after = this.leases.findOneAndUpdate(
+						MembershipDocuments.acquireFilter(group, holder, expiredBefore),
+						MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions());
+				return Optional.ofNullable(after).map(MembershipDocuments::toLease);
 			}
 			catch (MongoCommandException | MongoWriteException ex) {
-				if (isDuplicateKey(ex)) {
+				if (MembershipDocuments.isDuplicateKey(ex)) {
 					return Optional.empty();
 				}
 				throw ex;
@@ -150,41 +115,28 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		return call("renew", () -> this.leases
-			.updateOne(heldBy(group, holder, epoch), Updates.set("expiresAt", Date.from(expiresAt)))
+			.updateOne(MembershipDocuments.heldBy(group, holder, epoch), MembershipDocuments.renewUpdate(expiresAt))
 			.getMatchedCount() == 1);
 	}
 
 	@Override
 	public boolean release(String group, Holder holder, long epoch) {
 		return call("release", () -> this.leases
-			.updateOne(heldBy(group, holder, epoch),
-					Updates.combine(Updates.set("expiresAt", RELEASED), Updates.currentDate("releasedAt")))
+			.updateOne(MembershipDocuments.heldBy(group, holder, epoch), MembershipDocuments.releaseUpdate())
 			.getMatchedCount() == 1);
 	}
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
-		return call("findLease",
-				() -> Optional.ofNullable(this.leases.find(Filters.eq("_id", group)).first())
-					.map(MongoMembershipStore::toLease));
+		return call("findLease", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(group)).first())
+			.map(MembershipDocuments::toLease));
 	}
 
 	@Override
 	public String heartbeat(NodeRecord node) {
 		return call("heartbeat", () -> {
-			Document leading = new Document();
-			node.leading()
-				.forEach((group, claim) -> leading.append(group, new Document("epoch", claim.epoch())
-					.append("expiresAt", Date.from(claim.expiresAt()))));
-			Bson update = Updates.combine(Updates.set("incarnation", node.incarnation()),
-					Updates.set("address", node.address()),
-					Updates.set("startedAt", (node.startedAt() != null) ? Date.from(node.startedAt()) : null),
-					Updates.set("groups", node.groups()), Updates.set("leading", leading),
-					Updates.currentDate("updatedAt"));
-			Document before = this.nodes.findOneAndUpdate(Filters.eq("_id", node.nodeId()), update,
-					new FindOneAndUpdateOptions().upsert(true)
-						.returnDocument(ReturnDocument.BEFORE)
-						.projection(Projections.include("incarnation")));
+			Document before = this.nodes.findOneAndUpdate(MembershipDocuments.byId(node.nodeId()),
+					MembershipDocuments.heartbeatUpdate(node), MembershipDocuments.heartbeatOptions());
 			return (before != null) ? before.getString("incarnation") : null;
 		});
 	}
@@ -194,7 +146,7 @@ public class MongoMembershipStore implements MembershipStore {
 		return call("findNodes", () -> {
 			List<NodeRecord> result = new ArrayList<>();
 			for (Document d : this.nodes.find()) {
-				result.add(toNode(d));
+				result.add(MembershipDocuments.toNode(d));
 			}
 			return result;
 		});
@@ -202,69 +154,17 @@ public class MongoMembershipStore implements MembershipStore {
 
 	@Override
 	public void removeNode(String nodeId, String incarnation) {
-		call("removeNode", () -> this.nodes
-			.deleteOne(Filters.and(Filters.eq("_id", nodeId), Filters.eq("incarnation", incarnation))));
+		call("removeNode", () -> this.nodes.deleteOne(MembershipDocuments.nodeOf(nodeId, incarnation)));
 	}
 
 	@Override
 	public long removeNodesNotSeenSince(Instant cutoff) {
 		return call("removeDeadNodes",
-				() -> this.nodes.deleteMany(Filters.lt("updatedAt", Date.from(cutoff))).getDeletedCount());
-	}
-
-	private static Bson isHeldBy(Holder holder) {
-		return Filters.and(Filters.eq("holderNodeId", holder.nodeId()),
-				Filters.eq("holderIncarnation", holder.incarnation()));
-	}
-
-	private static Bson heldBy(String group, Holder holder, long epoch) {
-		return Filters.and(Filters.eq("_id", group), isHeldBy(holder), Filters.eq("epoch", epoch));
-	}
-
-	private static boolean isDuplicateKey(MongoException ex) {
-		if (ex instanceof MongoWriteException write) {
-			return write.getError().getCategory() == ErrorCategory.DUPLICATE_KEY;
-		}
-		return ex.getCode() == DUPLICATE_KEY;
-	}
-
-	static LeaseRecord toLease(Document d) {
-		String nodeId = d.getString("holderNodeId");
-		Holder holder = (nodeId != null)
-				? new Holder(nodeId, String.valueOf(d.getString("holderIncarnation")), d.getString("holderAddress"))
-				: null;
-		Number epoch = d.get("epoch", Number.class);
-		return new LeaseRecord(d.getString("_id"), holder, (epoch != null) ? epoch.longValue() : 0,
-				instant(d.getDate("expiresAt")), instant(d.getDate("acquiredAt")));
-	}
-
-	static NodeRecord toNode(Document d) {
-		Map<String, LeaderClaim> leading = new HashMap<>();
-		Document claims = d.get("leading", Document.class);
-		if (claims != null) {
-			for (String group : claims.keySet()) {
-				Document claim = claims.get(group, Document.class);
-				Number epoch = claim.get("epoch", Number.class);
-				leading.put(group, new LeaderClaim((epoch != null) ? epoch.longValue() : 0,
-						instant(claim.getDate("expiresAt"))));
-			}
-		}
-		List<String> groups = d.getList("groups", String.class);
-		return new NodeRecord(d.getString("_id"), d.getString("incarnation"), d.getString("address"),
-				instant(d.getDate("startedAt")), instant(d.getDate("updatedAt")), groups, leading);
-	}
-
-	private static Instant instant(Date date) {
-		return (date != null) ? date.toInstant() : null;
+				() -> this.nodes.deleteMany(MembershipDocuments.notSeenSince(cutoff)).getDeletedCount());
 	}
 
 	private static <T> T call(String operation, Supplier<T> action) {
-		try {
-			return action.get();
-		}
-		catch (MongoException ex) {
-			throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex);
-		}
+		return MembershipDocuments.call(operation, action);
 	}
 
 }
