@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
+import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
 
 import dev.membership.ElectionMetrics;
 import dev.membership.LeadershipObserver;
@@ -22,13 +23,16 @@ import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.mongo.MongoMembershipStore;
+import dev.membership.store.mongo.ReactiveMongoMembershipStore;
 
 /**
  * Joins the cluster through the application's own MongoDB (its {@link MongoDatabaseFactory}; no second connection
  * pool). Every bean backs off when the application defines its own.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
-		"org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration" })
+		"org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration",
+		"org.springframework.boot.mongodb.autoconfigure.MongoReactiveAutoConfiguration",
+		"org.springframework.boot.data.mongodb.autoconfigure.DataMongoReactiveAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(MembershipProperties.class)
 public class MembershipAutoConfiguration {
@@ -92,6 +96,28 @@ public class MembershipAutoConfiguration {
 		MongoMembershipStore membershipStore(MongoDatabaseFactory databaseFactory, MembershipProperties properties,
 				MembershipSettings settings) {
 			return new MongoMembershipStore(databaseFactory.getMongoDatabase(),
+					MongoStoreSettingsFactory.storeSettings(properties, settings));
+		}
+
+	}
+
+	/**
+	 * A reactive application (only the reactive driver, or no blocking MongoDatabaseFactory): the store runs on its
+	 * ReactiveMongoDatabaseFactory, so no second driver or connection pool is needed.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.springframework.data.mongodb.ReactiveMongoDatabaseFactory",
+			"com.mongodb.reactivestreams.client.MongoDatabase", "reactor.core.publisher.Mono" })
+	static class ReactiveMongoStoreConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(value = MembershipStore.class,
+				type = "org.springframework.data.mongodb.MongoDatabaseFactory")
+		@ConditionalOnBean(ReactiveMongoDatabaseFactory.class)
+		ReactiveMongoMembershipStore reactiveMembershipStore(ReactiveMongoDatabaseFactory databaseFactory,
+				MembershipProperties properties, MembershipSettings settings) {
+			// the factory hands out its database without a round trip
+			return new ReactiveMongoMembershipStore(databaseFactory.getMongoDatabase().block(),
 					MongoStoreSettingsFactory.storeSettings(properties, settings));
 		}
 

@@ -29,8 +29,8 @@ class NoMembershipStoreException extends IllegalStateException {
 				&& ClassUtils.isPresent("com.mongodb.client.MongoClient", classLoader);
 		boolean reactive = ClassUtils.isPresent("com.mongodb.reactivestreams.client.MongoClient", classLoader);
 		if (!sync && reactive) {
-			return "the application has only the reactive MongoDB driver; the membership store runs on Spring Data "
-					+ "MongoDB's blocking MongoDatabaseFactory";
+			return "the application has the reactive MongoDB driver but no ReactiveMongoDatabaseFactory bean (is "
+					+ "spring-boot-starter-data-mongodb-reactive there, and its auto-configuration not excluded?)";
 		}
 		if (!sync) {
 			return "there is no MongoDB driver on the classpath and the application defines no MembershipStore bean";

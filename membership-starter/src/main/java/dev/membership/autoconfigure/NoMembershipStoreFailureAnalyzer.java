@@ -10,7 +10,8 @@ class NoMembershipStoreFailureAnalyzer extends AbstractFailureAnalyzer<NoMembers
 	protected FailureAnalysis analyze(Throwable rootFailure, NoMembershipStoreException cause) {
 		return new FailureAnalysis("membership-starter is enabled but has nowhere to keep the cluster: "
 				+ cause.reason() + ". Without a store no node would ever lead, so @LeaderOnly methods would never run.",
-				"Add org.springframework.boot:spring-boot-starter-data-mongodb and point it at your database "
+				"Add org.springframework.boot:spring-boot-starter-data-mongodb (or its -reactive sibling in a "
+						+ "reactive application) and point it at your database "
 						+ "(spring.mongodb.uri), or define a bean of type dev.membership.store.MembershipStore, or "
 						+ "set membership.enabled=false to run without membership.",
 				cause);

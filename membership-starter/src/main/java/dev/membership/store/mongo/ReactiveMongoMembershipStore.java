@@ -1,0 +1,177 @@
+package dev.membership.store.mongo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.ReadConcern;
+import com.mongodb.reactivestreams.client.MongoCollection;
+import com.mongodb.reactivestreams.client.MongoDatabase;
+import org.bson.Document;
+import org.reactivestreams.Publisher;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import dev.membership.store.Holder;
+import dev.membership.store.LeaseRecord;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.NodeRecord;
+import dev.membership.store.StoreException;
+
+/**
+ * The same store as {@link MongoMembershipStore}, on the application's reactive driver, so that a reactive application
+ * needs no blocking driver and no second connection pool. Each call blocks only the membership node's own loop thread
+ * (never a reactive one), bounded by the driver's operation timeout like the blocking store.
+ */
+public class ReactiveMongoMembershipStore implements MembershipStore {
+
+	private static final Logger log = LoggerFactory.getLogger(ReactiveMongoMembershipStore.class);
+
+	private final MongoDatabase database;
+
+	private final MongoCollection<Document> nodes;
+
+	private final MongoCollection<Document> leases;
+
+	private final Duration deadNodeRetention;
+
+	/** A little longer than the driver's own timeout, which is what normally ends a call. */
+	private final Duration blockAtMost;
+
+	private volatile boolean helloUnsupported;
+
+	public ReactiveMongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
+		long timeoutMillis = settings.operationTimeout().toMillis();
+		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+		this.nodes = this.database.getCollection(settings.nodesCollection());
+		this.leases = this.database.getCollection(settings.leasesCollection())
+			.withWriteConcern(settings.leaseWriteConcern())
+			.withReadConcern(ReadConcern.MAJORITY);
+		this.deadNodeRetention = settings.deadNodeRetention();
+		this.blockAtMost = settings.operationTimeout().multipliedBy(2);
+	}
+
+	@Override
+	public void initialize() {
+		call("initialize", () -> {
+			long ttlSeconds = Math.max(1, this.deadNodeRetention.toSeconds());
+			try {
+				one(this.nodes.createIndex(MembershipDocuments.ttlIndex(),
+						MembershipDocuments.ttlIndexOptions(ttlSeconds)));
+			}
+			catch (MongoCommandException ex) {
+				// an existing index with another TTL: keep it, the leader's own cleanup still runs
+				log.warn("Kept the existing TTL index on {}: {}", this.nodes.getNamespace(), ex.getErrorMessage());
+			}
+			return null;
+		});
+	}
+
+	@Override
+	public Instant serverTime() {
+		return call("serverTime", () -> MembershipDocuments.localTime(helloReply()));
+	}
+
+	private Document helloReply() {
+		if (!this.helloUnsupported) {
+			try {
+				return one(this.database.runCommand(MembershipDocuments.HELLO));
+			}
+			catch (MongoCommandException ex) {
+				if (!MembershipDocuments.isCommandNotFound(ex)) {
+					throw ex;
+				}
+				this.helloUnsupported = true;
+			}
+		}
+		return one(this.database.runCommand(MembershipDocuments.IS_MASTER));
+	}
+
+	@Override
+	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		return call("acquire", () -> {
+			try {
+				Document after = one(this.leases.findOneAndUpdate(
+						MembershipDocuments.acquireFilter(group, holder, expiredBefore),
+						MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions()));
+				return Optional.ofNullable(after).map(MembershipDocuments::toLease);
+			}
+			catch (MongoCommandException | MongoWriteException ex) {
+				if (MembershipDocuments.isDuplicateKey(ex)) {
+					return Optional.empty();
+				}
+				throw ex;
+			}
+		});
+	}
+
+	@Override
+	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		return call("renew", () -> one(this.leases.updateOne(MembershipDocuments.heldBy(group, holder, epoch),
+				MembershipDocuments.renewUpdate(expiresAt))).getMatchedCount() == 1);
+	}
+
+	@Override
+	public boolean release(String group, Holder holder, long epoch) {
+		return call("release", () -> one(this.leases.updateOne(MembershipDocuments.heldBy(group, holder, epoch),
+				MembershipDocuments.releaseUpdate())).getMatchedCount() == 1);
+	}
+
+	@Override
+	public Optional<LeaseRecord> findLease(String group) {
+		return call("findLease", () -> Optional.ofNullable(one(this.leases.find(MembershipDocuments.byId(group)).first()))
+			.map(MembershipDocuments::toLease));
+	}
+
+	@Override
+	public String heartbeat(NodeRecord node) {
+		return call("heartbeat", () -> {
+			Document before = one(this.nodes.findOneAndUpdate(MembershipDocuments.byId(node.nodeId()),
+					MembershipDocuments.heartbeatUpdate(node), MembershipDocuments.heartbeatOptions()));
+			return (before != null) ? before.getString("incarnation") : null;
+		});
+	}
+
+	@Override
+	public List<NodeRecord> findNodes() {
+		return call("findNodes", () -> {
+			List<Document> documents = Flux.from(this.nodes.find()).collectList().block(this.blockAtMost);
+			return (documents != null) ? documents.stream().map(MembershipDocuments::toNode).toList()
+					: List.<NodeRecord>of();
+		});
+	}
+
+	@Override
+	public void removeNode(String nodeId, String incarnation) {
+		call("removeNode", () -> one(this.nodes.deleteOne(MembershipDocuments.nodeOf(nodeId, incarnation))));
+	}
+
+	@Override
+	public long removeNodesNotSeenSince(Instant cutoff) {
+		return call("removeDeadNodes",
+				() -> one(this.nodes.deleteMany(MembershipDocuments.notSeenSince(cutoff))).getDeletedCount());
+	}
+
+	/** The publisher's one result (null when it completes empty), on this thread. */
+	private <T> T one(Publisher<T> publisher) {
+		return Mono.from(publisher).block(this.blockAtMost);
+	}
+
+	private static <T> T call(String operation, Supplier<T> action) {
+		try {
+			return MembershipDocuments.call(operation, action);
+		}
+		catch (IllegalStateException ex) {
+			// Reactor's own bound, should the driver's timeout not end the call first
+			throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex);
+		}
+	}
+
+}
