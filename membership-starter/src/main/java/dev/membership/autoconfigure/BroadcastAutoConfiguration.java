@@ -1,5 +1,7 @@
 package dev.membership.autoconfigure;
 
+import java.util.List;
+
 import jakarta.servlet.http.HttpServlet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,8 @@ import org.springframework.data.mongodb.MongoDatabaseFactory;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 
+import dev.membership.InvalidMembershipSettingsException;
+import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeySource;
@@ -73,7 +77,10 @@ public class BroadcastAutoConfiguration {
 					return keys;
 				}
 			}
-			throw new IllegalStateException("Set membership.broadcast.keys: there is no MongoDB to keep a key in");
+			throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("broadcast.keys"),
+					"no key is configured and there is no blocking MongoDB (MongoDatabaseFactory) to keep a generated "
+							+ "one in: set membership.broadcast.keys (the same keys on every node, 32 bytes or more "
+							+ "each), or membership.broadcast.enabled=false")));
 		}
 
 		@Bean

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 
 import dev.membership.Membership;
@@ -38,6 +39,11 @@ public class MembershipReadinessGate implements MembershipEventListener {
 
 	private boolean nodeReady;
 
+	private boolean closed;
+
+	/** Ends the wait at the timeout; cancelled when the node gets ready, someone else refuses, or the context closes. */
+	private CompletableFuture<Void> timer;
+
 	public MembershipReadinessGate(Membership membership, ApplicationEventPublisher publisher, Duration timeout) {
 		this.membership = membership;
 		this.publisher = publisher;
@@ -46,13 +52,17 @@ public class MembershipReadinessGate implements MembershipEventListener {
 
 	@EventListener
 	public synchronized void onReadiness(AvailabilityChangeEvent<ReadinessState> event) {
-		if (event.getSource() == this || event.getState() != ReadinessState.ACCEPTING_TRAFFIC) {
+		if (event.getSource() == this) {
 			return;
 		}
-		if (!this.nodeReady && !this.membership.status().ready()) {
+		if (event.getState() == ReadinessState.REFUSING_TRAFFIC) {
+			stopHolding(); // someone else refuses (the application, a shutdown): never ours to turn back
+			return;
+		}
+		if (!this.closed && !this.nodeReady && !this.membership.status().ready()) {
 			if (!this.holding) {
 				Executor later = CompletableFuture.delayedExecutor(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
-				CompletableFuture.runAsync(this::onTimeout, later);
+				this.timer = CompletableFuture.runAsync(this::onTimeout, later);
 			}
 			this.holding = true;
 			log.info("Not ready yet: membership node {} has not reached the store (waiting at most {})",
@@ -68,8 +78,22 @@ public class MembershipReadinessGate implements MembershipEventListener {
 		}
 	}
 
+	@EventListener
+	public synchronized void onClosed(ContextClosedEvent event) {
+		this.closed = true;
+		stopHolding();
+	}
+
+	private void stopHolding() {
+		this.holding = false;
+		if (this.timer != null) {
+			this.timer.cancel(false); // a cancelled runAsync never runs its task
+			this.timer = null;
+		}
+	}
+
 	private synchronized void onTimeout() {
-		if (this.holding && !this.nodeReady) {
+		if (this.holding && !this.nodeReady && !this.closed) {
 			this.holding = false;
 			this.nodeReady = true; // not gated again
 			log.warn("Ready without membership: node {} has not reached the store within {} ({}); serving requests "
@@ -83,7 +107,7 @@ public class MembershipReadinessGate implements MembershipEventListener {
 	private synchronized void onNodeReady() {
 		this.nodeReady = true;
 		if (this.holding) {
-			this.holding = false;
+			stopHolding();
 			AvailabilityChangeEvent.publish(this.publisher, this, ReadinessState.ACCEPTING_TRAFFIC);
 		}
 	}

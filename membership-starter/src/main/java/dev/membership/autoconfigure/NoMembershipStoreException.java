@@ -32,6 +32,10 @@ class NoMembershipStoreException extends IllegalStateException {
 			return "the application has the reactive MongoDB driver but no ReactiveMongoDatabaseFactory bean (is "
 					+ "spring-boot-starter-data-mongodb-reactive there, and its auto-configuration not excluded?)";
 		}
+		if (!sync && ClassUtils.isPresent("com.mongodb.client.MongoClient", classLoader)) {
+			return "the MongoDB driver is there but not Spring Data MongoDB, whose MongoDatabaseFactory the store runs "
+					+ "on (spring-boot-starter-mongodb brings only the driver)";
+		}
 		if (!sync) {
 			return "there is no MongoDB driver on the classpath and the application defines no MembershipStore bean";
 		}

@@ -19,12 +19,16 @@ import dev.membership.InvalidMembershipSettingsException.Violation;
 
 /**
  * Finds {@code membership.*} properties that bind to nothing (a typo such as {@code membership.lease}), which Spring
- * would otherwise ignore, and names the nearest valid property. Environment variables are not checked: other tools'
- * {@code MEMBERSHIP_*} variables cannot be told apart from ours.
+ * would otherwise ignore, and names the nearest valid property. Checked: the application's configuration files,
+ * command-line arguments and the like. Not checked: environment variables and JVM system properties, where other
+ * tools' {@code MEMBERSHIP_*} or {@code membership.*} settings cannot be told apart from ours.
  */
 final class UnknownMembershipProperties {
 
 	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("membership");
+
+	private static final Set<String> NOT_CHECKED = Set.of(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+			StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
 
 	/** Every valid name, from the properties class itself, so it cannot drift from what binds. */
 	private static final List<String> KNOWN = known("membership", MembershipProperties.class);
@@ -37,7 +41,7 @@ final class UnknownMembershipProperties {
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			Object underlying = source.getUnderlyingSource();
 			if (underlying instanceof org.springframework.core.env.PropertySource<?> propertySource
-					&& StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME.equals(propertySource.getName())) {
+					&& NOT_CHECKED.contains(propertySource.getName())) {
 				continue;
 			}
 			if (source instanceof IterableConfigurationPropertySource iterable) {
@@ -109,6 +113,7 @@ final class UnknownMembershipProperties {
 			String name = prefix + "." + dashed(property.getName());
 			Class<?> propertyType = property.getPropertyType();
 			if (propertyType.getDeclaringClass() == MembershipProperties.class) {
+				names.add(name); // the group itself: a YAML key whose children are all commented out
 				names.addAll(known(name, propertyType)); // a nested group such as mongo or broadcast
 			}
 			else if (property.getWriteMethod() != null) {

@@ -8,7 +8,6 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import tools.jackson.databind.JsonNode;
@@ -226,6 +225,23 @@ class MembershipActuatorTests {
 					.until(() -> availability.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
 				assertThat(context.getBean(Membership.class).status().ready()).isFalse();
 				assertThat(output).contains("Ready without membership", "has not reached the store within PT0.3S");
+			});
+	}
+
+	@Test
+	void aRefusalFromElsewhereIsNeverTurnedBackByTheTimeout(CapturedOutput output) {
+		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
+			.withUserConfiguration(Faults.class)
+			.withPropertyValues("faults.down-at-start=true", "membership.mongo.operation-timeout=200ms",
+					"membership.readiness.timeout=300ms")
+			.run((context) -> {
+				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
+				// the application (or a shutdown) refuses traffic itself while the gate waits
+				AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
+				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
+				await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+					.until(() -> availability.getReadinessState() == ReadinessState.REFUSING_TRAFFIC);
+				assertThat(output).doesNotContain("Ready without membership");
 			});
 	}
 

@@ -16,6 +16,7 @@ import org.bson.Document;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -42,7 +43,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	private final Duration deadNodeRetention;
 
-	/** A little longer than the driver's own timeout, which is what normally ends a call. */
+	/** A little longer than the driver's own timeout, which is what normally ends a call; still shorter than a lease. */
 	private final Duration blockAtMost;
 
 	private volatile boolean helloUnsupported;
@@ -55,7 +56,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 			.withWriteConcern(settings.leaseWriteConcern())
 			.withReadConcern(ReadConcern.MAJORITY);
 		this.deadNodeRetention = settings.deadNodeRetention();
-		this.blockAtMost = settings.operationTimeout().multipliedBy(2);
+		this.blockAtMost = settings.operationTimeout().plusMillis(250);
 	}
 
 	@Override
@@ -168,9 +169,16 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 		try {
 			return MembershipDocuments.call(operation, action);
 		}
-		catch (IllegalStateException ex) {
-			// Reactor's own bound, should the driver's timeout not end the call first
-			throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex);
+		catch (RuntimeException ex) {
+			if (Exceptions.unwrap(ex) instanceof InterruptedException) {
+				Thread.currentThread().interrupt(); // the node is stopping: keep the flag for its loop
+				throw new StoreException("MongoDB " + operation + " interrupted", ex);
+			}
+			if (ex instanceof IllegalStateException && String.valueOf(ex.getMessage()).startsWith("Timeout")) {
+				// Reactor's own bound, should the driver's timeout not end the call first
+				throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex);
+			}
+			throw ex;
 		}
 	}
 
