@@ -1,10 +1,8 @@
 package dev.membership.autoconfigure;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,16 +27,14 @@ import dev.membership.MembershipSettings;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.mongo.MongoMembershipStore;
 import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.OneNodeStore;
 import dev.membership.testsupport.FaultInjectingStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
@@ -343,18 +339,13 @@ class MembershipAutoConfigurationTests {
 
 	}
 
-	/** A one-node store, just enough to lead: the application's own, with no MongoDB behind it. */
+	/** The application's own store, with no MongoDB behind it. */
 	@Configuration(proxyBeanMethods = false)
 	static class InMemoryStore {
 
 		@Bean
 		MembershipStore membershipStore() {
-			MembershipStore store = mock(MembershipStore.class);
-			when(store.serverTime()).thenAnswer((call) -> Instant.now());
-			when(store.tryAcquire(any(), any(), any(), any())).thenAnswer((call) -> Optional.of(new LeaseRecord(
-					call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now())));
-			when(store.renew(any(), any(), anyLong(), any())).thenReturn(true);
-			return store;
+			return OneNodeStore.create();
 		}
 
 	}

@@ -1,8 +1,6 @@
 package dev.membership.autoconfigure;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Optional;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -15,15 +13,11 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 import dev.membership.Membership;
-import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
+import dev.membership.testsupport.OneNodeStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyLong;
-import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 /**
  * Runs in its own surefire execution with every MongoDB, BSON, Spring Data MongoDB and Reactor jar removed from the
@@ -56,12 +50,7 @@ class NoMongoDbClasspathTests {
 
 		@Bean
 		MembershipStore membershipStore() {
-			MembershipStore store = mock(MembershipStore.class);
-			when(store.serverTime()).thenAnswer((call) -> Instant.now());
-			when(store.tryAcquire(any(), any(), any(), any())).thenAnswer((call) -> Optional.of(new LeaseRecord(
-					call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now())));
-			when(store.renew(any(), any(), anyLong(), any())).thenReturn(true);
-			return store;
+			return OneNodeStore.create();
 		}
 
 		@Bean
