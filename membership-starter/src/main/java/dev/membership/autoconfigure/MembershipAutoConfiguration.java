@@ -87,7 +87,8 @@ public class MembershipAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(MongoDatabaseFactory.class)
+	@ConditionalOnClass(name = { "org.springframework.data.mongodb.MongoDatabaseFactory",
+			"com.mongodb.client.MongoDatabase" }) // the blocking driver too: reactive apps have Spring Data but not it
 	static class MongoStoreConfiguration {
 
 		@Bean

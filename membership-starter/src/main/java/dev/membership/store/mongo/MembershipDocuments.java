@@ -1,11 +1,14 @@
 package dev.membership.store.mongo;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import com.mongodb.ErrorCategory;
@@ -21,6 +24,8 @@ import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import org.bson.Document;
 import org.bson.conversions.Bson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.membership.store.Holder;
 import dev.membership.store.LeaderClaim;
@@ -36,36 +41,65 @@ final class MembershipDocuments {
 
 	static final int DUPLICATE_KEY = 11000;
 
-	static final int COMMAND_NOT_FOUND = 59;
+	private static final int COMMAND_NOT_FOUND = 59;
 
-	static final Document HELLO = new Document("hello", 1);
+	private static final Logger log = LoggerFactory.getLogger(MembershipDocuments.class);
 
-	/** Servers before 4.4.2 and some wire-compatible servers only know the legacy name. */
-	static final Document IS_MASTER = new Document("isMaster", 1);
+	private static final Document HELLO = new Document("hello", 1);
+
+	private static final Document IS_MASTER = new Document("isMaster", 1);
 
 	private static final Date RELEASED = new Date(0);
 
 	private MembershipDocuments() {
 	}
 
-	static Bson ttlIndex() {
-		return Indexes.ascending("updatedAt");
-	}
-
-	static IndexOptions ttlIndexOptions(long ttlSeconds) {
-		return new IndexOptions().name("membership_node_ttl").expireAfter(ttlSeconds, TimeUnit.SECONDS);
-	}
-
-	static Instant localTime(Document helloReply) {
-		Date localTime = helloReply.getDate("localTime");
-		if (localTime == null) {
-			throw new StoreException("The server's hello reply has no localTime", null);
+	/**
+	 * Creates the TTL index on the nodes' {@code updatedAt} with {@code create(keys, options)}; an existing index with
+	 * another TTL is kept, since the leader's own cleanup runs anyway.
+	 */
+	static void createTtlIndex(Duration deadNodeRetention, BiConsumer<Bson, IndexOptions> create, Object namespace) {
+		long ttlSeconds = Math.max(1, deadNodeRetention.toSeconds());
+		try {
+			create.accept(Indexes.ascending("updatedAt"),
+					new IndexOptions().name("membership_node_ttl").expireAfter(ttlSeconds, TimeUnit.SECONDS));
 		}
-		return localTime.toInstant();
+		catch (MongoCommandException ex) {
+			log.warn("Kept the existing TTL index on {}: {}", namespace, ex.getErrorMessage());
+		}
 	}
 
-	static boolean isCommandNotFound(MongoCommandException ex) {
-		return ex.getErrorCode() == COMMAND_NOT_FOUND;
+	/**
+	 * The server's clock from its {@code hello} reply; servers before 4.4.2 and some wire-compatible servers only
+	 * know the legacy {@code isMaster}, which is used from the first "command not found" on.
+	 */
+	static final class ServerTime {
+
+		private volatile boolean helloUnsupported;
+
+		Instant ask(Function<Document, Document> runCommand) {
+			Document reply = null;
+			if (!this.helloUnsupported) {
+				try {
+					reply = runCommand.apply(HELLO);
+				}
+				catch (MongoCommandException ex) {
+					if (ex.getErrorCode() != COMMAND_NOT_FOUND) {
+						throw ex;
+					}
+					this.helloUnsupported = true;
+				}
+			}
+			if (reply == null) {
+				reply = runCommand.apply(IS_MASTER);
+			}
+			Date localTime = reply.getDate("localTime");
+			if (localTime == null) {
+				throw new StoreException("The server's hello reply has no localTime", null);
+			}
+			return localTime.toInstant();
+		}
+
 	}
 
 	static Bson acquireFilter(String group, Holder holder, Instant expiredBefore) {

@@ -14,8 +14,6 @@ import com.mongodb.ReadConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import org.bson.Document;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.membership.store.Holder;
 import dev.membership.store.LeaseRecord;
@@ -37,8 +35,6 @@ import dev.membership.store.NodeRecord;
  */
 public class MongoMembershipStore implements MembershipStore {
 
-	private static final Logger log = LoggerFactory.getLogger(MongoMembershipStore.class);
-
 	private final MongoCollection<Document> nodes;
 
 	private final MongoCollection<Document> leases;
@@ -47,7 +43,7 @@ public class MongoMembershipStore implements MembershipStore {
 
 	private final Duration deadNodeRetention;
 
-	private volatile boolean helloUnsupported;
+	private final MembershipDocuments.ServerTime serverTime = new MembershipDocuments.ServerTime();
 
 	public MongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
@@ -62,36 +58,15 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public void initialize() {
 		call("initialize", () -> {
-			long ttlSeconds = Math.max(1, this.deadNodeRetention.toSeconds());
-			try {
-				this.nodes.createIndex(MembershipDocuments.ttlIndex(), MembershipDocuments.ttlIndexOptions(ttlSeconds));
-			}
-			catch (MongoCommandException ex) {
-				// an existing index with another TTL: keep it, the leader's own cleanup still runs
-				log.warn("Kept the existing TTL index on {}: {}", this.nodes.getNamespace(), ex.getErrorMessage());
-			}
+			MembershipDocuments.createTtlIndex(this.deadNodeRetention, this.nodes::createIndex,
+					this.nodes.getNamespace());
 			return null;
 		});
 	}
 
 	@Override
 	public Instant serverTime() {
-		return call("serverTime", () -> MembershipDocuments.localTime(helloReply()));
-	}
-
-	private Document helloReply() {
-		if (!this.helloUnsupported) {
-			try {
-				return this.database.runCommand(MembershipDocuments.HELLO);
-			}
-			catch (MongoCommandException ex) {
-				if (!MembershipDocuments.isCommandNotFound(ex)) {
-					throw ex;
-				}
-				this.helloUnsupported = true;
-			}
-		}
-		return this.database.runCommand(MembershipDocuments.IS_MASTER);
+		return call("serverTime", () -> this.serverTime.ask(this.database::runCommand));
 	}
 
 	@Override

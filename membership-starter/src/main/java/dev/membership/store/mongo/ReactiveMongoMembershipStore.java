@@ -14,8 +14,6 @@ import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import org.bson.Document;
 import org.reactivestreams.Publisher;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -33,8 +31,6 @@ import dev.membership.store.StoreException;
  */
 public class ReactiveMongoMembershipStore implements MembershipStore {
 
-	private static final Logger log = LoggerFactory.getLogger(ReactiveMongoMembershipStore.class);
-
 	private final MongoDatabase database;
 
 	private final MongoCollection<Document> nodes;
@@ -46,7 +42,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	/** A little longer than the driver's own timeout, which is what normally ends a call; still shorter than a lease. */
 	private final Duration blockAtMost;
 
-	private volatile boolean helloUnsupported;
+	private final MembershipDocuments.ServerTime serverTime = new MembershipDocuments.ServerTime();
 
 	public ReactiveMongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
@@ -62,37 +58,15 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	@Override
 	public void initialize() {
 		call("initialize", () -> {
-			long ttlSeconds = Math.max(1, this.deadNodeRetention.toSeconds());
-			try {
-				one(this.nodes.createIndex(MembershipDocuments.ttlIndex(),
-						MembershipDocuments.ttlIndexOptions(ttlSeconds)));
-			}
-			catch (MongoCommandException ex) {
-				// an existing index with another TTL: keep it, the leader's own cleanup still runs
-				log.warn("Kept the existing TTL index on {}: {}", this.nodes.getNamespace(), ex.getErrorMessage());
-			}
+			MembershipDocuments.createTtlIndex(this.deadNodeRetention, (keys, options) -> one(this.nodes.createIndex(keys, options)),
+					this.nodes.getNamespace());
 			return null;
 		});
 	}
 
 	@Override
 	public Instant serverTime() {
-		return call("serverTime", () -> MembershipDocuments.localTime(helloReply()));
-	}
-
-	private Document helloReply() {
-		if (!this.helloUnsupported) {
-			try {
-				return one(this.database.runCommand(MembershipDocuments.HELLO));
-			}
-			catch (MongoCommandException ex) {
-				if (!MembershipDocuments.isCommandNotFound(ex)) {
-					throw ex;
-				}
-				this.helloUnsupported = true;
-			}
-		}
-		return one(this.database.runCommand(MembershipDocuments.IS_MASTER));
+		return call("serverTime", () -> this.serverTime.ask((command) -> one(this.database.runCommand(command))));
 	}
 
 	@Override
