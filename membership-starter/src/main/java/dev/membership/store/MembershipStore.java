@@ -21,11 +21,17 @@ public interface MembershipStore {
 
 	/**
 	 * Takes the group's lease when it has no holder, has expired before {@code expiredBefore}, or is already held by
-	 * this very holder (same node id and incarnation); the epoch grows by one. Empty when another holder has it.
+	 * this very holder (same node id and incarnation) with an expiry before {@code expiresAt}; the epoch grows by one.
+	 * Empty otherwise. The last condition makes a request that reaches the store late, after a newer acquisition or
+	 * renewal of the same holder, a no-op instead of a new term the holder does not know of.
 	 */
 	Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt);
 
-	/** Extends the lease if {@code holder} still holds it with {@code epoch}. False when the lease was lost. */
+	/**
+	 * Extends the lease to {@code expiresAt} if {@code holder} still holds it with {@code epoch}, never moving the expiry
+	 * back (a renewal that reaches the store after a later one must not shorten the lease). False when the lease was
+	 * lost.
+	 */
 	boolean renew(String group, Holder holder, long epoch, Instant expiresAt);
 
 	/** Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}. */

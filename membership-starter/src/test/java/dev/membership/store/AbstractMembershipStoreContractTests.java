@@ -89,8 +89,32 @@ public abstract class AbstractMembershipStoreContractTests {
 	void theHolderMayTakeItsOwnLeaseAgainAsANewTerm() {
 		Instant now = now();
 		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
-		Optional<LeaseRecord> again = this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		Optional<LeaseRecord> again = this.store.tryAcquire("g", this.a, now, now.plus(HOUR).plusSeconds(1));
 		assertThat(again).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
+	}
+
+	@Test
+	void aLateAcquisitionOfTheHolderDoesNotStartATermBehindItsBack() {
+		Instant now = now();
+		Instant sooner = now.plus(HOUR);
+		Instant later = sooner.plusSeconds(10);
+		this.store.tryAcquire("g", this.a, now, later);
+		// a request sent before that one, applied after it: the reply went to nobody
+		assertThat(this.store.tryAcquire("g", this.a, now, sooner)).isEmpty();
+		LeaseRecord lease = this.store.findLease("g").get();
+		assertThat(lease.epoch()).isEqualTo(1);
+		assertThat(lease.expiresAt()).isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+	}
+
+	@Test
+	void aLateRenewalNeverShortensTheLease() {
+		Instant now = now();
+		Instant later = now.plus(HOUR).plusSeconds(60);
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		assertThat(this.store.renew("g", this.a, 1, later)).isTrue();
+		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR).plusSeconds(30))).isTrue();
+		assertThat(this.store.findLease("g").get().expiresAt())
+			.isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
 	}
 
 	@Test
@@ -121,9 +145,9 @@ public abstract class AbstractMembershipStoreContractTests {
 	void renewWithAStaleEpochFails() {
 		Instant now = now();
 		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
-		this.store.tryAcquire("g", this.a, now, now.plus(HOUR)); // epoch 2
-		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR))).isFalse();
-		assertThat(this.store.renew("g", this.a, 2, now.plus(HOUR))).isTrue();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR).plusSeconds(1)); // epoch 2
+		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR).plusSeconds(2))).isFalse();
+		assertThat(this.store.renew("g", this.a, 2, now.plus(HOUR).plusSeconds(2))).isTrue();
 	}
 
 	@Test

@@ -102,9 +102,13 @@ final class MembershipDocuments {
 
 	}
 
-	static Bson acquireFilter(String group, Holder holder, Instant expiredBefore) {
-		return Filters.and(Filters.eq("_id", group),
-				Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)), isHeldBy(holder)));
+	/**
+	 * Free, expired, or already this holder's with an earlier expiry: a request that reaches the server late (after a
+	 * newer acquisition or renewal of the same holder) must not start a term behind its back.
+	 */
+	static Bson acquireFilter(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		return Filters.and(Filters.eq("_id", group), Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)),
+				Filters.and(isHeldBy(holder), Filters.lt("expiresAt", Date.from(expiresAt)))));
 	}
 
 	static Bson acquireUpdate(Holder holder, Instant expiresAt) {
@@ -118,8 +122,9 @@ final class MembershipDocuments {
 		return new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER);
 	}
 
+	/** Never moves the expiry back: a renewal that reaches the server after a later one must not shorten the lease. */
 	static Bson renewUpdate(Instant expiresAt) {
-		return Updates.set("expiresAt", Date.from(expiresAt));
+		return Updates.max("expiresAt", Date.from(expiresAt));
 	}
 
 	static Bson releaseUpdate() {

@@ -74,7 +74,7 @@ public class MongoMembershipStore implements MembershipStore {
 		return call("acquire", () -> {
 			try {
 				Document after = this.leases.findOneAndUpdate(
-						MembershipDocuments.acquireFilter(group, holder, expiredBefore),
+						MembershipDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
 						MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions());
 				return Optional.ofNullable(after).map(MembershipDocuments::toLease);
 			}

@@ -1,0 +1,110 @@
+package dev.membership;
+
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+
+/**
+ * One unit of the loop's work: steps that run one after another, each of which may wait for a store reply before the
+ * next; the first failure ends the job. The loop runs one job at a time, so a job sees the store the way a thread
+ * making blocking calls would, whether its calls are answered at once (threads) or later (simulation).
+ */
+final class LoopJob {
+
+	/** One step: must end by calling exactly one of {@link #next()} or {@link #fail(RuntimeException)}, now or later. */
+	@FunctionalInterface
+	interface Step {
+
+		void run(LoopJob job);
+
+	}
+
+	private final String name;
+
+	private final ArrayDeque<Step> steps = new ArrayDeque<>();
+
+	private final Consumer<RuntimeException> onFailure;
+
+	private Runnable onEnd = () -> {
+	};
+
+	private boolean ended;
+
+	LoopJob(String name, Consumer<RuntimeException> onFailure) {
+		this.name = name;
+		this.onFailure = onFailure;
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	/** Adds a step at the end. */
+	LoopJob then(Step step) {
+		this.steps.addLast(step);
+		return this;
+	}
+
+	/** Adds a step to run right after the current one. */
+	LoopJob now(Step step) {
+		this.steps.addFirst(step);
+		return this;
+	}
+
+	/** Adds a step to run when everything else has run, whether the job failed or not. */
+	LoopJob onEnd(Runnable action) {
+		Runnable before = this.onEnd;
+		this.onEnd = () -> {
+			try {
+				before.run();
+			}
+			finally {
+				action.run();
+			}
+		};
+		return this;
+	}
+
+	void start() {
+		next();
+	}
+
+	/** The current step is done: runs the next one, or ends the job. */
+	void next() {
+		Step step = this.steps.pollFirst();
+		if (step == null) {
+			end();
+			return;
+		}
+		try {
+			step.run(this);
+		}
+		catch (RuntimeException ex) {
+			fail(ex);
+		}
+	}
+
+	/** Ends the job successfully without running the remaining steps. */
+	void finish() {
+		this.steps.clear();
+		end();
+	}
+
+	/** Ends the job with {@code failure}; the remaining steps do not run. */
+	void fail(RuntimeException failure) {
+		this.steps.clear();
+		try {
+			this.onFailure.accept(failure);
+		}
+		finally {
+			end();
+		}
+	}
+
+	private void end() {
+		if (!this.ended) {
+			this.ended = true;
+			this.onEnd.run();
+		}
+	}
+
+}

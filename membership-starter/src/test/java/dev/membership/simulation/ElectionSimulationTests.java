@@ -1,0 +1,188 @@
+package dev.membership.simulation;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The production election code under the deterministic simulator: many seeds, each a run of 2 to 7 nodes with faults
+ * drawn from the seed, every invariant checked after every step. A failure prints its seed; replay it with
+ * {@code -Dtest=ElectionSimulationTests#replay -Dmembership.simulation.seed=<seed>}. Soak with
+ * {@code -Dtest=ElectionSimulationTests#soak -Dmembership.simulation.soak=10000000} (transitions; seeds from
+ * {@code membership.simulation.seed}, threads from {@code membership.simulation.threads}).
+ */
+class ElectionSimulationTests {
+
+	private static final long CI_TRANSITIONS = 100_000;
+
+	private static final Duration CI_BUDGET = Duration.ofSeconds(90);
+
+	private static Level level;
+
+	@BeforeAll
+	static void quiet() {
+		// a hundred thousand elections would log a hundred thousand lines
+		Logger logger = (Logger) LoggerFactory.getLogger("dev.membership");
+		level = logger.getLevel();
+		logger.setLevel(Level.OFF);
+	}
+
+	@AfterAll
+	static void restore() {
+		((Logger) LoggerFactory.getLogger("dev.membership")).setLevel(level);
+	}
+
+	@Test
+	void noViolationOverAHundredThousandFaultedTransitions() throws Exception {
+		long firstSeed = Long.getLong("membership.simulation.seed", System.nanoTime());
+		Summary summary = simulate(firstSeed, CI_TRANSITIONS, CI_BUDGET, 2);
+		System.out.println(summary);
+		assertThat(summary.failures.isEmpty()).withFailMessage(summary::toString).isTrue();
+		assertThat(summary.transitions.get()).as("transitions simulated within " + CI_BUDGET)
+			.isGreaterThanOrEqualTo(CI_TRANSITIONS);
+	}
+
+	@Test
+	void aSeedReplaysTheSameRun() {
+		long seed = Long.getLong("membership.simulation.seed", System.nanoTime());
+		SimulationConfig config = SimulationConfig.standard(seed).withChaos(Duration.ofMinutes(10));
+		SimulationResult first = new Simulation(config).run();
+		SimulationResult second = new Simulation(config).run();
+		assertThat(second.steps()).as(first.summary()).isEqualTo(first.steps());
+		assertThat(second.transitions()).isEqualTo(first.transitions());
+		assertThat(second.trace()).isEqualTo(first.trace());
+		assertThat(first.transitions()).isPositive();
+	}
+
+	@Test
+	void replay() {
+		Long seed = Long.getLong("membership.simulation.seed");
+		assumeTrue(seed != null && System.getProperty("membership.simulation.replay") != null,
+				"set -Dmembership.simulation.seed and -Dmembership.simulation.replay (and maybe "
+						+ "-Dmembership.simulation.variant)");
+		((Logger) LoggerFactory.getLogger("dev.membership")).setLevel(Level.INFO);
+		SimulationConfig.Variant variant = SimulationConfig.Variant
+			.valueOf(System.getProperty("membership.simulation.variant", "AS_BUILT"));
+		SimulationResult result = new Simulation(variant.apply(SimulationConfig.standard(seed))).run();
+		result.trace().forEach(System.out::println);
+		System.out.println(result.summary());
+		assertThat(result.violation()).withFailMessage(result::summary).isNull();
+	}
+
+	@Test
+	void soak() throws Exception {
+		long transitions = Long.getLong("membership.simulation.soak", 0);
+		assumeTrue(transitions > 0, "set -Dmembership.simulation.soak=<transitions>");
+		long firstSeed = Long.getLong("membership.simulation.seed", System.nanoTime());
+		int threads = Integer.getInteger("membership.simulation.threads", Runtime.getRuntime().availableProcessors());
+		Summary summary = simulate(firstSeed, transitions, Duration.ofDays(1), threads);
+		System.out.println(summary);
+		assertThat(summary.failures.isEmpty()).withFailMessage(summary::toString).isTrue();
+	}
+
+	/** Runs seeds firstSeed, firstSeed + 1, ... on {@code threads} threads until enough transitions or time. */
+	static Summary simulate(long firstSeed, long transitions, Duration budget, int threads) throws Exception {
+		Summary summary = new Summary(firstSeed);
+		long started = System.nanoTime();
+		long until = started + budget.toNanos();
+		AtomicLong nextSeed = new AtomicLong(firstSeed);
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> workers = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				workers.add(pool.submit(() -> {
+					while (summary.transitions.get() < transitions && System.nanoTime() < until
+							&& summary.failures.isEmpty()) {
+						summary.add(new Simulation(SimulationConfig.standard(nextSeed.getAndIncrement())).run());
+					}
+				}));
+			}
+			for (Future<?> worker : workers) {
+				worker.get();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		summary.wall = Duration.ofNanos(System.nanoTime() - started);
+		return summary;
+	}
+
+	static final class Summary {
+
+		final long firstSeed;
+
+		final AtomicLong transitions = new AtomicLong();
+
+		final AtomicLong steps = new AtomicLong();
+
+		final AtomicLong runs = new AtomicLong();
+
+		final AtomicLong virtualMinutes = new AtomicLong();
+
+		final Map<Simulation.Fault, Long> faults = new EnumMap<>(Simulation.Fault.class);
+
+		final List<SimulationResult> failures = new ArrayList<>();
+
+		Duration wall;
+
+		Summary(long firstSeed) {
+			this.firstSeed = firstSeed;
+		}
+
+		synchronized void add(SimulationResult result) {
+			this.transitions.addAndGet(result.transitions());
+			this.steps.addAndGet(result.steps());
+			this.runs.incrementAndGet();
+			this.virtualMinutes.addAndGet(result.virtualTime().toMinutes());
+			result.faults().forEach((fault, count) -> this.faults.merge(fault, (long) count, Long::sum));
+			if (result.failed()) {
+				this.failures.add(result);
+			}
+		}
+
+		@Override
+		public synchronized String toString() {
+			StringBuilder out = new StringBuilder("simulation: ").append(this.transitions)
+				.append(" transitions in ")
+				.append(this.runs)
+				.append(" runs (seeds ")
+				.append(this.firstSeed)
+				.append("..")
+				.append(this.firstSeed + this.runs.get() - 1)
+				.append("), ")
+				.append(this.steps)
+				.append(" steps, ")
+				.append(this.virtualMinutes)
+				.append(" virtual minutes, ")
+				.append(this.wall)
+				.append(" wall; faults ")
+				.append(this.faults);
+			for (SimulationResult failure : this.failures) {
+				out.append("\n").append(failure.summary()).append("\n  replay: ").append(failure.replay());
+				failure.trace().stream().skip(Math.max(0, failure.trace().size() - 40)).forEach(
+						(line) -> out.append("\n  ").append(line));
+			}
+			return out.toString();
+		}
+
+	}
+
+}

@@ -1,0 +1,73 @@
+package dev.membership.simulation;
+
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * The path between the nodes and the store, as the fault plan sets it: per-node cut-offs, a store outage for all, slow
+ * periods (requests and replies that take longer than the client waits, so a write may apply after its caller gave
+ * up), and lost replies, some of them of writes that applied. Draws every delay from the simulation's seed.
+ */
+final class Network {
+
+	static final long MILLI = 1_000_000L;
+
+	private final Random random;
+
+	final long operationTimeoutNanos;
+
+	boolean storeDown;
+
+	final Set<String> cutOff = new HashSet<>();
+
+	/** Share of calls that are slow, and how slow they can be. */
+	double slowShare = 0.01;
+
+	long slowMaxNanos = 500 * MILLI;
+
+	/** Share of requests lost before they reach the store. */
+	double lostRequestShare = 0.001;
+
+	/** Share of replies lost after the store applied the request. */
+	double lostReplyShare = 0.001;
+
+	Network(Random random, long operationTimeoutNanos) {
+		this.random = random;
+		this.operationTimeoutNanos = operationTimeoutNanos;
+	}
+
+	Random random() {
+		return this.random;
+	}
+
+	boolean reaches(String nodeId) {
+		return !this.storeDown && !this.cutOff.contains(nodeId);
+	}
+
+	/** One way of a round trip. */
+	long latency() {
+		if (this.random.nextDouble() < this.slowShare) {
+			return MILLI + (long) (this.random.nextDouble() * this.slowMaxNanos);
+		}
+		return 200_000 + (long) (this.random.nextDouble() * 3 * MILLI);
+	}
+
+	boolean losesRequest() {
+		return this.random.nextDouble() < this.lostRequestShare;
+	}
+
+	boolean losesReply() {
+		return this.random.nextDouble() < this.lostReplyShare;
+	}
+
+	/** Back to a healthy network. */
+	void heal() {
+		this.storeDown = false;
+		this.cutOff.clear();
+		this.slowShare = 0;
+		this.lostRequestShare = 0;
+		this.lostReplyShare = 0;
+	}
+
+}

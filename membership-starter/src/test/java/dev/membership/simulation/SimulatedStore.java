@@ -1,0 +1,163 @@
+package dev.membership.simulation;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import dev.membership.store.Holder;
+import dev.membership.store.LeaderClaim;
+import dev.membership.store.LeaseRecord;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.NodeRecord;
+
+/**
+ * A store in memory with the semantics of the MongoDB stores for every operation the node uses: one atomic operation
+ * per call, conditional upserts on {@code _id}, times stamped by the server's clock and kept in milliseconds (like BSON
+ * dates), the lease's expiry moved by the same updates. Passes the store contract suite, and can be broken on purpose
+ * to show that the simulator catches it.
+ */
+final class SimulatedStore implements MembershipStore {
+
+	/** Deliberate bugs, for the proof that the simulator can fail. */
+	enum Defect {
+
+		NONE,
+
+		/**
+		 * The holder may take its own lease whatever its expiry (the filter before the simulator found this): an
+		 * acquisition that reaches the store late starts a term its holder does not know of.
+		 */
+		LATE_ACQUISITION_STARTS_A_TERM,
+
+		/** Renew sets the expiry instead of only moving it forward: a renewal that reaches the store late shortens it. */
+		LATE_RENEWAL_SHORTENS_THE_LEASE
+
+	}
+
+	private static final Instant RELEASED = Instant.EPOCH;
+
+	private final Supplier<Instant> clock;
+
+	private final Defect defect;
+
+	private final Map<String, LeaseRecord> leases = new TreeMap<>();
+
+	private final Map<String, NodeRecord> nodes = new TreeMap<>();
+
+	private Consumer<String> trace = (line) -> {
+	};
+
+	SimulatedStore(Supplier<Instant> clock, Defect defect) {
+		this.clock = clock;
+		this.defect = defect;
+	}
+
+	/** Where to note every lease write, for the trace of a failed run. */
+	SimulatedStore traceTo(Consumer<String> trace) {
+		this.trace = trace;
+		return this;
+	}
+
+	/** The server's clock, truncated to milliseconds as BSON dates are. */
+	private Instant now() {
+		return millis(this.clock.get());
+	}
+
+	private static Instant millis(Instant instant) {
+		return Instant.ofEpochMilli(instant.toEpochMilli());
+	}
+
+	@Override
+	public void initialize() {
+	}
+
+	@Override
+	public synchronized Instant serverTime() {
+		return now();
+	}
+
+	@Override
+	public synchronized Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore,
+			Instant expiresAt) {
+		LeaseRecord lease = this.leases.get(group);
+		boolean free = lease == null || lease.expiresAt().isBefore(millis(expiredBefore))
+				|| (lease.isHeldBy(holder) && (lease.expiresAt().isBefore(millis(expiresAt))
+						|| this.defect == Defect.LATE_ACQUISITION_STARTS_A_TERM));
+		if (!free) {
+			return Optional.empty(); // the filter did not match, and the upsert's insert hit the duplicate key
+		}
+		long epoch = (lease != null) ? lease.epoch() + 1 : 1;
+		LeaseRecord taken = new LeaseRecord(group, holder, epoch, millis(expiresAt), now());
+		this.leases.put(group, taken);
+		this.trace.accept("store: " + holder.nodeId() + " acquired " + group + " epoch " + epoch + " until " + taken.expiresAt());
+		return Optional.of(taken);
+	}
+
+	@Override
+	public synchronized boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		LeaseRecord lease = this.leases.get(group);
+		if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch) {
+			return false;
+		}
+		Instant extended = (lease.expiresAt().isAfter(millis(expiresAt))
+				&& this.defect != Defect.LATE_RENEWAL_SHORTENS_THE_LEASE) ? lease.expiresAt() : millis(expiresAt);
+		this.leases.put(group, new LeaseRecord(group, lease.holder(), lease.epoch(), extended, lease.acquiredAt()));
+		this.trace.accept("store: " + holder.nodeId() + " renewed " + group + " epoch " + lease.epoch() + " with "
+				+ epoch + " until " + extended);
+		return true;
+	}
+
+	@Override
+	public synchronized boolean release(String group, Holder holder, long epoch) {
+		LeaseRecord lease = this.leases.get(group);
+		if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch) {
+			return false;
+		}
+		this.leases.put(group, new LeaseRecord(group, lease.holder(), epoch, RELEASED, lease.acquiredAt()));
+		this.trace.accept("store: " + holder.nodeId() + " released " + group + " epoch " + epoch);
+		return true;
+	}
+
+	@Override
+	public synchronized Optional<LeaseRecord> findLease(String group) {
+		return Optional.ofNullable(this.leases.get(group));
+	}
+
+	@Override
+	public synchronized String heartbeat(NodeRecord node) {
+		NodeRecord previous = this.nodes.get(node.nodeId());
+		Map<String, LeaderClaim> claims = new TreeMap<>();
+		node.leading().forEach((group, claim) -> claims.put(group,
+				new LeaderClaim(claim.epoch(), millis(claim.expiresAt()))));
+		this.nodes.put(node.nodeId(), new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
+				(node.startedAt() != null) ? millis(node.startedAt()) : null, now(), node.groups(), claims));
+		return (previous != null) ? previous.incarnation() : null;
+	}
+
+	@Override
+	public synchronized List<NodeRecord> findNodes() {
+		return new ArrayList<>(this.nodes.values());
+	}
+
+	@Override
+	public synchronized void removeNode(String nodeId, String incarnation) {
+		NodeRecord node = this.nodes.get(nodeId);
+		if (node != null && node.incarnation().equals(incarnation)) {
+			this.nodes.remove(nodeId);
+		}
+	}
+
+	@Override
+	public synchronized long removeNodesNotSeenSince(Instant cutoff) {
+		Instant before = millis(cutoff);
+		int size = this.nodes.size();
+		this.nodes.values().removeIf((node) -> node.updatedAt().isBefore(before));
+		return size - this.nodes.size();
+	}
+
+}

@@ -1,0 +1,430 @@
+package dev.membership.simulation;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import dev.membership.MembershipNode;
+import dev.membership.MembershipSettings;
+import dev.membership.leadership.LeaderElectedEvent;
+import dev.membership.leadership.LeaderInfo;
+import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.store.LeaseRecord;
+
+/**
+ * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated store, and faults drawn from
+ * the seed, with {@link SafetyInvariants} checked after every step. Phases: chaos (faults), heal (no new faults, every
+ * node back: a leader must exist within lease + interval + one operation timeout), stop (every node stops, gracefully
+ * or not: no lease may stay with a stopped node longer than the lease). The same seed replays the same run.
+ */
+final class Simulation {
+
+	static final Instant SERVER_EPOCH = Instant.parse("2026-01-01T00:00:00Z");
+
+	enum Fault {
+
+		CRASH, STOP, PAUSE, RESIGN, CUT_OFF, OUTAGE, SLOW, LOSSY, HINTS_DELAYED
+
+	}
+
+	private final SimulationConfig config;
+
+	private final Random random;
+
+	private final VirtualScheduler scheduler = new VirtualScheduler();
+
+	private final Network network;
+
+	private final SimulatedStore store;
+
+	private final SafetyInvariants invariants;
+
+	private final MembershipSettings settings;
+
+	private final List<String> groups;
+
+	private final List<SimulatedNode> nodes = new ArrayList<>();
+
+	private final Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
+
+	private final ArrayDeque<String> trace = new ArrayDeque<>();
+
+	private final long clockSkewMillis;
+
+	private double hintLoss = 0.05;
+
+	private long hintDelayMaxNanos = 50 * Network.MILLI;
+
+	private String livenessViolation;
+
+	/** Once the faults heal, the fault plan's pending actions (restarts, resumes, network repairs) are void. */
+	private boolean healed;
+
+	Simulation(SimulationConfig config) {
+		this.config = config;
+		this.random = new Random(config.seed());
+		this.network = new Network(this.random, config.operationTimeout().toNanos());
+		this.clockSkewMillis = this.random.nextInt(1_000_000);
+		this.store = new SimulatedStore(this::serverTime, config.defect()).traceTo(this::note);
+		this.invariants = new SafetyInvariants(this.store, this::note);
+		int nodeCount = (config.nodes() > 0) ? config.nodes() : 2 + this.random.nextInt(6);
+		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
+		this.settings = config.settings("n0", this.groups);
+		for (int i = 1; i <= nodeCount; i++) {
+			this.nodes.add(new SimulatedNode("n" + i));
+		}
+	}
+
+	/** The server's clock is virtual time; its origin is arbitrary. */
+	private Instant serverTime() {
+		return SERVER_EPOCH.plusMillis(this.clockSkewMillis).plusNanos(this.scheduler.now());
+	}
+
+	SimulationResult run() {
+		for (SimulatedNode node : this.nodes) {
+			this.scheduler.after(nanos(this.random.nextInt(1000)), null, node::start);
+		}
+		long chaosEnd = this.config.chaos().toNanos();
+		scheduleNextFault(chaosEnd);
+		if (runUntil(chaosEnd)) {
+			heal();
+			long healedAt = this.scheduler.now();
+			long bound = this.settings.leaseDuration()
+				.plus(this.settings.renewalInterval())
+				.plus(this.config.operationTimeout())
+				.toNanos();
+			if (runUntilLeaders(healedAt, healedAt + bound)) {
+				stopAll();
+				runUntil(this.scheduler.now() + this.settings.leaseDuration().multipliedBy(2).toNanos());
+				checkLeasesAfterStop();
+			}
+		}
+		String violation = (this.invariants.violation() != null) ? this.invariants.violation() : this.livenessViolation;
+		return new SimulationResult(this.config.seed(), this.nodes.size(), this.groups.size(),
+				this.invariants.transitions(), this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
+				this.faults, violation, List.copyOf(this.trace));
+	}
+
+	/** Runs every event up to {@code until}; false at the first violation. */
+	private boolean runUntil(long until) {
+		while (this.scheduler.step(until)) {
+			this.invariants.check(liveNodes(), this.groups, serverTime());
+			if (this.invariants.violation() != null) {
+				note("VIOLATION " + this.invariants.violation());
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private boolean runUntilLeaders(long healedAt, long deadline) {
+		while (!everyGroupLed()) {
+			if (!this.scheduler.step(deadline)) {
+				this.livenessViolation = "no leader of every group within " + Duration.ofNanos(deadline - healedAt)
+						+ " after the faults healed; groups led: " + ledGroups();
+				note("VIOLATION " + this.livenessViolation);
+				return false;
+			}
+			this.invariants.check(liveNodes(), this.groups, serverTime());
+			if (this.invariants.violation() != null) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private boolean everyGroupLed() {
+		return ledGroups().size() == this.groups.size();
+	}
+
+	private List<String> ledGroups() {
+		return this.groups.stream().filter((g) -> liveNodes().stream().anyMatch((n) -> n.isLeader(g))).toList();
+	}
+
+	private List<MembershipNode> liveNodes() {
+		List<MembershipNode> live = new ArrayList<>(this.nodes.size());
+		for (SimulatedNode node : this.nodes) {
+			if (node.node != null) {
+				live.add(node.node);
+			}
+		}
+		return live;
+	}
+
+	// ---------------------------------------------------------------- faults
+
+	private void scheduleNextFault(long chaosEnd) {
+		long gap = (long) (-Math.log(1 - this.random.nextDouble()) * this.config.meanFaultGap().toNanos());
+		if (this.scheduler.now() + gap >= chaosEnd) {
+			return;
+		}
+		this.scheduler.after(gap, null, () -> {
+			injectFault();
+			scheduleNextFault(chaosEnd);
+		});
+	}
+
+	private void injectFault() {
+		Fault fault = Fault.values()[this.random.nextInt(Fault.values().length)];
+		SimulatedNode target = pickTarget();
+		long duration = nanos(100 + this.random.nextInt(25_000));
+		this.faults.merge(fault, 1, Integer::sum);
+		note(fault + " " + target.id + " for " + Duration.ofNanos(duration));
+		if (this.healed) {
+			return;
+		}
+		switch (fault) {
+			case CRASH -> {
+				target.crash();
+				later(duration, target::restart);
+			}
+			case STOP -> {
+				target.stop();
+				later(duration, target::restart);
+			}
+			case PAUSE -> {
+				target.pause();
+				later(duration, target::resume);
+			}
+			case RESIGN -> {
+				if (target.node != null) {
+					target.node.resign(this.groups.get(this.random.nextInt(this.groups.size())));
+				}
+			}
+			case CUT_OFF -> {
+				this.network.cutOff.add(target.id);
+				later(duration, () -> this.network.cutOff.remove(target.id));
+			}
+			case OUTAGE -> {
+				this.network.storeDown = true;
+				later(duration, () -> this.network.storeDown = false);
+			}
+			case SLOW -> {
+				this.network.slowShare = 0.3;
+				this.network.slowMaxNanos = this.config.operationTimeout().multipliedBy(4).toNanos();
+				later(duration, () -> this.network.slowShare = 0.01);
+			}
+			case LOSSY -> {
+				this.network.lostRequestShare = 0.2;
+				this.network.lostReplyShare = 0.2;
+				later(duration, () -> {
+					this.network.lostRequestShare = 0.001;
+					this.network.lostReplyShare = 0.001;
+				});
+			}
+			case HINTS_DELAYED -> {
+				this.hintLoss = 0.3;
+				this.hintDelayMaxNanos = nanos(20_000);
+				later(duration, () -> {
+					this.hintLoss = 0.05;
+					this.hintDelayMaxNanos = 50 * Network.MILLI;
+				});
+			}
+		}
+	}
+
+	/** Undoes a fault later, unless everything healed meanwhile. */
+	private void later(long delay, Runnable action) {
+		this.scheduler.after(delay, null, () -> {
+			if (!this.healed) {
+				action.run();
+			}
+		});
+	}
+
+	/** Mostly a leader: that is where faults make transitions. */
+	private SimulatedNode pickTarget() {
+		if (this.random.nextInt(10) < 7) {
+			String group = this.groups.get(this.random.nextInt(this.groups.size()));
+			for (SimulatedNode node : this.nodes) {
+				if (node.node != null && node.node.isLeader(group)) {
+					return node;
+				}
+			}
+		}
+		return this.nodes.get(this.random.nextInt(this.nodes.size()));
+	}
+
+	private void heal() {
+		note("HEAL");
+		this.healed = true;
+		this.network.heal();
+		this.hintLoss = 0;
+		this.hintDelayMaxNanos = 10 * Network.MILLI;
+		for (SimulatedNode node : this.nodes) {
+			node.resume();
+			if (node.node == null || node.stopping) {
+				node.restart();
+			}
+		}
+	}
+
+	private void stopAll() {
+		note("STOP ALL");
+		for (SimulatedNode node : this.nodes) {
+			if (this.random.nextBoolean()) {
+				node.stop();
+			}
+			else {
+				node.crash();
+			}
+		}
+	}
+
+	/** No lease stays with a stopped node longer than the lease (plus the clock estimate's uncertainty). */
+	private void checkLeasesAfterStop() {
+		long slack = this.config.operationTimeout().toNanos() * 2 + nanos(5);
+		for (String group : this.groups) {
+			LeaseRecord lease = this.store.findLease(group).orElse(null);
+			if (lease == null || lease.holder() == null) {
+				continue;
+			}
+			for (SimulatedNode node : this.nodes) {
+				if (node.lastIncarnation != null && node.lastIncarnation.equals(lease.holder().incarnation())) {
+					Instant limit = SERVER_EPOCH.plusMillis(this.clockSkewMillis)
+						.plusNanos(node.stoppedAt + this.settings.leaseDuration().toNanos() + slack);
+					if (lease.expiresAt().isAfter(limit)) {
+						this.livenessViolation = "the lease of group " + group + " stays with stopped " + node.id
+								+ " until " + lease.expiresAt() + ", after " + limit;
+					}
+				}
+			}
+		}
+	}
+
+	// ---------------------------------------------------------------- hints
+
+	private void hint(String from, Object event) {
+		for (SimulatedNode node : this.nodes) {
+			if (node.id.equals(from) || this.random.nextDouble() < this.hintLoss) {
+				continue;
+			}
+			int copies = (this.random.nextInt(20) == 0) ? 2 : 1;
+			for (int i = 0; i < copies; i++) {
+				long delay = (long) (this.random.nextDouble() * this.hintDelayMaxNanos);
+				this.scheduler.after(delay, null, () -> node.receive(event));
+			}
+		}
+	}
+
+	private void note(String what) {
+		if (this.trace.size() == 200) {
+			this.trace.removeFirst();
+		}
+		this.trace.addLast(Duration.ofNanos(this.scheduler.now()) + " " + what);
+	}
+
+	private static long nanos(long millis) {
+		return millis * Network.MILLI;
+	}
+
+	/** One node id: its current incarnation, if any, and how it goes and comes back. */
+	private final class SimulatedNode {
+
+		final String id;
+
+		MembershipNode node;
+
+		SimulatedRuntime runtime;
+
+		boolean stopping;
+
+		String lastIncarnation;
+
+		long stoppedAt;
+
+		SimulatedNode(String id) {
+			this.id = id;
+		}
+
+		void start() {
+			double drift = (Simulation.this.random.nextDouble() * 2 - 1) * Simulation.this.config.maxDrift();
+			this.runtime = new SimulatedRuntime(Simulation.this.scheduler, Simulation.this.network, this.id,
+					1 + drift, Simulation.this.random.nextLong() >>> 2);
+			MembershipNode[] self = new MembershipNode[1];
+			self[0] = MembershipNode.builder(Simulation.this.config.settings(this.id, Simulation.this.groups), Simulation.this.store)
+				.runtime(this.runtime)
+				.clock(this.runtime.clock())
+				.observer(Simulation.this.invariants)
+				.advertisedAddress("127.0.0.1:" + (8000 + this.id.hashCode() % 1000))
+				.reaction((event) -> {
+					// what LeadershipNotices sends: the leader as the elected node sees it, and released leases
+					if (event instanceof LeaderElectedEvent elected) {
+						self[0].leader(elected.group()).ifPresent((leader) -> Simulation.this.hint(this.id, leader));
+					}
+					else if (event instanceof LeaseReleasedEvent) {
+						Simulation.this.hint(this.id, event);
+					}
+				})
+				.build();
+			this.node = self[0];
+			this.stopping = false;
+			this.lastIncarnation = this.node.incarnation();
+			this.node.start();
+		}
+
+		void crash() {
+			if (this.node != null) {
+				this.node.halt();
+				this.node = null;
+				this.stoppedAt = Simulation.this.scheduler.now();
+			}
+		}
+
+		void stop() {
+			if (this.node != null && !this.stopping) {
+				this.stopping = true;
+				MembershipNode stopped = this.node;
+				// like SIGTERM: handled by the process once it runs (not while it is paused)
+				this.runtime.application()
+					.execute(() -> stopped.stopAsync(Simulation.this.settings.leaseDuration()).thenRun(() -> {
+						if (this.node == stopped) {
+							this.node = null;
+							this.stoppedAt = Simulation.this.scheduler.now();
+						}
+					}));
+			}
+		}
+
+		void restart() {
+			if (this.node != null && this.stopping) {
+				crash(); // still stopping: give up on it
+			}
+			if (this.node == null) {
+				start();
+			}
+		}
+
+		void pause() {
+			if (this.runtime != null && !this.stopping) {
+				this.runtime.pause();
+			}
+		}
+
+		void resume() {
+			if (this.runtime != null) {
+				this.runtime.resume();
+			}
+		}
+
+		void receive(Object event) {
+			MembershipNode target = this.node;
+			if (target == null || this.stopping) {
+				return;
+			}
+			if (event instanceof LeaseReleasedEvent released) {
+				target.nudge(released.group(), released.epoch());
+			}
+			else if (event instanceof LeaderInfo leader) {
+				target.observeLeader(leader);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,77 @@
+package dev.membership.simulation;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Set;
+
+import dev.membership.MembershipSettings;
+
+/**
+ * How one simulation runs. The node settings are the production defaults (renew every 5 s, lease 15 s, liveness 10 s,
+ * safety margin 1.5 s), in virtual time.
+ *
+ * @param seed everything random is drawn from it
+ * @param nodes how many nodes (0: 2 to 7, from the seed)
+ * @param chaos how long faults are injected (virtual time)
+ * @param meanFaultGap mean time between two faults
+ * @param operationTimeout how long a node waits for the store before it gives up on a call
+ * @param maxDrift how far a node's clock rate may be from the server's (the documented bound is 200 ppm)
+ * @param safetyMargin null for the default
+ * @param defect a deliberate bug in the store, or none
+ */
+record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFaultGap, Duration operationTimeout,
+		double maxDrift, Duration safetyMargin, SimulatedStore.Defect defect) {
+
+	/** The default drift stays within the bound {@code ServerClock} assumes. */
+	static final double DOCUMENTED_DRIFT = 199e-6;
+
+	/** The production code and store as they are, or a deliberately broken variant of them. */
+	enum Variant {
+
+		AS_BUILT, LATE_ACQUISITION_STARTS_A_TERM, LATE_RENEWAL_SHORTENS_THE_LEASE,
+
+		/** No safety margin, and clocks 2% apart: a hundred times the drift the clock estimate allows for. */
+		NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND;
+
+		SimulationConfig apply(SimulationConfig config) {
+			return switch (this) {
+				case AS_BUILT -> config;
+				case LATE_ACQUISITION_STARTS_A_TERM ->
+					config.withDefect(SimulatedStore.Defect.LATE_ACQUISITION_STARTS_A_TERM);
+				case LATE_RENEWAL_SHORTENS_THE_LEASE ->
+					config.withDefect(SimulatedStore.Defect.LATE_RENEWAL_SHORTENS_THE_LEASE);
+				case NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND -> config.withSafetyMargin(Duration.ZERO, 0.02);
+			};
+		}
+
+	}
+
+	static SimulationConfig standard(long seed) {
+		return new SimulationConfig(seed, 0, Duration.ofMinutes(30), Duration.ofSeconds(8), Duration.ofSeconds(2),
+				DOCUMENTED_DRIFT, null, SimulatedStore.Defect.NONE);
+	}
+
+	SimulationConfig withSafetyMargin(Duration margin, double drift) {
+		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout, drift,
+				margin, this.defect);
+	}
+
+	SimulationConfig withDefect(SimulatedStore.Defect broken) {
+		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout,
+				this.maxDrift, this.safetyMargin, broken);
+	}
+
+	SimulationConfig withChaos(Duration duration) {
+		return new SimulationConfig(this.seed, this.nodes, duration, this.meanFaultGap, this.operationTimeout,
+				this.maxDrift, this.safetyMargin, this.defect);
+	}
+
+	MembershipSettings settings(String nodeId, Collection<String> groups) {
+		return MembershipSettings.builder(nodeId)
+			.groups(Set.copyOf(groups))
+			.safetyMargin(this.safetyMargin)
+			.drainTimeout(Duration.ofSeconds(2))
+			.build();
+	}
+
+}

@@ -1,0 +1,30 @@
+package dev.membership.simulation;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one simulation saw: the transitions (terms begun), the steps (events run), the virtual time, the faults by
+ * kind, and the first violation with the trace that led to it (null when every invariant held).
+ */
+record SimulationResult(long seed, int nodes, int groups, long transitions, long steps, Duration virtualTime,
+		Map<Simulation.Fault, Integer> faults, String violation, List<String> trace) {
+
+	boolean failed() {
+		return this.violation != null;
+	}
+
+	String summary() {
+		return "seed " + this.seed + ": " + this.nodes + " nodes, " + this.groups + " group(s), " + this.transitions
+				+ " transitions, " + this.steps + " steps, " + this.virtualTime.toMinutes() + " virtual min"
+				+ (failed() ? ", VIOLATION: " + this.violation : "");
+	}
+
+	/** How to run this seed again. */
+	String replay() {
+		return "./mvnw -pl membership-starter test -Dtest=ElectionSimulationTests#replay -Dmembership.simulation.replay "
+				+ "-Dmembership.simulation.seed=" + this.seed;
+	}
+
+}

@@ -1,0 +1,56 @@
+package dev.membership.simulation;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.EnumSource.Mode;
+import org.slf4j.LoggerFactory;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The simulator is only worth something if it fails on a broken election: each deliberately broken variant must be
+ * caught within a bounded number of seeds, with a seed that replays the failure.
+ */
+class SimulatorCanFailTests {
+
+	private static final int MAX_SEEDS = 300;
+
+	private static Level level;
+
+	@BeforeAll
+	static void quiet() {
+		Logger logger = (Logger) LoggerFactory.getLogger("dev.membership");
+		level = logger.getLevel();
+		logger.setLevel(Level.OFF);
+	}
+
+	@AfterAll
+	static void restore() {
+		((Logger) LoggerFactory.getLogger("dev.membership")).setLevel(level);
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = SimulationConfig.Variant.class, mode = Mode.EXCLUDE, names = "AS_BUILT")
+	void aBrokenVariantIsCaughtWithAReplayableSeed(SimulationConfig.Variant variant) {
+		long firstSeed = Long.getLong("membership.simulation.seed", System.nanoTime());
+		SimulationResult caught = null;
+		for (long seed = firstSeed; seed < firstSeed + MAX_SEEDS && caught == null; seed++) {
+			SimulationResult result = new Simulation(variant.apply(SimulationConfig.standard(seed))).run();
+			if (result.failed()) {
+				caught = result;
+			}
+		}
+		assertThat(caught).as("%s caught within %d seeds from %d", variant, MAX_SEEDS, firstSeed).isNotNull();
+		System.out.println(variant + " caught: " + caught.summary() + " (after " + (caught.seed() - firstSeed + 1)
+				+ " seeds)\n  replay: " + caught.replay() + " -Dmembership.simulation.variant=" + variant);
+		SimulationResult replayed = new Simulation(variant.apply(SimulationConfig.standard(caught.seed()))).run();
+		assertThat(replayed.violation()).isEqualTo(caught.violation());
+		assertThat(replayed.trace()).isEqualTo(caught.trace());
+	}
+
+}
