@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import dev.membership.LeadershipObserver;
 import dev.membership.MembershipNode;
@@ -28,7 +29,7 @@ final class SafetyInvariants implements LeadershipObserver {
 
 	private final MembershipStore store;
 
-	private final Consumer<String> trace;
+	private final Consumer<Supplier<String>> trace;
 
 	private final Map<String, Long> lastEpoch = new HashMap<>();
 
@@ -38,7 +39,7 @@ final class SafetyInvariants implements LeadershipObserver {
 
 	private String violation;
 
-	SafetyInvariants(MembershipStore store, Consumer<String> trace) {
+	SafetyInvariants(MembershipStore store, Consumer<Supplier<String>> trace) {
 		this.store = store;
 		this.trace = trace;
 	}
@@ -55,7 +56,7 @@ final class SafetyInvariants implements LeadershipObserver {
 	@Override
 	public void started(String nodeId, String group, long epoch, long atNanos) {
 		this.transitions++;
-		this.trace.accept(nodeId + " leads " + group + " epoch " + epoch);
+		this.trace.accept(() -> nodeId + " leads " + group + " epoch " + epoch);
 		Long before = this.lastEpoch.put(group, epoch);
 		if (before != null && epoch <= before) {
 			fail(nodeId + " began a term of group " + group + " with epoch " + epoch + ", not above " + before);
@@ -64,7 +65,7 @@ final class SafetyInvariants implements LeadershipObserver {
 
 	@Override
 	public void ended(String nodeId, String group, long epoch, long atNanos) {
-		this.trace.accept(nodeId + " ends " + group + " epoch " + epoch);
+		this.trace.accept(() -> nodeId + " ends " + group + " epoch " + epoch);
 	}
 
 	/** Checks every node of {@code nodes} (running, paused or stopped) at server time {@code serverNow}. */

@@ -49,7 +49,7 @@ final class SimulatedStore implements MembershipStore {
 
 	private final Map<String, NodeRecord> nodes = new TreeMap<>();
 
-	private Consumer<String> trace = (line) -> {
+	private Consumer<Supplier<String>> trace = (line) -> {
 	};
 
 	SimulatedStore(Supplier<Instant> clock, Defect defect) {
@@ -58,7 +58,7 @@ final class SimulatedStore implements MembershipStore {
 	}
 
 	/** Where to note every lease write, for the trace of a failed run. */
-	SimulatedStore traceTo(Consumer<String> trace) {
+	SimulatedStore traceTo(Consumer<Supplier<String>> trace) {
 		this.trace = trace;
 		return this;
 	}
@@ -94,7 +94,8 @@ final class SimulatedStore implements MembershipStore {
 		long epoch = (lease != null) ? lease.epoch() + 1 : 1;
 		LeaseRecord taken = new LeaseRecord(group, holder, epoch, millis(expiresAt), now());
 		this.leases.put(group, taken);
-		this.trace.accept("store: " + holder.nodeId() + " acquired " + group + " epoch " + epoch + " until " + taken.expiresAt());
+		this.trace.accept(() -> "store: " + holder.nodeId() + " acquired " + group + " epoch " + epoch + " until "
+				+ taken.expiresAt());
 		return Optional.of(taken);
 	}
 
@@ -107,8 +108,8 @@ final class SimulatedStore implements MembershipStore {
 		Instant extended = (lease.expiresAt().isAfter(millis(expiresAt))
 				&& this.defect != Defect.LATE_RENEWAL_SHORTENS_THE_LEASE) ? lease.expiresAt() : millis(expiresAt);
 		this.leases.put(group, new LeaseRecord(group, lease.holder(), lease.epoch(), extended, lease.acquiredAt()));
-		this.trace.accept("store: " + holder.nodeId() + " renewed " + group + " epoch " + lease.epoch() + " with "
-				+ epoch + " until " + extended);
+		this.trace.accept(() -> "store: " + holder.nodeId() + " renewed " + group + " epoch " + lease.epoch()
+				+ " with " + epoch + " until " + extended);
 		return true;
 	}
 
@@ -119,7 +120,7 @@ final class SimulatedStore implements MembershipStore {
 			return false;
 		}
 		this.leases.put(group, new LeaseRecord(group, lease.holder(), epoch, RELEASED, lease.acquiredAt()));
-		this.trace.accept("store: " + holder.nodeId() + " released " + group + " epoch " + epoch);
+		this.trace.accept(() -> "store: " + holder.nodeId() + " released " + group + " epoch " + epoch);
 		return true;
 	}
 

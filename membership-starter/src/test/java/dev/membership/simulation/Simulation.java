@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 
 import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
@@ -52,7 +53,7 @@ final class Simulation {
 
 	private final Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
 
-	private final ArrayDeque<String> trace = new ArrayDeque<>();
+	private final ArrayDeque<TraceLine> trace = new ArrayDeque<>();
 
 	private final long clockSkewMillis;
 
@@ -70,8 +71,8 @@ final class Simulation {
 		this.random = new Random(config.seed());
 		this.network = new Network(this.random, config.operationTimeout().toNanos());
 		this.clockSkewMillis = this.random.nextInt(1_000_000);
-		this.store = new SimulatedStore(this::serverTime, config.defect()).traceTo(this::note);
-		this.invariants = new SafetyInvariants(this.store, this::note);
+		this.store = new SimulatedStore(this::serverTime, config.defect()).traceTo(this::noteLazily);
+		this.invariants = new SafetyInvariants(this.store, this::noteLazily);
 		int nodeCount = (config.nodes() > 0) ? config.nodes() : 2 + this.random.nextInt(6);
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
 		this.settings = config.settings("n0", this.groups);
@@ -107,7 +108,7 @@ final class Simulation {
 		String violation = (this.invariants.violation() != null) ? this.invariants.violation() : this.livenessViolation;
 		return new SimulationResult(this.config.seed(), this.nodes.size(), this.groups.size(),
 				this.invariants.transitions(), this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
-				this.faults, violation, List.copyOf(this.trace));
+				this.faults, violation, this.trace.stream().map(TraceLine::toString).toList());
 	}
 
 	/** Runs every event up to {@code until}; false at the first violation. */
@@ -313,10 +314,24 @@ final class Simulation {
 	}
 
 	private void note(String what) {
+		noteLazily(() -> what);
+	}
+
+	/** Keeps the last lines only, and formats them only if asked: most runs never print their trace. */
+	private void noteLazily(Supplier<String> what) {
 		if (this.trace.size() == 200) {
 			this.trace.removeFirst();
 		}
-		this.trace.addLast(Duration.ofNanos(this.scheduler.now()) + " " + what);
+		this.trace.addLast(new TraceLine(this.scheduler.now(), what));
+	}
+
+	private record TraceLine(long at, Supplier<String> what) {
+
+		@Override
+		public String toString() {
+			return Duration.ofNanos(this.at) + " " + this.what.get();
+		}
+
 	}
 
 	private static long nanos(long millis) {
