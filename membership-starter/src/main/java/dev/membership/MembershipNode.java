@@ -157,6 +157,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		}
 		catch (ExecutionException | TimeoutException ex) {
 			log.debug("Membership node {} is still stopping: {}", nodeId(), ex.toString());
+			return;
 		}
 		// let reactions (the release notice) and listeners see the SHUTDOWN revocations
 		this.runtime.awaitEvents((timeout.compareTo(Duration.ofSeconds(2)) < 0) ? timeout : Duration.ofSeconds(2));
@@ -168,6 +169,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 */
 	public CompletableFuture<Void> stopAsync(Duration timeout) {
 		if (this.lifecycle.move(Phase.NEW, Phase.STOPPED)) {
+			this.runtime.shutdown();
 			this.stopped.complete(null);
 		}
 		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) { // the loop keeps renewing, competes no more

@@ -88,7 +88,8 @@ final class Simulation {
 
 	SimulationResult run() {
 		for (SimulatedNode node : this.nodes) {
-			this.scheduler.after(nanos(this.random.nextInt(1000)), null, node::start);
+			// a fault may have started it already: one process per node id
+			this.scheduler.after(nanos(this.random.nextInt(1000)), null, node::restart);
 		}
 		long chaosEnd = this.config.chaos().toNanos();
 		scheduleNextFault(chaosEnd);
@@ -380,11 +381,13 @@ final class Simulation {
 			this.node = self[0];
 			this.stopping = false;
 			this.lastIncarnation = this.node.incarnation();
+			note(this.id + " starts");
 			this.node.start();
 		}
 
 		void crash() {
 			if (this.node != null) {
+				note(this.id + " halts");
 				this.node.halt();
 				this.node = null;
 				this.stoppedAt = Simulation.this.scheduler.now();
@@ -398,6 +401,7 @@ final class Simulation {
 				// like SIGTERM: handled by the process once it runs (not while it is paused)
 				this.runtime.application()
 					.execute(() -> stopped.stopAsync(Simulation.this.settings.leaseDuration()).thenRun(() -> {
+						note(this.id + " stopped");
 						if (this.node == stopped) {
 							this.node = null;
 							this.stoppedAt = Simulation.this.scheduler.now();
