@@ -11,6 +11,7 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.store.Holder;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
+import dev.membership.store.StoreException;
 import dev.membership.time.ServerClock;
 
 /**
@@ -101,8 +102,12 @@ final class Campaign {
 					}
 					else if (group.begin(won.get(), deadlineFor(sent), expiresAt, this.lifecycle::competes,
 							self.address())) {
-						// publish the claim now so followers learn the new expiry without reading the lease
-						job.now((j) -> this.round.heartbeat(j));
+						// publish the claim now so followers learn the new expiry without reading the lease; the next
+						// tick's heartbeat does it anyway, so a failure here fails nothing
+						job.now((j) -> this.round.heartbeat(j, (ex) -> {
+							log.debug("Heartbeat after election failed: {}", ex.getMessage());
+							return ex instanceof StoreException;
+						}));
 					}
 				}, (ex) -> {
 					this.metrics.acquisition(group.name(), ElectionMetrics.AcquisitionOutcome.ERROR);

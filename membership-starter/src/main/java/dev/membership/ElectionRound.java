@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -184,6 +185,11 @@ final class ElectionRound {
 
 	/** Writes this node's document with its claims; withdraws a claim at once after a resign. */
 	void heartbeat(LoopJob job) {
+		heartbeat(job, (ex) -> false);
+	}
+
+	/** The same; {@code recover} says which failures the job survives. */
+	void heartbeat(LoopJob job, Predicate<RuntimeException> recover) {
 		Map<String, LeaderClaim> claims = new HashMap<>();
 		for (GroupElection group : this.groups.get()) {
 			LeaderClaim claim = group.claim();
@@ -206,7 +212,7 @@ final class ElectionRound {
 			}
 			this.lastHeartbeatNanos = sent;
 			this.heartbeatSucceeded = true;
-		}, (ex) -> false);
+		}, recover);
 	}
 
 	private void listMembers(LoopJob job) {

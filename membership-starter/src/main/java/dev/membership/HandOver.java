@@ -86,12 +86,18 @@ final class HandOver {
 				handOver.run();
 			}
 		}, this.settings.drainTimeout().toNanos());
-		drained.thenRun(() -> {
+		// on the watchdog, not on the thread of the work that finished last
+		drained.thenRunAsync(() -> {
 			if (timeout != null) {
 				timeout.cancel();
 			}
 			handOver.run();
-		});
+		}, this::onWatchdog);
+	}
+
+	/** Runs {@code task} on the watchdog; when it has stopped (the node halted) the task is moot. */
+	void onWatchdog(Runnable task) {
+		this.runtime.watchdog().execute(task);
 	}
 
 	private void holdOff(GroupElection group) {

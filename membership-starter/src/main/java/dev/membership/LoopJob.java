@@ -29,6 +29,11 @@ final class LoopJob {
 
 	private boolean ended;
 
+	/** Whether {@link #next()} is running; a step that goes on at once only says so. */
+	private boolean looping;
+
+	private boolean again;
+
 	LoopJob(String name, Consumer<RuntimeException> onFailure) {
 		this.name = name;
 		this.onFailure = onFailure;
@@ -68,18 +73,41 @@ final class LoopJob {
 		next();
 	}
 
-	/** The current step is done: runs the next one, or ends the job. */
+	/**
+	 * The current step is done: runs the next one, or ends the job. A step that goes on at once (its store call was
+	 * answered on the same thread) loops here instead of nesting, so a long job never grows the stack.
+	 */
 	void next() {
-		Step step = this.steps.pollFirst();
-		if (step == null) {
-			end();
+		if (this.looping) {
+			this.again = true;
 			return;
 		}
+		this.looping = true;
 		try {
-			step.run(this);
+			do {
+				this.again = false;
+				Step step = this.steps.pollFirst();
+				if (step == null) {
+					end();
+					return;
+				}
+				try {
+					step.run(this);
+				}
+				catch (RuntimeException ex) {
+					fail(ex);
+					return;
+				}
+				catch (Error err) {
+					// end the job whatever happens, or the loop would wait for it forever
+					fail(new IllegalStateException("Membership " + this.name + " failed", err));
+					throw err;
+				}
+			}
+			while (this.again);
 		}
-		catch (RuntimeException ex) {
-			fail(ex);
+		finally {
+			this.looping = false;
 		}
 	}
 

@@ -147,7 +147,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	public void stop(Duration timeout) {
 		CompletableFuture<Void> done = stopAsync(timeout);
 		try {
-			done.get(this.settings.drainTimeout().plus(timeout).toNanos(), TimeUnit.NANOSECONDS);
+			// both timeouts start a little late: a second of slack, so a stop that ends on time is not cut short
+			done.get(this.settings.drainTimeout().plus(timeout).plusSeconds(1).toNanos(), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -173,7 +174,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			this.stopped.complete(null);
 		}
 		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) { // the loop keeps renewing, competes no more
-			this.handOver.drain(this.groups.values()).whenComplete((ok, ex) -> this.handOver.leave(timeout));
+			// on the watchdog, not on whichever thread ended the drain (a job's, or one ending a term under its lock)
+			this.handOver.drain(this.groups.values())
+				.whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout), this.handOver::onWatchdog);
 		}
 		return this.stopped;
 	}
@@ -281,7 +284,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 */
 	public void nudge(String group, long releasedEpoch) {
 		GroupElection election = this.groups.get(group);
-		if (election != null) {
+		if (election != null && this.lifecycle.phase() != Phase.NEW) {
 			this.loop.submit(this.round.nudge(election, releasedEpoch));
 		}
 	}
@@ -292,7 +295,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 */
 	public void observeLeader(LeaderInfo leader) {
 		GroupElection election = this.groups.get(leader.group());
-		if (election != null && !nodeId().equals(leader.nodeId())) {
+		if (election != null && !nodeId().equals(leader.nodeId()) && this.lifecycle.phase() != Phase.NEW) {
 			this.loop.submit(this.round.observe(election, leader));
 		}
 	}

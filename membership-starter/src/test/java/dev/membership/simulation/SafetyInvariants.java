@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 import dev.membership.LeadershipObserver;
 import dev.membership.MembershipNode;
@@ -69,7 +70,8 @@ final class SafetyInvariants implements LeadershipObserver {
 	}
 
 	/** Checks every node of {@code nodes} (running, paused or stopped) at server time {@code serverNow}. */
-	void check(List<MembershipNode> nodes, Iterable<String> groups, Instant serverNow) {
+	void check(List<MembershipNode> nodes, Iterable<String> groups, Instant serverNow,
+			ToDoubleFunction<MembershipNode> clockRate) {
 		if (this.violation != null) {
 			return;
 		}
@@ -102,10 +104,16 @@ final class SafetyInvariants implements LeadershipObserver {
 					fail(node.nodeId() + " believes it leads group " + group + " with epoch " + term.epoch()
 							+ " but the store is at epoch " + held.epoch());
 				}
-				else if (!held.expiresAt().isAfter(serverNow)) {
-					fail(node.nodeId() + " believes it leads group " + group + " (epoch " + term.epoch()
-							+ ", " + term.remaining() + " left) but its lease expired at " + held.expiresAt()
-							+ " (server time " + serverNow + ")");
+				else {
+					// until the next event only a renewal can move either, so check when the belief will end: by the
+					// node's clock, at its rate, in server time; it must not be after the lease expires
+					Instant beliefEnds = serverNow
+						.plusNanos((long) Math.ceil(term.remaining().toNanos() / clockRate.applyAsDouble(node)));
+					if (beliefEnds.isAfter(held.expiresAt())) {
+						fail(node.nodeId() + " believes it leads group " + group + " (epoch " + term.epoch()
+								+ ") until " + beliefEnds + " but its lease expires at " + held.expiresAt()
+								+ " (server time " + serverNow + ")");
+					}
 				}
 			}
 		}

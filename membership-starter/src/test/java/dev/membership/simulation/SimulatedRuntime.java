@@ -49,6 +49,11 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 		this.origin = origin;
 	}
 
+	/** How fast this node's clock runs against the server's. */
+	double rate() {
+		return this.rate;
+	}
+
 	/** This node's monotonic clock: its own origin, its own rate. */
 	MonotonicClock clock() {
 		return () -> this.origin + (long) (this.scheduler.now() * this.rate);

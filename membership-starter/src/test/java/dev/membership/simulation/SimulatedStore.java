@@ -102,7 +102,7 @@ final class SimulatedStore implements MembershipStore {
 	@Override
 	public synchronized boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		LeaseRecord lease = this.leases.get(group);
-		if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch) {
+		if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch || !lease.expiresAt().isAfter(RELEASED)) {
 			return false;
 		}
 		Instant extended = (lease.expiresAt().isAfter(millis(expiresAt))

@@ -115,7 +115,7 @@ final class Simulation {
 	/** Runs every event up to {@code until}; false at the first violation. */
 	private boolean runUntil(long until) {
 		while (this.scheduler.step(until)) {
-			this.invariants.check(liveNodes(), this.groups, serverTime());
+			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
 			if (this.invariants.violation() != null) {
 				note("VIOLATION " + this.invariants.violation());
 				return false;
@@ -132,12 +132,21 @@ final class Simulation {
 				note("VIOLATION " + this.livenessViolation);
 				return false;
 			}
-			this.invariants.check(liveNodes(), this.groups, serverTime());
+			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
 			if (this.invariants.violation() != null) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	private double clockRate(MembershipNode node) {
+		for (SimulatedNode slot : this.nodes) {
+			if (slot.node == node) {
+				return slot.runtime.rate();
+			}
+		}
+		throw new IllegalStateException("not a node of this simulation: " + node.nodeId());
 	}
 
 	private boolean everyGroupLed() {
@@ -420,7 +429,7 @@ final class Simulation {
 		}
 
 		void pause() {
-			if (this.runtime != null && !this.stopping) {
+			if (this.runtime != null) {
 				this.runtime.pause();
 			}
 		}

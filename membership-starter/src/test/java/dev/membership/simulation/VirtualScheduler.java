@@ -25,9 +25,9 @@ final class VirtualScheduler {
 
 	static final class Event implements Comparable<Event> {
 
-		final long at;
+		long at;
 
-		final long seq;
+		long seq;
 
 		final Owner owner;
 
@@ -77,14 +77,14 @@ final class VirtualScheduler {
 		return at(this.now + Math.max(0, delayNanos), owner, task);
 	}
 
-	/** Puts deferred events back, due now, in their original order. */
+	/** Puts deferred events back, due now, in their original order (the same events: a timer can still cancel). */
 	void resume(List<Event> deferred) {
 		List<Event> ordered = new ArrayList<>(deferred);
 		ordered.sort(null);
 		for (Event event : ordered) {
-			if (!event.cancelled) {
-				at(this.now, event.owner, event.task);
-			}
+			event.at = this.now;
+			event.seq = this.seq++;
+			this.queue.add(event);
 		}
 	}
 

@@ -107,6 +107,15 @@ public abstract class AbstractMembershipStoreContractTests {
 	}
 
 	@Test
+	void aLateRenewalDoesNotReviveAReleasedLease() {
+		Instant now = now();
+		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
+		assertThat(this.store.release("g", this.a, 1)).isTrue();
+		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR))).isFalse();
+		assertThat(this.store.tryAcquire("g", this.b, now, now.plus(HOUR))).isPresent();
+	}
+
+	@Test
 	void aLateRenewalNeverShortensTheLease() {
 		Instant now = now();
 		Instant later = now.plus(HOUR).plusSeconds(60);

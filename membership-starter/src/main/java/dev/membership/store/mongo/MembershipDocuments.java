@@ -131,6 +131,11 @@ final class MembershipDocuments {
 		return Updates.combine(Updates.set("expiresAt", RELEASED), Updates.currentDate("releasedAt"));
 	}
 
+	/** Held with the epoch and not released: a renewal that reaches the server after the release must not revive it. */
+	static Bson renewFilter(String group, Holder holder, long epoch) {
+		return Filters.and(heldBy(group, holder, epoch), Filters.gt("expiresAt", RELEASED));
+	}
+
 	static Bson heldBy(String group, Holder holder, long epoch) {
 		return Filters.and(Filters.eq("_id", group), isHeldBy(holder), Filters.eq("epoch", epoch));
 	}

@@ -90,7 +90,7 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		return call("renew", () -> this.leases
-			.updateOne(MembershipDocuments.heldBy(group, holder, epoch), MembershipDocuments.renewUpdate(expiresAt))
+			.updateOne(MembershipDocuments.renewFilter(group, holder, epoch), MembershipDocuments.renewUpdate(expiresAt))
 			.getMatchedCount() == 1);
 	}
 

@@ -89,7 +89,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	@Override
 	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
-		return call("renew", () -> one(this.leases.updateOne(MembershipDocuments.heldBy(group, holder, epoch),
+		return call("renew", () -> one(this.leases.updateOne(MembershipDocuments.renewFilter(group, holder, epoch),
 				MembershipDocuments.renewUpdate(expiresAt))).getMatchedCount() == 1);
 	}
 
