@@ -10,13 +10,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -28,26 +25,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code -Dtest=ElectionSimulationTests#soak -Dmembership.simulation.soak=10000000} (transitions; seeds from
  * {@code membership.simulation.seed}, threads from {@code membership.simulation.threads}).
  */
+@ExtendWith(QuietMembershipLogs.class)
 class ElectionSimulationTests {
 
 	private static final long CI_TRANSITIONS = 100_000;
 
 	private static final Duration CI_BUDGET = Duration.ofSeconds(90);
-
-	private static Level level;
-
-	@BeforeAll
-	static void quiet() {
-		// a hundred thousand elections would log a hundred thousand lines
-		Logger logger = (Logger) LoggerFactory.getLogger("dev.membership");
-		level = logger.getLevel();
-		logger.setLevel(Level.OFF);
-	}
-
-	@AfterAll
-	static void restore() {
-		((Logger) LoggerFactory.getLogger("dev.membership")).setLevel(level);
-	}
 
 	@Test
 	void noViolationOverAHundredThousandFaultedTransitions() throws Exception {
@@ -77,7 +60,7 @@ class ElectionSimulationTests {
 		assumeTrue(seed != null && System.getProperty("membership.simulation.replay") != null,
 				"set -Dmembership.simulation.seed and -Dmembership.simulation.replay (and maybe "
 						+ "-Dmembership.simulation.variant)");
-		((Logger) LoggerFactory.getLogger("dev.membership")).setLevel(Level.INFO);
+		QuietMembershipLogs.logger().setLevel(Level.INFO);
 		SimulationConfig.Variant variant = SimulationConfig.Variant
 			.valueOf(System.getProperty("membership.simulation.variant", "AS_BUILT"));
 		SimulationResult result = new Simulation(variant.apply(SimulationConfig.standard(seed))).run();

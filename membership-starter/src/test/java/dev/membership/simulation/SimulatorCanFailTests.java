@@ -1,14 +1,9 @@
 package dev.membership.simulation;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.EnumSource.Mode;
-import org.slf4j.LoggerFactory;
-
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,23 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The simulator is only worth something if it fails on a broken election: each deliberately broken variant must be
  * caught within a bounded number of seeds, with a seed that replays the failure.
  */
+@ExtendWith(QuietMembershipLogs.class)
 class SimulatorCanFailTests {
 
 	private static final int MAX_SEEDS = 300;
-
-	private static Level level;
-
-	@BeforeAll
-	static void quiet() {
-		Logger logger = (Logger) LoggerFactory.getLogger("dev.membership");
-		level = logger.getLevel();
-		logger.setLevel(Level.OFF);
-	}
-
-	@AfterAll
-	static void restore() {
-		((Logger) LoggerFactory.getLogger("dev.membership")).setLevel(level);
-	}
 
 	@ParameterizedTest
 	@EnumSource(value = SimulationConfig.Variant.class, mode = Mode.EXCLUDE, names = "AS_BUILT")
