@@ -95,9 +95,11 @@ final class HandOver {
 		}, this::onWatchdog);
 	}
 
-	/** Runs {@code task} on the watchdog; when it has stopped (the node halted) the task is moot. */
+	/** Runs {@code task} on the watchdog, or here once the watchdog has stopped. */
 	void onWatchdog(Runnable task) {
-		this.runtime.watchdog().execute(task);
+		if (!this.runtime.watchdog().execute(task)) {
+			task.run(); // halted: the task finds nothing left to do
+		}
 	}
 
 	private void holdOff(GroupElection group) {
@@ -148,32 +150,43 @@ final class HandOver {
 		if (!this.lifecycle.move(Phase.DRAINING, Phase.STOPPING)) {
 			return; // halted meanwhile
 		}
-		Map<String, Long> released = new LinkedHashMap<>();
-		for (GroupElection group : this.groups.get()) {
-			LeadershipTerm term = group.term();
-			if (term != null && group.revoke(term, RevocationReason.SHUTDOWN)) {
-				released.put(group.name(), term.epoch());
-			}
-		}
 		CompletableFuture<Void> left = new CompletableFuture<>();
-		NodeRuntime.Timer timer = this.runtime.watchdog()
-			.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
-					timeout.toNanos());
-		if (!this.loop.submit(this.round.leave(released).onEnd(() -> left.complete(null)))) {
-			left.completeExceptionally(new IllegalStateException("loop stopped"));
+		NodeRuntime.Timer timer = null;
+		try {
+			Map<String, Long> released = new LinkedHashMap<>();
+			for (GroupElection group : this.groups.get()) {
+				LeadershipTerm term = group.term();
+				if (term != null && group.revoke(term, RevocationReason.SHUTDOWN)) {
+					released.put(group.name(), term.epoch());
+				}
+			}
+			timer = this.runtime.watchdog()
+				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
+						timeout.toNanos());
+			if (!this.loop.submit(this.round.leave(released).onEnd(() -> left.complete(null)))) {
+				left.completeExceptionally(new IllegalStateException("loop stopped"));
+			}
 		}
+		catch (RuntimeException ex) {
+			left.completeExceptionally(ex);
+		}
+		NodeRuntime.Timer leaveTimer = timer;
 		left.whenComplete((ok, ex) -> {
-			if (timer != null) {
-				timer.cancel();
+			try {
+				if (leaveTimer != null) {
+					leaveTimer.cancel();
+				}
+				if (ex != null) {
+					log.warn("Membership node {} could not release its leases in time ({}); followers take over when "
+							+ "the leases expire", this.nodeId, ex.toString());
+				}
+				this.runtime.shutdown();
+				this.lifecycle.move(Phase.STOPPING, Phase.STOPPED);
+				log.info("Membership node {} stopped", this.nodeId);
 			}
-			if (ex != null) {
-				log.warn("Membership node {} could not release its leases in time ({}); followers take over when the "
-						+ "leases expire", this.nodeId, ex.toString());
+			finally {
+				this.stopped.complete(null); // whatever happened, a waiting stop() returns
 			}
-			this.runtime.shutdown();
-			this.lifecycle.move(Phase.STOPPING, Phase.STOPPED);
-			log.info("Membership node {} stopped", this.nodeId);
-			this.stopped.complete(null);
 		});
 	}
 

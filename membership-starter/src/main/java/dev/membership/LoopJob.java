@@ -99,15 +99,23 @@ final class LoopJob {
 					return;
 				}
 				catch (Error err) {
-					// end the job whatever happens, or the loop would wait for it forever
-					fail(new IllegalStateException("Membership " + this.name + " failed", err));
-					throw err;
+					failAndRethrow(err);
 				}
 			}
 			while (this.again);
 		}
 		finally {
 			this.looping = false;
+		}
+	}
+
+	/** Ends the job whatever happens, or the loop would wait for it forever; then lets the error go on. */
+	void failAndRethrow(Error err) {
+		try {
+			fail(new IllegalStateException("Membership " + this.name + " failed", err));
+		}
+		finally {
+			throw err;
 		}
 	}
 

@@ -111,6 +111,9 @@ final class NodeLoop {
 				job.fail(ex);
 				return;
 			}
+			catch (Error err) {
+				job.failAndRethrow(err);
+			}
 			job.next();
 		});
 	}

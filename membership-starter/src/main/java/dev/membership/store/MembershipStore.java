@@ -28,9 +28,9 @@ public interface MembershipStore {
 	Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt);
 
 	/**
-	 * Extends the lease to {@code expiresAt} if {@code holder} still holds it with {@code epoch}, never moving the expiry
-	 * back (a renewal that reaches the store after a later one must not shorten the lease). False when the lease was
-	 * lost.
+	 * Extends the lease to {@code expiresAt} if {@code holder} still holds it with {@code epoch} and has not released it,
+	 * never moving the expiry back (a renewal that reaches the store after a later one must not shorten the lease, nor
+	 * one that arrives after the release revive it). False when the lease was lost or released.
 	 */
 	boolean renew(String group, Holder holder, long epoch, Instant expiresAt);
 
