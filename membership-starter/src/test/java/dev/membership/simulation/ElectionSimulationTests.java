@@ -116,6 +116,10 @@ class ElectionSimulationTests {
 
 		final AtomicLong steps = new AtomicLong();
 
+		final AtomicLong leaderOnlyRuns = new AtomicLong();
+
+		final AtomicLong overlapsAfterFaults = new AtomicLong();
+
 		final AtomicLong runs = new AtomicLong();
 
 		final AtomicLong virtualMinutes = new AtomicLong();
@@ -133,6 +137,8 @@ class ElectionSimulationTests {
 		synchronized void add(SimulationResult result) {
 			this.transitions.addAndGet(result.transitions());
 			this.steps.addAndGet(result.steps());
+			this.leaderOnlyRuns.addAndGet(result.leaderOnlyRuns());
+			this.overlapsAfterFaults.addAndGet(result.overlapsAfterFaults());
 			this.runs.incrementAndGet();
 			this.virtualMinutes.addAndGet(result.virtualTime().toMinutes());
 			result.faults().forEach((fault, count) -> this.faults.merge(fault, (long) count, Long::sum));
@@ -153,6 +159,10 @@ class ElectionSimulationTests {
 				.append("), ")
 				.append(this.steps)
 				.append(" steps, ")
+				.append(this.leaderOnlyRuns)
+				.append(" leader-only runs (")
+				.append(this.overlapsAfterFaults)
+				.append(" overlapping one after a fault), ")
 				.append(this.virtualMinutes)
 				.append(" virtual minutes, ")
 				.append(this.wall)

@@ -14,6 +14,8 @@ import dev.membership.MembershipNode;
 import dev.membership.MembershipSettings;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
+import dev.membership.leadership.LeaderRevokedEvent;
+import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.store.LeaseRecord;
 
@@ -44,6 +46,8 @@ final class Simulation {
 	private final SimulatedStore store;
 
 	private final SafetyInvariants invariants;
+
+	private final LeaderOnlyWork work = new LeaderOnlyWork();
 
 	private final MembershipSettings settings;
 
@@ -106,9 +110,10 @@ final class Simulation {
 				checkLeasesAfterStop();
 			}
 		}
-		String violation = (this.invariants.violation() != null) ? this.invariants.violation() : this.livenessViolation;
+		String violation = (this.invariants.violation() != null) ? this.invariants.violation()
+				: (this.work.violation() != null) ? this.work.violation() : this.livenessViolation;
 		return new SimulationResult(this.config.seed(), this.nodes.size(), this.groups.size(),
-				this.invariants.transitions(), this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
+				this.invariants.transitions(), this.work.runs(), this.work.overlapsAfterFaults(), this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
 				this.faults, violation, this.trace.stream().map(TraceLine::toString).toList());
 	}
 
@@ -116,8 +121,9 @@ final class Simulation {
 	private boolean runUntil(long until) {
 		while (this.scheduler.step(until)) {
 			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
-			if (this.invariants.violation() != null) {
-				note("VIOLATION " + this.invariants.violation());
+			if (this.invariants.violation() != null || this.work.violation() != null) {
+				note("VIOLATION " + ((this.invariants.violation() != null) ? this.invariants.violation()
+						: this.work.violation()));
 				return false;
 			}
 		}
@@ -133,7 +139,7 @@ final class Simulation {
 				return false;
 			}
 			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
-			if (this.invariants.violation() != null) {
+			if (this.invariants.violation() != null || this.work.violation() != null) {
 				return false;
 			}
 		}
@@ -385,6 +391,9 @@ final class Simulation {
 					else if (event instanceof LeaseReleasedEvent) {
 						Simulation.this.hint(this.id, event);
 					}
+					else if (event instanceof LeaderRevokedEvent revoked) {
+						Simulation.this.work.termEnded(revoked.group(), revoked.epoch(), revoked.reason());
+					}
 				})
 				.build();
 			this.node = self[0];
@@ -392,12 +401,36 @@ final class Simulation {
 			this.lastIncarnation = this.node.incarnation();
 			note(this.id + " starts");
 			this.node.start();
+			scheduleWork(this.node, this.runtime);
+		}
+
+		/** Now and then, a short leader-only job on the application's thread (paused with the node). */
+		private void scheduleWork(MembershipNode owner, SimulatedRuntime lanes) {
+			Random random = Simulation.this.random;
+			lanes.application().schedule(() -> {
+				if (this.node != owner) {
+					return;
+				}
+				String group = Simulation.this.groups.get(random.nextInt(Simulation.this.groups.size()));
+				LeadershipTerm.Execution run = owner.beginLeaderWork(group, "housekeeping", false);
+				if (run != null) {
+					Simulation.this.work.began(this.id, group, run.term().epoch(), Simulation.this.scheduler.now());
+					lanes.application().schedule(() -> {
+						if (this.node == owner) {
+							Simulation.this.work.ended(this.id, group);
+						}
+						run.close();
+					}, nanos(50 + random.nextInt(1450)));
+				}
+				scheduleWork(owner, lanes);
+			}, nanos(200 + random.nextInt(1800)));
 		}
 
 		void crash() {
 			if (this.node != null) {
 				note(this.id + " halts");
 				this.node.halt();
+				Simulation.this.work.crashed(this.id);
 				this.node = null;
 				this.stoppedAt = Simulation.this.scheduler.now();
 			}

@@ -17,10 +17,11 @@ import dev.membership.MembershipSettings;
  * @param operationTimeout how long a node waits for the store before it gives up on a call
  * @param maxDrift how far a node's clock rate may be from the server's (the documented bound is 200 ppm)
  * @param safetyMargin null for the default
+ * @param drainTimeout how long a graceful hand-over waits for leader-only work (the simulated jobs are shorter)
  * @param defect a deliberate bug in the store, or none
  */
 record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFaultGap, Duration operationTimeout,
-		double maxDrift, Duration safetyMargin, SimulatedStore.Defect defect) {
+		double maxDrift, Duration safetyMargin, Duration drainTimeout, SimulatedStore.Defect defect) {
 
 	/** The default drift stays within the bound {@code ServerClock} assumes. */
 	static final double DOCUMENTED_DRIFT = 199e-6;
@@ -31,7 +32,10 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		AS_BUILT, LATE_ACQUISITION_STARTS_A_TERM, LATE_RENEWAL_SHORTENS_THE_LEASE,
 
 		/** No safety margin, and clocks 2% apart: a hundred times the drift the clock estimate allows for. */
-		NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND;
+		NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND,
+
+		/** A graceful stop or resign hands over without waiting for running leader-only work. */
+		NO_DRAIN;
 
 		SimulationConfig apply(SimulationConfig config) {
 			return switch (this) {
@@ -41,6 +45,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case LATE_RENEWAL_SHORTENS_THE_LEASE ->
 					config.withDefect(SimulatedStore.Defect.LATE_RENEWAL_SHORTENS_THE_LEASE);
 				case NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND -> config.withSafetyMargin(Duration.ZERO, 0.02);
+				case NO_DRAIN -> config.withDrainTimeout(Duration.ZERO);
 			};
 		}
 
@@ -48,29 +53,34 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 
 	static SimulationConfig standard(long seed) {
 		return new SimulationConfig(seed, 0, Duration.ofMinutes(30), Duration.ofSeconds(8), Duration.ofSeconds(2),
-				DOCUMENTED_DRIFT, null, SimulatedStore.Defect.NONE);
+				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), SimulatedStore.Defect.NONE);
 	}
 
 	SimulationConfig withSafetyMargin(Duration margin, double drift) {
 		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout, drift,
-				margin, this.defect);
+				margin, this.drainTimeout, this.defect);
 	}
 
 	SimulationConfig withDefect(SimulatedStore.Defect broken) {
 		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout,
-				this.maxDrift, this.safetyMargin, broken);
+				this.maxDrift, this.safetyMargin, this.drainTimeout, broken);
 	}
 
 	SimulationConfig withChaos(Duration duration) {
 		return new SimulationConfig(this.seed, this.nodes, duration, this.meanFaultGap, this.operationTimeout,
-				this.maxDrift, this.safetyMargin, this.defect);
+				this.maxDrift, this.safetyMargin, this.drainTimeout, this.defect);
+	}
+
+	SimulationConfig withDrainTimeout(Duration timeout) {
+		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout,
+				this.maxDrift, this.safetyMargin, timeout, this.defect);
 	}
 
 	MembershipSettings settings(String nodeId, Collection<String> groups) {
 		return MembershipSettings.builder(nodeId)
 			.groups(Set.copyOf(groups))
 			.safetyMargin(this.safetyMargin)
-			.drainTimeout(Duration.ofSeconds(2))
+			.drainTimeout(this.drainTimeout)
 			.build();
 	}
 

@@ -5,11 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one simulation saw: the transitions (terms begun), the steps (events run), the virtual time, the faults by
- * kind, and the first violation with the trace that led to it (null when every invariant held).
+ * What one simulation saw: the transitions (terms begun), the leader-only runs (and how many began while a run of an
+ * earlier term still ran after a fault, which fencing must then protect), the steps (events run), the virtual time, the
+ * faults by kind, and the first violation with the trace that led to it (null when every invariant held).
  */
-record SimulationResult(long seed, int nodes, int groups, long transitions, long steps, Duration virtualTime,
-		Map<Simulation.Fault, Integer> faults, String violation, List<String> trace) {
+record SimulationResult(long seed, int nodes, int groups, long transitions, long leaderOnlyRuns,
+		long overlapsAfterFaults, long steps, Duration virtualTime, Map<Simulation.Fault, Integer> faults,
+		String violation, List<String> trace) {
 
 	boolean failed() {
 		return this.violation != null;
@@ -17,7 +19,9 @@ record SimulationResult(long seed, int nodes, int groups, long transitions, long
 
 	String summary() {
 		return "seed " + this.seed + ": " + this.nodes + " nodes, " + this.groups + " group(s), " + this.transitions
-				+ " transitions, " + this.steps + " steps, " + this.virtualTime.toMinutes() + " virtual min"
+				+ " transitions, " + this.leaderOnlyRuns + " leader-only runs (" + this.overlapsAfterFaults
+				+ " overlapping one after a fault), " + this.steps + " steps, " + this.virtualTime.toMinutes()
+				+ " virtual min"
 				+ (failed() ? ", VIOLATION: " + this.violation : "");
 	}
 

@@ -1,0 +1,79 @@
+package dev.membership.simulation;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import dev.membership.leadership.RevocationReason;
+
+/**
+ * Leader-only work in the simulation: every node runs short jobs (shorter than the drain timeout) through
+ * {@code beginLeaderWork} while it leads. When one begins on a node while another node's run of the same group is still
+ * running, that is allowed only after a fault (the other's belief ended by its deadline, a lost lease or a crash: then
+ * fencing with the epoch protects the data); after a graceful stop or a resign it is a violation, since the drain must
+ * have waited for the run.
+ */
+final class LeaderOnlyWork {
+
+	private record Run(String nodeId, long epoch, long startedAt) {
+	}
+
+	/** Open runs by group, then node id. */
+	private final Map<String, Map<String, Run>> open = new HashMap<>();
+
+	/** Why each term ended, by group and epoch, as the node published it. */
+	private final Map<String, RevocationReason> endings = new HashMap<>();
+
+	private long runs;
+
+	private long overlapsAfterFaults;
+
+	private String violation;
+
+	long runs() {
+		return this.runs;
+	}
+
+	long overlapsAfterFaults() {
+		return this.overlapsAfterFaults;
+	}
+
+	String violation() {
+		return this.violation;
+	}
+
+	void termEnded(String group, long epoch, RevocationReason reason) {
+		this.endings.put(group + "/" + epoch, reason);
+	}
+
+	void began(String nodeId, String group, long epoch, long now) {
+		this.runs++;
+		Map<String, Run> running = this.open.computeIfAbsent(group, (g) -> new HashMap<>());
+		for (Run other : running.values()) {
+			if (other.nodeId.equals(nodeId)) {
+				continue;
+			}
+			RevocationReason ended = this.endings.get(group + "/" + other.epoch);
+			if ((ended == RevocationReason.SHUTDOWN || ended == RevocationReason.RESIGNED) && this.violation == null) {
+				this.violation = nodeId + " began leader-only work of group " + group + " (epoch " + epoch + ") while "
+						+ other.nodeId + "'s run of epoch " + other.epoch + " still ran after a graceful " + ended;
+			}
+			else {
+				this.overlapsAfterFaults++;
+			}
+		}
+		running.put(nodeId, new Run(nodeId, epoch, now));
+	}
+
+	void ended(String nodeId, String group) {
+		Map<String, Run> running = this.open.get(group);
+		if (running != null) {
+			running.remove(nodeId);
+		}
+	}
+
+	/** A crash ends the node's work with it. */
+	void crashed(String nodeId) {
+		this.open.values().forEach((running) -> running.remove(nodeId));
+	}
+
+}
