@@ -39,10 +39,6 @@ final class LoopJob {
 		this.onFailure = onFailure;
 	}
 
-	String name() {
-		return this.name;
-	}
-
 	/** Adds a step at the end. */
 	LoopJob then(Step step) {
 		this.steps.addLast(step);

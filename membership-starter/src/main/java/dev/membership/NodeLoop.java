@@ -1,7 +1,6 @@
 package dev.membership;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.function.Consumer;
@@ -214,11 +213,6 @@ final class NodeLoop {
 				group.attempt.cancel();
 			}
 		}
-	}
-
-	/** Server time a call sent at {@code sentNanos} can rely on having passed. */
-	Instant certainlyPassedAt(long sentNanos) {
-		return this.serverClock.lowerBoundAt(sentNanos);
 	}
 
 }
