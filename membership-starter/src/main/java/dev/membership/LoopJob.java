@@ -110,9 +110,10 @@ final class LoopJob {
 		try {
 			fail(new IllegalStateException("Membership " + this.name + " failed", err));
 		}
-		finally {
-			throw err;
+		catch (RuntimeException | Error suppressed) {
+			err.addSuppressed(suppressed);
 		}
+		throw err;
 	}
 
 	/** Ends the job successfully without running the remaining steps. */
