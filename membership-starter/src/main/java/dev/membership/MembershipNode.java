@@ -178,7 +178,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			this.handOver.drain(this.groups.values())
 				.whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout), this.handOver::onWatchdog);
 		}
-		return this.stopped;
+		return this.stopped.copy(); // the caller's copy: completing it cannot fake a stop
 	}
 
 	@Override
