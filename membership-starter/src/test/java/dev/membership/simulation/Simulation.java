@@ -31,7 +31,10 @@ final class Simulation {
 
 	enum Fault {
 
-		CRASH, STOP, PAUSE, RESIGN, CUT_OFF, OUTAGE, SLOW, LOSSY, HINTS_DELAYED
+		CRASH, STOP, PAUSE, RESIGN, CUT_OFF, OUTAGE, SLOW, LOSSY, HINTS_DELAYED,
+
+		/** A second process started with a node id already in use, by mistake, for a while. */
+		DUPLICATE_ID
 
 	}
 
@@ -54,6 +57,9 @@ final class Simulation {
 	private final List<String> groups;
 
 	private final List<SimulatedNode> nodes = new ArrayList<>();
+
+	/** Second processes with a node id already in use (the DUPLICATE_ID fault). */
+	private final List<SimulatedNode> twins = new ArrayList<>();
 
 	private final Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
 
@@ -152,6 +158,11 @@ final class Simulation {
 				return slot.runtime.rate();
 			}
 		}
+		for (SimulatedNode twin : this.twins) {
+			if (twin.node == node) {
+				return twin.runtime.rate();
+			}
+		}
 		throw new IllegalStateException("not a node of this simulation: " + node.nodeId());
 	}
 
@@ -164,10 +175,15 @@ final class Simulation {
 	}
 
 	private List<MembershipNode> liveNodes() {
-		List<MembershipNode> live = new ArrayList<>(this.nodes.size());
+		List<MembershipNode> live = new ArrayList<>(this.nodes.size() + this.twins.size());
 		for (SimulatedNode node : this.nodes) {
 			if (node.node != null) {
 				live.add(node.node);
+			}
+		}
+		for (SimulatedNode twin : this.twins) {
+			if (twin.node != null) {
+				live.add(twin.node);
 			}
 		}
 		return live;
@@ -234,6 +250,15 @@ final class Simulation {
 					this.network.lostReplyShare = 0.001;
 				});
 			}
+			case DUPLICATE_ID -> {
+				SimulatedNode twin = new SimulatedNode(target.id, true);
+				this.twins.add(twin);
+				twin.start();
+				later(duration, () -> {
+					twin.crash();
+					this.twins.remove(twin);
+				});
+			}
 			case HINTS_DELAYED -> {
 				this.hintLoss = 0.3;
 				this.hintDelayMaxNanos = nanos(20_000);
@@ -273,6 +298,8 @@ final class Simulation {
 		this.network.heal();
 		this.hintLoss = 0;
 		this.hintDelayMaxNanos = 10 * Network.MILLI;
+		this.twins.forEach(SimulatedNode::crash);
+		this.twins.clear();
 		for (SimulatedNode node : this.nodes) {
 			node.resume();
 			if (node.node == null || node.stopping) {
@@ -359,6 +386,9 @@ final class Simulation {
 
 		final String id;
 
+		/** A second process with this id: runs no leader-only work of its own, so the work's books stay by node id. */
+		final boolean twin;
+
 		MembershipNode node;
 
 		SimulatedRuntime runtime;
@@ -370,7 +400,12 @@ final class Simulation {
 		long stoppedAt;
 
 		SimulatedNode(String id) {
+			this(id, false);
+		}
+
+		SimulatedNode(String id, boolean twin) {
 			this.id = id;
+			this.twin = twin;
 		}
 
 		void start() {
@@ -399,9 +434,11 @@ final class Simulation {
 			this.node = self[0];
 			this.stopping = false;
 			this.lastIncarnation = this.node.incarnation();
-			note(this.id + " starts");
+			note(this.id + (this.twin ? " starts a second process" : " starts"));
 			this.node.start();
-			scheduleWork(this.node, this.runtime);
+			if (!this.twin) {
+				scheduleWork(this.node, this.runtime);
+			}
 		}
 
 		/** Now and then, a short leader-only job on the application's thread (paused with the node). */
@@ -430,7 +467,9 @@ final class Simulation {
 			if (this.node != null) {
 				note(this.id + " halts");
 				this.node.halt();
-				Simulation.this.work.crashed(this.id);
+				if (!this.twin) {
+					Simulation.this.work.crashed(this.id);
+				}
 				this.node = null;
 				this.stoppedAt = Simulation.this.scheduler.now();
 			}
