@@ -11,7 +11,6 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.store.Holder;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
-import dev.membership.store.StoreException;
 import dev.membership.time.ServerClock;
 
 /**
@@ -38,8 +37,6 @@ final class Campaign {
 
 	private final Lifecycle lifecycle;
 
-	private ElectionRound round;
-
 	Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ElectionMetrics metrics,
 			Supplier<Holder> holder, Lifecycle lifecycle) {
 		this.settings = settings;
@@ -48,11 +45,6 @@ final class Campaign {
 		this.metrics = metrics;
 		this.holder = holder;
 		this.lifecycle = lifecycle;
-	}
-
-	/** The round whose heartbeat publishes a new claim at once. */
-	void heartbeatWith(ElectionRound heartbeats) {
-		this.round = heartbeats;
 	}
 
 	/** The local deadline of a lease requested at {@code sentNanos}: its duration less the safety margin. */
@@ -100,14 +92,9 @@ final class Campaign {
 					if (won.isEmpty()) {
 						job.now((j) -> findLeader(j, group, certainlyPassed));
 					}
-					else if (group.begin(won.get(), deadlineFor(sent), expiresAt, this.lifecycle::competes,
-							self.address())) {
-						// publish the claim now so followers learn the new expiry without reading the lease; the next
-						// tick's heartbeat does it anyway, so a failure here fails nothing
-						job.now((j) -> this.round.heartbeat(j, (ex) -> {
-							log.debug("Heartbeat after election failed: {}", ex.getMessage());
-							return ex instanceof StoreException;
-						}));
+					else {
+						// followers learn the new term from the lease, which they read every interval
+						group.begin(won.get(), deadlineFor(sent), expiresAt, this.lifecycle::competes, self.address());
 					}
 				}, (ex) -> {
 					this.metrics.acquisition(group.name(), ElectionMetrics.AcquisitionOutcome.ERROR);
@@ -125,8 +112,7 @@ final class Campaign {
 			Holder by = held.holder();
 			if (by != null && held.expiresAt() != null && held.expiresAt().isAfter(certainlyPassed)) {
 				group.leader()
-					.learn(new LeaderInfo(group.name(), by.nodeId(), by.address(), held.epoch(), held.expiresAt()),
-							held.acquiredAt());
+					.learn(new LeaderInfo(group.name(), by.nodeId(), by.address(), held.epoch(), held.expiresAt()));
 			}
 			// also when it looks expired already: someone may have just taken it, or we were on the boundary
 			scheduleAttempt(group, Math.max(this.loop.serverClock().monotonicWhenPassed(held.expiresAt()),

@@ -1,12 +1,12 @@
 package dev.membership;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -16,22 +16,25 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.leadership.RevocationReason;
+import dev.membership.liveness.Member;
 import dev.membership.liveness.NodeReadyEvent;
 import dev.membership.store.Holder;
-import dev.membership.store.LeaderClaim;
+import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
 
 /**
- * What the loop does, as jobs of store calls: a tick (clock sample when due, renew the held leases, heartbeat, list
- * the members, compete where no leader is known, now and then remove long-dead nodes), and the release of a lease and
- * the goodbye of a graceful leave. Every decision takes the store's answers and the times of the call as inputs.
+ * What the loop does, as jobs of store calls: a tick (renew the held leases, heartbeat unless the leases keep this node
+ * live, then either keep the roster, as the leader of the default group, or read the leases and a changed roster,
+ * compete where no leader is known, remove long-dead nodes when the keeper saw some), and the release of a lease and
+ * the goodbye of a graceful leave. The store stamps every heartbeat and renewal with its clock, and those stamps are
+ * the clock samples, so a steady tick is two store calls. Every decision takes the store's answers and the times of the
+ * call as inputs.
  */
 final class ElectionRound {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
-
-	private static final int CLEANUP_EVERY_TICKS = 10;
 
 	private final MembershipSettings settings;
 
@@ -42,6 +45,8 @@ final class ElectionRound {
 	private final Campaign campaign;
 
 	private final MemberRoster roster;
+
+	private final RosterKeeping keeping;
 
 	private final EventDispatch events;
 
@@ -70,9 +75,18 @@ final class ElectionRound {
 
 	private boolean storeInitialized;
 
-	private long lastClockSyncNanos;
+	private long lastClockSampleNanos;
 
-	private long ticks;
+	private long rosterWrites;
+
+	/**
+	 * The keeper's term in which this node last wrote the roster it holds as stored, or 0: then the store may hold
+	 * another (a write that failed may have been applied all the same; other keepers wrote while this node did not
+	 * read), and the next write goes ahead whether the roster changed or not.
+	 */
+	private long rosterWrittenInEpoch;
+
+	private boolean deadNodesSeen;
 
 	ElectionRound(MembershipSettings settings, MembershipStore store, NodeLoop loop, Campaign campaign,
 			MemberRoster roster, EventDispatch events, ElectionMetrics metrics,
@@ -83,6 +97,7 @@ final class ElectionRound {
 		this.loop = loop;
 		this.campaign = campaign;
 		this.roster = roster;
+		this.keeping = new RosterKeeping(settings.livenessWindow());
 		this.events = events;
 		this.metrics = metrics;
 		this.groups = groups;
@@ -96,7 +111,7 @@ final class ElectionRound {
 		return this.ready;
 	}
 
-	/** Local monotonic time of the last successful heartbeat, or null before the first. */
+	/** Local monotonic time of the last successful heartbeat or renewal, or null before the first. */
 	Long lastHeartbeatNanos() {
 		return this.heartbeatSucceeded ? this.lastHeartbeatNanos : null;
 	}
@@ -120,27 +135,35 @@ final class ElectionRound {
 		for (GroupElection group : this.groups.get()) {
 			job.then((j) -> renew(j, group));
 		}
-		job.then(this::heartbeat).then(this::listMembers);
+		job.then(this::heartbeatUnlessLeading).then(this::readMembership);
 		for (GroupElection group : this.groups.get()) {
 			job.then((j) -> this.campaign.compete(j, group, false));
 		}
-		return job.then(this::removeDeadNodesWhenDue);
+		return job.then(this::removeDeadNodesWhenSeen);
 	}
 
+	/** Asks the store for its time only when no heartbeat or renewal brought a sample lately (at start). */
 	private void syncClockIfDue(LoopJob job) {
 		long now = this.loop.clock().nanoTime();
 		if (this.loop.serverClock().isSynchronized()
-				&& now - this.lastClockSyncNanos < this.settings.clockSyncInterval().toNanos()) {
+				&& now - this.lastClockSampleNanos < this.settings.clockSyncInterval().toNanos()) {
 			job.next();
 			return;
 		}
-		this.loop.call(job, this.store::serverTime, (serverTime, sent, received) -> {
-			this.loop.serverClock().offer(sent, received, serverTime);
-			this.lastClockSyncNanos = received;
-			if (this.startedAt == null) {
-				this.startedAt = this.loop.serverClock().estimateAt(received);
-			}
-		}, (ex) -> false);
+		this.loop.call(job, this.store::serverTime,
+				(serverTime, sent, received) -> sampleClock(sent, received, serverTime), (ex) -> false);
+	}
+
+	/** A time the store stamped between {@code sent} and {@code received}. */
+	private void sampleClock(long sent, long received, Instant serverTime) {
+		if (serverTime == null) {
+			return;
+		}
+		this.loop.serverClock().offer(sent, received, serverTime);
+		this.lastClockSampleNanos = received;
+		if (this.startedAt == null) {
+			this.startedAt = this.loop.serverClock().estimateAt(received);
+		}
 	}
 
 	private void initializeStoreOnce(LoopJob job) {
@@ -168,10 +191,13 @@ final class ElectionRound {
 		long sent = this.loop.clock().nanoTime();
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
 		this.loop.call(job, () -> this.store.renew(group.name(), this.holder.get(), term.epoch(), expiresAt),
-				(renewed, sentNanos, received) -> {
-					if (renewed) {
+				(renewedAt, sentNanos, received) -> {
+					if (renewedAt.isPresent()) {
 						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.RENEWED);
 						group.extend(term, this.campaign.deadlineFor(sent), expiresAt);
+						sampleClock(sentNanos, received, renewedAt.get());
+						this.lastHeartbeatNanos = sentNanos; // the renewal keeps this node live
+						this.heartbeatSucceeded = true;
 					}
 					else {
 						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.LOST);
@@ -183,63 +209,200 @@ final class ElectionRound {
 				});
 	}
 
-	/** Writes this node's document with its claims; withdraws a claim at once after a resign. */
-	void heartbeat(LoopJob job) {
-		heartbeat(job, (ex) -> false);
-	}
-
-	/** The same; {@code recover} says which failures the job survives. */
-	void heartbeat(LoopJob job, Predicate<RuntimeException> recover) {
-		Map<String, LeaderClaim> claims = new HashMap<>();
-		for (GroupElection group : this.groups.get()) {
-			LeaderClaim claim = group.claim();
-			if (claim != null) {
-				claims.put(group.name(), claim);
-			}
-		}
-		List<String> names = this.groups.get().stream().map(GroupElection::name).toList();
-		Holder self = this.holder.get();
-		NodeRecord record = new NodeRecord(this.nodeId, this.incarnation, self.address(), this.startedAt, null, names,
-				claims);
-		this.loop.call(job, () -> this.store.heartbeat(record), (previous, sent, received) -> {
-			if (this.heartbeatSucceeded && previous != null && !previous.equals(this.incarnation)) {
-				if (!this.duplicateNodeId) {
-					log.error("Node id '{}' is used by another process (incarnation {}) as well as by this one ({}). "
-							+ "Only one of them can lead; give every instance its own membership.node-id.",
-							this.nodeId, previous, this.incarnation);
-				}
-				this.duplicateNodeId = true;
-			}
-			this.lastHeartbeatNanos = sent;
-			this.heartbeatSucceeded = true;
-		}, recover);
-	}
-
-	private void listMembers(LoopJob job) {
-		this.loop.call(job, this.store::findNodes, (records, sent, received) -> {
-			Instant now = this.loop.serverClock().estimateAt(received);
-			Instant certainlyPassed = this.loop.serverClock().lowerBoundAt(received);
-			this.roster.update(records, now);
-			for (GroupElection group : this.groups.get()) {
-				if (!group.isLeader()) { // this node knows best
-					group.leader().updateFromListing(records, certainlyPassed);
-				}
-			}
-			if (!this.ready) {
-				this.ready = true;
-				this.events.publish(new NodeReadyEvent(this.nodeId));
-			}
-		}, (ex) -> false);
-	}
-
-	private void removeDeadNodesWhenDue(LoopJob job) {
-		if (++this.ticks % CLEANUP_EVERY_TICKS != 0 || this.groups.get().stream().noneMatch(GroupElection::isLeader)) {
+	/** A node that holds a lease is kept live by its renewals; the others heartbeat. */
+	private void heartbeatUnlessLeading(LoopJob job) {
+		if (this.groups.get().stream().anyMatch(GroupElection::isLeader)) {
 			job.next();
 			return;
 		}
-		Instant cutoff = this.loop.serverClock()
+		heartbeat(job);
+	}
+
+	/** Writes this node's document. */
+	void heartbeat(LoopJob job) {
+		List<String> names = groupNames();
+		Holder self = this.holder.get();
+		NodeRecord record = new NodeRecord(this.nodeId, this.incarnation, self.address(), this.startedAt, null, names);
+		this.loop.call(job, () -> this.store.heartbeat(record), (heartbeat, sent, received) -> {
+			if (this.heartbeatSucceeded && heartbeat.tookOver()) {
+				duplicateNodeIdSeen();
+			}
+			sampleClock(sent, received, heartbeat.writtenAt());
+			this.lastHeartbeatNanos = sent;
+			this.heartbeatSucceeded = true;
+		}, (ex) -> false);
+	}
+
+	private void duplicateNodeIdSeen() {
+		if (!this.duplicateNodeId) {
+			log.error("Node id '{}' is used by another process as well as by this one ({}). Only one of them can "
+					+ "lead; give every instance its own membership.node-id.", this.nodeId, this.incarnation);
+		}
+		this.duplicateNodeId = true;
+	}
+
+	/**
+	 * Another incarnation with this node's id wrote at {@code stamp}, after this one started: two processes run with
+	 * it. (A previous run of this node wrote before this one started.)
+	 */
+	private void checkWriterOfOwnId(String incarnation, Instant stamp) {
+		if (!this.incarnation.equals(incarnation) && stamp != null && this.startedAt != null
+				&& stamp.isAfter(this.startedAt)) {
+			duplicateNodeIdSeen();
+		}
+	}
+
+	/** The keeper of the roster reads the node documents; every other node reads the leases and a changed roster. */
+	private void readMembership(LoopJob job) {
+		GroupElection keeperOf = keeperGroup();
+		if (keeperOf != null) {
+			keepRoster(job, keeperOf);
+		}
+		else {
+			followRoster(job);
+		}
+	}
+
+	/** The default group, when this node leads it: then it keeps the roster. */
+	private GroupElection keeperGroup() {
+		for (GroupElection group : this.groups.get()) {
+			if (group.name().equals(MembershipSettings.DEFAULT_GROUP) && group.isLeader()) {
+				return group;
+			}
+		}
+		return null;
+	}
+
+	private void followRoster(LoopJob job) {
+		List<String> names = groupNames();
+		long known = this.roster.version();
+		this.loop.call(job, () -> this.store.findLeases(names, known), (reading, sent, received) -> {
+			Instant certainlyPassed = this.loop.serverClock().lowerBoundAt(received);
+			learnLeaders(reading.leases(), certainlyPassed);
+			Roster fetched = reading.roster();
+			if (fetched != null) {
+				this.roster.take(fetched.version(), fetched.members(), withSelf(fetched.members(), received));
+			}
+			else if (!listsSelf(this.roster.members())) {
+				this.roster.take(this.roster.version(), this.roster.stored(),
+						withSelf(this.roster.stored(), received));
+			}
+			becomeReady();
+		}, (ex) -> false);
+	}
+
+	/** A running node lists itself as live, also before the keeper's roster does. */
+	private List<Member> withSelf(List<Member> members, long now) {
+		if (listsSelf(members)) {
+			return members;
+		}
+		List<Member> with = new ArrayList<>(members.size() + 1);
+		members.stream().filter((m) -> !m.nodeId().equals(this.nodeId)).forEach(with::add);
+		with.add(self(this.loop.serverClock().estimateAt(now)));
+		return with;
+	}
+
+	private boolean listsSelf(List<Member> members) {
+		return members.stream()
+			.anyMatch((m) -> m.live() && m.nodeId().equals(this.nodeId) && this.incarnation.equals(m.incarnation()));
+	}
+
+	private Member self(Instant lastHeartbeat) {
+		return new Member(this.nodeId, this.incarnation, this.holder.get().address(), this.startedAt, lastHeartbeat,
+				groupNames(), true);
+	}
+
+	private void learnLeaders(Map<String, LeaseRecord> leases, Instant certainlyPassed) {
+		for (LeaseRecord lease : leases.values()) {
+			if (lease.holder() != null && lease.holder().nodeId().equals(this.nodeId)) {
+				checkWriterOfOwnId(lease.holder().incarnation(), lease.renewedAt());
+			}
+		}
+		for (GroupElection group : this.groups.get()) {
+			if (!group.isLeader()) { // this node knows best
+				group.leader().updateFromLease(leases.get(group.name()), certainlyPassed);
+			}
+		}
+	}
+
+	/**
+	 * The keeper's read: every node document, and the leases when other groups have leaders that the roster must
+	 * count as live or this node follows; then the roster, written only when it changed.
+	 */
+	private void keepRoster(LoopJob job, GroupElection keeperOf) {
+		this.loop.call(job, this.store::findNodes, (records, sent, received) -> {
+			Instant now = this.loop.serverClock().estimateAt(received);
+			records.stream()
+				.filter((r) -> r.nodeId().equals(this.nodeId))
+				.forEach((r) -> checkWriterOfOwnId(r.incarnation(), r.updatedAt()));
+			Set<String> others = RosterKeeping.groupsOf(this.roster.members());
+			records.forEach((r) -> others.addAll(r.groups()));
+			others.addAll(groupNames());
+			this.groups.get().stream().filter(GroupElection::isLeader).forEach((g) -> others.remove(g.name()));
+			if (others.isEmpty()) {
+				job.now((j) -> writeRosterIfChanged(j, keeperOf, records, Map.of(), now));
+				return;
+			}
+			long known = this.roster.version();
+			job.now((j) -> this.loop.call(j, () -> this.store.findLeases(others, known), (reading, s, r) -> {
+				learnLeaders(reading.leases(), this.loop.serverClock().lowerBoundAt(r));
+				j.now((w) -> writeRosterIfChanged(w, keeperOf, records, reading.leases(), now));
+			}, (ex) -> false));
+		}, (ex) -> false);
+	}
+
+	private void writeRosterIfChanged(LoopJob job, GroupElection keeperOf, List<NodeRecord> records,
+			Map<String, LeaseRecord> leases, Instant now) {
+		this.deadNodesSeen = RosterKeeping.anyNotSeenSince(records, deadNodeCutoff());
+		LeadershipTerm term = keeperOf.term();
+		if (term == null || !term.isValid()) {
+			job.next(); // no longer the keeper
+			return;
+		}
+		List<Member> next = this.keeping.build(self(now), records, leases, this.roster.stored(), now);
+		if (this.rosterWrittenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)) {
+			becomeReady();
+			job.next();
+			return;
+		}
+		long sequence = ++this.rosterWrites;
+		this.loop.call(job, () -> this.store.writeRoster(next, this.nodeId, term.epoch(), sequence),
+				(version, sent, received) -> {
+					if (version.isPresent()) {
+						this.roster.take(version.getAsLong(), next, next);
+						this.rosterWrittenInEpoch = term.epoch();
+					}
+					else {
+						log.debug("Roster write with epoch {} fenced off: a newer keeper wrote it", term.epoch());
+					}
+					becomeReady();
+				}, (ex) -> {
+					this.rosterWrittenInEpoch = 0; // written or not: write again next time
+					return false;
+				});
+	}
+
+	private void becomeReady() {
+		if (!this.ready) {
+			this.ready = true;
+			this.events.publish(new NodeReadyEvent(this.nodeId));
+		}
+	}
+
+	private Instant deadNodeCutoff() {
+		return this.loop.serverClock()
 			.lowerBoundAt(this.loop.clock().nanoTime())
 			.minus(this.settings.deadNodeRetention());
+	}
+
+	/** The keeper removes the documents of nodes not seen for the retention, when its last read showed some. */
+	private void removeDeadNodesWhenSeen(LoopJob job) {
+		if (!this.deadNodesSeen || keeperGroup() == null) {
+			job.next();
+			return;
+		}
+		this.deadNodesSeen = false;
+		Instant cutoff = deadNodeCutoff();
 		this.loop.call(job, () -> this.store.removeNodesNotSeenSince(cutoff), (removed, sent, received) -> {
 			if (removed > 0) {
 				log.info("Removed {} node document(s) not seen since {}", removed, cutoff);
@@ -247,25 +410,20 @@ final class ElectionRound {
 		}, (ex) -> false);
 	}
 
-	/** Releases the lease of a group this node resigned, then withdraws its claim. */
+	private List<String> groupNames() {
+		return this.groups.get().stream().map(GroupElection::name).toList();
+	}
+
+	/** Releases the lease of a group this node resigned; the others see it in their next read of the leases. */
 	LoopJob release(String group, long epoch) {
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
-		job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.holder.get(), epoch),
+		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.holder.get(), epoch),
 				(released, sent, received) -> {
 					if (released) {
 						this.events.publish(new LeaseReleasedEvent(this.nodeId, group, epoch));
 					}
 				}, (ex) -> false));
-		// withdraws the claim at once; never after the goodbye removed the node's document
-		return job.then((j) -> {
-			if (this.lifecycle.ticks()) {
-				heartbeat(j);
-			}
-			else {
-				j.next();
-			}
-		});
 	}
 
 	/** The goodbye of a graceful stop: releases the given leases (epochs by group) and removes the node's document. */
@@ -315,9 +473,7 @@ final class ElectionRound {
 				(ex) -> log.warn("Membership leader news for group {} failed: {}", group.name(), ex.getMessage()));
 		return job.then((j) -> {
 			if (group.leader().isNews(leader) && !group.isLeader()) {
-				// learned now, so any heartbeat of that node stamped after now (upper bound) came after it acquired
-				group.leader().learn(leader, this.loop.serverClock().isSynchronized()
-						? this.loop.serverClock().upperBoundAt(this.loop.clock().nanoTime()) : null);
+				group.leader().learn(leader);
 			}
 			j.next();
 		});

@@ -11,7 +11,6 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
-import dev.membership.store.LeaderClaim;
 import dev.membership.store.LeaseRecord;
 import dev.membership.time.MonotonicClock;
 
@@ -89,12 +88,6 @@ final class GroupElection {
 		return this.control;
 	}
 
-	/** What this node's heartbeat says of its leadership of the group; null when it does not lead. */
-	LeaderClaim claim() {
-		LeadershipTerm t = this.term;
-		return (t != null && t.isValid()) ? new LeaderClaim(t.epoch(), this.leaseExpiresAt) : null;
-	}
-
 	/** This node as the leader, when it leads. */
 	LeaderInfo self(String address) {
 		LeadershipTerm t = this.term;
@@ -131,7 +124,7 @@ final class GroupElection {
 			this.leaseExpiresAt = expiresAt;
 			this.observer.started(this.selfId, this.name, epoch, now);
 			armDeadline(started.term());
-			this.leader.learn(new LeaderInfo(this.name, this.selfId, address, epoch, expiresAt), lease.acquiredAt());
+			this.leader.learn(new LeaderInfo(this.name, this.selfId, address, epoch, expiresAt));
 			this.events.publish(new LeaderElectedEvent(this.name, this.selfId, epoch));
 		}
 		log.info("Node {} elected leader of group '{}' (epoch {})", this.selfId, this.name, epoch);

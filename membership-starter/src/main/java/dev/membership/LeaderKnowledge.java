@@ -1,17 +1,16 @@
 package dev.membership;
 
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 
 import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.leadership.LeaderInfo;
-import dev.membership.store.LeaderClaim;
-import dev.membership.store.NodeRecord;
+import dev.membership.store.Holder;
+import dev.membership.store.LeaseRecord;
 
 /**
- * What this node knows of one group's leader when it does not lead it: learned from the lease, from the leader's claim
- * in its node document, or from a notice. Advisory only (the lease decides who leads), but it drives fast succession
+ * What this node knows of one group's leader when it does not lead it: learned from the lease (read every interval)
+ * or from a notice. Advisory only (the lease decides who leads), but it drives fast succession
  * and {@link Membership#leader(String)}. Knowledge only moves forward in epochs, so late or reordered news can never
  * make the known leader flap. Changes are made and published under the group's monitor, in epoch order.
  */
@@ -26,9 +25,6 @@ final class LeaderKnowledge {
 	private final EventDispatch events;
 
 	private volatile LeaderInfo known;
-
-	/** Database time no earlier than the known leader's acquisition, or null when unknown. */
-	private volatile Instant knownSince;
 
 	private long highestKnownEpoch;
 
@@ -50,7 +46,7 @@ final class LeaderKnowledge {
 	}
 
 	/** Takes {@code info} as the leader unless a newer epoch is known already. */
-	void learn(LeaderInfo info, Instant since) {
+	void learn(LeaderInfo info) {
 		synchronized (this.monitor) {
 			if (info.epoch() < this.highestKnownEpoch) {
 				return;
@@ -58,7 +54,6 @@ final class LeaderKnowledge {
 			this.highestKnownEpoch = info.epoch();
 			LeaderInfo previous = this.known;
 			this.known = info;
-			this.knownSince = since;
 			String before = (previous != null) ? previous.nodeId() : null;
 			if (!Objects.equals(before, info.nodeId())) {
 				this.events.publish(new LeaderChangedEvent(this.selfId, this.group, before, info.nodeId(), info.epoch()));
@@ -74,7 +69,6 @@ final class LeaderKnowledge {
 				return;
 			}
 			this.known = null;
-			this.knownSince = null;
 			this.events.publish(new LeaderChangedEvent(this.selfId, this.group, previous.nodeId(), null,
 					previous.epoch()));
 		}
@@ -102,59 +96,25 @@ final class LeaderKnowledge {
 	}
 
 	/**
-	 * Updates the known leader from a member listing, when this node does not lead: the newest claim of another node
-	 * that has not certainly expired; a claim that vanished with its node (graceful stop) or was withdrawn (resign)
-	 * frees the lease at once.
+	 * Updates the known leader from the group's lease as just read ({@code lease} null when the group has none), when
+	 * this node does not lead: its holder while the lease has not certainly expired; nobody once it was released or
+	 * has certainly expired, which lets this node compete at once. A lease older than what a notice already told is no
+	 * news.
 	 */
-	void updateFromListing(List<NodeRecord> records, Instant certainlyPassed) {
-		NodeRecord claimant = claimant(records, certainlyPassed);
+	void updateFromLease(LeaseRecord lease, Instant certainlyPassed) {
 		LeaderInfo info = this.known;
-		if (claimant != null) {
-			LeaderClaim claim = claimant.leading().get(this.group);
-			if (info == null || claim.epoch() >= info.epoch()) {
-				learn(new LeaderInfo(this.group, claimant.nodeId(), claimant.address(), claim.epoch(), claim.expiresAt()),
-						claimant.updatedAt());
-				return;
-			}
+		if (lease != null && info != null && lease.epoch() < info.epoch()) {
+			return; // read before the notice of a newer term
 		}
-		if (info == null || this.selfId.equals(info.nodeId())) {
+		Holder holder = (lease != null) ? lease.holder() : null;
+		if (holder != null && lease.expiresAt() != null && lease.expiresAt().isAfter(certainlyPassed)
+				&& !holder.nodeId().equals(this.selfId)) {
+			learn(new LeaderInfo(this.group, holder.nodeId(), holder.address(), lease.epoch(), lease.expiresAt()));
 			return;
 		}
-		Instant since = this.knownSince;
-		if (info.leaseExpiresAt().isAfter(certainlyPassed)
-				&& records.stream().anyMatch((r) -> hasNotHeartbeatedSince(r, info.nodeId(), since))) {
-			// learned from the lease or a notice, and its holder has not heartbeated since: no claim to expect yet
-			return;
+		if (info != null && !this.selfId.equals(info.nodeId())) {
+			forget();
 		}
-		forget();
-	}
-
-	/** Another node's claim with the highest epoch that has not certainly expired; this node's own are stale. */
-	private NodeRecord claimant(List<NodeRecord> records, Instant certainlyPassed) {
-		NodeRecord best = null;
-		long bestEpoch = 0;
-		for (NodeRecord r : records) {
-			if (r.nodeId().equals(this.selfId)) {
-				continue;
-			}
-			LeaderClaim claim = r.leading().get(this.group);
-			if (claim != null && claim.expiresAt() != null && claim.expiresAt().isAfter(certainlyPassed)
-					&& (best == null || claim.epoch() > bestEpoch)) {
-				best = r;
-				bestEpoch = claim.epoch();
-			}
-		}
-		return best;
-	}
-
-	/**
-	 * A leader heartbeats its claim right after acquiring, so a heartbeat stamped after the acquisition without a claim
-	 * means it resigned or lost the lease. Both times are database times; {@code since} is no earlier than the
-	 * acquisition (null when unknown: then keep the leader until its lease has certainly expired).
-	 */
-	private static boolean hasNotHeartbeatedSince(NodeRecord record, String nodeId, Instant since) {
-		return record.nodeId().equals(nodeId)
-				&& (since == null || record.updatedAt() == null || !record.updatedAt().isAfter(since));
 	}
 
 }

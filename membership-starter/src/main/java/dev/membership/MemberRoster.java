@@ -1,7 +1,5 @@
 package dev.membership;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -11,33 +9,35 @@ import java.util.Map;
 import dev.membership.liveness.Member;
 import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
-import dev.membership.store.NodeRecord;
 
 /**
- * The members as of the last listing, and who joined or left since the one before: a member is live while its last
- * heartbeat (database time) lies within the liveness window of the database's current time. Updated by the loop only.
+ * The members as of the last roster this node took (the one it read, or wrote as the keeper), and who joined or left
+ * since the one before. Updated by the loop only.
  */
 final class MemberRoster {
 
-	private static final Comparator<Member> LIVE_THEN_OLDEST = Comparator.comparing(Member::live)
+	static final Comparator<Member> LIVE_THEN_OLDEST = Comparator.comparing(Member::live)
 		.reversed()
 		.thenComparing(Member::startedAt, Comparator.nullsLast(Comparator.naturalOrder()))
 		.thenComparing(Member::nodeId);
 
 	private final String selfId;
 
-	private final Duration livenessWindow;
-
 	private final EventDispatch events;
 
 	private volatile List<Member> members = List.of();
 
-	/** Live members of the last listing by node id and incarnation; confined to the loop. */
+	/** The roster as stored, which the keeper compares its next one with; confined to the loop. */
+	private List<Member> stored = List.of();
+
+	/** The version of the roster taken last; 0 before the first. */
+	private volatile long version;
+
+	/** Live members of the last roster by node id and incarnation; confined to the loop. */
 	private Map<String, Member> live = new LinkedHashMap<>();
 
-	MemberRoster(String selfId, Duration livenessWindow, EventDispatch events) {
+	MemberRoster(String selfId, EventDispatch events) {
 		this.selfId = selfId;
-		this.livenessWindow = livenessWindow;
 		this.events = events;
 	}
 
@@ -45,17 +45,24 @@ final class MemberRoster {
 		return this.members;
 	}
 
-	/** Takes a listing read when the database's clock was about {@code now}; publishes joins and leaves. */
-	void update(List<NodeRecord> records, Instant now) {
-		List<Member> listed = new ArrayList<>(records.size());
-		for (NodeRecord r : records) {
-			boolean isLive = r.updatedAt() != null
-					&& Duration.between(r.updatedAt(), now).compareTo(this.livenessWindow) <= 0;
-			listed.add(new Member(r.nodeId(), r.incarnation(), r.address(), r.startedAt(), r.updatedAt(), r.groups(),
-					isLive));
-		}
+	long version() {
+		return this.version;
+	}
+
+	List<Member> stored() {
+		return this.stored;
+	}
+
+	/**
+	 * Takes the roster stored with {@code version}, shown as {@code shown} (this node may know better of itself);
+	 * publishes joins and leaves.
+	 */
+	void take(long version, List<Member> stored, List<Member> shown) {
+		this.stored = List.copyOf(stored);
+		List<Member> listed = new ArrayList<>(shown);
 		listed.sort(LIVE_THEN_OLDEST);
 		this.members = List.copyOf(listed);
+		this.version = version;
 		Map<String, Member> nowLive = new LinkedHashMap<>();
 		Map<String, Member> byKey = new LinkedHashMap<>();
 		for (Member m : listed) {
@@ -80,7 +87,7 @@ final class MemberRoster {
 		this.live = nowLive;
 	}
 
-	private static String key(Member member) {
+	static String key(Member member) {
 		return member.nodeId() + "/" + member.incarnation();
 	}
 

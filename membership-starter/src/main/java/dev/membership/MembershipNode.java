@@ -94,10 +94,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 				this.groups::values);
 		Campaign campaign = new Campaign(this.settings, b.store, this.loop, b.metrics, () -> this.holder,
 				this.lifecycle);
-		this.roster = new MemberRoster(nodeId(), this.settings.livenessWindow(), this.events);
+		this.roster = new MemberRoster(nodeId(), this.events);
 		this.round = new ElectionRound(this.settings, b.store, this.loop, campaign, this.roster, this.events,
 				b.metrics, this.groups::values, () -> this.holder, this.lifecycle, this.incarnation);
-		campaign.heartbeatWith(this.round);
 		this.handOver = new HandOver(this.settings, this.clock, this.runtime, this.loop, this.round, this.lifecycle,
 				this.groups::values, this.stopped);
 		this.settings.groups().forEach(this::join);
@@ -261,8 +260,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public void join(String group) {
-		if (group == null || group.isBlank()) {
-			throw new IllegalArgumentException("A group name must not be blank");
+		String problem = MembershipSettings.groupNameProblem(group);
+		if (problem != null) {
+			throw new IllegalArgumentException("Cannot join group '" + group + "': " + problem);
 		}
 		this.groups.computeIfAbsent(group,
 				(name) -> new GroupElection(name, nodeId(), this.clock, this.runtime, this.events, this.observer));

@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import dev.membership.InvalidMembershipSettingsException.Violation;
+import dev.membership.store.Roster;
 
 /**
  * How a node runs. Defaults follow the core design: renew every 5 s, lease 15 s, liveness window 10 s.
@@ -44,7 +45,9 @@ public final class MembershipSettings {
 		this.deadNodeRetention = b.deadNodeRetention;
 		this.clockSyncInterval = b.clockSyncInterval;
 		this.drainTimeout = b.drainTimeout;
-		this.groups = Set.copyOf(b.groups);
+		Set<String> groups = new LinkedHashSet<>(b.groups);
+		groups.add(DEFAULT_GROUP); // every node takes part: its leader keeps the member roster
+		this.groups = Set.copyOf(groups);
 	}
 
 	public static Builder builder(String nodeId) {
@@ -92,6 +95,20 @@ public final class MembershipSettings {
 	}
 
 	/** Every rule the settings break; empty when they are valid. */
+	/**
+	 * Why {@code group} cannot be a group's name, or null when it can: blank, or the id of the roster document, which
+	 * lives among the lease documents.
+	 */
+	public static String groupNameProblem(String group) {
+		if (group == null || group.isBlank()) {
+			return "group names must not be blank";
+		}
+		if (Roster.ID.equals(group)) {
+			return "'" + Roster.ID + "' is reserved for the member roster and cannot name a group";
+		}
+		return null;
+	}
+
 	public static List<Violation> check(String nodeId, Duration renewalInterval, Duration leaseDuration,
 			Duration livenessWindow, Duration safetyMargin, Duration deadNodeRetention) {
 		List<Violation> violations = new ArrayList<>();
@@ -207,7 +224,10 @@ public final class MembershipSettings {
 			return this;
 		}
 
-		/** Replaces the groups this node competes for. */
+		/**
+		 * Replaces the groups this node competes for. The default group is always one of them: its leader keeps the
+		 * member roster, so every node must be able to take that over.
+		 */
 		public Builder groups(Set<String> value) {
 			this.groups.clear();
 			this.groups.addAll(value);
@@ -216,8 +236,13 @@ public final class MembershipSettings {
 
 		/** Validates and builds; throws {@link InvalidMembershipSettingsException} naming every broken rule. */
 		public MembershipSettings build() {
-			List<Violation> violations = check(this.nodeId, this.renewalInterval, this.leaseDuration,
-					this.livenessWindow, this.safetyMargin, this.deadNodeRetention);
+			List<Violation> violations = new ArrayList<>(check(this.nodeId, this.renewalInterval, this.leaseDuration,
+					this.livenessWindow, this.safetyMargin, this.deadNodeRetention));
+			this.groups.stream()
+				.map(MembershipSettings::groupNameProblem)
+				.filter(Objects::nonNull)
+				.distinct()
+				.forEach((problem) -> violations.add(new Violation(List.of("groups"), problem)));
 			if (!violations.isEmpty()) {
 				throw new InvalidMembershipSettingsException(violations);
 			}

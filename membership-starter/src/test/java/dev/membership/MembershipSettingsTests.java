@@ -2,6 +2,7 @@ package dev.membership;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,19 @@ class MembershipSettingsTests {
 		assertThat(settings.livenessWindow()).isEqualTo(Duration.ofSeconds(10));
 		assertThat(settings.safetyMargin()).isEqualTo(Duration.ofMillis(1500));
 		assertThat(settings.groups()).containsExactly("default");
+	}
+
+	@Test
+	void everyNodeTakesPartInTheDefaultGroupWhoseLeaderKeepsTheRoster() {
+		MembershipSettings settings = MembershipSettings.builder("n").groups(Set.of("a", "b")).build();
+		assertThat(settings.groups()).containsExactlyInAnyOrder("a", "b", "default");
+	}
+
+	@Test
+	void theRosterDocumentsIdCannotNameAGroup() {
+		assertThatThrownBy(() -> MembershipSettings.builder("n").groups(Set.of("a", "_roster")).build())
+			.isInstanceOf(InvalidMembershipSettingsException.class)
+			.hasMessageContaining("'_roster' is reserved for the member roster");
 	}
 
 	@Test

@@ -80,12 +80,12 @@ class SafetyCheckCanFailTests {
 		@Override
 		public synchronized Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore,
 				Instant expiresAt) {
-			return Optional.of(new LeaseRecord(group, holder, ++this.epoch, expiresAt, expiresAt));
+			return Optional.of(new LeaseRecord(group, holder, ++this.epoch, expiresAt, expiresAt, expiresAt));
 		}
 
 		@Override
-		public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
-			return true;
+		public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+			return Optional.of(this.delegate.serverTime());
 		}
 
 		@Override
@@ -108,18 +108,26 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
-		public String heartbeat(dev.membership.store.NodeRecord node) {
+		public dev.membership.store.Heartbeat heartbeat(dev.membership.store.NodeRecord node) {
 			return this.delegate.heartbeat(node);
 		}
 
 		@Override
-		public List<dev.membership.store.NodeRecord> findNodes() {
+		public dev.membership.store.LeaseReading findLeases(java.util.Collection<String> groups, long rosterVersion) {
 			// and hides who leads, so every node keeps trying
-			return this.delegate.findNodes()
-				.stream()
-				.map((n) -> new dev.membership.store.NodeRecord(n.nodeId(), n.incarnation(), n.address(),
-						n.startedAt(), n.updatedAt(), n.groups(), java.util.Map.of()))
-				.toList();
+			return new dev.membership.store.LeaseReading(java.util.Map.of(),
+					this.delegate.findLeases(groups, rosterVersion).roster());
+		}
+
+		@Override
+		public java.util.OptionalLong writeRoster(List<dev.membership.liveness.Member> members, String keeperNodeId,
+				long epoch, long sequence) {
+			return this.delegate.writeRoster(members, keeperNodeId, epoch, sequence);
+		}
+
+		@Override
+		public List<dev.membership.store.NodeRecord> findNodes() {
+			return this.delegate.findNodes();
 		}
 
 		@Override

@@ -69,7 +69,8 @@ public class MembershipProperties {
 	private Duration deadNodeRetention = Duration.ofMinutes(10);
 
 	/**
-	 * Groups this node competes for the leadership of. Groups named by @LeaderOnly are added to these.
+	 * Groups this node competes for the leadership of. Groups named by @LeaderOnly are added to these, and so is
+	 * 'default', always: its leader keeps the member roster.
 	 */
 	private Set<String> groups = new LinkedHashSet<>(List.of("default"));
 

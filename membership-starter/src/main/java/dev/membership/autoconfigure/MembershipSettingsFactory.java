@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.springframework.core.env.Environment;
@@ -70,8 +71,16 @@ final class MembershipSettingsFactory {
 			violations.add(new Violation(List.of("shutdown.drain-timeout"),
 					"must be zero or a positive duration (was " + drainTimeout + ")"));
 		}
-		if (properties.getGroups() == null || properties.getGroups().stream().anyMatch((g) -> g == null || g.isBlank())) {
+		if (properties.getGroups() == null) {
 			violations.add(new Violation(List.of("groups"), "group names must not be blank"));
+		}
+		else {
+			properties.getGroups()
+				.stream()
+				.map(MembershipSettings::groupNameProblem)
+				.filter(Objects::nonNull)
+				.distinct()
+				.forEach((problem) -> violations.add(new Violation(List.of("groups"), problem)));
 		}
 		if (!violations.isEmpty()) {
 			throw new InvalidMembershipSettingsException(violations);

@@ -1,8 +1,12 @@
 package dev.membership.store;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+
+import dev.membership.liveness.Member;
 
 /**
  * Where nodes and leases live. Implementations are plain data access: every time argument is computed by the caller
@@ -21,18 +25,20 @@ public interface MembershipStore {
 
 	/**
 	 * Takes the group's lease when it has no holder, has expired before {@code expiredBefore}, or is already held by
-	 * this very holder (same node id and incarnation) with an expiry before {@code expiresAt}; the epoch grows by one.
-	 * Empty otherwise. The last condition makes a request that reaches the store late, after a newer acquisition or
-	 * renewal of the same holder, a no-op instead of a new term the holder does not know of.
+	 * this very holder (same node id and incarnation) with an expiry before {@code expiresAt}; the epoch grows by one
+	 * and {@code acquiredAt} and {@code renewedAt} are stamped with the store's clock. Empty otherwise. The last
+	 * condition makes a request that reaches the store late, after a newer acquisition or renewal of the same holder, a
+	 * no-op instead of a new term the holder does not know of.
 	 */
 	Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt);
 
 	/**
 	 * Extends the lease to {@code expiresAt} if {@code holder} still holds it with {@code epoch} and has not released it,
 	 * never moving the expiry back (a renewal that reaches the store after a later one must not shorten the lease, nor
-	 * one that arrives after the release revive it). False when the lease was lost or released.
+	 * one that arrives after the release revive it), and stamps {@code renewedAt} with the store's clock. Returns that
+	 * time (the caller's clock sample, and the holder's liveness), or empty when the lease was lost or released.
 	 */
-	boolean renew(String group, Holder holder, long epoch, Instant expiresAt);
+	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt);
 
 	/** Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}. */
 	boolean release(String group, Holder holder, long epoch);
@@ -40,12 +46,27 @@ public interface MembershipStore {
 	Optional<LeaseRecord> findLease(String group);
 
 	/**
-	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is
-	 * ignored). Returns the incarnation the document had before this write, or null when there was none.
+	 * In one query: the leases of {@code groups}, and the roster when its version is not {@code rosterVersion} (pass 0
+	 * to get any roster). This is every member's read of an interval, so it returns O(groups) documents while the
+	 * roster stays the same.
 	 */
-	String heartbeat(NodeRecord node);
+	LeaseReading findLeases(Collection<String> groups, long rosterVersion);
 
-	/** Every node document, live or not. */
+	/**
+	 * Replaces the roster with {@code members} and increments its version, if the roster was last written with an
+	 * older epoch, or with {@code epoch} and a smaller {@code sequence} (the keeper's own count of its writes): a
+	 * deposed keeper, or a write of this keeper that reaches the store after a later one, changes nothing. Returns the
+	 * new version, or empty when fenced off. The caller holds the default group's lease with {@code epoch}.
+	 */
+	OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence);
+
+	/**
+	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is
+	 * ignored), and says when, and whether the document belonged to another incarnation.
+	 */
+	Heartbeat heartbeat(NodeRecord node);
+
+	/** Every node document, live or not: the roster keeper's read. */
 	List<NodeRecord> findNodes();
 
 	/** Removes the node's document if it still belongs to {@code incarnation}. */

@@ -83,7 +83,7 @@ class MembershipAutoConfigurationTests {
 				assertThat(settings.livenessWindow()).isEqualTo(Duration.ofMillis(300));
 				assertThat(settings.safetyMargin()).isEqualTo(Duration.ofMillis(50));
 				assertThat(settings.deadNodeRetention()).isEqualTo(Duration.ofMinutes(5));
-				assertThat(settings.groups()).containsExactlyInAnyOrder("alpha", "beta");
+				assertThat(settings.groups()).containsExactlyInAnyOrder("alpha", "beta", "default");
 				MembershipProperties properties = context.getBean(MembershipProperties.class);
 				assertThat(properties.getMongo().getNodesCollection()).isEqualTo("n");
 				assertThat(MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout())

@@ -2,18 +2,24 @@ package dev.membership.simulation;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import dev.membership.liveness.Member;
+import dev.membership.store.Heartbeat;
 import dev.membership.store.Holder;
-import dev.membership.store.LeaderClaim;
+import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
 
 /**
  * A store in memory with the semantics of the MongoDB stores for every operation the node uses: one atomic operation
@@ -48,6 +54,11 @@ final class SimulatedStore implements MembershipStore {
 	private final Map<String, LeaseRecord> leases = new TreeMap<>();
 
 	private final Map<String, NodeRecord> nodes = new TreeMap<>();
+
+	private Roster roster;
+
+	/** The roster's fence: the epoch and sequence of its last write. */
+	private long rosterSequence;
 
 	private Consumer<Supplier<String>> trace = (line) -> {
 	};
@@ -92,7 +103,7 @@ final class SimulatedStore implements MembershipStore {
 			return Optional.empty(); // the filter did not match, and the upsert's insert hit the duplicate key
 		}
 		long epoch = (lease != null) ? lease.epoch() + 1 : 1;
-		LeaseRecord taken = new LeaseRecord(group, holder, epoch, millis(expiresAt), now());
+		LeaseRecord taken = new LeaseRecord(group, holder, epoch, millis(expiresAt), now(), now());
 		this.leases.put(group, taken);
 		this.trace.accept(() -> "store: " + holder.nodeId() + " acquired " + group + " epoch " + epoch + " until "
 				+ taken.expiresAt());
@@ -100,17 +111,19 @@ final class SimulatedStore implements MembershipStore {
 	}
 
 	@Override
-	public synchronized boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
+	public synchronized Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		LeaseRecord lease = this.leases.get(group);
 		if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch || !lease.expiresAt().isAfter(RELEASED)) {
-			return false;
+			return Optional.empty();
 		}
 		Instant extended = (lease.expiresAt().isAfter(millis(expiresAt))
 				&& this.defect != Defect.LATE_RENEWAL_SHORTENS_THE_LEASE) ? lease.expiresAt() : millis(expiresAt);
-		this.leases.put(group, new LeaseRecord(group, lease.holder(), lease.epoch(), extended, lease.acquiredAt()));
+		Instant now = now();
+		this.leases.put(group,
+				new LeaseRecord(group, lease.holder(), lease.epoch(), extended, lease.acquiredAt(), now));
 		this.trace.accept(() -> "store: " + holder.nodeId() + " renewed " + group + " epoch " + lease.epoch()
 				+ " with " + epoch + " until " + extended);
-		return true;
+		return Optional.of(now);
 	}
 
 	@Override
@@ -119,7 +132,8 @@ final class SimulatedStore implements MembershipStore {
 		if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch) {
 			return false;
 		}
-		this.leases.put(group, new LeaseRecord(group, lease.holder(), epoch, RELEASED, lease.acquiredAt()));
+		this.leases.put(group,
+				new LeaseRecord(group, lease.holder(), epoch, RELEASED, lease.acquiredAt(), lease.renewedAt()));
 		this.trace.accept(() -> "store: " + holder.nodeId() + " released " + group + " epoch " + epoch);
 		return true;
 	}
@@ -130,14 +144,53 @@ final class SimulatedStore implements MembershipStore {
 	}
 
 	@Override
-	public synchronized String heartbeat(NodeRecord node) {
+	public synchronized LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		Map<String, LeaseRecord> found = new HashMap<>();
+		for (String group : groups) {
+			LeaseRecord lease = this.leases.get(group);
+			if (lease != null) {
+				found.put(group, lease);
+			}
+		}
+		Roster changed = (this.roster != null && this.roster.version() != rosterVersion) ? this.roster : null;
+		return new LeaseReading(found, changed);
+	}
+
+	@Override
+	public synchronized OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch,
+			long sequence) {
+		Roster current = this.roster;
+		if (current != null && (current.epoch() > epoch
+				|| (current.epoch() == epoch && this.rosterSequence >= sequence))) {
+			return OptionalLong.empty(); // the filter did not match, and the upsert's insert hit the duplicate key
+		}
+		List<Member> stored = new ArrayList<>(members.size());
+		for (Member m : members) {
+			stored.add(new Member(m.nodeId(), m.incarnation(), m.address(), millisOrNull(m.startedAt()),
+					millisOrNull(m.lastHeartbeat()), m.groups(), m.live()));
+		}
+		long version = (current != null) ? current.version() + 1 : 1;
+		this.roster = new Roster(version, keeperNodeId, epoch, now(), stored);
+		this.rosterSequence = sequence;
+		return OptionalLong.of(version);
+	}
+
+	/** The last roster written, for the simulator's checks. */
+	synchronized Roster roster() {
+		return this.roster;
+	}
+
+	@Override
+	public synchronized Heartbeat heartbeat(NodeRecord node) {
 		NodeRecord previous = this.nodes.get(node.nodeId());
-		Map<String, LeaderClaim> claims = new TreeMap<>();
-		node.leading().forEach((group, claim) -> claims.put(group,
-				new LeaderClaim(claim.epoch(), millis(claim.expiresAt()))));
+		Instant now = now();
 		this.nodes.put(node.nodeId(), new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
-				(node.startedAt() != null) ? millis(node.startedAt()) : null, now(), node.groups(), claims));
-		return (previous != null) ? previous.incarnation() : null;
+				millisOrNull(node.startedAt()), now, node.groups()));
+		return new Heartbeat(now, previous != null && !previous.incarnation().equals(node.incarnation()));
+	}
+
+	private static Instant millisOrNull(Instant instant) {
+		return (instant != null) ? millis(instant) : null;
 	}
 
 	@Override

@@ -8,6 +8,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 import dev.membership.MembershipNode;
@@ -110,7 +112,7 @@ final class Simulation {
 				.plus(this.settings.renewalInterval())
 				.plus(this.config.operationTimeout())
 				.toNanos();
-			if (runUntilLeaders(healedAt, healedAt + bound)) {
+			if (runUntilLeaders(healedAt, healedAt + bound) && runUntilRostersAgree(this.scheduler.now())) {
 				stopAll();
 				runUntil(this.scheduler.now() + this.settings.leaseDuration().multipliedBy(2).toNanos());
 				checkLeasesAfterStop();
@@ -150,6 +152,51 @@ final class Simulation {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Once every group has a leader, and so the roster a keeper: every node lists exactly the running processes as
+	 * live members within the liveness window (a crashed leader's renewals count until then) plus three intervals.
+	 */
+	private boolean runUntilRostersAgree(long from) {
+		long deadline = from + this.settings.livenessWindow()
+			.plus(this.settings.renewalInterval().multipliedBy(3))
+			.plus(this.config.operationTimeout().multipliedBy(2))
+			.toNanos();
+		while (!rostersAgree()) {
+			if (!this.scheduler.step(deadline)) {
+				this.livenessViolation = "member lists still differ from the running nodes "
+						+ Duration.ofNanos(deadline - from) + " after every group had a leader: " + rosterDisagreement();
+				note("VIOLATION " + this.livenessViolation);
+				return false;
+			}
+			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
+			if (this.invariants.violation() != null || this.work.violation() != null) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private boolean rostersAgree() {
+		return rosterDisagreement() == null;
+	}
+
+	private String rosterDisagreement() {
+		Set<String> running = new TreeSet<>();
+		liveNodes().forEach((n) -> running.add(n.nodeId() + "/" + n.incarnation()));
+		for (MembershipNode node : liveNodes()) {
+			Set<String> listed = new TreeSet<>();
+			node.liveMembers().forEach((m) -> listed.add(m.nodeId() + "/" + m.incarnation()));
+			if (!listed.equals(running)) {
+				dev.membership.store.Roster stored = this.store.roster();
+				return node.nodeId() + " lists " + listed + ", running " + running + "; the store's roster: "
+						+ ((stored != null) ? "version " + stored.version() + " by " + stored.keeperNodeId()
+								+ " epoch " + stored.epoch() + " " + stored.members() : "none")
+						+ "; node documents: " + this.store.findNodes() + " at " + serverTime();
+			}
+		}
+		return null;
 	}
 
 	private double clockRate(MembershipNode node) {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -15,6 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import dev.membership.liveness.Member;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -111,7 +112,7 @@ public abstract class AbstractMembershipStoreContractTests {
 		Instant now = now();
 		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
 		assertThat(this.store.release("g", this.a, 1)).isTrue();
-		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR))).isFalse();
+		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR))).isEmpty();
 		assertThat(this.store.tryAcquire("g", this.b, now, now.plus(HOUR))).isPresent();
 	}
 
@@ -120,8 +121,8 @@ public abstract class AbstractMembershipStoreContractTests {
 		Instant now = now();
 		Instant later = now.plus(HOUR).plusSeconds(60);
 		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
-		assertThat(this.store.renew("g", this.a, 1, later)).isTrue();
-		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR).plusSeconds(30))).isTrue();
+		assertThat(this.store.renew("g", this.a, 1, later)).isPresent();
+		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR).plusSeconds(30))).isPresent();
 		assertThat(this.store.findLease("g").get().expiresAt())
 			.isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
 	}
@@ -131,7 +132,7 @@ public abstract class AbstractMembershipStoreContractTests {
 		Instant now = now();
 		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
 		Instant later = now.plus(HOUR).plusSeconds(60);
-		assertThat(this.store.renew("g", this.a, 1, later)).isTrue();
+		assertThat(this.store.renew("g", this.a, 1, later)).isPresent();
 		LeaseRecord lease = this.store.findLease("g").get();
 		assertThat(lease.expiresAt()).isEqualTo(later.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
 		assertThat(lease.epoch()).isEqualTo(1);
@@ -145,7 +146,7 @@ public abstract class AbstractMembershipStoreContractTests {
 		Instant afterExpiry = now.plus(HOUR).plusSeconds(1);
 		Optional<LeaseRecord> taken = this.store.tryAcquire("g", this.b, afterExpiry, afterExpiry.plus(HOUR));
 		assertThat(taken).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
-		assertThat(this.store.renew("g", this.a, 1, afterExpiry.plus(HOUR))).isFalse();
+		assertThat(this.store.renew("g", this.a, 1, afterExpiry.plus(HOUR))).isEmpty();
 		assertThat(this.store.release("g", this.a, 1)).isFalse();
 		assertThat(this.store.findLease("g").get().isHeldBy(this.b)).isTrue();
 	}
@@ -155,8 +156,8 @@ public abstract class AbstractMembershipStoreContractTests {
 		Instant now = now();
 		this.store.tryAcquire("g", this.a, now, now.plus(HOUR));
 		this.store.tryAcquire("g", this.a, now, now.plus(HOUR).plusSeconds(1)); // epoch 2
-		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR).plusSeconds(2))).isFalse();
-		assertThat(this.store.renew("g", this.a, 2, now.plus(HOUR).plusSeconds(2))).isTrue();
+		assertThat(this.store.renew("g", this.a, 1, now.plus(HOUR).plusSeconds(2))).isEmpty();
+		assertThat(this.store.renew("g", this.a, 2, now.plus(HOUR).plusSeconds(2))).isPresent();
 	}
 
 	@Test
@@ -196,30 +197,101 @@ public abstract class AbstractMembershipStoreContractTests {
 	}
 
 	@Test
-	void heartbeatUpsertsStampsTheStoreClockAndReportsThePreviousIncarnation() {
+	void heartbeatUpsertsStampsTheStoreClockAndSaysWhenAnotherIncarnationWroteTheDocument() {
 		Instant before = now();
-		NodeRecord first = new NodeRecord("node-a", "a-1", "127.0.0.1:1001", before, null, List.of("default"),
-				Map.of());
-		assertThat(this.store.heartbeat(first)).isNull();
-		assertThat(this.store.heartbeat(first)).isEqualTo("a-1");
+		NodeRecord first = new NodeRecord("node-a", "a-1", "127.0.0.1:1001", before, null, List.of("default"));
+		Heartbeat created = this.store.heartbeat(first);
+		assertThat(created.tookOver()).isFalse();
+		assertThat(this.store.heartbeat(first).tookOver()).isFalse();
 		Instant after = now();
+		assertThat(created.writtenAt()).isBetween(before, after);
 		NodeRecord stored = this.store.findNodes().get(0);
 		assertThat(stored.nodeId()).isEqualTo("node-a");
 		assertThat(stored.address()).isEqualTo("127.0.0.1:1001");
 		assertThat(stored.groups()).containsExactly("default");
-		assertThat(stored.updatedAt()).isBetween(before.minusMillis(1), after.plusMillis(1));
-		NodeRecord restarted = new NodeRecord("node-a", "a-2", "127.0.0.1:1001", after, null, List.of("default"),
-				Map.of("default", new LeaderClaim(3, after.plus(HOUR))));
-		assertThat(this.store.heartbeat(restarted)).isEqualTo("a-1");
-		NodeRecord now = this.store.findNodes().get(0);
-		assertThat(now.incarnation()).isEqualTo("a-2");
-		assertThat(now.leading()).containsKey("default");
-		assertThat(now.leading().get("default").epoch()).isEqualTo(3);
+		assertThat(stored.updatedAt()).isBetween(before, after);
+		NodeRecord restarted = new NodeRecord("node-a", "a-2", "127.0.0.1:1001", after, null, List.of("default"));
+		Heartbeat takeover = this.store.heartbeat(restarted);
+		assertThat(takeover.tookOver()).isTrue();
+		assertThat(takeover.writtenAt()).isAfterOrEqualTo(after);
+		assertThat(this.store.findNodes().get(0).incarnation()).isEqualTo("a-2");
+		assertThat(this.store.heartbeat(restarted).tookOver()).isFalse();
+		// the first process is still running: each sees the other's writes
+		assertThat(this.store.heartbeat(first).tookOver()).isTrue();
+		assertThat(this.store.findNodes()).hasSize(1);
+	}
+
+	@Test
+	void acquisitionAndRenewalStampTheStoreClock() {
+		Instant before = now();
+		LeaseRecord taken = this.store.tryAcquire("g", this.a, before, before.plus(HOUR)).get();
+		assertThat(taken.renewedAt()).isBetween(before, now());
+		Instant renewedAt = this.store.renew("g", this.a, 1, before.plus(HOUR)).get();
+		Instant after = now();
+		assertThat(renewedAt).isBetween(taken.renewedAt(), after);
+		assertThat(this.store.findLease("g").get().renewedAt()).isEqualTo(renewedAt);
+	}
+
+	@Test
+	void findLeasesReadsTheGroupsLeasesAndTheRosterOnlyWhenItsVersionChanged() {
+		Instant now = now();
+		this.store.tryAcquire("g1", this.a, now, now.plus(HOUR));
+		this.store.tryAcquire("g2", this.b, now, now.plus(HOUR));
+		LeaseReading none = this.store.findLeases(List.of("g1", "g3"), 0);
+		assertThat(none.leases()).containsOnlyKeys("g1");
+		assertThat(none.leases().get("g1").isHeldBy(this.a)).isTrue();
+		assertThat(none.roster()).isNull();
+
+		long version = this.store.writeRoster(List.of(member("node-a", true)), "node-a", 1, 1).getAsLong();
+		LeaseReading first = this.store.findLeases(List.of("g1", "g2"), 0);
+		assertThat(first.leases()).containsOnlyKeys("g1", "g2");
+		assertThat(first.roster().version()).isEqualTo(version);
+		assertThat(this.store.findLeases(List.of("g1"), version).roster()).isNull();
+		assertThat(this.store.findLeases(List.of("g1"), version - 1).roster()).isNotNull();
+	}
+
+	@Test
+	void writeRosterGrowsTheVersionAndKeepsTheMembers() {
+		Instant before = now();
+		Member live = member("node-a", true);
+		Member gone = member("node-b", false);
+		assertThat(this.store.writeRoster(List.of(live, gone), "node-a", 4, 1)).hasValue(1);
+		Roster roster = this.store.findLeases(List.of(), 0).roster();
+		assertThat(roster.version()).isEqualTo(1);
+		assertThat(roster.keeperNodeId()).isEqualTo("node-a");
+		assertThat(roster.epoch()).isEqualTo(4);
+		assertThat(roster.writtenAt()).isBetween(before, now());
+		assertThat(roster.members()).containsExactly(live, gone);
+		assertThat(this.store.writeRoster(List.of(live), "node-a", 4, 2)).hasValue(2);
+		assertThat(this.store.findLeases(List.of(), 1).roster().members()).containsExactly(live);
+	}
+
+	@Test
+	void writeRosterIsFencedByTheKeepersEpochAndItsOwnSequence() {
+		Member one = member("node-a", true);
+		Member two = member("node-b", true);
+		assertThat(this.store.writeRoster(List.of(one), "node-a", 4, 2)).hasValue(1);
+		// a write of the same keeper sent before that one, applied after it
+		assertThat(this.store.writeRoster(List.of(two), "node-a", 4, 1)).isEmpty();
+		// a new keeper, then the deposed one
+		assertThat(this.store.writeRoster(List.of(two), "node-b", 5, 1)).hasValue(2);
+		assertThat(this.store.writeRoster(List.of(one), "node-a", 4, 3)).isEmpty();
+		Roster roster = this.store.findLeases(List.of(), 0).roster();
+		assertThat(roster.version()).isEqualTo(2);
+		assertThat(roster.keeperNodeId()).isEqualTo("node-b");
+		assertThat(roster.members()).containsExactly(two);
+	}
+
+	/** A member with millisecond times, as every store keeps them. */
+	private static Member member(String nodeId, boolean live) {
+		Instant started = Instant.ofEpochMilli(1_700_000_000_123L);
+		return new Member(nodeId, nodeId + "-1", "127.0.0.1:1001", started, started.plusSeconds(60),
+				List.of("default", "reports"), live);
 	}
 
 	@Test
 	void livenessTimesAreComparableWithTheServerClock() throws InterruptedException {
-		this.store.heartbeat(new NodeRecord("node-a", "a-1", "x", now(), null, List.of(), Map.of()));
+		this.store.heartbeat(new NodeRecord("node-a", "a-1", "x", now(), null, List.of()));
 		Instant stamped = this.store.findNodes().get(0).updatedAt();
 		Instant later = now();
 		assertThat(Duration.between(stamped, later)).isBetween(Duration.ofMillis(-1), Duration.ofSeconds(5));
@@ -227,7 +299,7 @@ public abstract class AbstractMembershipStoreContractTests {
 
 	@Test
 	void removeNodeOnlyRemovesTheGivenIncarnation() {
-		this.store.heartbeat(new NodeRecord("node-a", "a-2", "x", now(), null, List.of(), Map.of()));
+		this.store.heartbeat(new NodeRecord("node-a", "a-2", "x", now(), null, List.of()));
 		this.store.removeNode("node-a", "a-1");
 		assertThat(this.store.findNodes()).hasSize(1);
 		this.store.removeNode("node-a", "a-2");
@@ -236,8 +308,8 @@ public abstract class AbstractMembershipStoreContractTests {
 
 	@Test
 	void removesNodesNotSeenSinceACutoff() {
-		this.store.heartbeat(new NodeRecord("node-a", "a-1", "x", now(), null, List.of(), Map.of()));
-		this.store.heartbeat(new NodeRecord("node-b", "b-1", "y", now(), null, List.of(), Map.of()));
+		this.store.heartbeat(new NodeRecord("node-a", "a-1", "x", now(), null, List.of()));
+		this.store.heartbeat(new NodeRecord("node-b", "b-1", "y", now(), null, List.of()));
 		Instant now = now();
 		assertThat(this.store.removeNodesNotSeenSince(now.minusSeconds(60))).isZero();
 		assertThat(this.store.removeNodesNotSeenSince(now.plusSeconds(1))).isEqualTo(2);

@@ -1,12 +1,17 @@
 package dev.membership.testsupport;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import dev.membership.liveness.Member;
+import dev.membership.store.Heartbeat;
 import dev.membership.store.Holder;
+import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
@@ -136,7 +141,7 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		return call(() -> this.delegate.renew(group, holder, epoch, expiresAt));
 	}
 
@@ -151,7 +156,17 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public String heartbeat(NodeRecord node) {
+	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		return call(() -> this.delegate.findLeases(groups, rosterVersion));
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence) {
+		return call(() -> this.delegate.writeRoster(members, keeperNodeId, epoch, sequence));
+	}
+
+	@Override
+	public Heartbeat heartbeat(NodeRecord node) {
 		return call(() -> this.delegate.heartbeat(node));
 	}
 

@@ -1,8 +1,13 @@
 package dev.membership.testsupport;
 
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
 
+import dev.membership.store.Heartbeat;
+import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 
@@ -21,8 +26,13 @@ public final class OneNodeStore {
 		MembershipStore store = mock(MembershipStore.class);
 		when(store.serverTime()).thenAnswer((call) -> Instant.now());
 		when(store.tryAcquire(any(), any(), any(), any())).thenAnswer((call) -> Optional.of(new LeaseRecord(
-				call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now())));
-		when(store.renew(any(), any(), anyLong(), any())).thenReturn(true);
+				call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now(), Instant.now())));
+		when(store.renew(any(), any(), anyLong(), any())).thenAnswer((call) -> Optional.of(Instant.now()));
+		when(store.heartbeat(any())).thenAnswer((call) -> new Heartbeat(Instant.now(), false));
+		when(store.findLeases(any(), anyLong())).thenReturn(new LeaseReading(Map.of(), null));
+		AtomicLong rosterVersion = new AtomicLong();
+		when(store.writeRoster(any(), any(), anyLong(), anyLong()))
+			.thenAnswer((call) -> OptionalLong.of(rosterVersion.incrementAndGet()));
 		return store;
 	}
 

@@ -2,6 +2,8 @@ package dev.membership.store.mongo;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -27,10 +29,12 @@ import org.bson.conversions.Bson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.liveness.Member;
 import dev.membership.store.Holder;
-import dev.membership.store.LeaderClaim;
+import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
 import dev.membership.store.StoreException;
 
 /**
@@ -115,16 +119,28 @@ final class MembershipDocuments {
 		return Updates.combine(Updates.set("holderNodeId", holder.nodeId()),
 				Updates.set("holderIncarnation", holder.incarnation()), Updates.set("holderAddress", holder.address()),
 				Updates.set("expiresAt", Date.from(expiresAt)), Updates.currentDate("acquiredAt"),
-				Updates.inc("epoch", 1L));
+				Updates.currentDate("renewedAt"), Updates.inc("epoch", 1L));
 	}
 
 	static FindOneAndUpdateOptions acquireOptions() {
 		return new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER);
 	}
 
-	/** Never moves the expiry back: a renewal that reaches the server after a later one must not shorten the lease. */
+	/**
+	 * Never moves the expiry back: a renewal that reaches the server after a later one must not shorten the lease. The
+	 * stamp is the holder's liveness and the caller's clock sample.
+	 */
 	static Bson renewUpdate(Instant expiresAt) {
-		return Updates.max("expiresAt", Date.from(expiresAt));
+		return Updates.combine(Updates.max("expiresAt", Date.from(expiresAt)), Updates.currentDate("renewedAt"));
+	}
+
+	static FindOneAndUpdateOptions renewOptions() {
+		return new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)
+			.projection(Projections.include("renewedAt"));
+	}
+
+	static Instant renewedAt(Document after) {
+		return (after != null) ? instant(after.getDate("renewedAt")) : null;
 	}
 
 	static Bson releaseUpdate() {
@@ -145,21 +161,97 @@ final class MembershipDocuments {
 				Filters.eq("holderIncarnation", holder.incarnation()));
 	}
 
-	static Bson heartbeatUpdate(NodeRecord node) {
-		Document leading = new Document();
-		node.leading()
-			.forEach((group, claim) -> leading.append(group,
-					new Document("epoch", claim.epoch()).append("expiresAt", Date.from(claim.expiresAt()))));
-		return Updates.combine(Updates.set("incarnation", node.incarnation()), Updates.set("address", node.address()),
-				Updates.set("startedAt", (node.startedAt() != null) ? Date.from(node.startedAt()) : null),
-				Updates.set("groups", node.groups()), Updates.set("leading", leading),
-				Updates.currentDate("updatedAt"));
+	/**
+	 * The node's own document: when it belongs to another incarnation, the upsert collides on {@code _id} (duplicate
+	 * key), which tells the caller another process wrote it; then {@link #byId} takes it over.
+	 */
+	static Bson ownNode(NodeRecord node) {
+		return nodeOf(node.nodeId(), node.incarnation());
 	}
 
+	static Bson heartbeatUpdate(NodeRecord node) {
+		return Updates.combine(Updates.set("incarnation", node.incarnation()), Updates.set("address", node.address()),
+				Updates.set("startedAt", (node.startedAt() != null) ? Date.from(node.startedAt()) : null),
+				Updates.set("groups", node.groups()), Updates.currentDate("updatedAt"));
+	}
+
+	/** Returns the stamp just written: the caller's clock sample. */
 	static FindOneAndUpdateOptions heartbeatOptions() {
 		return new FindOneAndUpdateOptions().upsert(true)
-			.returnDocument(ReturnDocument.BEFORE)
-			.projection(Projections.include("incarnation"));
+			.returnDocument(ReturnDocument.AFTER)
+			.projection(Projections.include("updatedAt"));
+	}
+
+	static Instant updatedAt(Document after) {
+		return (after != null) ? instant(after.getDate("updatedAt")) : null;
+	}
+
+	/** The leases of {@code groups}, and the roster unless it still has {@code rosterVersion}. */
+	static Bson leasesAndRoster(Collection<String> groups, long rosterVersion) {
+		return Filters.or(Filters.in("_id", groups),
+				Filters.and(Filters.eq("_id", Roster.ID), Filters.ne("version", rosterVersion)));
+	}
+
+	static LeaseReading toReading(Iterable<Document> documents) {
+		Map<String, LeaseRecord> leases = new HashMap<>();
+		Roster roster = null;
+		for (Document d : documents) {
+			if (Roster.ID.equals(d.get("_id"))) {
+				roster = toRoster(d);
+			}
+			else {
+				LeaseRecord lease = toLease(d);
+				leases.put(lease.group(), lease);
+			}
+		}
+		return new LeaseReading(leases, roster);
+	}
+
+	/** Written over an older epoch, or over an earlier write of the same term; else the upsert collides on _id. */
+	static Bson rosterFilter(long epoch, long sequence) {
+		return Filters.and(Filters.eq("_id", Roster.ID), Filters.or(Filters.lt("epoch", epoch),
+				Filters.and(Filters.eq("epoch", epoch), Filters.lt("sequence", sequence))));
+	}
+
+	static Bson rosterUpdate(List<Member> members, String keeperNodeId, long epoch, long sequence) {
+		List<Document> entries = new ArrayList<>(members.size());
+		for (Member m : members) {
+			entries.add(new Document("id", m.nodeId()).append("incarnation", m.incarnation())
+				.append("address", m.address())
+				.append("startedAt", date(m.startedAt()))
+				.append("heartbeat", date(m.lastHeartbeat()))
+				.append("groups", m.groups())
+				.append("live", m.live()));
+		}
+		return Updates.combine(Updates.set("members", entries), Updates.set("keeperNodeId", keeperNodeId),
+				Updates.set("epoch", epoch), Updates.set("sequence", sequence), Updates.currentDate("writtenAt"),
+				Updates.inc("version", 1L));
+	}
+
+	static FindOneAndUpdateOptions rosterOptions() {
+		return new FindOneAndUpdateOptions().upsert(true)
+			.returnDocument(ReturnDocument.AFTER)
+			.projection(Projections.include("version"));
+	}
+
+	static long version(Document d) {
+		Number version = d.get("version", Number.class);
+		return (version != null) ? version.longValue() : 0;
+	}
+
+	static Roster toRoster(Document d) {
+		List<Member> members = new ArrayList<>();
+		List<Document> entries = d.getList("members", Document.class);
+		if (entries != null) {
+			for (Document e : entries) {
+				members.add(new Member(e.getString("id"), e.getString("incarnation"), e.getString("address"),
+						instant(e.getDate("startedAt")), instant(e.getDate("heartbeat")),
+						e.getList("groups", String.class), Boolean.TRUE.equals(e.getBoolean("live"))));
+			}
+		}
+		Number epoch = d.get("epoch", Number.class);
+		return new Roster(version(d), d.getString("keeperNodeId"), (epoch != null) ? epoch.longValue() : 0,
+				instant(d.getDate("writtenAt")), members);
 	}
 
 	static Bson byId(String id) {
@@ -188,27 +280,21 @@ final class MembershipDocuments {
 				: null;
 		Number epoch = d.get("epoch", Number.class);
 		return new LeaseRecord(d.getString("_id"), holder, (epoch != null) ? epoch.longValue() : 0,
-				instant(d.getDate("expiresAt")), instant(d.getDate("acquiredAt")));
+				instant(d.getDate("expiresAt")), instant(d.getDate("acquiredAt")), instant(d.getDate("renewedAt")));
 	}
 
 	static NodeRecord toNode(Document d) {
-		Map<String, LeaderClaim> leading = new HashMap<>();
-		Document claims = d.get("leading", Document.class);
-		if (claims != null) {
-			for (String group : claims.keySet()) {
-				Document claim = claims.get(group, Document.class);
-				Number epoch = claim.get("epoch", Number.class);
-				leading.put(group, new LeaderClaim((epoch != null) ? epoch.longValue() : 0,
-						instant(claim.getDate("expiresAt"))));
-			}
-		}
 		List<String> groups = d.getList("groups", String.class);
 		return new NodeRecord(d.getString("_id"), d.getString("incarnation"), d.getString("address"),
-				instant(d.getDate("startedAt")), instant(d.getDate("updatedAt")), groups, leading);
+				instant(d.getDate("startedAt")), instant(d.getDate("updatedAt")), groups);
 	}
 
 	private static Instant instant(Date date) {
 		return (date != null) ? date.toInstant() : null;
+	}
+
+	private static Date date(Instant instant) {
+		return (instant != null) ? Date.from(instant) : null;
 	}
 
 	/** Runs one store operation, turning the driver's failures into {@link StoreException}. */

@@ -3,8 +3,10 @@ package dev.membership.store.mongo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -14,14 +16,19 @@ import com.mongodb.ReadConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
+import dev.membership.liveness.Member;
+import dev.membership.store.Heartbeat;
 import dev.membership.store.Holder;
+import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
 
 /**
- * Nodes and leases in two MongoDB collections.
+ * Nodes and leases in two MongoDB collections; the roster is one more document among the leases ({@code _id}
+ * {@code "_roster"}), so that a member reads its groups' leases and a changed roster in one query.
  * <p>
  * Leases: one document per group keyed by {@code _id}. Acquisition is a conditional upsert on
  * {@code {_id: group, $or: [{expiresAt: {$lt: now}}, {holder is me}]}}: when another holder's unexpired lease exists
@@ -88,10 +95,11 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
-		return call("renew", () -> this.leases
-			.updateOne(MembershipDocuments.renewFilter(group, holder, epoch), MembershipDocuments.renewUpdate(expiresAt))
-			.getMatchedCount() == 1);
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		return call("renew",
+				() -> Optional.ofNullable(MembershipDocuments.renewedAt(this.leases.findOneAndUpdate(
+						MembershipDocuments.renewFilter(group, holder, epoch),
+						MembershipDocuments.renewUpdate(expiresAt), MembershipDocuments.renewOptions()))));
 	}
 
 	@Override
@@ -108,11 +116,44 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public String heartbeat(NodeRecord node) {
+	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		return call("findLeases", () -> MembershipDocuments
+			.toReading(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))));
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence) {
+		return call("writeRoster", () -> {
+			try {
+				Document after = this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
+						MembershipDocuments.rosterUpdate(members, keeperNodeId, epoch, sequence),
+						MembershipDocuments.rosterOptions());
+				return (after != null) ? OptionalLong.of(MembershipDocuments.version(after)) : OptionalLong.empty();
+			}
+			catch (MongoCommandException | MongoWriteException ex) {
+				if (MembershipDocuments.isDuplicateKey(ex)) {
+					return OptionalLong.empty();
+				}
+				throw ex;
+			}
+		});
+	}
+
+	@Override
+	public Heartbeat heartbeat(NodeRecord node) {
 		return call("heartbeat", () -> {
-			Document before = this.nodes.findOneAndUpdate(MembershipDocuments.byId(node.nodeId()),
-					MembershipDocuments.heartbeatUpdate(node), MembershipDocuments.heartbeatOptions());
-			return (before != null) ? before.getString("incarnation") : null;
+			Bson update = MembershipDocuments.heartbeatUpdate(node);
+			try {
+				return new Heartbeat(MembershipDocuments.updatedAt(this.nodes.findOneAndUpdate(
+						MembershipDocuments.ownNode(node), update, MembershipDocuments.heartbeatOptions())), false);
+			}
+			catch (MongoCommandException | MongoWriteException ex) {
+				if (!MembershipDocuments.isDuplicateKey(ex)) {
+					throw ex;
+				}
+			}
+			return new Heartbeat(MembershipDocuments.updatedAt(this.nodes.findOneAndUpdate(
+					MembershipDocuments.byId(node.nodeId()), update, MembershipDocuments.heartbeatOptions())), true);
 		});
 	}
 

@@ -2,8 +2,10 @@ package dev.membership.store.mongo;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -13,12 +15,16 @@ import com.mongodb.ReadConcern;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.reactivestreams.Publisher;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import dev.membership.liveness.Member;
+import dev.membership.store.Heartbeat;
 import dev.membership.store.Holder;
+import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
@@ -88,9 +94,11 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean renew(String group, Holder holder, long epoch, Instant expiresAt) {
-		return call("renew", () -> one(this.leases.updateOne(MembershipDocuments.renewFilter(group, holder, epoch),
-				MembershipDocuments.renewUpdate(expiresAt))).getMatchedCount() == 1);
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		return call("renew",
+				() -> Optional.ofNullable(MembershipDocuments.renewedAt(one(this.leases.findOneAndUpdate(
+						MembershipDocuments.renewFilter(group, holder, epoch),
+						MembershipDocuments.renewUpdate(expiresAt), MembershipDocuments.renewOptions())))));
 	}
 
 	@Override
@@ -106,11 +114,49 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public String heartbeat(NodeRecord node) {
+	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		return call("findLeases", () -> {
+			List<Document> documents = Flux
+				.from(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion)))
+				.collectList()
+				.block(this.blockAtMost);
+			return MembershipDocuments.toReading((documents != null) ? documents : List.of());
+		});
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence) {
+		return call("writeRoster", () -> {
+			try {
+				Document after = one(this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
+						MembershipDocuments.rosterUpdate(members, keeperNodeId, epoch, sequence),
+						MembershipDocuments.rosterOptions()));
+				return (after != null) ? OptionalLong.of(MembershipDocuments.version(after)) : OptionalLong.empty();
+			}
+			catch (MongoCommandException | MongoWriteException ex) {
+				if (MembershipDocuments.isDuplicateKey(ex)) {
+					return OptionalLong.empty();
+				}
+				throw ex;
+			}
+		});
+	}
+
+	@Override
+	public Heartbeat heartbeat(NodeRecord node) {
 		return call("heartbeat", () -> {
-			Document before = one(this.nodes.findOneAndUpdate(MembershipDocuments.byId(node.nodeId()),
-					MembershipDocuments.heartbeatUpdate(node), MembershipDocuments.heartbeatOptions()));
-			return (before != null) ? before.getString("incarnation") : null;
+			Bson update = MembershipDocuments.heartbeatUpdate(node);
+			try {
+				return new Heartbeat(MembershipDocuments.updatedAt(one(this.nodes.findOneAndUpdate(
+						MembershipDocuments.ownNode(node), update, MembershipDocuments.heartbeatOptions()))), false);
+			}
+			catch (MongoCommandException | MongoWriteException ex) {
+				if (!MembershipDocuments.isDuplicateKey(ex)) {
+					throw ex;
+				}
+			}
+			return new Heartbeat(MembershipDocuments.updatedAt(one(this.nodes.findOneAndUpdate(
+					MembershipDocuments.byId(node.nodeId()), update, MembershipDocuments.heartbeatOptions()))), true);
 		});
 	}
 
