@@ -377,8 +377,11 @@ final class ElectionRound {
 					}
 					becomeReady();
 				}, (ex) -> {
-					this.rosterWrittenInEpoch = 0; // written or not: write again next time
-					return false;
+					// written or not: write again next time; meanwhile every node keeps the roster it has, and the
+					// tick goes on (a roster too large for one document fails here every time, and says so)
+					this.rosterWrittenInEpoch = 0;
+					log.warn("Could not write the member roster ({} members): {}", next.size(), ex.getMessage());
+					return true;
 				});
 	}
 

@@ -1,0 +1,99 @@
+package dev.membership;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.membership.liveness.Member;
+import dev.membership.store.Holder;
+import dev.membership.store.LeaseRecord;
+import dev.membership.store.NodeRecord;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RosterKeepingTests {
+
+	private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
+
+	private final RosterKeeping keeping = new RosterKeeping(Duration.ofSeconds(10));
+
+	private final Member keeper = new Member("k", "k-1", "10.0.0.1:8080", NOW.minusSeconds(600), NOW, List.of("default"),
+			true);
+
+	@Test
+	void aNodeIsLiveWhileItsLastHeartbeatIsWithinTheWindowOfDatabaseTime() {
+		List<Member> roster = this.keeping.build(this.keeper,
+				List.of(node("fresh", NOW.minusSeconds(10)), node("stale", NOW.minusMillis(10_001))), Map.of(),
+				List.of(), NOW);
+		assertThat(roster).extracting(Member::nodeId, Member::live)
+			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("k", true),
+					org.assertj.core.groups.Tuple.tuple("fresh", true),
+					org.assertj.core.groups.Tuple.tuple("stale", false));
+	}
+
+	@Test
+	void aLeaseHolderIsKeptLiveByItsRenewalsAndOutlivesItsRemovedDocument() {
+		Member known = new Member("leader", "leader-1", "10.0.0.2:8080", NOW.minusSeconds(900), NOW.minusSeconds(60),
+				List.of("default", "reports"), true);
+		LeaseRecord lease = new LeaseRecord("reports", new Holder("leader", "leader-1", "10.0.0.2:8080"), 3,
+				NOW.plusSeconds(10), NOW.minusSeconds(300), NOW.minusSeconds(2));
+		// its document is old: it renews instead of heartbeating
+		List<Member> withDocument = this.keeping.build(this.keeper, List.of(node("leader", NOW.minusSeconds(300))),
+				Map.of("reports", lease), List.of(known), NOW);
+		assertThat(withDocument).filteredOn((m) -> m.nodeId().equals("leader"))
+			.singleElement()
+			.satisfies((m) -> assertThat(m.live()).isTrue())
+			.satisfies((m) -> assertThat(m.lastHeartbeat()).isEqualTo(NOW.minusSeconds(2)));
+		// and gone (TTL, cleanup): the roster's entry stays while the lease is renewed
+		List<Member> withoutDocument = this.keeping.build(this.keeper, List.of(), Map.of("reports", lease),
+				List.of(known), NOW);
+		assertThat(withoutDocument).filteredOn((m) -> m.nodeId().equals("leader"))
+			.singleElement()
+			.satisfies((m) -> assertThat(m.groups()).containsExactly("default", "reports"))
+			.satisfies((m) -> assertThat(m.live()).isTrue());
+		// a lease no longer renewed within the window keeps nobody live
+		LeaseRecord lapsing = new LeaseRecord("reports", lease.holder(), 3, NOW.plusSeconds(1), lease.acquiredAt(),
+				NOW.minusSeconds(11));
+		assertThat(this.keeping.build(this.keeper, List.of(), Map.of("reports", lapsing), List.of(known), NOW))
+			.extracting(Member::nodeId)
+			.containsExactly("k");
+	}
+
+	@Test
+	void theKeeperListsItselfAndNotAnOlderIncarnationOfItsId() {
+		NodeRecord older = new NodeRecord("k", "k-0", "10.0.0.1:8080", NOW.minusSeconds(900), NOW.minusSeconds(5),
+				List.of("default"));
+		assertThat(this.keeping.build(this.keeper, List.of(older), Map.of(), List.of(), NOW)).containsExactly(this.keeper);
+	}
+
+	@Test
+	void aLiveMembersNewerHeartbeatAloneIsNoChangeButLeavingAndJoiningAre() {
+		List<Member> before = this.keeping.build(this.keeper, List.of(node("a", NOW.minusSeconds(4))), Map.of(),
+				List.of(), NOW);
+		List<Member> later = this.keeping.build(this.keeper, List.of(node("a", NOW.plusSeconds(1))), Map.of(),
+				before, NOW.plusSeconds(5));
+		assertThat(RosterKeeping.differs(before, later)).isFalse();
+		List<Member> joined = this.keeping.build(this.keeper,
+				List.of(node("a", NOW.plusSeconds(1)), node("b", NOW.plusSeconds(2))), Map.of(), before,
+				NOW.plusSeconds(5));
+		assertThat(RosterKeeping.differs(before, joined)).isTrue();
+		List<Member> left = this.keeping.build(this.keeper, List.of(node("a", NOW.minusSeconds(4))), Map.of(), before,
+				NOW.plusSeconds(20));
+		assertThat(RosterKeeping.differs(before, left)).isTrue();
+	}
+
+	@Test
+	void documentsOlderThanTheRetentionAreSeen() {
+		List<NodeRecord> records = List.of(node("a", NOW.minusSeconds(601)), node("b", NOW));
+		assertThat(RosterKeeping.anyNotSeenSince(records, NOW.minusSeconds(600))).isTrue();
+		assertThat(RosterKeeping.anyNotSeenSince(records, NOW.minusSeconds(700))).isFalse();
+	}
+
+	private static NodeRecord node(String id, Instant updatedAt) {
+		return new NodeRecord(id, id + "-1", "10.0.0.9:8080", NOW.minusSeconds(1000), updatedAt, List.of("default"));
+	}
+
+}
