@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -23,14 +24,15 @@ import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
 import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
 
 /**
  * What the loop does, as jobs of store calls: a tick (renew the held leases, heartbeat unless the leases keep this node
  * live, then either keep the roster, as the leader of the default group, or read the leases and a changed roster,
  * compete where no leader is known, remove long-dead nodes when the keeper saw some), and the release of a lease and
  * the goodbye of a graceful leave. The store stamps every heartbeat and renewal with its clock, and those stamps are
- * the clock samples, so a steady tick is two store calls. Every decision takes the store's answers and the times of the
- * call as inputs.
+ * the clock samples, so a steady tick is two store calls (the keeper: one more when other groups have leaders). Every
+ * decision takes the store's answers and the times of the call as inputs.
  */
 final class ElectionRound {
 
@@ -79,12 +81,23 @@ final class ElectionRound {
 
 	private long rosterWrites;
 
+	/** What this node's document said at its last write, and when (local monotonic time). */
+	private NodeRecord lastDocument;
+
+	private long lastDocumentNanos;
+
+	/** A leader wrote its document instead of reading this tick. */
+	private boolean readSkipped;
+
 	/**
 	 * The keeper's term in which this node last wrote the roster it holds as stored, or 0: then the store may hold
 	 * another (a write that failed may have been applied all the same; other keepers wrote while this node did not
 	 * read), and the next write goes ahead whether the roster changed or not.
 	 */
 	private long rosterWrittenInEpoch;
+
+	/** The recent changes of the last roster this node wrote. */
+	private List<RosterChange> recentChanges = List.of();
 
 	private boolean deadNodesSeen;
 
@@ -209,20 +222,35 @@ final class ElectionRound {
 				});
 	}
 
-	/** A node that holds a lease is kept live by its renewals; the others heartbeat. */
+	/**
+	 * A node that holds a lease is kept live by its renewals; the others heartbeat. A leader other than the keeper
+	 * still writes its document when what it says changed (groups, address), and now and then so that it is never old
+	 * enough to be removed: the keeper learns of its groups there. That tick it skips its read.
+	 */
 	private void heartbeatUnlessLeading(LoopJob job) {
-		if (this.groups.get().stream().anyMatch(GroupElection::isLeader)) {
-			job.next();
+		if (this.groups.get().stream().noneMatch(GroupElection::isLeader)) {
+			heartbeat(job, (ex) -> false);
 			return;
 		}
-		heartbeat(job);
+		long now = this.loop.clock().nanoTime();
+		boolean stale = this.lastDocument == null || !this.lastDocument.equals(document())
+				|| now - this.lastDocumentNanos > this.settings.deadNodeRetention().dividedBy(2).toNanos();
+		if (keeperGroup() == null && stale) {
+			this.readSkipped = true;
+			heartbeat(job, (ex) -> false);
+			return;
+		}
+		job.next();
 	}
 
-	/** Writes this node's document. */
-	void heartbeat(LoopJob job) {
-		List<String> names = groupNames();
-		Holder self = this.holder.get();
-		NodeRecord record = new NodeRecord(this.nodeId, this.incarnation, self.address(), this.startedAt, null, names);
+	private NodeRecord document() {
+		return new NodeRecord(this.nodeId, this.incarnation, this.holder.get().address(), this.startedAt, null,
+				groupNames());
+	}
+
+	/** Writes this node's document; {@code recover} says which failures the job survives. */
+	private void heartbeat(LoopJob job, Predicate<RuntimeException> recover) {
+		NodeRecord record = document();
 		this.loop.call(job, () -> this.store.heartbeat(record), (heartbeat, sent, received) -> {
 			if (this.heartbeatSucceeded && heartbeat.tookOver()) {
 				duplicateNodeIdSeen();
@@ -230,7 +258,9 @@ final class ElectionRound {
 			sampleClock(sent, received, heartbeat.writtenAt());
 			this.lastHeartbeatNanos = sent;
 			this.heartbeatSucceeded = true;
-		}, (ex) -> false);
+			this.lastDocument = record;
+			this.lastDocumentNanos = sent;
+		}, recover);
 	}
 
 	private void duplicateNodeIdSeen() {
@@ -254,6 +284,11 @@ final class ElectionRound {
 
 	/** The keeper of the roster reads the node documents; every other node reads the leases and a changed roster. */
 	private void readMembership(LoopJob job) {
+		if (this.readSkipped) {
+			this.readSkipped = false;
+			job.next();
+			return;
+		}
 		GroupElection keeperOf = keeperGroup();
 		if (keeperOf != null) {
 			keepRoster(job, keeperOf);
@@ -279,16 +314,34 @@ final class ElectionRound {
 		this.loop.call(job, () -> this.store.findLeases(names, known), (reading, sent, received) -> {
 			Instant certainlyPassed = this.loop.serverClock().lowerBoundAt(received);
 			learnLeaders(reading.leases(), certainlyPassed);
-			Roster fetched = reading.roster();
-			if (fetched != null) {
-				this.roster.take(fetched.version(), fetched.members(), withSelf(fetched.members(), received));
+			Roster changed = reading.roster();
+			List<Member> caughtUp = (changed != null)
+					? RosterKeeping.catchUp(this.roster.stored(), this.roster.version(), changed) : null;
+			if (caughtUp != null) {
+				takeRoster(changed.version(), caughtUp, received);
+			}
+			else if (changed != null) {
+				job.now(this::readWholeRoster); // too far behind for the recent changes
 			}
 			else if (!listsSelf(this.roster.members())) {
-				this.roster.take(this.roster.version(), this.roster.stored(),
-						withSelf(this.roster.stored(), received));
+				takeRoster(this.roster.version(), this.roster.stored(), received);
 			}
 			becomeReady();
 		}, (ex) -> false);
+	}
+
+	private void readWholeRoster(LoopJob job) {
+		this.loop.call(job, this.store::findRoster, (whole, sent, received) -> whole
+			.ifPresent((roster) -> takeRoster(roster.version(), roster.members(), received)), (ex) -> false);
+	}
+
+	private void takeRoster(long version, List<Member> stored, long received) {
+		for (Member m : stored) {
+			if (m.live() && m.nodeId().equals(this.nodeId)) {
+				checkWriterOfOwnId(m.incarnation(), m.lastHeartbeat());
+			}
+		}
+		this.roster.take(version, stored, withSelf(stored, received));
 	}
 
 	/** A running node lists itself as live, also before the keeper's roster does. */
@@ -366,20 +419,27 @@ final class ElectionRound {
 			return;
 		}
 		long sequence = ++this.rosterWrites;
-		this.loop.call(job, () -> this.store.writeRoster(next, this.nodeId, term.epoch(), sequence),
+		// the recent changes go on from the last write only while this term wrote every roster since
+		List<RosterChange> changes = RosterKeeping.recent(
+				(this.rosterWrittenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
+				RosterKeeping.change(this.roster.version(), this.roster.stored(), next));
+		this.loop.call(job, () -> this.store.writeRoster(next, changes, this.nodeId, term.epoch(), sequence),
 				(version, sent, received) -> {
 					if (version.isPresent()) {
 						this.roster.take(version.getAsLong(), next, next);
 						this.rosterWrittenInEpoch = term.epoch();
+						this.recentChanges = changes;
 					}
-					else {
-						log.debug("Roster write with epoch {} fenced off: a newer keeper wrote it", term.epoch());
+					else if (term.isValid()) {
+						log.warn("The member roster was written with a newer term than this keeper's (epoch {}), or "
+								+ "the default group's lease document was replaced; leaving it as it is", term.epoch());
 					}
 					becomeReady();
 				}, (ex) -> {
 					// written or not: write again next time; meanwhile every node keeps the roster it has, and the
 					// tick goes on (a roster too large for one document fails here every time, and says so)
 					this.rosterWrittenInEpoch = 0;
+					this.recentChanges = List.of();
 					log.warn("Could not write the member roster ({} members): {}", next.size(), ex.getMessage());
 					return true;
 				});
@@ -417,10 +477,21 @@ final class ElectionRound {
 		return this.groups.get().stream().map(GroupElection::name).toList();
 	}
 
-	/** Releases the lease of a group this node resigned; the others see it in their next read of the leases. */
+	/**
+	 * Releases the lease of a group this node resigned; the others see it in their next read of the leases. Heartbeats
+	 * first: the released lease no longer keeps this node live, and the keeper must not take it for gone meanwhile.
+	 */
 	LoopJob release(String group, long epoch) {
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
+		job.then((j) -> {
+			if (this.lifecycle.ticks()) {
+				heartbeat(j, (ex) -> true); // the release matters more
+			}
+			else {
+				j.next();
+			}
+		});
 		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.holder.get(), epoch),
 				(released, sent, received) -> {
 					if (released) {

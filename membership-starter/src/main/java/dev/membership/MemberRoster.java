@@ -34,7 +34,7 @@ final class MemberRoster {
 	private volatile long version;
 
 	/** Live members of the last roster by node id and incarnation; confined to the loop. */
-	private Map<String, Member> live = new LinkedHashMap<>();
+	private Map<RosterKeeping.Key, Member> live = new LinkedHashMap<>();
 
 	MemberRoster(String selfId, EventDispatch events) {
 		this.selfId = selfId;
@@ -63,15 +63,15 @@ final class MemberRoster {
 		listed.sort(LIVE_THEN_OLDEST);
 		this.members = List.copyOf(listed);
 		this.version = version;
-		Map<String, Member> nowLive = new LinkedHashMap<>();
-		Map<String, Member> byKey = new LinkedHashMap<>();
+		Map<RosterKeeping.Key, Member> nowLive = new LinkedHashMap<>();
+		Map<RosterKeeping.Key, Member> byKey = new LinkedHashMap<>();
 		for (Member m : listed) {
 			byKey.put(key(m), m);
 			if (m.live()) {
 				nowLive.put(key(m), m);
 			}
 		}
-		for (Map.Entry<String, Member> gone : this.live.entrySet()) {
+		for (Map.Entry<RosterKeeping.Key, Member> gone : this.live.entrySet()) {
 			if (!nowLive.containsKey(gone.getKey())) {
 				Member was = gone.getValue();
 				Member left = byKey.getOrDefault(gone.getKey(), new Member(was.nodeId(), was.incarnation(),
@@ -79,7 +79,7 @@ final class MemberRoster {
 				this.events.publish(new MemberLeftEvent(this.selfId, left));
 			}
 		}
-		for (Map.Entry<String, Member> joined : nowLive.entrySet()) {
+		for (Map.Entry<RosterKeeping.Key, Member> joined : nowLive.entrySet()) {
 			if (!this.live.containsKey(joined.getKey())) {
 				this.events.publish(new MemberJoinedEvent(this.selfId, joined.getValue()));
 			}
@@ -87,8 +87,8 @@ final class MemberRoster {
 		this.live = nowLive;
 	}
 
-	static String key(Member member) {
-		return member.nodeId() + "/" + member.incarnation();
+	private static RosterKeeping.Key key(Member member) {
+		return RosterKeeping.Key.of(member);
 	}
 
 }

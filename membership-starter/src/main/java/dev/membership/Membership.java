@@ -33,7 +33,7 @@ public interface Membership {
 	/** The leader of {@code group} as this node last saw it (may be this node). */
 	Optional<LeaderInfo> leader(String group);
 
-	/** Every node document seen at the last listing, live ones first, oldest first. */
+	/** Every member in the last roster this node took (itself always live), live ones first, oldest first. */
 	List<Member> members();
 
 	List<Member> liveMembers();

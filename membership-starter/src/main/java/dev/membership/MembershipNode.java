@@ -29,7 +29,7 @@ import dev.membership.time.MonotonicClock;
 import dev.membership.time.ServerClock;
 
 /**
- * One cluster member: heartbeats, member listing and leader leases, driven from a store, a clock and settings. Plain
+ * One cluster member: heartbeats, the member roster and leader leases, driven from a store, a clock and settings. Plain
  * Java, so tests and benchmarks can run many nodes in one JVM, and a simulator many nodes in virtual time.
  * <p>
  * The parts: {@link NodeLoop} runs the loop's jobs and makes the store calls, {@link ElectionRound} says what a tick
@@ -291,7 +291,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	/**
 	 * Advisory news of a leader (another node said it was elected): remembered if newer than what this node knows, so
-	 * the change is seen at once rather than at the next member listing. Never makes this node leader.
+	 * the change is seen at once rather than at the next read of the leases. Never makes this node leader.
 	 */
 	public void observeLeader(LeaderInfo leader) {
 		GroupElection election = this.groups.get(leader.group());

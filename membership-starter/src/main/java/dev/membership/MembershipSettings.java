@@ -94,7 +94,6 @@ public final class MembershipSettings {
 		return this.groups;
 	}
 
-	/** Every rule the settings break; empty when they are valid. */
 	/**
 	 * Why {@code group} cannot be a group's name, or null when it can: blank, or the id of the roster document, which
 	 * lives among the lease documents.
@@ -109,6 +108,7 @@ public final class MembershipSettings {
 		return null;
 	}
 
+	/** Every rule the settings break; empty when they are valid. */
 	public static List<Violation> check(String nodeId, Duration renewalInterval, Duration leaseDuration,
 			Duration livenessWindow, Duration safetyMargin, Duration deadNodeRetention) {
 		List<Violation> violations = new ArrayList<>();

@@ -4,8 +4,8 @@ import java.time.Duration;
 
 /**
  * @param running whether the node's loop runs
- * @param ready whether it has made one successful heartbeat and member listing since it started
- * @param lastHeartbeatAge time since the last successful heartbeat (null if none yet)
+ * @param ready whether it has read the cluster (the roster, or as its keeper the node documents) since it started
+ * @param lastHeartbeatAge time since the last successful heartbeat or renewal (null if none yet)
  * @param consecutiveFailures store operations that failed in a row
  * @param lastError the last store error message, or null
  * @param duplicateNodeId whether another process wrote this node's document with another incarnation

@@ -182,7 +182,7 @@ class MultiNodeTests {
 				.until(() -> this.cluster.leaders(GROUP).size() == 1
 						&& this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch() > epoch);
 		}
-		// several listings later, the old leaders' stale claims have come and gone
+		// several reads of the leases later, every node knows the last leader
 		MembershipNode last = this.cluster.leaders(GROUP).get(0);
 		await().atMost(LEASE.multipliedBy(3))
 			.until(() -> this.cluster.running().stream()
@@ -270,6 +270,27 @@ class MultiNodeTests {
 		assertThat(Duration.ofNanos(ended - hung)).isLessThan(LEASE);
 		await().atMost(LEASE.multipliedBy(4))
 			.until(() -> this.cluster.leaders(GROUP).size() == 1 && !this.cluster.leaders(GROUP).contains(leader));
+	}
+
+	@Test
+	void aLeaderThatResignsNeverLooksGoneToTheOthers() {
+		startThreeAndAwaitLeader();
+		// a leader renews instead of heartbeating: the released lease must not leave it looking dead in the roster
+		for (int i = 0; i < 6; i++) {
+			MembershipNode leader = this.cluster.leaders(GROUP).get(0);
+			long epoch = leader.currentTerm(GROUP).orElseThrow().epoch();
+			leader.resign(GROUP);
+			await().atMost(Duration.ofSeconds(3)).until(() -> this.cluster.leaders(GROUP).size() == 1
+					&& this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch() > epoch);
+			// for longer than the liveness window, every node keeps listing all three as live
+			await().during(TestCluster.LIVENESS.multipliedBy(2))
+				.atMost(TestCluster.LIVENESS.multipliedBy(4))
+				.until(() -> this.cluster.running().stream().allMatch((n) -> n.liveMembers().size() == 3));
+		}
+		for (MembershipNode node : this.cluster.running()) {
+			assertThat(this.cluster.events(node.nodeId())).noneMatch(MemberLeftEvent.class::isInstance);
+			assertThat(node.liveMembers()).hasSize(3);
+		}
 	}
 
 	@Test

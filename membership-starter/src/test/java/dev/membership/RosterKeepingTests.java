@@ -11,6 +11,8 @@ import dev.membership.liveness.Member;
 import dev.membership.store.Holder;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -86,10 +88,63 @@ class RosterKeepingTests {
 	}
 
 	@Test
+	void aMemberCatchesUpFromTheRecentChangesOrSaysItCannot() {
+		Member a = member("a", true);
+		Member b = member("b", true);
+		Member bGone = member("b", false);
+		Member c = member("c", true);
+		List<Member> v1 = List.of(this.keeper, a, b);
+		List<Member> v2 = List.of(this.keeper, a, bGone);
+		List<Member> v3 = List.of(this.keeper, a, c);
+		RosterChange first = RosterKeeping.change(1, v1, v2);
+		RosterChange second = RosterKeeping.change(2, v2, v3);
+		assertThat(first.upserted()).containsExactly(bGone);
+		assertThat(second.upserted()).containsExactly(c);
+		assertThat(second.removed()).containsExactly(bGone);
+		Roster roster = new Roster(3, "k", 1, NOW, List.of(), RosterKeeping.recent(List.of(first), second));
+		assertThat(RosterKeeping.catchUp(v1, 1, roster)).containsExactlyInAnyOrderElementsOf(v3);
+		assertThat(RosterKeeping.catchUp(v2, 2, roster)).containsExactlyInAnyOrderElementsOf(v3);
+		assertThat(RosterKeeping.catchUp(v1, 0, roster)).isNull(); // never read one: reads the whole roster
+		Roster afterAGap = new Roster(3, "k", 1, NOW, List.of(), List.of(second));
+		assertThat(RosterKeeping.catchUp(v1, 1, afterAGap)).isNull();
+	}
+
+	@Test
+	void onlyTheLastFewChangesAreKeptAndNoneThatIsTooLarge() {
+		List<RosterChange> kept = List.of();
+		for (int i = 0; i < 40; i++) {
+			kept = RosterKeeping.recent(kept, new RosterChange(i, List.of(), List.of()));
+		}
+		assertThat(kept).hasSize(RosterKeeping.RECENT_CHANGES);
+		assertThat(kept.get(kept.size() - 1).fromVersion()).isEqualTo(39);
+		List<Member> many = new java.util.ArrayList<>();
+		for (int i = 0; i <= RosterKeeping.MAX_MEMBERS_PER_CHANGE; i++) {
+			many.add(member("n" + i, true));
+		}
+		assertThat(RosterKeeping.change(7, List.of(), many)).isNull();
+		assertThat(RosterKeeping.recent(kept, null)).isEmpty();
+	}
+
+	@Test
+	void nodeIdsMayContainSlashes() {
+		Member keeperApp = new Member("app", "1", "x", NOW, NOW, List.of("default"), true);
+		LeaseRecord held = new LeaseRecord("reports", new Holder("app/w1", "2", "y"), 1, NOW.plusSeconds(5), NOW,
+				NOW.minusSeconds(1));
+		assertThat(this.keeping.build(keeperApp, List.of(), Map.of("reports", held), List.of(), NOW))
+			.extracting(Member::nodeId)
+			.containsExactlyInAnyOrder("app", "app/w1");
+	}
+
+	@Test
 	void documentsOlderThanTheRetentionAreSeen() {
 		List<NodeRecord> records = List.of(node("a", NOW.minusSeconds(601)), node("b", NOW));
 		assertThat(RosterKeeping.anyNotSeenSince(records, NOW.minusSeconds(600))).isTrue();
 		assertThat(RosterKeeping.anyNotSeenSince(records, NOW.minusSeconds(700))).isFalse();
+	}
+
+	private static Member member(String id, boolean live) {
+		return new Member(id, id + "-1", "10.0.0.9:8080", NOW.minusSeconds(1000), NOW.minusSeconds(3),
+				List.of("default"), live);
 	}
 
 	private static NodeRecord node(String id, Instant updatedAt) {

@@ -120,9 +120,14 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
-		public java.util.OptionalLong writeRoster(List<dev.membership.liveness.Member> members, String keeperNodeId,
-				long epoch, long sequence) {
-			return this.delegate.writeRoster(members, keeperNodeId, epoch, sequence);
+		public Optional<dev.membership.store.Roster> findRoster() {
+			return this.delegate.findRoster();
+		}
+
+		@Override
+		public java.util.OptionalLong writeRoster(List<dev.membership.liveness.Member> members,
+				List<dev.membership.store.RosterChange> changes, String keeperNodeId, long epoch, long sequence) {
+			return this.delegate.writeRoster(members, changes, keeperNodeId, epoch, sequence);
 		}
 
 		@Override

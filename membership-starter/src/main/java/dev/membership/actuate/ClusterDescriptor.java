@@ -14,7 +14,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param self this node
  * @param leader the leader of the {@code default} group, or null when it has none
  * @param groups every group this node competes for, by name
- * @param members every node document seen at the last listing: live first, then oldest first
+ * @param members every member in the last roster this node took: live first, then oldest first
  */
 @JsonInclude(JsonInclude.Include.ALWAYS) // the actuator's mapper drops nulls; "leader": null is part of the API
 public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> groups, List<MemberDescriptor> members)

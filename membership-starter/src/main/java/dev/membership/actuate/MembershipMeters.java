@@ -2,6 +2,7 @@ package dev.membership.actuate;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -49,7 +50,8 @@ public class MembershipMeters
 			.description("Live members as this node sees them")
 			.register(registry);
 		this.heartbeats = MultiGauge.builder("membership.heartbeat.last")
-			.description("Time of each member's last heartbeat (database time)")
+			.description("Time of this node's last heartbeat or renewal (database time); other members' are in the "
+					+ "roster, as of its last write")
 			.baseUnit("seconds")
 			.register(registry);
 	}
@@ -86,23 +88,15 @@ public class MembershipMeters
 				}
 			}
 		}
-		List<MultiGauge.Row<?>> rows = m.members()
-			.stream()
-			.map((member) -> MultiGauge.Row.of(Tags.of("node", member.nodeId()), m,
-					(x) -> heartbeatSeconds(x, member.nodeId())))
-			.<MultiGauge.Row<?>>map((row) -> row)
-			.toList();
-		this.heartbeats.register(rows, true);
+		// this node only: another member's last heartbeat is known as of the roster's last write, too coarse to alert on
+		this.heartbeats.register(List.of(MultiGauge.Row.of(Tags.of("node", m.nodeId()), m,
+				MembershipMeters::lastHeartbeatSeconds)), true);
 	}
 
-	private static double heartbeatSeconds(Membership membership, String nodeId) {
-		Optional<Instant> last = membership.members()
-			.stream()
-			.filter((m) -> m.nodeId().equals(nodeId))
-			.map(Member::lastHeartbeat)
-			.filter((t) -> t != null)
-			.findFirst();
-		return last.map((t) -> t.toEpochMilli() / 1000d).orElse(Double.NaN);
+	private static double lastHeartbeatSeconds(Membership membership) {
+		Duration age = membership.status().lastHeartbeatAge();
+		Optional<Instant> now = membership.serverTimeEstimate();
+		return (age != null && now.isPresent()) ? now.get().minus(age).toEpochMilli() / 1000d : Double.NaN;
 	}
 
 	@Override

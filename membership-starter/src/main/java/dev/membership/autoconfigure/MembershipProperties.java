@@ -174,7 +174,7 @@ public class MembershipProperties {
 
 		/**
 		 * Whether the application's readiness waits (REFUSING_TRAFFIC, OUT_OF_SERVICE on the probe) until this node has
-		 * made its first heartbeat and member listing.
+		 * made its first read of the cluster.
 		 */
 		private boolean enabled = true;
 

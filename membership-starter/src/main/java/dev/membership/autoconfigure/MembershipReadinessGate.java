@@ -21,7 +21,7 @@ import dev.membership.liveness.NodeReadyEvent;
 
 /**
  * Keeps the application's readiness at REFUSING_TRAFFIC (OUT_OF_SERVICE on the readiness probe) until this node has
- * made its first heartbeat and member listing, for at most {@code timeout}: it does not hold up startup, it only
+ * made its first read of the cluster, for at most {@code timeout}: it does not hold up startup, it only
  * answers Boot's ACCEPTING_TRAFFIC with REFUSING_TRAFFIC until then. When the timeout passes first (the database is
  * down at start, say), the node reports ready anyway and says why: user requests should not wait for membership.
  */

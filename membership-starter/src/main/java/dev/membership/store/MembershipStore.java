@@ -11,7 +11,8 @@ import dev.membership.liveness.Member;
 /**
  * Where nodes and leases live. Implementations are plain data access: every time argument is computed by the caller
  * from the store's own clock (see {@link #serverTime()}), and every method is a single atomic operation on one
- * document or one query, bounded by a timeout shorter than the lease. Failures surface as {@link StoreException}.
+ * document or one query (a heartbeat that takes over another incarnation's document: two), bounded by a timeout
+ * shorter than the lease. Failures surface as {@link StoreException}.
  * <p>
  * The contract every implementation must pass is {@code AbstractMembershipStoreContractTests} in the test jar.
  */
@@ -46,19 +47,24 @@ public interface MembershipStore {
 	Optional<LeaseRecord> findLease(String group);
 
 	/**
-	 * In one query: the leases of {@code groups}, and the roster when its version is not {@code rosterVersion} (pass 0
-	 * to get any roster). This is every member's read of an interval, so it returns O(groups) documents while the
-	 * roster stays the same.
+	 * In one query: the leases of {@code groups}, and the roster without its member list (version, recent changes)
+	 * when its version is not {@code rosterVersion} (pass 0 to get any roster). This is every member's read of an
+	 * interval, so it returns O(groups) small documents while the roster stays the same, and O(changes) when it did.
 	 */
 	LeaseReading findLeases(Collection<String> groups, long rosterVersion);
 
+	/** The whole roster, member list included: for a member too far behind for the recent changes. */
+	Optional<Roster> findRoster();
+
 	/**
-	 * Replaces the roster with {@code members} and increments its version, if the roster was last written with an
-	 * older epoch, or with {@code epoch} and a smaller {@code sequence} (the keeper's own count of its writes): a
-	 * deposed keeper, or a write of this keeper that reaches the store after a later one, changes nothing. Returns the
-	 * new version, or empty when fenced off. The caller holds the default group's lease with {@code epoch}.
+	 * Replaces the roster with {@code members} and its recent {@code changes} and increments its version, if the roster
+	 * was last written with an older epoch, or with {@code epoch} and a smaller {@code sequence} (the keeper's own
+	 * count of its writes): a deposed keeper, or a write of this keeper that reaches the store after a later one,
+	 * changes nothing. Returns the new version, or empty when fenced off. The caller holds the default group's lease
+	 * with {@code epoch}.
 	 */
-	OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence);
+	OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
+			long sequence);
 
 	/**
 	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is

@@ -20,6 +20,7 @@ import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
 import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
 
 /**
  * A store in memory with the semantics of the MongoDB stores for every operation the node uses: one atomic operation
@@ -152,25 +153,32 @@ final class SimulatedStore implements MembershipStore {
 				found.put(group, lease);
 			}
 		}
-		Roster changed = (this.roster != null && this.roster.version() != rosterVersion) ? this.roster : null;
+		Roster changed = (this.roster != null && this.roster.version() != rosterVersion)
+				? new Roster(this.roster.version(), this.roster.keeperNodeId(), this.roster.epoch(),
+						this.roster.writtenAt(), List.of(), this.roster.changes())
+				: null;
 		return new LeaseReading(found, changed);
 	}
 
 	@Override
-	public synchronized OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch,
-			long sequence) {
+	public synchronized Optional<Roster> findRoster() {
+		return Optional.ofNullable(this.roster);
+	}
+
+	@Override
+	public synchronized OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
+			String keeperNodeId, long epoch, long sequence) {
 		Roster current = this.roster;
 		if (current != null && (current.epoch() > epoch
 				|| (current.epoch() == epoch && this.rosterSequence >= sequence))) {
 			return OptionalLong.empty(); // the filter did not match, and the upsert's insert hit the duplicate key
 		}
-		List<Member> stored = new ArrayList<>(members.size());
-		for (Member m : members) {
-			stored.add(new Member(m.nodeId(), m.incarnation(), m.address(), millisOrNull(m.startedAt()),
-					millisOrNull(m.lastHeartbeat()), m.groups(), m.live()));
+		List<RosterChange> stored = new ArrayList<>(changes.size());
+		for (RosterChange change : changes) {
+			stored.add(new RosterChange(change.fromVersion(), millis(change.upserted()), millis(change.removed())));
 		}
 		long version = (current != null) ? current.version() + 1 : 1;
-		this.roster = new Roster(version, keeperNodeId, epoch, now(), stored);
+		this.roster = new Roster(version, keeperNodeId, epoch, now(), millis(members), stored);
 		this.rosterSequence = sequence;
 		return OptionalLong.of(version);
 	}
@@ -187,6 +195,15 @@ final class SimulatedStore implements MembershipStore {
 		this.nodes.put(node.nodeId(), new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
 				millisOrNull(node.startedAt()), now, node.groups()));
 		return new Heartbeat(now, previous != null && !previous.incarnation().equals(node.incarnation()));
+	}
+
+	private static List<Member> millis(List<Member> members) {
+		List<Member> stored = new ArrayList<>(members.size());
+		for (Member m : members) {
+			stored.add(new Member(m.nodeId(), m.incarnation(), m.address(), millisOrNull(m.startedAt()),
+					millisOrNull(m.lastHeartbeat()), m.groups(), m.live()));
+		}
+		return stored;
 	}
 
 	private static Instant millisOrNull(Instant instant) {

@@ -241,8 +241,9 @@ public abstract class AbstractMembershipStoreContractTests {
 		assertThat(none.leases()).containsOnlyKeys("g1");
 		assertThat(none.leases().get("g1").isHeldBy(this.a)).isTrue();
 		assertThat(none.roster()).isNull();
+		assertThat(this.store.findRoster()).isEmpty();
 
-		long version = this.store.writeRoster(List.of(member("node-a", true)), "node-a", 1, 1).getAsLong();
+		long version = this.store.writeRoster(List.of(member("node-a", true)), List.of(), "node-a", 1, 1).getAsLong();
 		LeaseReading first = this.store.findLeases(List.of("g1", "g2"), 0);
 		assertThat(first.leases()).containsOnlyKeys("g1", "g2");
 		assertThat(first.roster().version()).isEqualTo(version);
@@ -251,32 +252,40 @@ public abstract class AbstractMembershipStoreContractTests {
 	}
 
 	@Test
-	void writeRosterGrowsTheVersionAndKeepsTheMembers() {
+	void writeRosterGrowsTheVersionAndKeepsTheMembersAndTheRecentChanges() {
 		Instant before = now();
 		Member live = member("node-a", true);
 		Member gone = member("node-b", false);
-		assertThat(this.store.writeRoster(List.of(live, gone), "node-a", 4, 1)).hasValue(1);
-		Roster roster = this.store.findLeases(List.of(), 0).roster();
+		RosterChange first = new RosterChange(0, List.of(live, gone), List.of());
+		assertThat(this.store.writeRoster(List.of(live, gone), List.of(first), "node-a", 4, 1)).hasValue(1);
+		Roster roster = this.store.findRoster().get();
 		assertThat(roster.version()).isEqualTo(1);
 		assertThat(roster.keeperNodeId()).isEqualTo("node-a");
 		assertThat(roster.epoch()).isEqualTo(4);
 		assertThat(roster.writtenAt()).isBetween(before, now());
 		assertThat(roster.members()).containsExactly(live, gone);
-		assertThat(this.store.writeRoster(List.of(live), "node-a", 4, 2)).hasValue(2);
-		assertThat(this.store.findLeases(List.of(), 1).roster().members()).containsExactly(live);
+		assertThat(roster.changes()).containsExactly(first);
+		RosterChange second = new RosterChange(1, List.of(), List.of(gone));
+		assertThat(this.store.writeRoster(List.of(live), List.of(first, second), "node-a", 4, 2)).hasValue(2);
+		assertThat(this.store.findRoster().get().members()).containsExactly(live);
+		// what every member reads: the recent changes, not the member list
+		Roster header = this.store.findLeases(List.of(), 1).roster();
+		assertThat(header.version()).isEqualTo(2);
+		assertThat(header.members()).isEmpty();
+		assertThat(header.changes()).containsExactly(first, second);
 	}
 
 	@Test
 	void writeRosterIsFencedByTheKeepersEpochAndItsOwnSequence() {
 		Member one = member("node-a", true);
 		Member two = member("node-b", true);
-		assertThat(this.store.writeRoster(List.of(one), "node-a", 4, 2)).hasValue(1);
+		assertThat(this.store.writeRoster(List.of(one), List.of(), "node-a", 4, 2)).hasValue(1);
 		// a write of the same keeper sent before that one, applied after it
-		assertThat(this.store.writeRoster(List.of(two), "node-a", 4, 1)).isEmpty();
+		assertThat(this.store.writeRoster(List.of(two), List.of(), "node-a", 4, 1)).isEmpty();
 		// a new keeper, then the deposed one
-		assertThat(this.store.writeRoster(List.of(two), "node-b", 5, 1)).hasValue(2);
-		assertThat(this.store.writeRoster(List.of(one), "node-a", 4, 3)).isEmpty();
-		Roster roster = this.store.findLeases(List.of(), 0).roster();
+		assertThat(this.store.writeRoster(List.of(two), List.of(), "node-b", 5, 1)).hasValue(2);
+		assertThat(this.store.writeRoster(List.of(one), List.of(), "node-a", 4, 3)).isEmpty();
+		Roster roster = this.store.findRoster().get();
 		assertThat(roster.version()).isEqualTo(2);
 		assertThat(roster.keeperNodeId()).isEqualTo("node-b");
 		assertThat(roster.members()).containsExactly(two);

@@ -15,6 +15,8 @@ import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
 import dev.membership.store.StoreException;
 
 /**
@@ -161,8 +163,14 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence) {
-		return call(() -> this.delegate.writeRoster(members, keeperNodeId, epoch, sequence));
+	public Optional<Roster> findRoster() {
+		return call(this.delegate::findRoster);
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
+			long epoch, long sequence) {
+		return call(() -> this.delegate.writeRoster(members, changes, keeperNodeId, epoch, sequence));
 	}
 
 	@Override

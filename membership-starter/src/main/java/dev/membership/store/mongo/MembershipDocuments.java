@@ -35,6 +35,7 @@ import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.NodeRecord;
 import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
 import dev.membership.store.StoreException;
 
 /**
@@ -172,7 +173,8 @@ final class MembershipDocuments {
 	static Bson heartbeatUpdate(NodeRecord node) {
 		return Updates.combine(Updates.set("incarnation", node.incarnation()), Updates.set("address", node.address()),
 				Updates.set("startedAt", (node.startedAt() != null) ? Date.from(node.startedAt()) : null),
-				Updates.set("groups", node.groups()), Updates.currentDate("updatedAt"));
+				Updates.set("groups", node.groups()), Updates.currentDate("updatedAt"),
+				Updates.unset("leading")); // what versions before the roster wrote
 	}
 
 	/** Returns the stamp just written: the caller's clock sample. */
@@ -213,7 +215,24 @@ final class MembershipDocuments {
 				Filters.and(Filters.eq("epoch", epoch), Filters.lt("sequence", sequence))));
 	}
 
-	static Bson rosterUpdate(List<Member> members, String keeperNodeId, long epoch, long sequence) {
+	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
+			long sequence) {
+		List<Document> recent = new ArrayList<>(changes.size());
+		for (RosterChange change : changes) {
+			recent.add(new Document("from", change.fromVersion()).append("upserted", toDocuments(change.upserted()))
+				.append("removed", toDocuments(change.removed())));
+		}
+		return Updates.combine(Updates.set("members", toDocuments(members)), Updates.set("changes", recent),
+				Updates.set("keeperNodeId", keeperNodeId), Updates.set("epoch", epoch),
+				Updates.set("sequence", sequence), Updates.currentDate("writtenAt"), Updates.inc("version", 1L));
+	}
+
+	/** What every member reads of the roster: all but the member list. */
+	static Bson withoutMembers() {
+		return Projections.exclude("members");
+	}
+
+	private static List<Document> toDocuments(List<Member> members) {
 		List<Document> entries = new ArrayList<>(members.size());
 		for (Member m : members) {
 			entries.add(new Document("id", m.nodeId()).append("incarnation", m.incarnation())
@@ -223,9 +242,22 @@ final class MembershipDocuments {
 				.append("groups", m.groups())
 				.append("live", m.live()));
 		}
-		return Updates.combine(Updates.set("members", entries), Updates.set("keeperNodeId", keeperNodeId),
-				Updates.set("epoch", epoch), Updates.set("sequence", sequence), Updates.currentDate("writtenAt"),
-				Updates.inc("version", 1L));
+		return entries;
+	}
+
+	private static List<Member> toMembers(List<Document> entries) {
+		List<Member> members = new ArrayList<>();
+		if (entries != null) {
+			for (Document e : entries) {
+				if (e.getString("id") == null) {
+					continue; // not one this code wrote
+				}
+				members.add(new Member(e.getString("id"), e.getString("incarnation"), e.getString("address"),
+						instant(e.getDate("startedAt")), instant(e.getDate("heartbeat")),
+						e.getList("groups", String.class), Boolean.TRUE.equals(e.getBoolean("live"))));
+			}
+		}
+		return members;
 	}
 
 	static FindOneAndUpdateOptions rosterOptions() {
@@ -240,18 +272,19 @@ final class MembershipDocuments {
 	}
 
 	static Roster toRoster(Document d) {
-		List<Member> members = new ArrayList<>();
-		List<Document> entries = d.getList("members", Document.class);
-		if (entries != null) {
-			for (Document e : entries) {
-				members.add(new Member(e.getString("id"), e.getString("incarnation"), e.getString("address"),
-						instant(e.getDate("startedAt")), instant(e.getDate("heartbeat")),
-						e.getList("groups", String.class), Boolean.TRUE.equals(e.getBoolean("live"))));
+		List<RosterChange> changes = new ArrayList<>();
+		List<Document> recent = d.getList("changes", Document.class);
+		if (recent != null) {
+			for (Document c : recent) {
+				Number from = c.get("from", Number.class);
+				changes.add(new RosterChange((from != null) ? from.longValue() : -1,
+						toMembers(c.getList("upserted", Document.class)),
+						toMembers(c.getList("removed", Document.class))));
 			}
 		}
 		Number epoch = d.get("epoch", Number.class);
 		return new Roster(version(d), d.getString("keeperNodeId"), (epoch != null) ? epoch.longValue() : 0,
-				instant(d.getDate("writtenAt")), members);
+				instant(d.getDate("writtenAt")), toMembers(d.getList("members", Document.class)), changes);
 	}
 
 	static Bson byId(String id) {

@@ -25,6 +25,8 @@ import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
 
 /**
  * Nodes and leases in two MongoDB collections; the roster is one more document among the leases ({@code _id}
@@ -118,15 +120,23 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
 		return call("findLeases", () -> MembershipDocuments
-			.toReading(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))));
+			.toReading(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))
+				.projection(MembershipDocuments.withoutMembers())));
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence) {
+	public Optional<Roster> findRoster() {
+		return call("findRoster", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(Roster.ID)).first())
+			.map(MembershipDocuments::toRoster));
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
+			long epoch, long sequence) {
 		return call("writeRoster", () -> {
 			try {
 				Document after = this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
-						MembershipDocuments.rosterUpdate(members, keeperNodeId, epoch, sequence),
+						MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
 						MembershipDocuments.rosterOptions());
 				return (after != null) ? OptionalLong.of(MembershipDocuments.version(after)) : OptionalLong.empty();
 			}

@@ -28,6 +28,8 @@ import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
 import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
 import dev.membership.store.StoreException;
 
 /**
@@ -117,7 +119,8 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
 		return call("findLeases", () -> {
 			List<Document> documents = Flux
-				.from(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion)))
+				.from(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))
+					.projection(MembershipDocuments.withoutMembers()))
 				.collectList()
 				.block(this.blockAtMost);
 			return MembershipDocuments.toReading((documents != null) ? documents : List.of());
@@ -125,11 +128,19 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, String keeperNodeId, long epoch, long sequence) {
+	public Optional<Roster> findRoster() {
+		return call("findRoster", () -> Optional
+			.ofNullable(one(this.leases.find(MembershipDocuments.byId(Roster.ID)).first()))
+			.map(MembershipDocuments::toRoster));
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
+			long epoch, long sequence) {
 		return call("writeRoster", () -> {
 			try {
 				Document after = one(this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
-						MembershipDocuments.rosterUpdate(members, keeperNodeId, epoch, sequence),
+						MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
 						MembershipDocuments.rosterOptions()));
 				return (after != null) ? OptionalLong.of(MembershipDocuments.version(after)) : OptionalLong.empty();
 			}
