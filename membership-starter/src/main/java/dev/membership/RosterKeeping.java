@@ -26,8 +26,8 @@ import dev.membership.store.RosterChange;
  */
 final class RosterKeeping {
 
-	/** How many recent changes the roster keeps for members that are behind. */
-	static final int RECENT_CHANGES = 16;
+	/** How many recent changes the roster keeps: a member reads every interval, so it is rarely more than one behind. */
+	static final int RECENT_CHANGES = 4;
 
 	/** A change with more members than this is not kept: whoever is behind reads the whole roster. */
 	static final int MAX_MEMBERS_PER_CHANGE = 256;
