@@ -1,0 +1,334 @@
+package dev.membership.bench.support;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+import dev.membership.NodeRuntime;
+
+/**
+ * Runtimes for many simulated nodes in one JVM, on a few shared threads instead of four threads per node (2,000 nodes
+ * would need 8,000 threads). Every node gets four serial strands, as {@link NodeRuntime} asks: tasks of one strand run
+ * one at a time in submission order, different strands run in parallel. The loop strands run on the store pool, sized
+ * for store calls that block; the watchdog and event strands run on a small pool of their own, so that a deadline
+ * never waits behind other nodes' store calls. One timer thread hands delayed tasks to their strand when due.
+ * <p>
+ * Store calls run synchronously on the loop strand, like the production runtime, and are counted per node with
+ * {@link CallScope} made current for the call, so that a command listener on the shared client can tell the nodes'
+ * commands apart. Bench-only: never on users' classpath.
+ */
+public final class SharedRuntimes implements AutoCloseable {
+
+	/** Tasks a strand runs in a row before it yields its pool thread to other strands. */
+	private static final int BATCH = 16;
+
+	private final ScheduledThreadPoolExecutor timers;
+
+	private final ExecutorService storePool;
+
+	private final ExecutorService lightPool;
+
+	public SharedRuntimes(int storeThreads, int lightThreads) {
+		this.timers = new ScheduledThreadPoolExecutor(1, daemon("bench-timers"));
+		this.timers.setRemoveOnCancelPolicy(true); // nodes cancel and re-arm deadline timers every renewal
+		this.storePool = Executors.newFixedThreadPool(storeThreads, daemon("bench-loop"));
+		this.lightPool = Executors.newFixedThreadPool(lightThreads, daemon("bench-light"));
+	}
+
+	/** A node's runtime; its store calls are counted on {@code scope}. */
+	public NodeRuntime runtime(CallScope scope) {
+		return new SharedRuntime(scope);
+	}
+
+	/** Stops every thread; every node's runtime stops with them. */
+	@Override
+	public void close() {
+		this.timers.shutdownNow();
+		this.storePool.shutdownNow();
+		this.lightPool.shutdownNow();
+	}
+
+	private static ThreadFactory daemon(String name) {
+		AtomicInteger count = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	/**
+	 * The node a store call is made for, current on the calling thread for the duration of the call; counts the calls.
+	 */
+	public static class CallScope {
+
+		private static final ThreadLocal<CallScope> CURRENT = new ThreadLocal<>();
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		/** The scope of the store call running on this thread, or null outside one. */
+		public static CallScope current() {
+			return CURRENT.get();
+		}
+
+		/** Store calls made so far. */
+		public int calls() {
+			return this.calls.get();
+		}
+
+	}
+
+	private final class SharedRuntime implements NodeRuntime {
+
+		private final CallScope scope;
+
+		private final Strand loop = new Strand(SharedRuntimes.this.storePool);
+
+		private final Strand watchdog = new Strand(SharedRuntimes.this.lightPool);
+
+		private final Strand reactions = new Strand(SharedRuntimes.this.lightPool);
+
+		private final Strand application = new Strand(SharedRuntimes.this.lightPool);
+
+		SharedRuntime(CallScope scope) {
+			this.scope = scope;
+		}
+
+		@Override
+		public Lane loop() {
+			return this.loop;
+		}
+
+		@Override
+		public Lane watchdog() {
+			return this.watchdog;
+		}
+
+		@Override
+		public Lane reactions() {
+			return this.reactions;
+		}
+
+		@Override
+		public Lane application() {
+			return this.application;
+		}
+
+		@Override
+		public <T> void call(Supplier<T> operation, BiConsumer<T, RuntimeException> reply) {
+			this.scope.calls.incrementAndGet();
+			CallScope outer = CallScope.CURRENT.get();
+			CallScope.CURRENT.set(this.scope);
+			T result;
+			try {
+				result = operation.get();
+			}
+			catch (RuntimeException ex) {
+				CallScope.CURRENT.set(outer);
+				reply.accept(null, ex);
+				return;
+			}
+			finally {
+				CallScope.CURRENT.set(outer);
+			}
+			reply.accept(result, null);
+		}
+
+		@Override
+		public void shutdown() {
+			this.loop.closeNow();
+			this.watchdog.closeNow();
+			this.reactions.close();
+			this.application.close();
+		}
+
+		@Override
+		public void awaitEvents(Duration timeout) {
+			long deadline = System.nanoTime() + timeout.toNanos();
+			this.reactions.awaitIdle(deadline);
+			this.application.awaitIdle(deadline);
+			this.reactions.closeNow();
+			this.application.closeNow();
+		}
+
+		@Override
+		public void halt() {
+			this.loop.closeNow();
+			this.watchdog.closeNow();
+			this.reactions.closeNow();
+			this.application.closeNow();
+		}
+
+	}
+
+	/** Tasks that run one at a time in submission order on a shared pool; a lane of one node. */
+	private final class Strand implements NodeRuntime.Lane {
+
+		private final ExecutorService pool;
+
+		// guarded by this
+		private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+
+		private boolean drainQueued; // a drain of this strand is on the pool, waiting or running
+
+		private boolean closed;
+
+		private Thread runner; // the pool thread running one of this strand's tasks, while it does
+
+		Strand(ExecutorService pool) {
+			this.pool = pool;
+		}
+
+		@Override
+		public boolean execute(Runnable task) {
+			synchronized (this) {
+				if (this.closed) {
+					return false;
+				}
+				this.queue.addLast(task);
+				if (this.drainQueued) {
+					return true;
+				}
+				this.drainQueued = true;
+			}
+			return submitDrain();
+		}
+
+		@Override
+		public NodeRuntime.Timer schedule(Runnable task, long delayNanos) {
+			synchronized (this) {
+				if (this.closed) {
+					return null;
+				}
+			}
+			DelayedTask delayed = new DelayedTask(task);
+			try {
+				delayed.future = SharedRuntimes.this.timers.schedule(() -> execute(delayed), Math.max(0, delayNanos),
+						TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				return null;
+			}
+			return delayed;
+		}
+
+		/** No new tasks; those given run. */
+		synchronized void close() {
+			this.closed = true;
+			notifyAll();
+		}
+
+		/** No new tasks, the waiting ones are dropped, the running one is interrupted (as shutdownNow does). */
+		synchronized void closeNow() {
+			this.closed = true;
+			this.queue.clear();
+			if (this.runner != null) {
+				this.runner.interrupt(); // under the lock: the runner cannot have moved on to another strand's task
+			}
+			notifyAll();
+		}
+
+		/** Waits until every task given has run, or the deadline (System.nanoTime) has passed. */
+		synchronized void awaitIdle(long deadlineNanos) {
+			while (this.drainQueued || !this.queue.isEmpty()) {
+				long left = deadlineNanos - System.nanoTime();
+				if (left <= 0) {
+					return;
+				}
+				try {
+					TimeUnit.NANOSECONDS.timedWait(this, left);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+			}
+		}
+
+		private boolean submitDrain() {
+			try {
+				this.pool.execute(this::drain);
+				return true;
+			}
+			catch (RejectedExecutionException ex) { // the pools are closed: the whole harness is stopping
+				synchronized (this) {
+					this.closed = true;
+					this.queue.clear();
+					this.drainQueued = false;
+					notifyAll();
+				}
+				return false;
+			}
+		}
+
+		private void drain() {
+			for (int i = 0; i < BATCH; i++) {
+				Runnable task;
+				synchronized (this) {
+					task = this.queue.pollFirst();
+					if (task == null) {
+						this.drainQueued = false;
+						notifyAll();
+						return;
+					}
+					this.runner = Thread.currentThread();
+				}
+				try {
+					task.run();
+				}
+				catch (Throwable ex) {
+					// as a ScheduledExecutorService does with a task's failure: the lane goes on
+				}
+				finally {
+					synchronized (this) {
+						this.runner = null;
+					}
+					Thread.interrupted(); // an interrupt meant for this strand's task must not reach the next one
+				}
+			}
+			submitDrain(); // more waiting: back of the pool's queue, so that one busy strand cannot starve the others
+		}
+
+	}
+
+	/** A delayed task: runs on its strand when due, unless cancelled before it starts. */
+	private static final class DelayedTask implements Runnable, NodeRuntime.Timer {
+
+		private volatile boolean cancelled;
+
+		private volatile ScheduledFuture<?> future;
+
+		private final Runnable task;
+
+		DelayedTask(Runnable task) {
+			this.task = task;
+		}
+
+		@Override
+		public void run() {
+			if (!this.cancelled) {
+				this.task.run();
+			}
+		}
+
+		@Override
+		public void cancel() {
+			this.cancelled = true;
+			ScheduledFuture<?> f = this.future;
+			if (f != null) {
+				f.cancel(false);
+			}
+		}
+
+	}
+
+}
