@@ -25,9 +25,12 @@ import dev.membership.bench.support.Table;
 
 /**
  * Runs the benchmarks side by side and prints their tables (Markdown). Usage:
- * {@code bench.sh [guard] [load] [failover] [scale] [--quick] [--out FILE] [--trials N] [--leases MS,...]}; no scenario
- * means all four. {@code --quick} is the smoke run: tiny counts and short timings, seconds instead of minutes, figures
- * not worth quoting. {@code --trials} and {@code --leases} change the failover scenario's trial count and leases.
+ * {@code bench.sh [guard] [load] [failover] [scale] [--quick] [--out FILE] [--trials N] [--leases MS,...]
+ * [--sizes N[@R],...]}; no scenario means all four. {@code --quick} is the smoke run: tiny counts and short timings,
+ * seconds instead of minutes, figures not worth quoting. {@code --trials} and {@code --leases} change the failover
+ * scenario's trial count and leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
+ * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
+ * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}).
  */
 public final class BenchHarness {
 
@@ -47,18 +50,21 @@ public final class BenchHarness {
 		Path file = null;
 		Integer trials = null;
 		List<Duration> leases = null;
+		List<String> sizes = null;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--quick" -> quick = true;
 				case "--out" -> file = Path.of(args[++i]);
 				case "--trials" -> trials = Integer.valueOf(args[++i]);
+				case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).map(String::trim).toList();
 				case "--leases" -> leases = Arrays.stream(args[++i].split(","))
 					.map((ms) -> Duration.ofMillis(Long.parseLong(ms.trim())))
 					.toList();
 				default -> {
 					if (!SCENARIOS.contains(args[i])) {
 						throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; scenarios: "
-								+ SCENARIOS + ", options: --quick, --out FILE, --trials N, --leases MS[,MS...]");
+								+ SCENARIOS + ", options: --quick, --out FILE, --trials N, --leases MS[,MS...], "
+								+ "--sizes N[@R][,N[@R]...]");
 					}
 					chosen.add(args[i]);
 				}
@@ -77,7 +83,7 @@ public final class BenchHarness {
 				case "guard" -> new GuardScenario(guardSettings(quick), out).run();
 				case "load" -> new DatabaseLoadScenario(loadSettings(quick), out).run();
 				case "failover" -> new FailoverScenario(failoverSettings(quick, trials, leases), out).run();
-				case "scale" -> new ScaleScenario(scaleSettings(quick), out).run();
+				case "scale" -> new ScaleScenario(scaleSettings(quick, sizes), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -117,9 +123,15 @@ public final class BenchHarness {
 				(trials != null) ? trials : (quick ? 1 : 20), Duration.ofSeconds(10));
 	}
 
-	static ScaleScenario.Settings scaleSettings(boolean quick) {
-		return quick ? new ScaleScenario.Settings(List.of(10), Duration.ofSeconds(2), 1)
-				: new ScaleScenario.Settings(List.of(10, 100, 500), Duration.ofSeconds(10), 3);
+	static ScaleScenario.Settings scaleSettings(boolean quick, List<String> sizes) {
+		// N: N nodes at the production defaults (renew 5 s, lease 15 s, liveness 10 s); N@R: renew R s, lease 3R, liveness 2R
+		List<ScaleScenario.Config> configs = ((sizes != null) ? sizes
+				: quick ? List.of("10@1") : List.of("10", "100", "1000", "2000", "500@1"))
+			.stream()
+			.map(ScaleScenario.Config::parse)
+			.toList();
+		return quick ? new ScaleScenario.Settings(configs, 2, 1, 1, Duration.ofSeconds(30), 200, 8)
+				: new ScaleScenario.Settings(configs, 4, 3, 2, Duration.ofMinutes(3).plusSeconds(30), 200, 32);
 	}
 
 	static String machine(boolean quick) {

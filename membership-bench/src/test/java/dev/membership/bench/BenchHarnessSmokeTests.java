@@ -44,7 +44,13 @@ class BenchHarnessSmokeTests {
 		// every library elected a new leader after each kind of failover, and the row says how long it took
 		assertThat(tables.get(2).rows()).hasSize(6)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(3))).isPositive());
-		assertThat(tables.get(3).rows()).hasSize(1);
+		// the ten nodes converged, were counted, and a join and a crash showed everywhere
+		assertThat(tables.get(3).rows()).hasSize(1).allSatisfy((row) -> {
+			assertThat(row.get(2)).as("all list all live after").endsWith(" s").doesNotContain("not");
+			assertThat(Double.parseDouble(row.get(4))).as("commands per node per interval").isPositive();
+			assertThat(row.get(9)).as("join").doesNotContain("not").isNotEqualTo("-");
+			assertThat(row.get(10)).as("crash").doesNotContain("not").isNotEqualTo("-");
+		});
 		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("### Scale");
 	}
 
