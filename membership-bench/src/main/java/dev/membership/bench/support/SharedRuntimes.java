@@ -49,12 +49,23 @@ public final class SharedRuntimes implements AutoCloseable {
 		return new SharedRuntime(scope);
 	}
 
-	/** Stops every thread; every node's runtime stops with them. */
+	/**
+	 * Stops every thread; every node's runtime stops with them. Waits (at most 10 s) for the store calls still running,
+	 * so that the client can be closed after this without failing calls in flight.
+	 */
 	@Override
 	public void close() {
 		this.timers.shutdownNow();
 		this.storePool.shutdownNow();
 		this.lightPool.shutdownNow();
+		try {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			this.storePool.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+			this.lightPool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private static ThreadFactory daemon(String name) {
