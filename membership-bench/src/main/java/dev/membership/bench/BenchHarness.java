@@ -30,7 +30,8 @@ import dev.membership.bench.support.Table;
  * seconds instead of minutes, figures not worth quoting. {@code --trials} and {@code --leases} change the failover
  * scenario's trial count and leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
  * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
- * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}).
+ * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}); {@code --threads} the threads the simulated
+ * nodes' loops share (32; 8 with {@code --quick}).
  */
 public final class BenchHarness {
 
@@ -51,11 +52,13 @@ public final class BenchHarness {
 		Integer trials = null;
 		List<Duration> leases = null;
 		List<String> sizes = null;
+		Integer threads = null;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--quick" -> quick = true;
 				case "--out" -> file = Path.of(args[++i]);
 				case "--trials" -> trials = Integer.valueOf(args[++i]);
+				case "--threads" -> threads = Integer.valueOf(args[++i]);
 				case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).map(String::trim).toList();
 				case "--leases" -> leases = Arrays.stream(args[++i].split(","))
 					.map((ms) -> Duration.ofMillis(Long.parseLong(ms.trim())))
@@ -64,7 +67,7 @@ public final class BenchHarness {
 					if (!SCENARIOS.contains(args[i])) {
 						throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; scenarios: "
 								+ SCENARIOS + ", options: --quick, --out FILE, --trials N, --leases MS[,MS...], "
-								+ "--sizes N[@R][,N[@R]...]");
+								+ "--sizes N[@R][,N[@R]...], --threads N");
 					}
 					chosen.add(args[i]);
 				}
@@ -83,7 +86,7 @@ public final class BenchHarness {
 				case "guard" -> new GuardScenario(guardSettings(quick), out).run();
 				case "load" -> new DatabaseLoadScenario(loadSettings(quick), out).run();
 				case "failover" -> new FailoverScenario(failoverSettings(quick, trials, leases), out).run();
-				case "scale" -> new ScaleScenario(scaleSettings(quick, sizes), out).run();
+				case "scale" -> new ScaleScenario(scaleSettings(quick, sizes, threads), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -123,15 +126,16 @@ public final class BenchHarness {
 				(trials != null) ? trials : (quick ? 1 : 20), Duration.ofSeconds(10));
 	}
 
-	static ScaleScenario.Settings scaleSettings(boolean quick, List<String> sizes) {
+	static ScaleScenario.Settings scaleSettings(boolean quick, List<String> sizes, Integer threads) {
 		// N: N nodes at the production defaults (renew 5 s, lease 15 s, liveness 10 s); N@R: renew R s, lease 3R, liveness 2R
 		List<ScaleScenario.Config> configs = ((sizes != null) ? sizes
 				: quick ? List.of("10@1") : List.of("10", "100", "1000", "2000", "500@1"))
 			.stream()
 			.map(ScaleScenario.Config::parse)
 			.toList();
-		return quick ? new ScaleScenario.Settings(configs, 2, 1, 1, Duration.ofSeconds(30), 200, 8)
-				: new ScaleScenario.Settings(configs, 4, 3, 2, Duration.ofMinutes(3).plusSeconds(30), 200, 32);
+		int storeThreads = (threads != null) ? threads : (quick ? 8 : 32);
+		return quick ? new ScaleScenario.Settings(configs, 2, 1, 1, Duration.ofSeconds(30), 200, storeThreads)
+				: new ScaleScenario.Settings(configs, 4, 3, 2, Duration.ofMinutes(3).plusSeconds(30), 200, storeThreads);
 	}
 
 	static String machine(boolean quick) {

@@ -118,7 +118,7 @@ public final class ScaleScenario {
 				"store calls/interval followers / leader", "commands/node/interval",
 				"docs read/interval followers / leader", "cluster docs read/interval", "cluster MiB read/interval",
 				"find p50 / p99 ms", "join listed everywhere median / max ms", "crash unlisted everywhere median / max ms",
-				"heap/node KiB");
+				"heap/node KiB", "CPU during count, cores");
 		List<Config> collapsed = new ArrayList<>();
 		for (Config config : this.settings.configs()) {
 			Config smaller = collapsed.stream()
@@ -129,7 +129,7 @@ public final class ScaleScenario {
 				this.log.printf("  %d nodes (%s): skipped, %d did not converge%n", config.nodes(), config.timings(),
 						smaller.nodes());
 				table.row(config.nodes(), config.timings(), "skipped: " + smaller.nodes() + " did not converge", "-",
-						"-", "-", "-", "-", "-", "-", "-", "-");
+						"-", "-", "-", "-", "-", "-", "-", "-", "-");
 				continue;
 			}
 			if (!runSize(config, table)) {
@@ -159,7 +159,8 @@ public final class ScaleScenario {
 						+ "shared client charges each command to the node whose store call runs on that thread. "
 						+ "Documents read: documents in cursor replies (find, getMore batches) plus one per "
 						+ "findAndModify reply whose value is not null. Leader: the node where isLeader(\"default\") "
-						+ "held when the count began; followers: the mean over all other nodes. Cluster docs: all "
+						+ "held in most of the samples taken every 100 ms during the count (\"-\": none led); "
+						+ "followers: the mean over the nodes that never led in a sample. Cluster docs: all "
 						+ "nodes' documents per interval, and that as a multiple of N. Cluster MiB: the encoded size of "
 						+ "every reply (the driver hands listeners the raw reply bytes, so every reply is measured, "
 						+ "none estimated).",
@@ -173,7 +174,10 @@ public final class ScaleScenario {
 						+ this.settings.crashes() + ", one after another, after the joins. Both polled through "
 						+ "liveMembers().",
 				"- Heap per node: used heap after System.gc() with the nodes running and converged, minus before the "
-						+ "first node started, divided by N (includes the server's documents and the client)."));
+						+ "first node started, divided by N (includes the server's documents and the client).",
+				"- CPU: this JVM's CPU time during the count (nodes, client, server and harness together) over the "
+						+ "count's wall time; at the number of cores, the machine is saturated and the nodes fall behind "
+						+ "their renewal interval (fewer store calls per interval than the same nodes make at small sizes)."));
 	}
 
 	/** One size; false when it did not converge. */
@@ -222,7 +226,7 @@ public final class ScaleScenario {
 					break;
 				}
 				if (now > nextProgress) {
-					this.log.println("    " + progress(nodes, size, meter, lastStart));
+					this.log.println("    " + progress(nodes, size, meter));
 					nextProgress = now + Duration.ofSeconds(15).toNanos();
 				}
 				Waits.pause(pollEvery);
@@ -234,9 +238,10 @@ public final class ScaleScenario {
 				this.log.printf("  %d nodes list each other live after %.1f s%n", size, convergedAfter);
 			}
 			else {
-				convergence = String.format(Locale.ROOT, "did not converge in %.0f s (%s)", convergedAfter,
-						progress(nodes, size, meter, lastStart));
-				this.log.printf("  %d nodes: %s%n", size, convergence);
+				convergence = String.format(Locale.ROOT, "did not converge in %.0f s (each lists %s of %d live)",
+						convergedAfter, liveRange(nodes), size);
+				this.log.printf("  %d nodes did not converge in %.0f s: %s%n", size, convergedAfter,
+						progress(nodes, size, meter));
 			}
 			if (!meter.failuresByKind().isEmpty()) {
 				this.log.printf("  failed commands so far: %s%n", meter.failuresByKind());
@@ -244,23 +249,40 @@ public final class ScaleScenario {
 			long heapAfter = usedHeapAfterGc();
 
 			// the count
-			MembershipNode leader = leaderOf(nodes);
 			Map<MembershipNode, Snapshot> before = new HashMap<>();
 			nodes.forEach((n) -> before.put(n, counts.get(n).snapshot()));
 			Snapshot clusterBefore = meter.cluster().snapshot();
 			Snapshot strayBefore = meter.unattributed().snapshot();
 			Map<String, Long> namesBefore = meter.byName();
 			meter.recordFinds();
+			long cpuBefore = processCpuNanos();
 			long countStart = System.nanoTime();
-			Waits.pause(config.renewalInterval().multipliedBy(this.settings.countIntervals()));
-			double intervals = (System.nanoTime() - countStart) / (double) config.renewalInterval().toNanos();
+			long countEnd = countStart + config.renewalInterval().multipliedBy(this.settings.countIntervals()).toNanos();
+			// who leads, sampled every 100 ms: the leader is the node that led most often, the followers never led
+			Map<MembershipNode, Integer> ledSamples = new HashMap<>();
+			int samples = 0;
+			for (long now = countStart; now < countEnd; now = System.nanoTime()) {
+				MembershipNode l = leaderOf(nodes);
+				samples++;
+				if (l != null) {
+					ledSamples.merge(l, 1, Integer::sum);
+				}
+				Waits.pause(Duration.ofNanos(Math.min(100_000_000L, Math.max(0, countEnd - now))));
+			}
+			long countNanos = System.nanoTime() - countStart;
+			double cpu = (processCpuNanos() - cpuBefore) / (double) countNanos;
+			double intervals = countNanos / (double) config.renewalInterval().toNanos();
 			List<Double> finds = meter.stopRecordingFinds().stream().map((n) -> n / 1e6).toList();
 			Snapshot cluster = meter.cluster().snapshot().minus(clusterBefore);
 			Snapshot stray = meter.unattributed().snapshot().minus(strayBefore);
 			Map<String, Long> names = new TreeMap<>(meter.byName());
 			names.replaceAll((name, n) -> n - namesBefore.getOrDefault(name, 0L));
 			names.values().removeIf((n) -> n == 0);
-			MembershipNode leaderAfter = leaderOf(nodes);
+			MembershipNode leader = ledSamples.entrySet()
+				.stream()
+				.max(Map.Entry.comparingByValue())
+				.map(Map.Entry::getKey)
+				.orElse(null);
 			Snapshot followers = new Snapshot(0, 0, 0, 0, 0);
 			Snapshot leading = null;
 			int followerCount = 0;
@@ -269,16 +291,14 @@ public final class ScaleScenario {
 				if (n == leader) {
 					leading = s;
 				}
-				else {
+				else if (!ledSamples.containsKey(n)) {
 					followers = plus(followers, s);
 					followerCount++;
 				}
 			}
-			this.log.printf("  counted %.1f intervals: %d commands %s (%d failed), %d outside any store call; leader %s%s%n",
-					intervals, cluster.commands(), names, cluster.failures(), stray.commands(),
-					(leader != null) ? leader.nodeId() : "none",
-					(leaderAfter != leader) ? " (then " + ((leaderAfter != null) ? leaderAfter.nodeId() : "none")
-							+ ")" : "");
+			this.log.printf("  counted %.1f intervals: %d commands %s (%d failed), %d outside any store call; led: %s; "
+					+ "CPU %.2f of %d cores%n", intervals, cluster.commands(), names, cluster.failures(),
+					stray.commands(), leaders(ledSamples, samples), cpu, Runtime.getRuntime().availableProcessors());
 
 			String joinCell = "-";
 			String crashCell = "-";
@@ -301,7 +321,8 @@ public final class ScaleScenario {
 							+ Table.num(cluster.documents() * perInterval / size, 1) + " x N)",
 					Table.num(cluster.bytes() * perInterval / (1024.0 * 1024.0), 2),
 					Table.num(find.median(), 2) + " / " + Table.num(find.percentile(99), 2), joinCell, crashCell,
-					Table.num((heapAfter - heapBefore) / 1024.0 / size, 1));
+					Table.num((heapAfter - heapBefore) / 1024.0 / size, 1),
+					Table.num(cpu, 2) + " of " + Runtime.getRuntime().availableProcessors());
 			return converged;
 		}
 	}
@@ -419,7 +440,18 @@ public final class ScaleScenario {
 		return true;
 	}
 
-	private static String progress(List<MembershipNode> nodes, int size, StoreMeter meter, long since) {
+	private static String liveRange(List<MembershipNode> nodes) {
+		int min = Integer.MAX_VALUE;
+		int max = 0;
+		for (MembershipNode n : nodes) {
+			int live = n.liveMembers().size();
+			min = Math.min(min, live);
+			max = Math.max(max, live);
+		}
+		return min + "-" + max;
+	}
+
+	private static String progress(List<MembershipNode> nodes, int size, StoreMeter meter) {
 		int all = 0;
 		int min = Integer.MAX_VALUE;
 		int max = 0;
@@ -432,6 +464,17 @@ public final class ScaleScenario {
 		Snapshot c = meter.cluster().snapshot();
 		return String.format(Locale.ROOT, "%d of %d nodes list all live; each lists %d-%d live; %d commands, %d failed",
 				all, size, min, max, c.commands(), c.failures());
+	}
+
+	/** Who led in how many of the samples, e.g. "node-8 40/40". */
+	private static String leaders(Map<MembershipNode, Integer> ledSamples, int samples) {
+		if (ledSamples.isEmpty()) {
+			return "none in " + samples + " samples";
+		}
+		StringBuilder out = new StringBuilder();
+		ledSamples.forEach((n, k) -> out.append((out.length() > 0) ? ", " : "").append(n.nodeId()).append(' ')
+			.append(k).append('/').append(samples));
+		return out.toString();
 	}
 
 	private static boolean listsLive(MembershipNode node, String id) {
@@ -480,6 +523,12 @@ public final class ScaleScenario {
 	private static String seconds(Duration d) {
 		return (d.toMillis() % 1000 == 0) ? String.valueOf(d.toSeconds())
 				: Table.num(d.toMillis() / 1000.0, 1);
+	}
+
+	/** CPU time of this whole JVM (nodes, client, server, harness), or 0 where the JVM does not tell. */
+	private static long processCpuNanos() {
+		return (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
+				? os.getProcessCpuTime() : 0;
 	}
 
 	private static long usedHeapAfterGc() {
