@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
+import com.mongodb.MongoCommandException;
 import com.mongodb.event.CommandFailedEvent;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
@@ -129,7 +130,8 @@ final class StoreMeter implements CommandListener {
 		this.cluster.failures.incrementAndGet();
 		counts().failures.incrementAndGet();
 		Throwable cause = event.getThrowable();
-		String why = event.getCommandName() + ": " + ((cause != null) ? cause.getClass().getSimpleName() : "?");
+		String why = event.getCommandName() + ": " + ((cause != null) ? cause.getClass().getSimpleName() : "?")
+				+ ((cause instanceof MongoCommandException command) ? " " + command.getErrorCodeName() : "");
 		this.failuresByKind.computeIfAbsent(why, (k) -> new LongAdder()).increment();
 	}
 
