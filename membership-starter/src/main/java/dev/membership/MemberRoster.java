@@ -27,6 +27,8 @@ final class MemberRoster {
 
 	private volatile List<Member> members = List.of();
 
+	private volatile List<Member> liveMembers = List.of();
+
 	/** The roster as stored, which the keeper compares its next one with; confined to the loop. */
 	private List<Member> stored = List.of();
 
@@ -43,6 +45,11 @@ final class MemberRoster {
 
 	List<Member> members() {
 		return this.members;
+	}
+
+	/** The live ones, computed once per roster: callers may ask often. */
+	List<Member> liveMembers() {
+		return this.liveMembers;
 	}
 
 	long version() {
@@ -62,6 +69,7 @@ final class MemberRoster {
 		List<Member> listed = new ArrayList<>(shown);
 		listed.sort(LIVE_THEN_OLDEST);
 		this.members = List.copyOf(listed);
+		this.liveMembers = listed.stream().filter(Member::live).toList();
 		this.version = version;
 		Map<RosterKeeping.Key, Member> nowLive = new LinkedHashMap<>();
 		Map<RosterKeeping.Key, Member> byKey = new LinkedHashMap<>();

@@ -250,7 +250,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public List<Member> liveMembers() {
-		return this.roster.members().stream().filter(Member::live).toList();
+		return this.roster.liveMembers();
 	}
 
 	@Override

@@ -26,10 +26,16 @@ import dev.membership.store.RosterChange;
  */
 final class RosterKeeping {
 
-	/** How many recent changes the roster keeps: a member reads every interval, so it is rarely more than one behind. */
-	static final int RECENT_CHANGES = 4;
+	/**
+	 * How many recent changes the roster keeps, and every member reads at each change: a member reads every interval
+	 * and the keeper writes at most once per interval, so a member is rarely more than one behind.
+	 */
+	static final int RECENT_CHANGES = 2;
 
-	/** A change with more members than this is not kept: whoever is behind reads the whole roster. */
+	/**
+	 * A change with more members than this, and more than half of the roster, is not kept: the whole roster costs
+	 * about as much, so whoever is behind reads that.
+	 */
 	static final int MAX_MEMBERS_PER_CHANGE = 256;
 
 	private final Duration livenessWindow;
@@ -140,8 +146,9 @@ final class RosterKeeping {
 				removed.add(member);
 			}
 		});
-		return (upserted.size() + removed.size() <= MAX_MEMBERS_PER_CHANGE)
-				? new RosterChange(version, upserted, removed) : null;
+		int size = upserted.size() + removed.size();
+		return (size <= MAX_MEMBERS_PER_CHANGE || size <= next.size() / 2) ? new RosterChange(version, upserted, removed)
+				: null;
 	}
 
 	/** The recent changes to keep with a write: the last few, ending with {@code latest}; none when it is null. */
