@@ -139,19 +139,8 @@ final class Simulation {
 	}
 
 	private boolean runUntilLeaders(long healedAt, long deadline) {
-		while (!everyGroupLed()) {
-			if (!this.scheduler.step(deadline)) {
-				this.livenessViolation = "no leader of every group within " + Duration.ofNanos(deadline - healedAt)
-						+ " after the faults healed; groups led: " + ledGroups();
-				note("VIOLATION " + this.livenessViolation);
-				return false;
-			}
-			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
-			if (this.invariants.violation() != null || this.work.violation() != null) {
-				return false;
-			}
-		}
-		return true;
+		return runUntilHolds(this::everyGroupLed, deadline, () -> "no leader of every group within "
+				+ Duration.ofNanos(deadline - healedAt) + " after the faults healed; groups led: " + ledGroups());
 	}
 
 	/**
@@ -163,10 +152,16 @@ final class Simulation {
 			.plus(this.settings.renewalInterval().multipliedBy(3))
 			.plus(this.config.operationTimeout().multipliedBy(2))
 			.toNanos();
-		while (!rostersAgree()) {
+		return runUntilHolds(this::rostersAgree, deadline, () -> "member lists still differ from the running nodes "
+				+ Duration.ofNanos(deadline - from) + " after every group had a leader: " + rosterDisagreement());
+	}
+
+	/** Runs events until {@code condition} holds; false at a violation, or at {@code deadline} (a liveness one). */
+	private boolean runUntilHolds(java.util.function.BooleanSupplier condition, long deadline,
+			Supplier<String> violation) {
+		while (!condition.getAsBoolean()) {
 			if (!this.scheduler.step(deadline)) {
-				this.livenessViolation = "member lists still differ from the running nodes "
-						+ Duration.ofNanos(deadline - from) + " after every group had a leader: " + rosterDisagreement();
+				this.livenessViolation = violation.get();
 				note("VIOLATION " + this.livenessViolation);
 				return false;
 			}

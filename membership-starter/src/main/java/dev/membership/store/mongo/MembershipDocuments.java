@@ -8,6 +8,7 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -30,6 +31,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.liveness.Member;
+import dev.membership.store.Heartbeat;
 import dev.membership.store.Holder;
 import dev.membership.store.LeaseReading;
 import dev.membership.store.LeaseRecord;
@@ -301,6 +303,43 @@ final class MembershipDocuments {
 
 	static Bson notSeenSince(Instant cutoff) {
 		return Filters.lt("updatedAt", Date.from(cutoff));
+	}
+
+	/**
+	 * A conditional upsert ({@code findOneAndUpdate} with upsert, returning the document after): empty when the
+	 * condition did not hold, which the server answers with a duplicate key on {@code _id} (its insert collided).
+	 */
+	static Optional<Document> unlessTaken(Supplier<Document> upsert) {
+		try {
+			return Optional.ofNullable(upsert.get());
+		}
+		catch (MongoCommandException | MongoWriteException ex) {
+			if (isDuplicateKey(ex)) {
+				return Optional.empty();
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * A heartbeat with {@code findOneAndUpdate(filter, update, options)}: on the node's own document first, then, when
+	 * that belongs to another incarnation, taking it over.
+	 */
+	static Heartbeat heartbeat(NodeRecord node, FindOneAndUpdate findOneAndUpdate) {
+		Bson update = heartbeatUpdate(node);
+		Optional<Document> own = unlessTaken(() -> findOneAndUpdate.apply(ownNode(node), update, heartbeatOptions()));
+		if (own.isPresent()) {
+			return new Heartbeat(updatedAt(own.get()), false);
+		}
+		return new Heartbeat(updatedAt(findOneAndUpdate.apply(byId(node.nodeId()), update, heartbeatOptions())), true);
+	}
+
+	/** A collection's findOneAndUpdate, blocking or not. */
+	@FunctionalInterface
+	interface FindOneAndUpdate {
+
+		Document apply(Bson filter, Bson update, FindOneAndUpdateOptions options);
+
 	}
 
 	static boolean isDuplicateKey(MongoException ex) {

@@ -10,13 +10,10 @@ import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import com.mongodb.MongoCommandException;
-import com.mongodb.MongoWriteException;
 import com.mongodb.ReadConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import org.bson.Document;
-import org.bson.conversions.Bson;
 
 import dev.membership.liveness.Member;
 import dev.membership.store.Heartbeat;
@@ -80,20 +77,10 @@ public class MongoMembershipStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
-		return call("acquire", () -> {
-			try {
-				Document after = this.leases.findOneAndUpdate(
-						MembershipDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
-						MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions());
-				return Optional.ofNullable(after).map(MembershipDocuments::toLease);
-			}
-			catch (MongoCommandException | MongoWriteException ex) {
-				if (MembershipDocuments.isDuplicateKey(ex)) {
-					return Optional.empty();
-				}
-				throw ex;
-			}
-		});
+		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
+				MembershipDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
+				MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions()))
+			.map(MembershipDocuments::toLease));
 	}
 
 	@Override
@@ -133,38 +120,17 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
 			long epoch, long sequence) {
-		return call("writeRoster", () -> {
-			try {
-				Document after = this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
-						MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
-						MembershipDocuments.rosterOptions());
-				return (after != null) ? OptionalLong.of(MembershipDocuments.version(after)) : OptionalLong.empty();
-			}
-			catch (MongoCommandException | MongoWriteException ex) {
-				if (MembershipDocuments.isDuplicateKey(ex)) {
-					return OptionalLong.empty();
-				}
-				throw ex;
-			}
-		});
+		return call("writeRoster", () -> MembershipDocuments
+			.unlessTaken(() -> this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
+					MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
+					MembershipDocuments.rosterOptions()))
+			.map((after) -> OptionalLong.of(MembershipDocuments.version(after)))
+			.orElse(OptionalLong.empty()));
 	}
 
 	@Override
 	public Heartbeat heartbeat(NodeRecord node) {
-		return call("heartbeat", () -> {
-			Bson update = MembershipDocuments.heartbeatUpdate(node);
-			try {
-				return new Heartbeat(MembershipDocuments.updatedAt(this.nodes.findOneAndUpdate(
-						MembershipDocuments.ownNode(node), update, MembershipDocuments.heartbeatOptions())), false);
-			}
-			catch (MongoCommandException | MongoWriteException ex) {
-				if (!MembershipDocuments.isDuplicateKey(ex)) {
-					throw ex;
-				}
-			}
-			return new Heartbeat(MembershipDocuments.updatedAt(this.nodes.findOneAndUpdate(
-					MembershipDocuments.byId(node.nodeId()), update, MembershipDocuments.heartbeatOptions())), true);
-		});
+		return call("heartbeat", () -> MembershipDocuments.heartbeat(node, this.nodes::findOneAndUpdate));
 	}
 
 	@Override
