@@ -1,0 +1,233 @@
+package dev.membership.test;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+
+import dev.membership.liveness.Member;
+import dev.membership.store.Heartbeat;
+import dev.membership.store.Holder;
+import dev.membership.store.LeaseReading;
+import dev.membership.store.LeaseRecord;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.NodeRecord;
+import dev.membership.store.Roster;
+import dev.membership.store.RosterChange;
+
+/**
+ * A {@link MembershipStore} in memory, for tests: no database, and the same answers as the MongoDB store (it passes the
+ * same contract suite). Times come from a {@link Clock}, kept in milliseconds as MongoDB keeps them. Every operation is
+ * atomic; stores made with {@link #sharing(InMemoryMembershipStore)} see the same data, like clients of one database,
+ * so several nodes of a test cluster can each have their own.
+ */
+public final class InMemoryMembershipStore implements MembershipStore {
+
+	private final Data data;
+
+	/** A store on its own data, on the system clock. */
+	public InMemoryMembershipStore() {
+		this(Clock.systemUTC());
+	}
+
+	/** A store on its own data, on {@code clock} (the "server's" clock: tests may move it). */
+	public InMemoryMembershipStore(Clock clock) {
+		this(new Data(clock));
+	}
+
+	private InMemoryMembershipStore(Data data) {
+		this.data = data;
+	}
+
+	/** Another store on the same data and clock, as another client of one database. */
+	public static InMemoryMembershipStore sharing(InMemoryMembershipStore store) {
+		return new InMemoryMembershipStore(store.data);
+	}
+
+	@Override
+	public void initialize() {
+	}
+
+	@Override
+	public Instant serverTime() {
+		return this.data.now();
+	}
+
+	@Override
+	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		synchronized (this.data) {
+			LeaseRecord lease = this.data.leases.get(group);
+			boolean free = lease == null || lease.expiresAt().isBefore(millis(expiredBefore))
+					|| (lease.isHeldBy(holder) && lease.expiresAt().isBefore(millis(expiresAt)));
+			if (!free) {
+				return Optional.empty();
+			}
+			Instant now = this.data.now();
+			LeaseRecord taken = new LeaseRecord(group, holder, (lease != null) ? lease.epoch() + 1 : 1,
+					millis(expiresAt), now, now);
+			this.data.leases.put(group, taken);
+			return Optional.of(taken);
+		}
+	}
+
+	@Override
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		synchronized (this.data) {
+			LeaseRecord lease = this.data.leases.get(group);
+			if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch
+					|| !lease.expiresAt().isAfter(LeaseRecord.RELEASED)) {
+				return Optional.empty();
+			}
+			Instant extended = lease.expiresAt().isAfter(millis(expiresAt)) ? lease.expiresAt() : millis(expiresAt);
+			Instant now = this.data.now();
+			this.data.leases.put(group,
+					new LeaseRecord(group, lease.holder(), epoch, extended, lease.acquiredAt(), now));
+			return Optional.of(now);
+		}
+	}
+
+	@Override
+	public boolean release(String group, Holder holder, long epoch) {
+		synchronized (this.data) {
+			LeaseRecord lease = this.data.leases.get(group);
+			if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch) {
+				return false;
+			}
+			this.data.leases.put(group, new LeaseRecord(group, lease.holder(), epoch, LeaseRecord.RELEASED,
+					lease.acquiredAt(), lease.renewedAt()));
+			return true;
+		}
+	}
+
+	@Override
+	public Optional<LeaseRecord> findLease(String group) {
+		synchronized (this.data) {
+			return Optional.ofNullable(this.data.leases.get(group));
+		}
+	}
+
+	@Override
+	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		synchronized (this.data) {
+			Map<String, LeaseRecord> found = new HashMap<>();
+			for (String group : groups) {
+				LeaseRecord lease = this.data.leases.get(group);
+				if (lease != null) {
+					found.put(group, lease);
+				}
+			}
+			Roster roster = this.data.roster;
+			Roster changed = (roster != null && roster.version() != rosterVersion) ? new Roster(roster.version(),
+					roster.keeperNodeId(), roster.epoch(), roster.writtenAt(), List.of(), roster.changes()) : null;
+			return new LeaseReading(found, changed);
+		}
+	}
+
+	@Override
+	public Optional<Roster> findRoster() {
+		synchronized (this.data) {
+			return Optional.ofNullable(this.data.roster);
+		}
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
+			long sequence) {
+		synchronized (this.data) {
+			Roster current = this.data.roster;
+			if (current != null && (current.epoch() > epoch
+					|| (current.epoch() == epoch && this.data.rosterSequence >= sequence))) {
+				return OptionalLong.empty();
+			}
+			List<RosterChange> kept = new ArrayList<>(changes.size());
+			for (RosterChange change : changes) {
+				kept.add(new RosterChange(change.fromVersion(), millis(change.upserted()), millis(change.removed())));
+			}
+			long version = (current != null) ? current.version() + 1 : 1;
+			this.data.roster = new Roster(version, keeperNodeId, epoch, this.data.now(), millis(members), kept);
+			this.data.rosterSequence = sequence;
+			return OptionalLong.of(version);
+		}
+	}
+
+	@Override
+	public Heartbeat heartbeat(NodeRecord node) {
+		synchronized (this.data) {
+			NodeRecord previous = this.data.nodes.get(node.nodeId());
+			Instant now = this.data.now();
+			this.data.nodes.put(node.nodeId(), new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
+					millis(node.startedAt()), now, node.groups()));
+			return new Heartbeat(now, previous != null && !previous.incarnation().equals(node.incarnation()));
+		}
+	}
+
+	@Override
+	public List<NodeRecord> findNodes() {
+		synchronized (this.data) {
+			return new ArrayList<>(this.data.nodes.values());
+		}
+	}
+
+	@Override
+	public void removeNode(String nodeId, String incarnation) {
+		synchronized (this.data) {
+			NodeRecord node = this.data.nodes.get(nodeId);
+			if (node != null && node.incarnation().equals(incarnation)) {
+				this.data.nodes.remove(nodeId);
+			}
+		}
+	}
+
+	@Override
+	public long removeNodesNotSeenSince(Instant cutoff) {
+		synchronized (this.data) {
+			int before = this.data.nodes.size();
+			this.data.nodes.values().removeIf((node) -> node.updatedAt().isBefore(millis(cutoff)));
+			return before - this.data.nodes.size();
+		}
+	}
+
+	private static Instant millis(Instant instant) {
+		return (instant != null) ? Instant.ofEpochMilli(instant.toEpochMilli()) : null;
+	}
+
+	private static List<Member> millis(List<Member> members) {
+		List<Member> kept = new ArrayList<>(members.size());
+		for (Member m : members) {
+			kept.add(new Member(m.nodeId(), m.incarnation(), m.address(), millis(m.startedAt()),
+					millis(m.lastHeartbeat()), m.groups(), m.live()));
+		}
+		return kept;
+	}
+
+	/** What several stores share, as one database; guarded by itself. */
+	private static final class Data {
+
+		private final Clock clock;
+
+		private final Map<String, LeaseRecord> leases = new TreeMap<>();
+
+		private final Map<String, NodeRecord> nodes = new TreeMap<>();
+
+		private Roster roster;
+
+		/** The sequence of the roster's last write, its fence within one epoch. */
+		private long rosterSequence;
+
+		Data(Clock clock) {
+			this.clock = clock;
+		}
+
+		Instant now() {
+			return millis(this.clock.instant());
+		}
+
+	}
+
+}
