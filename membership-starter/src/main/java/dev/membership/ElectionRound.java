@@ -230,6 +230,7 @@ final class ElectionRound {
 	 * enough to be removed: the keeper learns of its groups there. That tick it skips its read.
 	 */
 	private void heartbeatUnlessLeading(LoopJob job) {
+		this.readSkipped = false;
 		if (this.groups.get().stream().noneMatch(GroupElection::isLeader)) {
 			heartbeat(job, (ex) -> false);
 			return;
@@ -239,7 +240,10 @@ final class ElectionRound {
 				|| now - this.lastDocumentNanos > this.settings.deadNodeRetention().dividedBy(2).toNanos();
 		if (keeperGroup() == null && stale) {
 			this.readSkipped = true;
-			heartbeat(job, (ex) -> false);
+			heartbeat(job, (ex) -> {
+				this.readSkipped = false; // the renewals keep it live meanwhile: read, and try again next tick
+				return true;
+			});
 			return;
 		}
 		job.next();
@@ -323,13 +327,13 @@ final class ElectionRound {
 			List<Member> caughtUp = (changed != null)
 					? RosterKeeping.catchUp(this.roster.stored(), this.roster.version(), changed) : null;
 			if (caughtUp != null) {
-				takeRoster(changed.version(), caughtUp, received);
+				takeRoster(changed.version(), caughtUp, changed.writtenAt(), received);
 			}
 			else if (changed != null) {
 				job.now(this::readWholeRoster); // too far behind for the recent changes
 			}
 			else if (!listsSelf(this.roster.members())) {
-				takeRoster(this.roster.version(), this.roster.stored(), received);
+				takeRoster(this.roster.version(), this.roster.stored(), null, received);
 			}
 			becomeReady();
 		}, (ex) -> false);
@@ -337,16 +341,27 @@ final class ElectionRound {
 
 	private void readWholeRoster(LoopJob job) {
 		this.loop.call(job, this.store::findRoster, (whole, sent, received) -> whole
-			.ifPresent((roster) -> takeRoster(roster.version(), roster.members(), received)), (ex) -> false);
+			.ifPresent((roster) -> takeRoster(roster.version(), roster.members(), roster.writtenAt(), received)),
+				(ex) -> false);
 	}
 
-	private void takeRoster(long version, List<Member> stored, long received) {
+	/**
+	 * Takes a roster read from the store. A live member was live when the roster was written ({@code writtenAt}, null
+	 * when unknown): its last heartbeat is shown as no older than that, however this node came by the entry (a change
+	 * leaves a member's newer heartbeat out).
+	 */
+	private void takeRoster(long version, List<Member> stored, Instant writtenAt, long received) {
+		List<Member> shown = new ArrayList<>(stored.size());
 		for (Member m : stored) {
 			if (m.live() && m.nodeId().equals(this.nodeId)) {
 				checkWriterOfOwnId(m.incarnation(), m.lastHeartbeat());
 			}
+			boolean older = m.live() && writtenAt != null
+					&& (m.lastHeartbeat() == null || m.lastHeartbeat().isBefore(writtenAt));
+			shown.add(older ? new Member(m.nodeId(), m.incarnation(), m.address(), m.startedAt(), writtenAt, m.groups(),
+					true) : m);
 		}
-		this.roster.take(version, stored, withSelf(stored, received));
+		this.roster.take(version, stored, withSelf(shown, received));
 	}
 
 	/** A running node lists itself as live, also before the keeper's roster does. */

@@ -327,9 +327,13 @@ final class MembershipDocuments {
 	 */
 	static Heartbeat heartbeat(NodeRecord node, FindOneAndUpdate findOneAndUpdate) {
 		Bson update = heartbeatUpdate(node);
-		Optional<Document> own = unlessTaken(() -> findOneAndUpdate.apply(ownNode(node), update, heartbeatOptions()));
-		if (own.isPresent()) {
-			return new Heartbeat(updatedAt(own.get()), false);
+		try {
+			return new Heartbeat(updatedAt(findOneAndUpdate.apply(ownNode(node), update, heartbeatOptions())), false);
+		}
+		catch (MongoCommandException | MongoWriteException ex) {
+			if (!isDuplicateKey(ex)) {
+				throw ex;
+			}
 		}
 		return new Heartbeat(updatedAt(findOneAndUpdate.apply(byId(node.nodeId()), update, heartbeatOptions())), true);
 	}
