@@ -49,7 +49,7 @@ public class MembershipAutoConfiguration {
 			ApplicationEventPublisher publisher, MembershipProperties properties, Environment environment,
 			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
 			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions,
-			ConfigurableListableBeanFactory beanFactory) {
+			ObjectProvider<MembershipNodeCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
 		// never a silent no-op: without a store the application would start and leader-only work would never run
 		MembershipStore store = stores.getIfAvailable(() -> {
 			throw new NoMembershipStoreException(beanFactory.getBeanClassLoader());
@@ -58,7 +58,7 @@ public class MembershipAutoConfiguration {
 		for (MembershipStoreDecorator decorator : decorators.orderedStream().toList()) {
 			decorated = decorator.decorate(decorated);
 		}
-		return MembershipNode.builder(settings, decorated)
+		MembershipNode.Builder builder = MembershipNode.builder(settings, decorated)
 			.advertisedAddress(
 					() -> MembershipSettingsFactory.advertisedAddress(properties.getAdvertisedAddress(), environment))
 			// the starter's own reactions (readiness, leadership notices, meters) never go through the application's
@@ -66,8 +66,9 @@ public class MembershipAutoConfiguration {
 			.reactions(() -> reactions.orderedStream().toList())
 			.listener(publisher::publishEvent)
 			.observer(observer.getIfAvailable(LeadershipObserver::none))
-			.metrics(metrics.getIfAvailable(ElectionMetrics::none))
-			.build();
+			.metrics(metrics.getIfAvailable(ElectionMetrics::none));
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
 	}
 
 	@Bean

@@ -1,0 +1,465 @@
+package dev.membership.test;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import org.springframework.aop.framework.ProxyFactory;
+
+import dev.membership.MembershipEvent;
+import dev.membership.MembershipEventListener;
+import dev.membership.MembershipNode;
+import dev.membership.MembershipSettings;
+import dev.membership.NodeRuntime;
+import dev.membership.leadership.LeaderInfo;
+import dev.membership.leadership.LeaderRevokedEvent;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.RevocationReason;
+import dev.membership.liveness.Member;
+import dev.membership.scheduling.LeaderOnly;
+import dev.membership.scheduling.LeaderOnlyExecutionListener;
+import dev.membership.scheduling.LeaderOnlyInterceptor;
+import dev.membership.store.LeaseRecord;
+import dev.membership.store.MembershipStore;
+import dev.membership.store.StoreException;
+
+/**
+ * A cluster for tests, without a database and without waiting: the node under test, and simulated peers, all real
+ * {@link MembershipNode}s on one {@link InMemoryMembershipStore}, in virtual time. Time stands still unless a method
+ * here moves it, so no lease runs out while a test looks; each method moves it as far as the cluster needs to reach
+ * the state asked for (milliseconds of real time), and returns once the node under test has published its events.
+ * <p>
+ * The node under test is alone when it starts, so it leads every group it competes for. Everything that happens to it
+ * goes through the production code: the same elections, epochs, hand-overs, events and interrupts.
+ * <p>
+ * Without Spring, {@link #start(MembershipSettings)} builds and starts the node under test; in a Spring Boot test,
+ * {@code @AutoConfigureMembershipTest} puts the application's node on a simulated cluster and makes this a bean.
+ */
+public final class SimulatedCluster implements AutoCloseable {
+
+	/** The peer that takes a group over when {@link #revoke} does not say which one. */
+	public static final String DEFAULT_PEER = "simulated-peer";
+
+	private static final Set<String> LEASE_CALLS = Set.of("tryAcquire", "renew", "release");
+
+	/** How many lease durations of virtual time one request may take before it is reported as not reached. */
+	private static final int MAX_INTERVALS = 50;
+
+	/** How long real time may pass for work due at one instant of virtual time (listeners, leader-only work). */
+	private static final Duration REAL_TIMEOUT = Duration.ofSeconds(30);
+
+	private final VirtualTime time = new VirtualTime(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+
+	private final VirtualDriver driver = new VirtualDriver(this.time);
+
+	private final InMemoryMembershipStore database = new InMemoryMembershipStore(this.time.wallClock());
+
+	private final Map<String, MembershipNode> peers = new ConcurrentHashMap<>();
+
+	private final List<MembershipEvent> events = new CopyOnWriteArrayList<>();
+
+	private final MembershipStore nodeStore;
+
+	/** Whether every call of the node under test fails. */
+	private volatile boolean cutOff;
+
+	/** A group whose lease calls fail for the node under test, or null. */
+	private volatile String cutOffGroup;
+
+	private volatile Supplier<MembershipNode> node;
+
+	private boolean ownsNode;
+
+	SimulatedCluster() {
+		InMemoryMembershipStore client = InMemoryMembershipStore.sharing(this.database);
+		this.nodeStore = (MembershipStore) Proxy.newProxyInstance(MembershipStore.class.getClassLoader(),
+				new Class<?>[] { MembershipStore.class }, (proxy, method, args) -> {
+					if (method.getDeclaringClass() == Object.class) {
+						return method.invoke(client, args);
+					}
+					if (this.cutOff) {
+						throw new StoreException("The database is unreachable (simulated)", null);
+					}
+					if (LEASE_CALLS.contains(method.getName()) && args[0].equals(this.cutOffGroup)) {
+						throw new StoreException("The lease of '" + args[0] + "' is out of reach (simulated)", null);
+					}
+					try {
+						return method.invoke(client, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+	}
+
+	/**
+	 * Builds the node under test from {@code settings}, starts it, and lets it make its first round: it then leads each
+	 * of its groups. Close the cluster when done.
+	 */
+	public static SimulatedCluster start(MembershipSettings settings) {
+		return start(settings, MembershipEventListener.none());
+	}
+
+	/** As {@link #start(MembershipSettings)}, with {@code listener} receiving the events of the node under test. */
+	public static SimulatedCluster start(MembershipSettings settings, MembershipEventListener listener) {
+		SimulatedCluster cluster = new SimulatedCluster();
+		MembershipNode node = MembershipNode.builder(settings, cluster.store())
+			.clock(cluster.clock())
+			.runtime(cluster.runtime())
+			.advertisedAddress("127.0.0.1")
+			.reaction(cluster::record)
+			.listener(listener)
+			.build();
+		cluster.bind(() -> node);
+		cluster.ownsNode = true;
+		node.start();
+		cluster.settle();
+		return cluster;
+	}
+
+	// ------------------------------------------------------------------ wiring (the Spring test configuration)
+
+	/** The store the node under test uses: one client of the in-memory database, which {@link #revoke} can cut off. */
+	MembershipStore store() {
+		return this.nodeStore;
+	}
+
+	VirtualTime clock() {
+		return this.time;
+	}
+
+	NodeRuntime runtime() {
+		return this.driver.runtime();
+	}
+
+	void bind(Supplier<MembershipNode> node) {
+		this.node = node;
+	}
+
+	/** Told of every event of the node under test (one of its reactions: peers have none). */
+	void record(MembershipEvent event) {
+		this.events.add(event);
+	}
+
+	// ------------------------------------------------------------------ what tests see
+
+	/** The node under test. */
+	public MembershipNode node() {
+		Supplier<MembershipNode> supplier = this.node;
+		if (supplier == null) {
+			throw new IllegalStateException("No node under test yet");
+		}
+		return supplier.get();
+	}
+
+	/** Every event the node under test published, in order (what its listeners were given). */
+	public List<MembershipEvent> events() {
+		return List.copyOf(this.events);
+	}
+
+	/** The events of one type the node under test published, in order. */
+	public <E extends MembershipEvent> List<E> events(Class<E> type) {
+		return this.events.stream().filter(type::isInstance).map(type::cast).toList();
+	}
+
+	/** Forgets the events recorded so far. */
+	public void clearEvents() {
+		this.events.clear();
+	}
+
+	/** Virtual time since the cluster began. */
+	public Duration elapsed() {
+		return Duration.ofNanos(this.time.nanoTime());
+	}
+
+	/**
+	 * A proxy of {@code target} on which {@link LeaderOnly @LeaderOnly} works as it does in a Spring application, for
+	 * tests without Spring: calls run only while the node under test leads the group. A subclass proxy: call methods
+	 * on it, and read state from {@code target}.
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> T leaderOnly(T target) {
+		ProxyFactory factory = new ProxyFactory(target);
+		factory.setProxyTargetClass(true);
+		factory.addAdvice(new LeaderOnlyInterceptor(this::node, () -> LeaderOnlyExecutionListener.none()));
+		return (T) factory.getProxy(target.getClass().getClassLoader());
+	}
+
+	// ------------------------------------------------------------------ what tests do
+
+	/**
+	 * Makes the node under test the leader of {@code group} (joining it if needed) and returns its term. A peer that
+	 * leads it resigns first, so the node takes over with a new epoch; does nothing when the node already leads.
+	 */
+	public LeadershipTerm elect(String group) {
+		MembershipNode node = runningNode();
+		node.join(group);
+		this.peers.values().forEach((peer) -> peer.resign(group));
+		runUntil("the node under test leads '" + group + "'", () -> takesOver(node, group));
+		return node.currentTerm(group).orElseThrow();
+	}
+
+	/**
+	 * Ends the node's leadership of {@code group} by resigning, and a peer ({@value #DEFAULT_PEER}) takes over, so the
+	 * node stays a follower until {@link #elect}. Leader-only work that asked to be interrupted is; the rest is waited
+	 * for (up to the drain timeout), as in production.
+	 */
+	public void revoke(String group) {
+		revoke(group, RevocationReason.RESIGNED);
+	}
+
+	/**
+	 * Ends the node's leadership of {@code group} for {@code reason}, through what causes it in production, and a peer
+	 * ({@value #DEFAULT_PEER}) takes over, so the node stays a follower until {@link #elect}:
+	 * <ul>
+	 * <li>{@code RESIGNED}: the node resigns;</li>
+	 * <li>{@code RENEWAL_DEADLINE_PASSED}: the database is out of reach for the node until its own deadline has passed
+	 * and the peer has taken the lease. As in production, the node steps down from every group it leads; the peer
+	 * takes {@code default} too, and the node takes back the groups it is alone in;</li>
+	 * <li>{@code LEASE_LOST}: the lease is taken behind the node's back, which it finds at its next renewal;</li>
+	 * <li>{@code SHUTDOWN} is what stopping the node does: stop it (or close the application context) instead.</li>
+	 * </ul>
+	 */
+	public void revoke(String group, RevocationReason reason) {
+		Objects.requireNonNull(reason, "reason");
+		MembershipNode node = runningNode();
+		if (!node.isLeader(group)) {
+			throw new IllegalStateException("The node under test does not lead '" + group + "': elect(\"" + group
+					+ "\") first");
+		}
+		if (reason == RevocationReason.SHUTDOWN) {
+			throw new IllegalArgumentException("SHUTDOWN comes from stopping the node: call node().stop(...) or close "
+					+ "the application context");
+		}
+		long epoch = node.currentTerm(group).map(LeadershipTerm::epoch).orElse(0L);
+		int seen = this.events.size();
+		MembershipNode peer = peer(DEFAULT_PEER);
+		peer.join(group);
+		switch (reason) {
+			case RESIGNED -> node.resign(group);
+			// the database is out of reach until the node's own deadline has passed
+			case RENEWAL_DEADLINE_PASSED -> this.cutOff = true;
+			// the lease is taken behind the node's back (an operator, a clock jump) and the node finds out at its
+			// next renewal: its calls fail meanwhile, so that it cannot renew first
+			case LEASE_LOST -> {
+				this.cutOffGroup = group;
+				this.database.expireLease(group);
+			}
+			default -> throw new IllegalArgumentException(reason.toString());
+		}
+		try {
+			if (reason == RevocationReason.LEASE_LOST) {
+				runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
+				this.cutOffGroup = null;
+			}
+			runUntil("the node under test is revoked from '" + group + "'",
+					() -> revokedSince(seen, group, epoch) != null);
+			LeaderRevokedEvent revoked = revokedSince(seen, group, epoch);
+			if (revoked.reason() != reason) {
+				throw new IllegalStateException("The node was revoked from '" + group + "' for " + revoked.reason()
+						+ ", not " + reason);
+			}
+			// a node cut off stays so until the lease has expired in the database and the peer has it
+			runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
+		}
+		finally {
+			this.cutOff = false;
+			this.cutOffGroup = null;
+		}
+		runUntil(DEFAULT_PEER + " leads '" + group + "' and the node under test knows it",
+				() -> peer.isLeader(group) && isLeaderSeen(group, DEFAULT_PEER));
+	}
+
+	/**
+	 * Makes the peer {@code nodeId} (started if needed) the leader of {@code group}: the node under test resigns if it
+	 * leads, as does any other peer; returns the leader as the node under test sees it.
+	 */
+	public LeaderInfo electOther(String group, String nodeId) {
+		MembershipNode node = runningNode();
+		if (node.nodeId().equals(nodeId)) {
+			throw new IllegalArgumentException(nodeId + " is the node under test: use elect(\"" + group + "\")");
+		}
+		MembershipNode peer = peer(nodeId);
+		peer.join(group);
+		node.resign(group);
+		this.peers.forEach((id, other) -> {
+			if (!id.equals(nodeId)) {
+				other.resign(group);
+			}
+		});
+		runUntil(nodeId + " leads '" + group + "' and the node under test knows it",
+				() -> takesOver(peer, group) && isLeaderSeen(group, nodeId));
+		return node.leader(group).orElseThrow();
+	}
+
+	/** Starts a peer {@code nodeId} (no group but {@code default}) and waits until the node under test lists it live. */
+	public Member addMember(String nodeId) {
+		runningNode();
+		peer(nodeId);
+		runUntil(nodeId + " is a live member for the node under test", () -> liveMember(nodeId).isPresent());
+		return liveMember(nodeId).orElseThrow();
+	}
+
+	/** Stops the peer {@code nodeId} gracefully and waits until the node under test no longer lists it. */
+	public void removeMember(String nodeId) {
+		MembershipNode peer = existingPeer(nodeId);
+		peer.stop(REAL_TIMEOUT);
+		this.peers.remove(nodeId);
+		awaitGone(nodeId);
+	}
+
+	/** Stops the peer {@code nodeId} as a crash would, and waits until the node under test no longer lists it. */
+	public void crashMember(String nodeId) {
+		existingPeer(nodeId).halt();
+		this.peers.remove(nodeId);
+		awaitGone(nodeId);
+	}
+
+	/** Lets {@code duration} of virtual time pass: every renewal, heartbeat and timeout due meanwhile happens. */
+	public void advance(Duration duration) {
+		this.driver.moveTo(this.time.nanoTime() + duration.toNanos(), REAL_TIMEOUT);
+	}
+
+	/** Stops the peers, and the node under test when this cluster started it, at once (as a crash would). */
+	@Override
+	public void close() {
+		if (this.ownsNode) {
+			node().halt();
+		}
+		this.peers.values().forEach(MembershipNode::halt);
+		this.peers.clear();
+		this.driver.close();
+	}
+
+	// ------------------------------------------------------------------ internals
+
+	private MembershipNode runningNode() {
+		MembershipNode node = node();
+		if (!node.isRunning()) {
+			throw new IllegalStateException("The node under test is not running (not started yet, or stopped)");
+		}
+		settle();
+		return node;
+	}
+
+	/** Runs what is due now, including events the node under test published from other threads. */
+	private void settle() {
+		this.driver.awaitIdle(REAL_TIMEOUT);
+	}
+
+	private MembershipNode peer(String nodeId) {
+		return this.peers.computeIfAbsent(nodeId, (id) -> {
+			if (id.equals(node().nodeId())) {
+				throw new IllegalArgumentException(id + " is the node under test");
+			}
+			MembershipSettings mine = node().settings();
+			MembershipSettings settings = MembershipSettings.builder(id)
+				.renewalInterval(mine.renewalInterval())
+				.leaseDuration(mine.leaseDuration())
+				.livenessWindow(mine.livenessWindow())
+				.safetyMargin(mine.safetyMargin())
+				.deadNodeRetention(mine.deadNodeRetention())
+				.clockSyncInterval(mine.clockSyncInterval())
+				.drainTimeout(mine.drainTimeout())
+				.build();
+			// no address: the node under test never tries to reach a peer over the network
+			MembershipNode peer = MembershipNode
+				.builder(settings, InMemoryMembershipStore.sharing(this.database))
+				.clock(this.time)
+				.runtime(this.driver.runtime())
+				.build();
+			peer.start();
+			return peer;
+		});
+	}
+
+	private MembershipNode existingPeer(String nodeId) {
+		MembershipNode peer = this.peers.get(nodeId);
+		if (peer == null) {
+			throw new IllegalArgumentException("No simulated peer '" + nodeId + "'; peers: " + this.peers.keySet());
+		}
+		return peer;
+	}
+
+	/**
+	 * Whether {@code candidate} leads {@code group}; when the lease was just released, tells it so (as a leadership
+	 * notice would), so that it takes the lease at once rather than whichever node's timer comes first.
+	 */
+	private boolean takesOver(MembershipNode candidate, String group) {
+		if (candidate.isLeader(group)) {
+			return true;
+		}
+		this.database.findLease(group)
+			.filter((lease) -> !lease.expiresAt().isAfter(LeaseRecord.RELEASED))
+			.ifPresent((lease) -> candidate.nudge(group, lease.epoch()));
+		return false;
+	}
+
+	private boolean isLeaderSeen(String group, String nodeId) {
+		return node().leader(group).map(LeaderInfo::nodeId).filter(nodeId::equals).isPresent();
+	}
+
+	private Optional<Member> liveMember(String nodeId) {
+		return node().liveMembers().stream().filter((m) -> m.nodeId().equals(nodeId)).findFirst();
+	}
+
+	private void awaitGone(String nodeId) {
+		runUntil(nodeId + " is gone for the node under test",
+				() -> node().members().stream().noneMatch((m) -> m.nodeId().equals(nodeId)));
+	}
+
+	private LeaderRevokedEvent revokedSince(int index, String group, long epoch) {
+		List<MembershipEvent> all = this.events;
+		for (int i = index; i < all.size(); i++) {
+			if (all.get(i) instanceof LeaderRevokedEvent revoked && revoked.group().equals(group)
+					&& revoked.epoch() == epoch) {
+				return revoked;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Moves virtual time, one due piece of work at a time, until {@code done}; while leader-only work holds up a
+	 * hand-over, first waits (in real time, up to the drain timeout) for it to finish, as production would.
+	 */
+	private void runUntil(String what, BooleanSupplier done) {
+		MembershipSettings settings = node().settings();
+		long limit = this.time.nanoTime() + settings.leaseDuration().multipliedBy(MAX_INTERVALS).toNanos();
+		settle();
+		while (!done.getAsBoolean()) {
+			if (handOverWaitsForWork() && this.driver.awaitSubmission(settings.drainTimeout())) {
+				settle();
+				continue;
+			}
+			if (!this.driver.step(limit, REAL_TIMEOUT)) {
+				throw new IllegalStateException("The simulated cluster did not reach the state asked for (" + what
+						+ ") within " + settings.leaseDuration().multipliedBy(MAX_INTERVALS) + " of virtual time");
+			}
+		}
+	}
+
+	private boolean handOverWaitsForWork() {
+		MembershipNode node = node();
+		List<String> running = new ArrayList<>();
+		for (String group : node.groups()) {
+			node.currentTerm(group)
+				.filter(LeadershipTerm::isHandingOver)
+				.ifPresent((term) -> running.addAll(term.runningWork()));
+		}
+		return !running.isEmpty();
+	}
+
+}
