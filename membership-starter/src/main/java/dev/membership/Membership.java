@@ -93,4 +93,14 @@ public interface Membership {
 		return (term != null) ? term.tryBegin(name, interruptOnEnd) : null;
 	}
 
+	/**
+	 * As {@link #beginLeaderWork(String, String, boolean)}, for work on no particular thread (a reactive pipeline):
+	 * the execution may be closed from any thread, and {@code onEnd} (when not null) runs once if the term ends or is
+	 * handed over while the work is open, to cancel it; it must not block.
+	 */
+	default LeadershipTerm.Execution beginLeaderWork(String group, String name, Runnable onEnd) {
+		LeadershipTerm term = currentTerm(group).orElse(null);
+		return (term != null) ? term.tryBegin(name, onEnd) : null;
+	}
+
 }

@@ -39,7 +39,7 @@ public final class LeadershipTerm {
 	/** The same, by name, for the log when a hand-over cannot wait any longer. */
 	private final Map<String, AtomicInteger> runningByName = new ConcurrentHashMap<>();
 
-	/** Only the work that asked to be interrupted: the threads to interrupt. */
+	/** Only the work that asked to be told of the end: threads to interrupt, pipelines to cancel. */
 	private final Set<Execution> interruptible = ConcurrentHashMap.newKeySet();
 
 	private final CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -112,6 +112,20 @@ public final class LeadershipTerm {
 	 * @param interruptOnEnd interrupt the calling thread when the term ends or is handed over while this runs
 	 */
 	public Execution tryBegin(String name, boolean interruptOnEnd) {
+		return begin(name, interruptOnEnd ? Thread.currentThread() : null, null);
+	}
+
+	/**
+	 * Registers leader-only work that runs on no particular thread (a reactive pipeline, say): as
+	 * {@link #tryBegin(String, boolean)}, but the execution may be closed from any thread, and {@code onEnd}, when not
+	 * null, runs once if the term ends or is handed over while the work is open (to cancel it). It runs on the thread
+	 * that ends or hands over the term, and must not block.
+	 */
+	public Execution tryBegin(String name, Runnable onEnd) {
+		return begin(name, null, (onEnd != null) ? onEnd : NOT_TOLD);
+	}
+
+	private Execution begin(String name, Thread thread, Runnable onEnd) {
 		if (this.handingOver || !isValid()) {
 			return null;
 		}
@@ -119,10 +133,10 @@ public final class LeadershipTerm {
 		if (byName == null) {
 			byName = this.runningByName.computeIfAbsent(name, (key) -> new AtomicInteger());
 		}
-		Execution execution = new Execution(this, name, byName, interruptOnEnd ? Thread.currentThread() : null);
+		Execution execution = new Execution(this, name, byName, thread, onEnd);
 		this.running.incrementAndGet();
 		byName.incrementAndGet();
-		if (interruptOnEnd) {
+		if (execution.isTold()) {
 			this.interruptible.add(execution);
 		}
 		// registered first, checked again: a hand-over or end that began meanwhile either sees this execution or
@@ -133,6 +147,10 @@ public final class LeadershipTerm {
 		}
 		return execution;
 	}
+
+	/** Work begun with a callback that is not told of the end: closable from any thread all the same. */
+	private static final Runnable NOT_TOLD = () -> {
+	};
 
 	/** What leader-only work runs under this term right now, by name (with a count when more than one runs). */
 	public List<String> runningWork() {
@@ -145,7 +163,7 @@ public final class LeadershipTerm {
 	}
 
 	private void finished(Execution execution) {
-		if (execution.thread != null) {
+		if (execution.isTold()) {
 			this.interruptible.remove(execution);
 		}
 		execution.byName.decrementAndGet();
@@ -174,18 +192,22 @@ public final class LeadershipTerm {
 
 		private final AtomicInteger byName;
 
-		/** The thread to interrupt when the term ends, or null when the work asked not to be interrupted. */
+		/** The thread to interrupt when the term ends, or null. */
 		private final Thread thread;
+
+		/** What to run when the term ends, for work on no particular thread; null for work on one thread. */
+		private final Runnable onEnd;
 
 		private boolean closed;
 
 		private boolean interrupted;
 
-		private Execution(LeadershipTerm term, String name, AtomicInteger byName, Thread thread) {
+		private Execution(LeadershipTerm term, String name, AtomicInteger byName, Thread thread, Runnable onEnd) {
 			this.term = term;
 			this.name = name;
 			this.byName = byName;
 			this.thread = thread;
+			this.onEnd = onEnd;
 		}
 
 		public String name() {
@@ -196,16 +218,26 @@ public final class LeadershipTerm {
 			return this.term;
 		}
 
+		private boolean isTold() {
+			return this.thread != null || (this.onEnd != null && this.onEnd != NOT_TOLD);
+		}
+
 		private void interrupt() {
-			if (this.thread == null) {
+			if (!isTold()) {
 				return;
 			}
 			synchronized (this) {
-				if (!this.closed && !this.interrupted) {
-					this.interrupted = true;
+				if (this.closed || this.interrupted) {
+					return;
+				}
+				this.interrupted = true;
+				if (this.thread != null) {
 					this.thread.interrupt();
+					return;
 				}
 			}
+			// outside the lock: a cancel may close this execution at once, on this thread or another
+			this.onEnd.run();
 		}
 
 		/**
@@ -214,7 +246,7 @@ public final class LeadershipTerm {
 		 */
 		@Override
 		public void close() {
-			if (this.thread == null) {
+			if (this.thread == null && this.onEnd == null) {
 				// only its own thread touches work that cannot be interrupted: no lock on the hot path
 				if (this.closed) {
 					return;

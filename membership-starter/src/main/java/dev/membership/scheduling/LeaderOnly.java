@@ -13,6 +13,11 @@ import java.lang.annotation.Target;
  * <p>
  * Naming a group here makes the node compete for it. Inside the method, {@code LeaderContext.currentTerm()} (or a
  * {@code LeadershipTerm} parameter passed as {@code null}) gives the epoch to fence writes with.
+ * <p>
+ * A method returning {@code Mono}, {@code Flux} or another reactive type is guarded per subscription: not leading
+ * then, the subscriber gets an empty publisher and the method is not called; leading, the term is also in Reactor's
+ * context ({@code ReactiveLeaderContext.currentTerm()}), the subscription counts as running work until it ends, and
+ * {@link #interruptOnRevoke()} cancels it.
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)
@@ -22,7 +27,10 @@ public @interface LeaderOnly {
 	/** The leadership group. */
 	String group() default "default";
 
-	/** Interrupt the running method when this node's leadership of the group is revoked while it runs. */
+	/**
+	 * Interrupt the running method when this node's leadership of the group is revoked or handed over while it runs;
+	 * for a reactive method, cancel its subscription (the subscriber then sees completion).
+	 */
 	boolean interruptOnRevoke() default false;
 
 }

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
 
 import dev.membership.Membership;
 import dev.membership.leadership.LeaderContext;
@@ -46,6 +47,10 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		Target target = target(invocation);
 		if (target == NOT_GUARDED) {
 			return invocation.proceed();
+		}
+		if (target.reactive != null) {
+			return target.reactive.guard(invocation, this.membership, target.group, target.name,
+					target.interruptOnRevoke, target.termParameters, target.executions, target.skips);
 		}
 		Membership m = this.membership.get();
 		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing
@@ -118,11 +123,15 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		return 0;
 	}
 
-	private static final Target NOT_GUARDED = new Target(Object.class, "", false, "", new int[0],
-			LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING);
+	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
+			LeaderOnlyInterceptor.class.getClassLoader());
 
+	private static final Target NOT_GUARDED = new Target(Object.class, "", false, "", new int[0],
+			LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING, null);
+
+	/** {@code reactive}: the guard of a method that returns a reactive type, whose work runs per subscription. */
 	private record Target(Class<?> targetClass, String group, boolean interruptOnRevoke, String name,
-			int[] termParameters, Runnable executions, Runnable skips) {
+			int[] termParameters, Runnable executions, Runnable skips, ReactiveLeaderOnly reactive) {
 
 		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener) {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
@@ -138,8 +147,10 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			int[] termParameters = IntStream.range(0, types.length)
 				.filter((i) -> types[i] == LeadershipTerm.class)
 				.toArray();
+			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
+					: null;
 			return new Target(targetClass, annotation.group(), annotation.interruptOnRevoke(), name, termParameters,
-					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name));
+					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
 		}
 
 	}

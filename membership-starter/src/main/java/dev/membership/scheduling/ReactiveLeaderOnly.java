@@ -1,0 +1,112 @@
+package dev.membership.scheduling;
+
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInvocation;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
+
+import dev.membership.Membership;
+import dev.membership.leadership.LeaderContext;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.ReactiveLeaderContext;
+
+/**
+ * {@code @LeaderOnly} on a method that returns a reactive type (Mono, Flux, or any type Spring's
+ * {@link ReactiveAdapterRegistry} adapts): the check, the method's call and the work all happen per subscription, as
+ * with Spring's reactive transactions. Not leading at subscription: an empty publisher, and the method is not called.
+ * Leading: the method runs with the term on its thread and in Reactor's context, and the subscription is registered
+ * with the term until it terminates or is cancelled, so that a graceful hand-over waits for it; with
+ * {@code interruptOnRevoke}, the end of the term cancels it (the subscriber sees completion). Loaded only when Reactor
+ * is on the classpath.
+ */
+final class ReactiveLeaderOnly {
+
+	private final ReactiveAdapter adapter;
+
+	private ReactiveLeaderOnly(ReactiveAdapter adapter) {
+		this.adapter = adapter;
+	}
+
+	/** The guard for a method returning {@code type}, or null when it is not a reactive type. Needs Reactor. */
+	static ReactiveLeaderOnly forReturnType(Class<?> type) {
+		if (type == void.class || type.isPrimitive()) {
+			return null;
+		}
+		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
+		return (adapter != null) ? new ReactiveLeaderOnly(adapter) : null;
+	}
+
+	/** An empty value of the method's type: what a call gets when no subscription can run (no membership yet). */
+	Object empty() {
+		return this.adapter.fromPublisher(Mono.empty());
+	}
+
+	Object guard(MethodInvocation invocation, Supplier<Membership> membership, String group, String name,
+			boolean cancelOnRevoke, int[] termParameters, Runnable executions, Runnable skips) {
+		Publisher<Object> deferred;
+		if (this.adapter.isMultiValue()) {
+			deferred = Flux.defer(() -> subscribe(invocation, membership, group, name, cancelOnRevoke, termParameters,
+					executions, skips, false));
+		}
+		else {
+			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, membership, group, name, cancelOnRevoke,
+					termParameters, executions, skips, true)));
+		}
+		return this.adapter.fromPublisher(deferred);
+	}
+
+	private Publisher<Object> subscribe(MethodInvocation invocation, Supplier<Membership> membership, String group,
+			String name, boolean cancelOnRevoke, int[] termParameters, Runnable executions, Runnable skips,
+			boolean single) {
+		Membership m = membership.get();
+		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
+		LeadershipTerm.Execution execution = (m != null)
+				? m.beginLeaderWork(group, name, (ended != null) ? ended::tryEmitEmpty : null) : null;
+		if (execution == null) {
+			skips.run();
+			return Flux.empty();
+		}
+		executions.run();
+		LeadershipTerm term = execution.term();
+		Publisher<Object> source;
+		try (LeaderContext.Scope scope = LeaderContext.enter(term)) {
+			// each subscription calls the method anew, through the rest of the advice chain
+			MethodInvocation call = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
+					: invocation;
+			Object[] arguments = call.getArguments();
+			for (int i : termParameters) {
+				if (arguments[i] == null) {
+					arguments[i] = term;
+				}
+			}
+			Object result = call.proceed();
+			source = (result != null) ? this.adapter.toPublisher(result) : Flux.empty();
+		}
+		catch (Throwable ex) {
+			execution.close();
+			return Flux.error(ex);
+		}
+		if (single) {
+			Mono<Object> work = Mono.from(source);
+			if (ended != null) {
+				work = work.takeUntilOther(ended.asMono());
+			}
+			return work.contextWrite((context) -> context.put(ReactiveLeaderContext.KEY, term))
+				.doFinally((signal) -> execution.close());
+		}
+		Flux<Object> work = Flux.from(source);
+		if (ended != null) {
+			work = work.takeUntilOther(ended.asMono());
+		}
+		return work.contextWrite((context) -> context.put(ReactiveLeaderContext.KEY, term))
+			.doFinally((signal) -> execution.close());
+	}
+
+}

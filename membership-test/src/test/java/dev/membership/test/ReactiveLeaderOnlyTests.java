@@ -1,0 +1,144 @@
+package dev.membership.test;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.test.StepVerifier;
+
+import dev.membership.MembershipSettings;
+import dev.membership.leadership.LeaderContext;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.ReactiveLeaderContext;
+import dev.membership.scheduling.LeaderOnly;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** {@code @LeaderOnly} on methods returning Mono and Flux: guarded per subscription, cancelled on revoke. */
+class ReactiveLeaderOnlyTests {
+
+	private final SimulatedCluster cluster = SimulatedCluster
+		.start(MembershipSettings.builder("node-a").groups(Set.of("reports")).build());
+
+	private final Reports target = new Reports();
+
+	private final Reports reports = this.cluster.leaderOnly(this.target);
+
+	@AfterEach
+	void close() {
+		this.cluster.close();
+	}
+
+	private LeadershipTerm term() {
+		return this.cluster.node().currentTerm("reports").orElseThrow();
+	}
+
+	@Test
+	void aFollowerGetsAnEmptyPublisherAndTheMethodIsNotCalled() {
+		this.cluster.revoke("reports");
+		StepVerifier.create(this.reports.epochFromContext()).verifyComplete();
+		StepVerifier.create(this.reports.numbers(null)).verifyComplete();
+		assertThat(this.target.calls).hasValue(0);
+	}
+
+	@Test
+	void theLeaderGetsItsTermInReactorsContextOnItsThreadAndAsAParameter() {
+		long epoch = term().epoch();
+		StepVerifier.create(this.reports.epochFromContext()).expectNext(epoch).verifyComplete();
+		StepVerifier.create(this.reports.numbers(null)).expectNext(epoch, epoch + 1, epoch + 2).verifyComplete();
+		assertThat(this.target.termOnThread.get()).isSameAs(term());
+		assertThat(term().runningWork()).isEmpty();
+	}
+
+	@Test
+	void leadershipIsCheckedWhenSubscribedNotWhenCalled() {
+		Mono<Long> assembledWhileLeading = this.reports.epochFromContext();
+		this.cluster.revoke("reports");
+		StepVerifier.create(assembledWhileLeading).verifyComplete();
+		long epoch = this.cluster.elect("reports").epoch();
+		StepVerifier.create(assembledWhileLeading).expectNext(epoch).verifyComplete();
+		assertThat(this.target.calls).hasValue(1);
+	}
+
+	@Test
+	void interruptOnRevokeCancelsTheSubscriptionAndTheHandOverWaitsForIt() {
+		StepVerifier.create(this.reports.endless())
+			.expectSubscription()
+			.then(() -> assertThat(term().runningWork()).containsExactly("Reports.endless"))
+			.then(() -> this.cluster.revoke("reports"))
+			.expectComplete()
+			.verify(Duration.ofSeconds(30));
+		assertThat(this.target.cancelled).isTrue();
+	}
+
+	@Test
+	void aGracefulHandOverWaitsForASubscriptionThatWasNotToBeCancelled() {
+		Sinks.One<String> result = Sinks.one();
+		this.target.result = result;
+		AtomicReference<String> received = new AtomicReference<>();
+		this.reports.untilResult().subscribe(received::set);
+		LeadershipTerm term = term();
+		assertThat(term.runningWork()).containsExactly("Reports.untilResult");
+		this.cluster.node().resign("reports");
+		assertThat(term.isHandingOver()).isTrue();
+		assertThat(this.cluster.node().isLeader("reports")).isTrue();
+		result.tryEmitValue("done");
+		assertThat(received).hasValue("done");
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.cluster.node().isLeader("reports"));
+	}
+
+	@Test
+	void aMethodThatThrowsGivesAnErrorAndEndsItsExecution() {
+		StepVerifier.create(this.reports.failing()).verifyErrorMessage("no report today");
+		assertThat(term().runningWork()).isEmpty();
+	}
+
+	public static class Reports {
+
+		final AtomicInteger calls = new AtomicInteger();
+
+		final AtomicReference<LeadershipTerm> termOnThread = new AtomicReference<>();
+
+		final AtomicBoolean cancelled = new AtomicBoolean();
+
+		volatile Sinks.One<String> result;
+
+		@LeaderOnly(group = "reports")
+		public Mono<Long> epochFromContext() {
+			this.calls.incrementAndGet();
+			this.termOnThread.set(LeaderContext.currentTerm().orElse(null));
+			return ReactiveLeaderContext.currentTerm().map(LeadershipTerm::epoch);
+		}
+
+		@LeaderOnly(group = "reports")
+		public Flux<Long> numbers(LeadershipTerm term) {
+			this.calls.incrementAndGet();
+			return Flux.range(0, 3).map((i) -> term.epoch() + i);
+		}
+
+		@LeaderOnly(group = "reports", interruptOnRevoke = true)
+		public Flux<Long> endless() {
+			return Flux.<Long>never().doOnCancel(() -> this.cancelled.set(true));
+		}
+
+		@LeaderOnly(group = "reports")
+		public Mono<String> untilResult() {
+			return this.result.asMono();
+		}
+
+		@LeaderOnly(group = "reports")
+		public Mono<String> failing() {
+			throw new IllegalStateException("no report today");
+		}
+
+	}
+
+}
