@@ -16,15 +16,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnNotWebApplication;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
+import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
+import org.springframework.web.reactive.function.server.RouterFunction;
+import org.springframework.web.reactive.function.server.ServerResponse;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
@@ -38,11 +40,14 @@ import dev.membership.broadcast.BroadcastServlet;
 import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
+import dev.membership.broadcast.ReactiveBroadcastHandler;
 import dev.membership.store.mongo.MongoBroadcastKeys;
+import dev.membership.store.mongo.ReactiveMongoBroadcastKeys;
 
 /**
- * Direct, signed broadcasts between live members, received on the application's servlet web server. Off, with a log
- * line, in applications without one.
+ * Direct, signed broadcasts between live members, received on the application's web server: a servlet on a servlet
+ * one, a route on a reactive (WebFlux) one; the same receiver, wire format, limits and answers on both. Off, with a
+ * log line, in applications without a web server.
  */
 @AutoConfiguration(after = { MembershipAutoConfiguration.class, MembershipMetricsAutoConfiguration.class },
 		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -50,11 +55,11 @@ import dev.membership.store.mongo.MongoBroadcastKeys;
 public class BroadcastAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass({ JsonMapper.class, RestClient.class, HttpServlet.class })
-	@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+	@ConditionalOnClass({ JsonMapper.class, RestClient.class })
+	@ConditionalOnWebApplication
 	@ConditionalOnBean(MembershipNode.class)
 	@ConditionalOnBooleanProperty(name = "membership.broadcast.enabled", matchIfMissing = true)
-	static class ServletBroadcastConfiguration {
+	static class WebBroadcastConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
@@ -65,22 +70,31 @@ public class BroadcastAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		BroadcastKeySource broadcastKeySource(MembershipProperties properties, MembershipSettings settings,
-				ConfigurableListableBeanFactory beans) {
+				BroadcastSettings broadcastSettings, ConfigurableListableBeanFactory beans) {
+			// broadcastSettings first: its checks name every bad property (a short key too) before a key is parsed
 			if (!properties.getBroadcast().getKeys().isEmpty()) {
 				BroadcastKeyring keyring = BroadcastKeyring.ofStrings(properties.getBroadcast().getKeys());
 				return () -> keyring;
 			}
 			// looked up by name: an application with its own store may have no MongoDB classes at all
-			if (ClassUtils.isPresent(MONGO_DATABASE_FACTORY, beans.getBeanClassLoader())) {
+			ClassLoader classLoader = beans.getBeanClassLoader();
+			if (ClassUtils.isPresent(MONGO_DATABASE_FACTORY, classLoader)) {
 				BroadcastKeySource keys = MongoKeys.from(beans, properties, settings);
 				if (keys != null) {
 					return keys;
 				}
 			}
+			if (ClassUtils.isPresent(REACTIVE_MONGO_DATABASE_FACTORY, classLoader)
+					&& ClassUtils.isPresent(REACTIVE_MONGO_DATABASE, classLoader)) {
+				BroadcastKeySource keys = ReactiveMongoKeys.from(beans, properties, settings);
+				if (keys != null) {
+					return keys;
+				}
+			}
 			throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("broadcast.keys"),
-					"no key is configured and there is no blocking MongoDB (MongoDatabaseFactory) to keep a generated "
-							+ "one in: set membership.broadcast.keys (the same keys on every node, 32 bytes or more "
-							+ "each), or membership.broadcast.enabled=false")));
+					"no key is configured and there is no MongoDB (MongoDatabaseFactory or ReactiveMongoDatabaseFactory) "
+							+ "to keep a generated one in: set membership.broadcast.keys (the same keys on every node, "
+							+ "32 bytes or more each), or membership.broadcast.enabled=false")));
 		}
 
 		@Bean
@@ -114,31 +128,75 @@ public class BroadcastAutoConfiguration {
 					}, metrics.getIfAvailable(BroadcastMetrics::none));
 		}
 
-		@Bean
-		@ConditionalOnMissingBean(name = "membershipBroadcastServlet")
-		ServletRegistrationBean<BroadcastServlet> membershipBroadcastServlet(BroadcastReceiver receiver,
-				BroadcastSettings settings) {
-			ServletRegistrationBean<BroadcastServlet> registration = new ServletRegistrationBean<>(
-					new BroadcastServlet(receiver), settings.path());
-			registration.setName("membershipBroadcast");
-			return registration;
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(HttpServlet.class)
+		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+		static class ServletReceiverConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(name = "membershipBroadcastServlet")
+			ServletRegistrationBean<BroadcastServlet> membershipBroadcastServlet(BroadcastReceiver receiver,
+					BroadcastSettings settings) {
+				ServletRegistrationBean<BroadcastServlet> registration = new ServletRegistrationBean<>(
+						new BroadcastServlet(receiver), settings.path());
+				registration.setName("membershipBroadcast");
+				return registration;
+			}
+
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = { "org.springframework.web.reactive.function.server.RouterFunction",
+				"reactor.core.publisher.Mono" })
+		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+		static class ReactiveReceiverConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(name = "membershipBroadcastRoute")
+			RouterFunction<ServerResponse> membershipBroadcastRoute(BroadcastReceiver receiver,
+					BroadcastSettings settings) {
+				return new ReactiveBroadcastHandler(receiver, settings).route(settings.path());
+			}
+
 		}
 
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@Conditional(NotAServletWebApplication.class)
+	@ConditionalOnNotWebApplication
 	static class BroadcastOffConfiguration {
 
 		private static final Logger log = LoggerFactory.getLogger(BroadcastAutoConfiguration.class);
 
 		BroadcastOffConfiguration() {
-			log.info("Cluster broadcast is off: this application runs no servlet web server to receive it on");
+			log.info("Cluster broadcast is off: this application runs no web server to receive it on");
 		}
 
 	}
 
 	private static final String MONGO_DATABASE_FACTORY = "org.springframework.data.mongodb.MongoDatabaseFactory";
+
+	private static final String REACTIVE_MONGO_DATABASE_FACTORY = "org.springframework.data.mongodb.ReactiveMongoDatabaseFactory";
+
+	private static final String REACTIVE_MONGO_DATABASE = "com.mongodb.reactivestreams.client.MongoDatabase";
+
+	/** The generated key kept in MongoDB on the reactive driver; loaded only when it is on the classpath. */
+	private static final class ReactiveMongoKeys {
+
+		static BroadcastKeySource from(ListableBeanFactory beans, MembershipProperties properties,
+				MembershipSettings settings) {
+			ReactiveMongoDatabaseFactory factory = beans.getBeanProvider(ReactiveMongoDatabaseFactory.class)
+				.getIfAvailable();
+			if (factory == null) {
+				return null;
+			}
+			// the factory hands out its database without a round trip
+			return ReactiveMongoBroadcastKeys.of(factory.getMongoDatabase().block(),
+					properties.getMongo().getKeysCollection(),
+					MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout());
+		}
+
+	}
 
 	/** The generated key kept in MongoDB; loaded only when MongoDB is on the classpath. */
 	private static final class MongoKeys {
@@ -155,17 +213,5 @@ public class BroadcastAutoConfiguration {
 
 	}
 
-	static class NotAServletWebApplication extends NoneNestedConditions {
-
-		NotAServletWebApplication() {
-			super(ConfigurationPhase.REGISTER_BEAN);
-		}
-
-		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-		static class Servlet {
-
-		}
-
-	}
 
 }

@@ -1,5 +1,6 @@
 package dev.membership.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -8,9 +9,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
+import org.springframework.boot.data.mongodb.autoconfigure.DataMongoReactiveAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
+import org.springframework.boot.mongodb.autoconfigure.MongoReactiveAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -24,6 +29,7 @@ import dev.membership.store.mongo.MongoBroadcastKeys;
 import dev.membership.testsupport.EmbeddedMongo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @ExtendWith(OutputCaptureExtension.class)
 class BroadcastAutoConfigurationTests {
@@ -39,6 +45,11 @@ class BroadcastAutoConfigurationTests {
 			DataMongoAutoConfiguration.class, MembershipAutoConfiguration.class, BroadcastAutoConfiguration.class);
 
 	private final WebApplicationContextRunner web = new WebApplicationContextRunner()
+		.withConfiguration(CONFIGURATIONS)
+		.withPropertyValues(PROPERTIES)
+		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig");
+
+	private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
 		.withConfiguration(CONFIGURATIONS)
 		.withPropertyValues(PROPERTIES)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig");
@@ -65,6 +76,41 @@ class BroadcastAutoConfigurationTests {
 	}
 
 	@Test
+	void onInReactiveApplicationsWithARouteInsteadOfAServlet() {
+		this.reactive.run((context) -> {
+			assertThat(context).hasSingleBean(ClusterBroadcaster.class)
+				.hasSingleBean(BroadcastReceiver.class)
+				.hasBean("membershipBroadcastRoute")
+				.doesNotHaveBean("membershipBroadcastServlet");
+			assertThat(context.getBean(BroadcastKeySource.class)).isInstanceOf(MongoBroadcastKeys.class);
+		});
+	}
+
+	@Test
+	void aReactiveApplicationWithOnlyTheReactiveDriverKeepsTheGeneratedKeyThroughIt() {
+		this.reactive.withClassLoader(new FilteredClassLoader("com.mongodb.client.",
+				"org.springframework.data.mongodb.MongoDatabaseFactory"))
+			.withConfiguration(AutoConfigurations.of(MongoReactiveAutoConfiguration.class,
+					DataMongoReactiveAutoConfiguration.class))
+			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/reactivekeys")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasBean("membershipBroadcastRoute");
+				// the reactive client's first connection may outlast this test's 100 ms operation timeout: a failed
+				// read is retried at the next use
+				BroadcastKeyring generated = await().atMost(Duration.ofSeconds(10))
+					.ignoreExceptions()
+					.until(() -> context.getBean(BroadcastKeySource.class).keyring(), (keys) -> keys != null);
+				// the same key as a blocking reader of that database finds
+				try (com.mongodb.client.MongoClient client = mongo.newClient()) {
+					BroadcastKeyring read = new MongoBroadcastKeys(client.getDatabase("reactivekeys"), "clusterkeys",
+							Duration.ofSeconds(1))
+						.keyring();
+					assertThat(read.primaryKeyId()).isEqualTo(generated.primaryKeyId());
+				}
+			});
+	}
+
+	@Test
 	void usesKeysFromPropertiesPrimaryFirst() {
 		String primary = "p".repeat(32);
 		this.web.withPropertyValues("membership.broadcast.keys=" + primary + "," + "o".repeat(32))
@@ -73,12 +119,12 @@ class BroadcastAutoConfigurationTests {
 	}
 
 	@Test
-	void offWithALogLineWithoutAServletWebServer(CapturedOutput output) {
+	void offWithALogLineWithoutAWebServer(CapturedOutput output) {
 		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 			.withPropertyValues(PROPERTIES)
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig")
 			.run((context) -> assertThat(context).doesNotHaveBean(ClusterBroadcaster.class));
-		assertThat(output).contains("Cluster broadcast is off: this application runs no servlet web server");
+		assertThat(output).contains("Cluster broadcast is off: this application runs no web server");
 	}
 
 	@Test

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -39,6 +40,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.client.ReactorResourceFactory;
 
 import dev.membership.LeadershipObserver;
 import dev.membership.MembershipEvent;
@@ -58,7 +60,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Nodes as real Spring Boot applications with embedded web servers on free loopback ports.
+ * Nodes as real Spring Boot applications with embedded web servers on free loopback ports: servlet ones here, reactive
+ * ones (WebFlux on Netty) in {@link ReactiveBroadcastClusterTests}.
  */
 @ExtendWith(FastPolling.class)
 class BroadcastClusterTests {
@@ -95,10 +98,15 @@ class BroadcastClusterTests {
 		recorder.assertSafe();
 	}
 
-	private ConfigurableApplicationContext node(String nodeId, String... overrides) {
+	/** The web stack the nodes run on; the reactive subclass runs every test again on WebFlux and Netty. */
+	protected String webApplicationType() {
+		return "servlet";
+	}
+
+	ConfigurableApplicationContext node(String nodeId, String... overrides) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestNode.class).properties(overrides)
 			.properties(
-				"spring.main.banner-mode=off", "server.address=127.0.0.1", "server.port=0",
+				"spring.main.web-application-type=" + webApplicationType(), "spring.main.banner-mode=off", "server.address=127.0.0.1", "server.port=0",
 				"spring.mongodb.uri=" + mongo.uri() + "/" + this.database, "membership.node-id=" + nodeId,
 				"membership.advertised-address=127.0.0.1", "membership.renewal-interval=200ms",
 				"membership.liveness-window=1s", "membership.lease-duration=1500ms",
@@ -299,8 +307,8 @@ class BroadcastClusterTests {
 		List<Long> sorted = new ArrayList<>(gaps);
 		Collections.sort(sorted);
 		long median = sorted.get(sorted.size() / 2);
-		System.out.printf("graceful hand-over (old leader's step-down to new leader), %d trials: median %.1f ms, "
-				+ "all %s ms (renewal interval 200 ms)%n", trials, median / 1e6,
+		System.out.printf("graceful hand-over (old leader's step-down to new leader), %s, %d trials: median %.1f ms, "
+				+ "all %s ms (renewal interval 200 ms)%n", webApplicationType(), trials, median / 1e6,
 				sorted.stream().map((n) -> String.format("%.1f", n / 1e6)).toList());
 		assertThat(Duration.ofNanos(median)).isLessThan(Duration.ofSeconds(1));
 		LeaderFlaps.assertNone(leaderChanges);
@@ -397,6 +405,20 @@ class BroadcastClusterTests {
 		@Bean
 		Received received() {
 			return new Received();
+		}
+
+		/**
+		 * Reactor Netty's event loops of its own: by default every reactive application in a JVM shares the global
+		 * ones, and closing one node's context would shut them down under the others (one process per node has no
+		 * such problem).
+		 */
+		@Bean
+		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
+		ReactorResourceFactory reactorResourceFactory() {
+			ReactorResourceFactory resources = new ReactorResourceFactory();
+			resources.setUseGlobalResources(false);
+			resources.setShutdownQuietPeriod(Duration.ZERO); // a closed node's loops need not wait for stragglers
+			return resources;
 		}
 
 		@Bean

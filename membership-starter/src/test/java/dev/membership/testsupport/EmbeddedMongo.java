@@ -15,13 +15,15 @@ import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The MongoDB wire-protocol stand-in on 127.0.0.1 and a free port, which can be taken down and brought back on the
- * same port with its data (a database outage). As a static {@code @RegisterExtension} field it closes after the class.
+ * same port with its data (a database outage). As a static {@code @RegisterExtension} field it closes after the class,
+ * and starts again before the next one that shares the field (a subclass that runs the same tests on another stack).
  */
-public final class EmbeddedMongo implements AutoCloseable, AfterAllCallback {
+public final class EmbeddedMongo implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
 	private final MongoBackend data = new MemoryBackend();
 
@@ -83,6 +85,11 @@ public final class EmbeddedMongo implements AutoCloseable, AfterAllCallback {
 			.applyToClusterSettings((c) -> c.serverSelectionTimeout(2, TimeUnit.SECONDS))
 			.applyToSocketSettings((s) -> s.connectTimeout(500, TimeUnit.MILLISECONDS))
 			.build());
+	}
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		start();
 	}
 
 	@Override

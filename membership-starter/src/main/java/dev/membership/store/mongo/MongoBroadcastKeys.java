@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import com.mongodb.MongoException;
 import com.mongodb.WriteConcern;
@@ -16,6 +17,7 @@ import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
@@ -33,7 +35,9 @@ public class MongoBroadcastKeys implements BroadcastKeySource {
 
 	private static final Duration REFRESH = Duration.ofMinutes(5);
 
-	private final MongoCollection<Document> keys;
+	private final MembershipDocuments.FindOneAndUpdate upsert;
+
+	private final Function<Bson, Document> find;
 
 	private final SecureRandom random = new SecureRandom();
 
@@ -42,9 +46,19 @@ public class MongoBroadcastKeys implements BroadcastKeySource {
 	private volatile long cachedAtNanos;
 
 	public MongoBroadcastKeys(MongoDatabase database, String collection, Duration operationTimeout) {
-		this.keys = database.withTimeout(operationTimeout.toMillis(), TimeUnit.MILLISECONDS)
+		this(database.withTimeout(operationTimeout.toMillis(), TimeUnit.MILLISECONDS)
 			.getCollection(collection)
-			.withWriteConcern(WriteConcern.MAJORITY);
+			.withWriteConcern(WriteConcern.MAJORITY));
+	}
+
+	private MongoBroadcastKeys(MongoCollection<Document> keys) {
+		this(keys::findOneAndUpdate, (filter) -> keys.find(filter).first());
+	}
+
+	/** The same keys through another driver (the reactive one): its two calls, blocking the caller. */
+	MongoBroadcastKeys(MembershipDocuments.FindOneAndUpdate upsert, Function<Bson, Document> find) {
+		this.upsert = upsert;
+		this.find = find;
 	}
 
 	@Override
@@ -72,7 +86,7 @@ public class MongoBroadcastKeys implements BroadcastKeySource {
 		this.random.nextBytes(candidate);
 		Document doc;
 		try {
-			doc = this.keys.findOneAndUpdate(Filters.eq("_id", DOCUMENT_ID),
+			doc = this.upsert.apply(Filters.eq("_id", DOCUMENT_ID),
 					Updates.combine(Updates.setOnInsert("keys", List.of(Base64.getEncoder().encodeToString(candidate))),
 							Updates.setOnInsert("createdAt", new java.util.Date())),
 					new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
@@ -81,7 +95,7 @@ public class MongoBroadcastKeys implements BroadcastKeySource {
 			if (ex.getCode() != MembershipDocuments.DUPLICATE_KEY) {
 				throw ex;
 			}
-			doc = this.keys.find(Filters.eq("_id", DOCUMENT_ID)).first(); // another node inserted it first
+			doc = this.find.apply(Filters.eq("_id", DOCUMENT_ID)); // another node inserted it first
 		}
 		List<byte[]> secrets = new ArrayList<>();
 		for (String encoded : doc.getList("keys", String.class)) {

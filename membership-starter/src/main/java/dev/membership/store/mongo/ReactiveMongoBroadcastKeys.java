@@ -1,0 +1,33 @@
+package dev.membership.store.mongo;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import com.mongodb.WriteConcern;
+import com.mongodb.reactivestreams.client.MongoCollection;
+import com.mongodb.reactivestreams.client.MongoDatabase;
+import org.bson.Document;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@link MongoBroadcastKeys} on the reactive driver, for applications without the blocking one. The keys are read
+ * rarely (at first use, then every few minutes) and never on an event loop: the receiver and the sender call them from
+ * their own threads, so these calls block, bounded by the operation timeout.
+ */
+public final class ReactiveMongoBroadcastKeys {
+
+	private ReactiveMongoBroadcastKeys() {
+	}
+
+	public static MongoBroadcastKeys of(MongoDatabase database, String collection, Duration operationTimeout) {
+		MongoCollection<Document> keys = database.withTimeout(operationTimeout.toMillis(), TimeUnit.MILLISECONDS)
+			.getCollection(collection)
+			.withWriteConcern(WriteConcern.MAJORITY);
+		Duration blockAtMost = operationTimeout.plusMillis(250);
+		return new MongoBroadcastKeys(
+				(filter, update, options) -> Mono.from(keys.findOneAndUpdate(filter, update, options))
+					.block(blockAtMost),
+				(filter) -> Mono.from(keys.find(filter).first()).block(blockAtMost));
+	}
+
+}
