@@ -19,23 +19,24 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import dev.membership.MembershipSettings;
 import dev.membership.bench.failover.FailoverScenario;
 import dev.membership.bench.guard.GuardScenario;
+import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.load.DatabaseLoadScenario;
 import dev.membership.bench.scale.ScaleScenario;
 import dev.membership.bench.support.Table;
 
 /**
  * Runs the benchmarks side by side and prints their tables (Markdown). Usage:
- * {@code bench.sh [guard] [load] [failover] [scale] [--quick] [--out FILE] [--trials N] [--leases MS,...]
- * [--sizes N[@R],...]}; no scenario means all four. {@code --quick} is the smoke run: tiny counts and short timings,
- * seconds instead of minutes, figures not worth quoting. {@code --trials} and {@code --leases} change the failover
- * scenario's trial count and leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
+ * {@code bench.sh [guard] [load] [failover] [scale] [handover] [--quick] [--out FILE] [--trials N] [--leases MS,...]
+ * [--sizes N[@R],...]}; no scenario means all five. {@code --quick} is the smoke run: tiny counts and short timings,
+ * seconds instead of minutes, figures not worth quoting. {@code --trials} changes the failover and hand-over
+ * scenarios' trial counts, {@code --leases} the failover scenario's leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
  * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
  * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}); {@code --threads} the threads the simulated
  * nodes' loops share (32; 8 with {@code --quick}).
  */
 public final class BenchHarness {
 
-	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale");
+	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover");
 
 	private BenchHarness() {
 	}
@@ -87,6 +88,7 @@ public final class BenchHarness {
 				case "load" -> new DatabaseLoadScenario(loadSettings(quick), out).run();
 				case "failover" -> new FailoverScenario(failoverSettings(quick, trials, leases), out).run();
 				case "scale" -> new ScaleScenario(scaleSettings(quick, sizes, threads), out).run();
+				case "handover" -> new WebHandOverScenario(handOverSettings(quick, trials), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -124,6 +126,11 @@ public final class BenchHarness {
 				: List.of(Duration.ofSeconds(1), Duration.ofSeconds(15));
 		return new FailoverScenario.Settings((leases != null) ? leases : defaultLeases,
 				(trials != null) ? trials : (quick ? 1 : 20), Duration.ofSeconds(10));
+	}
+
+	static WebHandOverScenario.Settings handOverSettings(boolean quick, Integer trials) {
+		return new WebHandOverScenario.Settings(List.of("servlet", "reactive"),
+				(trials != null) ? trials : (quick ? 1 : 20), Duration.ofSeconds(30));
 	}
 
 	static ScaleScenario.Settings scaleSettings(boolean quick, List<String> sizes, Integer threads) {

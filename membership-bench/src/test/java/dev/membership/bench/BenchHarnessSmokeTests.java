@@ -25,11 +25,12 @@ class BenchHarnessSmokeTests {
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 
 		assertThat(tables).extracting(Table::title)
-			.hasSize(4)
+			.hasSize(5)
 			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
-			.anySatisfy((t) -> assertThat(t).startsWith("Scale"));
+			.anySatisfy((t) -> assertThat(t).startsWith("Scale"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Graceful hand-over"));
 
 		List<List<String>> guard = tables.get(0).rows();
 		assertThat(row(guard, GuardBenchmark.LEADER_ONLY_LEADER).get(4)).as("driver commands per @LeaderOnly call")
@@ -51,6 +52,10 @@ class BenchHarnessSmokeTests {
 			assertThat(row.get(9)).as("join").doesNotContain("not").isNotEqualTo("-");
 			assertThat(row.get(10)).as("crash").doesNotContain("not").isNotEqualTo("-");
 		});
+		// a hand-over on each web stack, each on the server it should run on
+		assertThat(tables.get(4).rows()).extracting((row) -> row.get(0) + " " + row.get(1))
+			.containsExactly("servlet TomcatWebServer", "reactive NettyWebServer");
+		assertThat(tables.get(4).rows()).allSatisfy((row) -> assertThat(Double.parseDouble(row.get(3))).isPositive());
 		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("### Scale");
 	}
 

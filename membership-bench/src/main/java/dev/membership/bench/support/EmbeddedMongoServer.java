@@ -27,6 +27,11 @@ public final class EmbeddedMongoServer implements AutoCloseable {
 		this.uri = "mongodb://127.0.0.1:" + port;
 	}
 
+	/** {@code mongodb://127.0.0.1:port}, for clients configured by URI (a Spring Boot application's). */
+	public String uri() {
+		return this.uri;
+	}
+
 	/** A client of its own, as a separate process would have, counting what it sends when given a listener. */
 	public MongoClient newClient(CommandListener... listeners) {
 		MongoClientSettings.Builder settings = MongoClientSettings.builder()
