@@ -6,8 +6,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -30,23 +28,16 @@ import static org.awaitility.Awaitility.await;
 				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms" })
 class SampleApplicationTests {
 
-	private static final MongoServer mongo = new MongoServer(H2Backend.inMemory());
-
-	private static final String uri = bind();
-
-	private static String bind() {
-		mongo.bind("127.0.0.1", 0);
-		return "mongodb://127.0.0.1:" + mongo.getLocalAddress().getPort() + "/sample";
-	}
+	private static final TestDatabase mongo = new TestDatabase("sample");
 
 	@DynamicPropertySource
 	static void mongo(DynamicPropertyRegistry registry) {
-		registry.add("spring.mongodb.uri", () -> uri);
+		registry.add("spring.mongodb.uri", mongo::uri);
 	}
 
 	@AfterAll
 	static void stop() {
-		mongo.shutdownNow();
+		mongo.close();
 	}
 
 	@Autowired

@@ -1,0 +1,88 @@
+package dev.membership.sample.housekeeping;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.membership.sample.TestDatabase;
+import dev.membership.test.AutoConfigureMembershipTest;
+import dev.membership.test.SimulatedCluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The sample's leader-only housekeeping with leadership under the test's control: the application's data stays in its
+ * MongoDB (an embedded one here), membership runs on a simulated cluster. Runs happen only while this node leads, each
+ * under its own epoch, and a revoke waits for the run in progress.
+ */
+@SpringBootTest(properties = { "management.health.mongodb.enabled=false", "sample.housekeeping.interval=20ms",
+		"sample.items.interval=1h" })
+@AutoConfigureMembershipTest
+@DirtiesContext
+class HousekeepingLeadershipTests {
+
+	private static final TestDatabase mongo = new TestDatabase("housekeeping");
+
+	@DynamicPropertySource
+	static void mongo(DynamicPropertyRegistry registry) {
+		registry.add("spring.mongodb.uri", mongo::uri);
+	}
+
+	@AfterAll
+	static void stop() {
+		mongo.close();
+	}
+
+	@Autowired
+	SimulatedCluster cluster;
+
+	@Autowired
+	Housekeeping housekeeping;
+
+	@Autowired
+	MeterRegistry meters;
+
+	@Test
+	void runsOnlyWhileLeadingEachUnderItsEpoch() {
+		await().atMost(Duration.ofSeconds(10)).until(() -> finished(1) > 0);
+
+		this.cluster.revoke("default");
+		// the drain: a run in progress ended before the revoke returned, and none starts while following
+		List<HousekeepingRun> whileLeading = this.housekeeping.runs();
+		assertThat(whileLeading).allSatisfy((run) -> assertThat(run.endedAt()).isNotNull());
+		double skipped = skipped();
+		await().atMost(Duration.ofSeconds(10)).until(() -> skipped() >= skipped + 3);
+		assertThat(this.housekeeping.runs()).hasSameSizeAs(whileLeading);
+
+		long epoch = this.cluster.elect("default").epoch();
+		await().atMost(Duration.ofSeconds(10)).until(() -> finished(epoch) > 0);
+		assertThat(this.housekeeping.runs()).allSatisfy((run) -> {
+			assertThat(run.epoch()).isIn(1L, epoch);
+			assertThat(run.nodeId()).isEqualTo(this.cluster.node().nodeId());
+		});
+	}
+
+	private long finished(long epoch) {
+		return this.housekeeping.runs()
+			.stream()
+			.filter((run) -> run.epoch() == epoch && run.endedAt() != null && Boolean.TRUE.equals(run.accepted()))
+			.count();
+	}
+
+	private double skipped() {
+		return this.meters.counter("membership.leader.only.executions", "group", "default", "method",
+				"Housekeeping.purgeExpired", "outcome", "skipped")
+			.count();
+	}
+
+}
