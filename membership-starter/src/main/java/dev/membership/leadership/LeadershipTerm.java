@@ -8,6 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.membership.time.MonotonicClock;
 
 /**
@@ -20,6 +23,8 @@ import dev.membership.time.MonotonicClock;
  * {@link #tryBegin(String, boolean)}, so that a graceful hand-over waits for it before the lease is released.
  */
 public final class LeadershipTerm {
+
+	private static final Logger log = LoggerFactory.getLogger(LeadershipTerm.class);
 
 	private final String group;
 
@@ -119,7 +124,8 @@ public final class LeadershipTerm {
 	 * Registers leader-only work that runs on no particular thread (a reactive pipeline, say): as
 	 * {@link #tryBegin(String, boolean)}, but the execution may be closed from any thread, and {@code onEnd}, when not
 	 * null, runs once if the term ends or is handed over while the work is open (to cancel it). It runs on the thread
-	 * that ends or hands over the term, and must not block.
+	 * that ends or hands over the term (one of the node's own), so it must only hand the news on (schedule the cancel
+	 * elsewhere), never block; what it throws is logged and ignored.
 	 */
 	public Execution tryBegin(String name, Runnable onEnd) {
 		return begin(name, null, (onEnd != null) ? onEnd : NOT_TOLD);
@@ -237,7 +243,13 @@ public final class LeadershipTerm {
 				}
 			}
 			// outside the lock: a cancel may close this execution at once, on this thread or another
-			this.onEnd.run();
+			try {
+				this.onEnd.run();
+			}
+			catch (Throwable ex) {
+				// the caller ends or hands over the term for the node: work's callback must not stop that
+				log.warn("Telling leader-only work '{}' that its term ended failed", this.name, ex);
+			}
 		}
 
 		/**

@@ -17,7 +17,8 @@ import java.lang.annotation.Target;
  * A method returning {@code Mono}, {@code Flux} or another reactive type is guarded per subscription: not leading
  * then, the subscriber gets an empty publisher and the method is not called; leading, the term is also in Reactor's
  * context ({@code ReactiveLeaderContext.currentTerm()}), the subscription counts as running work until it ends, and
- * {@link #interruptOnRevoke()} cancels it.
+ * {@link #interruptOnRevoke()} cancels it. A cancelled subscription counts as ended once cancelled: what it had
+ * already set going may complete after the hand-over, so fence its writes with the epoch.
  */
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)

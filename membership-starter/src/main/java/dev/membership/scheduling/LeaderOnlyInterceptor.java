@@ -12,6 +12,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -48,8 +49,9 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		if (target == NOT_GUARDED) {
 			return invocation.proceed();
 		}
-		if (target.reactive != null) {
-			return target.reactive.guard(invocation, this.membership, target.group, target.name,
+		// per subscription, calling the method anew each time: needs an invocation that can be cloned (Spring AOP's)
+		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
+			return target.reactive.guard(proxied, this.membership, target.group, target.name,
 					target.interruptOnRevoke, target.termParameters, target.executions, target.skips);
 		}
 		Membership m = this.membership.get();
@@ -62,17 +64,17 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			target.skips.run();
 			return emptyResult(invocation.getMethod().getReturnType());
 		}
-		target.executions.run();
 		LeadershipTerm term = execution.term();
-		if (target.termParameters.length > 0) {
-			Object[] arguments = invocation.getArguments();
-			for (int i : target.termParameters) {
-				if (arguments[i] == null) {
-					arguments[i] = term;
+		try (execution; LeaderContext.Scope scope = LeaderContext.enter(term)) {
+			target.executions.run(); // a listener that throws must not leave the execution open
+			if (target.termParameters.length > 0) {
+				Object[] arguments = invocation.getArguments();
+				for (int i : target.termParameters) {
+					if (arguments[i] == null) {
+						arguments[i] = term;
+					}
 				}
 			}
-		}
-		try (execution; LeaderContext.Scope scope = LeaderContext.enter(term)) {
 			return invocation.proceed();
 		}
 	}

@@ -7,6 +7,7 @@ import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.ReactiveAdapter;
@@ -23,8 +24,10 @@ import dev.membership.leadership.ReactiveLeaderContext;
  * with Spring's reactive transactions. Not leading at subscription: an empty publisher, and the method is not called.
  * Leading: the method runs with the term on its thread and in Reactor's context, and the subscription is registered
  * with the term until it terminates or is cancelled, so that a graceful hand-over waits for it; with
- * {@code interruptOnRevoke}, the end of the term cancels it (the subscriber sees completion). Loaded only when Reactor
- * is on the classpath.
+ * {@code interruptOnRevoke}, the end of the term cancels it (the subscriber sees completion). A cancelled subscription
+ * counts as finished once cancelled: what the pipeline had already set going (a write sent, a blocking call on another
+ * scheduler) may complete after the hand-over, so such writes need the epoch fence. Loaded only when Reactor is on the
+ * classpath.
  */
 final class ReactiveLeaderOnly {
 
@@ -34,21 +37,20 @@ final class ReactiveLeaderOnly {
 		this.adapter = adapter;
 	}
 
-	/** The guard for a method returning {@code type}, or null when it is not a reactive type. Needs Reactor. */
+	/**
+	 * The guard for a method returning {@code type}, or null when it is not a deferred reactive type (a
+	 * {@code CompletableFuture} has begun when returned: the call itself is the work, guarded as any other). Needs
+	 * Reactor.
+	 */
 	static ReactiveLeaderOnly forReturnType(Class<?> type) {
 		if (type == void.class || type.isPrimitive()) {
 			return null;
 		}
 		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(type);
-		return (adapter != null) ? new ReactiveLeaderOnly(adapter) : null;
+		return (adapter != null && adapter.getDescriptor().isDeferred()) ? new ReactiveLeaderOnly(adapter) : null;
 	}
 
-	/** An empty value of the method's type: what a call gets when no subscription can run (no membership yet). */
-	Object empty() {
-		return this.adapter.fromPublisher(Mono.empty());
-	}
-
-	Object guard(MethodInvocation invocation, Supplier<Membership> membership, String group, String name,
+	Object guard(ProxyMethodInvocation invocation, Supplier<Membership> membership, String group, String name,
 			boolean cancelOnRevoke, int[] termParameters, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
 		if (this.adapter.isMultiValue()) {
@@ -62,24 +64,24 @@ final class ReactiveLeaderOnly {
 		return this.adapter.fromPublisher(deferred);
 	}
 
-	private Publisher<Object> subscribe(MethodInvocation invocation, Supplier<Membership> membership, String group,
+	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, Supplier<Membership> membership, String group,
 			String name, boolean cancelOnRevoke, int[] termParameters, Runnable executions, Runnable skips,
 			boolean single) {
 		Membership m = membership.get();
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
-		LeadershipTerm.Execution execution = (m != null)
-				? m.beginLeaderWork(group, name, (ended != null) ? ended::tryEmitEmpty : null) : null;
+		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
+		LeadershipTerm.Execution execution = (m != null) ? m.beginLeaderWork(group, name,
+				(ended != null) ? () -> Schedulers.boundedElastic().schedule(ended::tryEmitEmpty) : null) : null;
 		if (execution == null) {
 			skips.run();
 			return Flux.empty();
 		}
-		executions.run();
 		LeadershipTerm term = execution.term();
 		Publisher<Object> source;
 		try (LeaderContext.Scope scope = LeaderContext.enter(term)) {
+			executions.run();
 			// each subscription calls the method anew, through the rest of the advice chain
-			MethodInvocation call = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
-					: invocation;
+			MethodInvocation call = invocation.invocableClone();
 			Object[] arguments = call.getArguments();
 			for (int i : termParameters) {
 				if (arguments[i] == null) {
