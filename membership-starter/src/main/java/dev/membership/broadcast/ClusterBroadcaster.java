@@ -117,13 +117,14 @@ public class ClusterBroadcaster implements AutoCloseable {
 		envelope.put("sentAt", sentAt.toEpochMilli());
 		envelope.set("payload", tree);
 		byte[] body = this.mapper.writeValueAsBytes(envelope);
-		BroadcastKeyring keyring;
-		try {
-			keyring = this.keys.keyring();
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex); // no keys yet (store unreachable): nothing can be signed
-		}
+		// the keys may come from the database (blocking, now and then): never on the caller's thread, which may be
+		// an event loop; no keys yet (store unreachable) fails the broadcast, since nothing can be signed
+		return CompletableFuture.supplyAsync(this.keys::keyring, this.senders)
+			.thenCompose((keyring) -> fanOut(id, topic, sentAt, tree, body, keyring));
+	}
+
+	private CompletableFuture<BroadcastResult> fanOut(UUID id, String topic, Instant sentAt, JsonNode tree,
+			byte[] body, BroadcastKeyring keyring) {
 		String signature = keyring.sign(body);
 		List<CompletableFuture<Delivery>> deliveries = new ArrayList<>();
 		for (Member member : this.node.liveMembers()) {

@@ -25,8 +25,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 /**
  * The receiving end of broadcasts on a reactive web server (WebFlux): the same checks and answers as
  * {@link BroadcastServlet}, because both hand the raw request to one {@link BroadcastReceiver}. The body is read
- * without blocking and never past the size limit; the receiver (which may load keys and runs the listeners) is called
- * off the event loop.
+ * without blocking, and no further once past the size limit; the receiver (which may load keys and runs the
+ * listeners) is called off the event loop.
  */
 public class ReactiveBroadcastHandler implements HandlerFunction<ServerResponse> {
 
@@ -48,15 +48,21 @@ public class ReactiveBroadcastHandler implements HandlerFunction<ServerResponse>
 		this.scheduler = scheduler;
 	}
 
-	/** Routes {@code path} (every method: anything but POST is answered 405, as the servlet does) to this handler. */
+	/**
+	 * Routes {@code path} (every method: OPTIONS is answered with what is allowed, anything else but POST with 405, as
+	 * the servlet does) to this handler.
+	 */
 	public RouterFunction<ServerResponse> route(String path) {
 		return RouterFunctions.route(RequestPredicates.path(path), this);
 	}
 
 	@Override
 	public Mono<ServerResponse> handle(ServerRequest request) {
+		if (request.method() == HttpMethod.OPTIONS) {
+			return ServerResponse.ok().allow(HttpMethod.POST, HttpMethod.OPTIONS).build(); // as HttpServlet answers
+		}
 		if (request.method() != HttpMethod.POST) {
-			return ServerResponse.status(HttpStatus.METHOD_NOT_ALLOWED).allow(HttpMethod.POST).build();
+			return ServerResponse.status(HttpStatus.METHOD_NOT_ALLOWED).allow(HttpMethod.POST, HttpMethod.OPTIONS).build();
 		}
 		HttpHeaders headers = request.headers().asHttpHeaders();
 		long length = headers.getContentLength();

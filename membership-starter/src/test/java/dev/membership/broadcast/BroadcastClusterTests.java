@@ -235,6 +235,12 @@ class BroadcastClusterTests {
 		HttpResponse<String> get = this.http.send(HttpRequest.newBuilder(URI.create(url(target))).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(get.statusCode()).isEqualTo(405);
+		HttpResponse<String> options = this.http.send(
+				HttpRequest.newBuilder(URI.create(url(target))).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+					.build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(options.statusCode()).isEqualTo(200);
+		assertThat(options.headers().firstValue("Allow")).hasValueSatisfying((allow) -> assertThat(allow).contains("POST"));
 		assertThat(received(target)).hasSize(1);
 	}
 

@@ -73,7 +73,8 @@ public class MongoBroadcastKeys implements BroadcastKeySource {
 			this.cachedAtNanos = System.nanoTime();
 			return loaded;
 		}
-		catch (MongoException ex) {
+		catch (RuntimeException ex) {
+			// a driver error, or a reactive call that timed out or was refused on this thread
 			if (current != null) {
 				return current; // keep the keys we have until the store answers again
 			}

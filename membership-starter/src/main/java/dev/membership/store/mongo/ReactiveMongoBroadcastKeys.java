@@ -11,8 +11,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@link MongoBroadcastKeys} on the reactive driver, for applications without the blocking one. The keys are read
- * rarely (at first use, then every few minutes) and never on an event loop: the receiver and the sender call them from
- * their own threads, so these calls block, bounded by the operation timeout.
+ * rarely (at first use, then every few minutes) and never on an event loop: the receiver runs off it and the sender
+ * reads them on its own threads, so these calls block, bounded by the operation timeout.
  */
 public final class ReactiveMongoBroadcastKeys {
 
