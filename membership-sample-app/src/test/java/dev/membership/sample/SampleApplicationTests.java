@@ -6,7 +6,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -14,8 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.context.annotation.Import;
 
 import dev.membership.Membership;
 
@@ -26,19 +24,9 @@ import static org.awaitility.Awaitility.await;
 		properties = { "server.address=127.0.0.1", "management.health.mongodb.enabled=false", "membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms",
 				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms" })
+@Import(TestDatabase.InContext.class)
 class SampleApplicationTests {
 
-	private static final TestDatabase mongo = new TestDatabase("sample");
-
-	@DynamicPropertySource
-	static void mongo(DynamicPropertyRegistry registry) {
-		registry.add("spring.mongodb.uri", mongo::uri);
-	}
-
-	@AfterAll
-	static void stop() {
-		mongo.close();
-	}
 
 	@Autowired
 	private Membership membership;

@@ -1,15 +1,23 @@
 package dev.membership.test;
 
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
 import dev.membership.MembershipEventListener;
 import dev.membership.MembershipNode;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
+import dev.membership.autoconfigure.MembershipLifecycle;
 import dev.membership.autoconfigure.MembershipNodeCustomizer;
+import dev.membership.broadcast.BroadcastKeySource;
+import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.store.MembershipStore;
 
 /**
@@ -42,6 +50,49 @@ public class MembershipTestAutoConfiguration {
 	@Bean
 	MembershipEventListener simulatedClusterEventRecorder(SimulatedCluster cluster) {
 		return cluster::record;
+	}
+
+	/**
+	 * The broadcast key of a web application's node, in memory: the key a node would otherwise keep in MongoDB, which
+	 * a test need not have (and peers have no address, so nothing is sent).
+	 */
+	@Bean
+	BroadcastKeySource simulatedClusterBroadcastKeys() {
+		byte[] key = new byte[32];
+		new SecureRandom().nextBytes(key);
+		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(Base64.getEncoder().encodeToString(key)));
+		return () -> keyring;
+	}
+
+	/** Lets the node's first round finish as the context starts: a test begins with the node leading its groups. */
+	@Bean
+	SmartLifecycle simulatedClusterFirstRound(SimulatedCluster cluster) {
+		return new SmartLifecycle() {
+
+			private volatile boolean running;
+
+			@Override
+			public void start() {
+				cluster.settle();
+				this.running = true;
+			}
+
+			@Override
+			public void stop() {
+				this.running = false;
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+			@Override
+			public int getPhase() {
+				return MembershipLifecycle.PHASE + 1; // after the node started
+			}
+
+		};
 	}
 
 }

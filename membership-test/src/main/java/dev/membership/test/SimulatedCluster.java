@@ -52,7 +52,6 @@ public final class SimulatedCluster implements AutoCloseable {
 	/** The peer that takes a group over when {@link #revoke} does not say which one. */
 	public static final String DEFAULT_PEER = "simulated-peer";
 
-	private static final Set<String> LEASE_CALLS = Set.of("tryAcquire", "renew", "release");
 
 	/** How many lease durations of virtual time one request may take before it is reported as not reached. */
 	private static final int MAX_INTERVALS = 50;
@@ -70,13 +69,16 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	private final List<MembershipEvent> events = new CopyOnWriteArrayList<>();
 
+	/** The releases each candidate was told of, once each (node/group/epoch). */
+	private final Set<String> nudged = ConcurrentHashMap.newKeySet();
+
 	private final MembershipStore nodeStore;
 
 	/** Whether every call of the node under test fails. */
 	private volatile boolean cutOff;
 
-	/** A group whose lease calls fail for the node under test, or null. */
-	private volatile String cutOffGroup;
+	/** A group the node under test cannot acquire (so that a peer gets it first), or null. */
+	private volatile String noAcquire;
 
 	private volatile Supplier<MembershipNode> node;
 
@@ -92,7 +94,7 @@ public final class SimulatedCluster implements AutoCloseable {
 					if (this.cutOff) {
 						throw new StoreException("The database is unreachable (simulated)", null);
 					}
-					if (LEASE_CALLS.contains(method.getName()) && args[0].equals(this.cutOffGroup)) {
+					if (method.getName().equals("tryAcquire") && args[0].equals(this.noAcquire)) {
 						throw new StoreException("The lease of '" + args[0] + "' is out of reach (simulated)", null);
 					}
 					try {
@@ -206,7 +208,8 @@ public final class SimulatedCluster implements AutoCloseable {
 	public LeadershipTerm elect(String group) {
 		MembershipNode node = runningNode();
 		node.join(group);
-		this.peers.values().forEach((peer) -> peer.resign(group));
+		// only the peer that leads: a resign keeps a node out of the race for a while, even one that did not lead
+		this.peers.values().stream().filter((peer) -> peer.isLeader(group)).forEach((peer) -> peer.resign(group));
 		runUntil("the node under test leads '" + group + "'", () -> takesOver(node, group));
 		return node.currentTerm(group).orElseThrow();
 	}
@@ -228,7 +231,8 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * <li>{@code RENEWAL_DEADLINE_PASSED}: the database is out of reach for the node until its own deadline has passed
 	 * and the peer has taken the lease. As in production, the node steps down from every group it leads; the peer
 	 * takes {@code default} too, and the node takes back the groups it is alone in;</li>
-	 * <li>{@code LEASE_LOST}: the lease is taken behind the node's back, which it finds at its next renewal;</li>
+	 * <li>{@code LEASE_LOST}: the lease goes behind the node's back, which it finds at its next renewal, and the peer
+	 * takes it;</li>
 	 * <li>{@code SHUTDOWN} is what stopping the node does: stop it (or close the application context) instead.</li>
 	 * </ul>
 	 */
@@ -251,21 +255,20 @@ public final class SimulatedCluster implements AutoCloseable {
 			case RESIGNED -> node.resign(group);
 			// the database is out of reach until the node's own deadline has passed
 			case RENEWAL_DEADLINE_PASSED -> this.cutOff = true;
-			// the lease is taken behind the node's back (an operator, a clock jump) and the node finds out at its
-			// next renewal: its calls fail meanwhile, so that it cannot renew first
+			// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
+			// renewal, and the peer, not the node, takes the lease
 			case LEASE_LOST -> {
-				this.cutOffGroup = group;
+				this.noAcquire = group;
 				this.database.expireLease(group);
 			}
 			default -> throw new IllegalArgumentException(reason.toString());
 		}
 		try {
-			if (reason == RevocationReason.LEASE_LOST) {
-				runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
-				this.cutOffGroup = null;
-			}
-			runUntil("the node under test is revoked from '" + group + "'",
-					() -> revokedSince(seen, group, epoch) != null);
+			// the peer takes a released lease at once, before the node's next tick could try
+			runUntil("the node under test is revoked from '" + group + "'", () -> {
+				takesOver(peer, group);
+				return revokedSince(seen, group, epoch) != null;
+			});
 			LeaderRevokedEvent revoked = revokedSince(seen, group, epoch);
 			if (revoked.reason() != reason) {
 				throw new IllegalStateException("The node was revoked from '" + group + "' for " + revoked.reason()
@@ -276,7 +279,7 @@ public final class SimulatedCluster implements AutoCloseable {
 		}
 		finally {
 			this.cutOff = false;
-			this.cutOffGroup = null;
+			this.noAcquire = null;
 		}
 		runUntil(DEFAULT_PEER + " leads '" + group + "' and the node under test knows it",
 				() -> peer.isLeader(group) && isLeaderSeen(group, DEFAULT_PEER));
@@ -295,7 +298,7 @@ public final class SimulatedCluster implements AutoCloseable {
 		peer.join(group);
 		node.resign(group);
 		this.peers.forEach((id, other) -> {
-			if (!id.equals(nodeId)) {
+			if (!id.equals(nodeId) && other.isLeader(group)) {
 				other.resign(group);
 			}
 		});
@@ -320,11 +323,15 @@ public final class SimulatedCluster implements AutoCloseable {
 		awaitGone(nodeId);
 	}
 
-	/** Stops the peer {@code nodeId} as a crash would, and waits until the node under test no longer lists it. */
+	/**
+	 * Stops the peer {@code nodeId} as a crash would, and waits (past the liveness window) until the node under test
+	 * no longer lists it live; it stays listed, not live, until its document is removed after
+	 * {@code dead-node-retention}.
+	 */
 	public void crashMember(String nodeId) {
 		existingPeer(nodeId).halt();
 		this.peers.remove(nodeId);
-		awaitGone(nodeId);
+		runUntil(nodeId + " is no longer live for the node under test", () -> liveMember(nodeId).isEmpty());
 	}
 
 	/** Lets {@code duration} of virtual time pass: every renewal, heartbeat and timeout due meanwhile happens. */
@@ -355,7 +362,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	}
 
 	/** Runs what is due now, including events the node under test published from other threads. */
-	private void settle() {
+	void settle() {
 		this.driver.awaitIdle(REAL_TIMEOUT);
 	}
 
@@ -403,6 +410,7 @@ public final class SimulatedCluster implements AutoCloseable {
 		}
 		this.database.findLease(group)
 			.filter((lease) -> !lease.expiresAt().isAfter(LeaseRecord.RELEASED))
+			.filter((lease) -> this.nudged.add(candidate.nodeId() + "/" + group + "/" + lease.epoch()))
 			.ifPresent((lease) -> candidate.nudge(group, lease.epoch()));
 		return false;
 	}
@@ -416,7 +424,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	}
 
 	private void awaitGone(String nodeId) {
-		runUntil(nodeId + " is gone for the node under test",
+		runUntil(nodeId + " has left for the node under test",
 				() -> node().members().stream().noneMatch((m) -> m.nodeId().equals(nodeId)));
 	}
 
@@ -437,19 +445,23 @@ public final class SimulatedCluster implements AutoCloseable {
 	 */
 	private void runUntil(String what, BooleanSupplier done) {
 		MembershipSettings settings = node().settings();
-		long limit = this.time.nanoTime() + settings.leaseDuration().multipliedBy(MAX_INTERVALS).toNanos();
+		Duration virtualLimit = settings.leaseDuration().multipliedBy(MAX_INTERVALS);
+		long limit = this.time.nanoTime() + virtualLimit.toNanos();
+		// real time is spent only waiting for leader-only work to end, at most one drain timeout in all
+		long waitUntil = System.nanoTime() + settings.drainTimeout().toNanos();
 		settle();
-		boolean waitedForWork = false;
 		while (!done.getAsBoolean()) {
-			if (!waitedForWork && handOverWaitsForWork()) {
-				// once: work that has not ended within the drain timeout is left behind, as production would
-				waitedForWork = !this.driver.awaitSubmission(settings.drainTimeout());
+			long waitLeft = waitUntil - System.nanoTime();
+			if (waitLeft > 0 && handOverWaitsForWork()) {
+				if (!this.driver.awaitSubmission(Duration.ofNanos(waitLeft))) {
+					waitUntil = System.nanoTime(); // not ended within the drain timeout: left behind, as in production
+				}
 				settle();
 				continue;
 			}
 			if (!this.driver.step(limit, REAL_TIMEOUT)) {
 				throw new IllegalStateException("The simulated cluster did not reach the state asked for (" + what
-						+ ") within " + settings.leaseDuration().multipliedBy(MAX_INTERVALS) + " of virtual time");
+						+ ") within " + virtualLimit + " of virtual time");
 			}
 		}
 	}

@@ -119,8 +119,10 @@ class SimulatedClusterTests {
 		CompletableFuture<Boolean> run = CompletableFuture.supplyAsync(reports::waitUntilInterrupted);
 		assertThat(target.started.await(10, TimeUnit.SECONDS)).isTrue();
 		this.cluster.revoke("reports");
-		// the release came after the work ended: the revoke returned only then
-		assertThat(run).isCompletedWithValue(true);
+		// the drain interrupted the work and waited for it to end before the release
+		assertThat(run).succeedsWithin(Duration.ofSeconds(5)).isEqualTo(true);
+		assertThat(this.cluster.events(LeaderRevokedEvent.class)).last()
+			.satisfies((revoked) -> assertThat(revoked.reason()).isEqualTo(RevocationReason.RESIGNED));
 		assertThat(this.cluster.node().isLeader("reports")).isFalse();
 	}
 

@@ -4,14 +4,12 @@ import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.context.annotation.Import;
 
 import dev.membership.sample.TestDatabase;
 import dev.membership.test.AutoConfigureMembershipTest;
@@ -22,26 +20,15 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The sample's leader-only housekeeping with leadership under the test's control: the application's data stays in its
- * MongoDB (an embedded one here), membership runs on a simulated cluster. Runs happen only while this node leads, each
+ * MongoDB (an embedded one, closed with the context), membership runs on a simulated cluster. Runs happen only while this node leads, each
  * under its own epoch, and a revoke waits for the run in progress.
  */
 @SpringBootTest(properties = { "management.health.mongodb.enabled=false", "sample.housekeeping.interval=20ms",
 		"sample.items.interval=1h" })
 @AutoConfigureMembershipTest
 @DirtiesContext
+@Import(TestDatabase.InContext.class)
 class HousekeepingLeadershipTests {
-
-	private static final TestDatabase mongo = new TestDatabase("housekeeping");
-
-	@DynamicPropertySource
-	static void mongo(DynamicPropertyRegistry registry) {
-		registry.add("spring.mongodb.uri", mongo::uri);
-	}
-
-	@AfterAll
-	static void stop() {
-		mongo.close();
-	}
 
 	@Autowired
 	SimulatedCluster cluster;
