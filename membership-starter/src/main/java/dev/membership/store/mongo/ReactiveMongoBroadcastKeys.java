@@ -10,7 +10,7 @@ import org.bson.Document;
 import reactor.core.publisher.Mono;
 
 /**
- * {@link MongoBroadcastKeys} on the reactive driver, for applications without the blocking one. The keys are read
+ * The cluster's generated broadcast keys ({@link StoredBroadcastKeys}) on the reactive driver, for applications without the blocking one. The keys are read
  * rarely (at first use, then every few minutes) and never on an event loop: the receiver runs off it and the sender
  * reads them on its own threads, so these calls block, bounded by the operation timeout.
  */
@@ -19,12 +19,12 @@ public final class ReactiveMongoBroadcastKeys {
 	private ReactiveMongoBroadcastKeys() {
 	}
 
-	public static MongoBroadcastKeys of(MongoDatabase database, String collection, Duration operationTimeout) {
+	public static StoredBroadcastKeys of(MongoDatabase database, String collection, Duration operationTimeout) {
 		MongoCollection<Document> keys = database.withTimeout(operationTimeout.toMillis(), TimeUnit.MILLISECONDS)
 			.getCollection(collection)
 			.withWriteConcern(WriteConcern.MAJORITY);
 		Duration blockAtMost = operationTimeout.plusMillis(250);
-		return new MongoBroadcastKeys(
+		return new StoredBroadcastKeys(
 				(filter, update, options) -> Mono.from(keys.findOneAndUpdate(filter, update, options))
 					.block(blockAtMost),
 				(filter) -> Mono.from(keys.find(filter).first()).block(blockAtMost));
