@@ -31,9 +31,19 @@ public interface NodeRuntime {
 
 	/**
 	 * Makes a store call for the loop and hands its outcome (a result, or the failure) to {@code reply} on the loop.
-	 * The threaded runtime calls synchronously on the calling loop thread; a simulator delays, loses or fails calls.
+	 * By default synchronously, on the calling loop thread; a simulator delays, loses or fails calls.
 	 */
-	<T> void call(Supplier<T> operation, BiConsumer<T, RuntimeException> reply);
+	default <T> void call(Supplier<T> operation, BiConsumer<T, RuntimeException> reply) {
+		T result;
+		try {
+			result = operation.get();
+		}
+		catch (RuntimeException ex) {
+			reply.accept(null, ex);
+			return;
+		}
+		reply.accept(result, null);
+	}
 
 	/** Stops the loop and the watchdog at once; the event lanes finish what they have been given. */
 	void shutdown();

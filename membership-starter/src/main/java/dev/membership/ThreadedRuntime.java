@@ -8,8 +8,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 
 /**
  * The production runtime: one daemon thread per lane, created on first use. Store calls run synchronously on the loop
@@ -62,19 +60,6 @@ final class ThreadedRuntime implements NodeRuntime {
 	@Override
 	public Lane application() {
 		return this.applicationLane;
-	}
-
-	@Override
-	public <T> void call(Supplier<T> operation, BiConsumer<T, RuntimeException> reply) {
-		T result;
-		try {
-			result = operation.get();
-		}
-		catch (RuntimeException ex) {
-			reply.accept(null, ex);
-			return;
-		}
-		reply.accept(result, null);
 	}
 
 	@Override

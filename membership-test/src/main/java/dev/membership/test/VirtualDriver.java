@@ -5,8 +5,6 @@ import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -319,19 +317,6 @@ final class VirtualDriver implements AutoCloseable {
 		@Override
 		public VirtualLane application() {
 			return this.application;
-		}
-
-		@Override
-		public <T> void call(Supplier<T> operation, BiConsumer<T, RuntimeException> reply) {
-			T result;
-			try {
-				result = operation.get();
-			}
-			catch (RuntimeException ex) {
-				reply.accept(null, ex);
-				return;
-			}
-			reply.accept(result, null);
 		}
 
 		@Override
