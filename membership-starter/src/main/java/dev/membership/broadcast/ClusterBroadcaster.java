@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -119,8 +120,37 @@ public class ClusterBroadcaster implements AutoCloseable {
 		byte[] body = this.mapper.writeValueAsBytes(envelope);
 		// the keys may come from the database (blocking, now and then): never on the caller's thread, which may be
 		// an event loop; no keys yet (store unreachable) fails the broadcast, since nothing can be signed
-		return CompletableFuture.supplyAsync(this.keys::keyring, this.senders)
-			.thenCompose((keyring) -> fanOut(id, topic, sentAt, tree, body, keyring));
+		CompletableFuture<BroadcastResult> result = new CompletableFuture<>();
+		onSenders(() -> {
+			try {
+				BroadcastKeyring keyring = this.keys.keyring();
+				fanOut(id, topic, sentAt, tree, body, keyring).whenComplete((done, ex) -> {
+					if (ex != null) {
+						result.completeExceptionally(ex);
+					}
+					else {
+						result.complete(done);
+					}
+				});
+			}
+			catch (Throwable ex) {
+				result.completeExceptionally(ex); // the bare cause: no keys yet, say
+			}
+		});
+		return result;
+	}
+
+	/**
+	 * Runs {@code task} on a sender thread, or here once they are shutting down: a broadcast begun before
+	 * {@link #close()} (the lease release on shutdown) still goes out, within its grace period.
+	 */
+	private void onSenders(Runnable task) {
+		try {
+			this.senders.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			task.run();
+		}
 	}
 
 	private CompletableFuture<BroadcastResult> fanOut(UUID id, String topic, Instant sentAt, JsonNode tree,
@@ -146,8 +176,16 @@ public class ClusterBroadcaster implements AutoCloseable {
 						new Delivery(member.nodeId(), null, Outcome.SKIPPED, "no address")));
 				continue;
 			}
-			deliveries.add(CompletableFuture.supplyAsync(
-					() -> deliver(member, body, keyring.primaryKeyId(), signature), this.senders));
+			CompletableFuture<Delivery> delivery = new CompletableFuture<>();
+			onSenders(() -> {
+				try {
+					delivery.complete(deliver(member, body, keyring.primaryKeyId(), signature));
+				}
+				catch (Throwable ex) {
+					delivery.completeExceptionally(ex);
+				}
+			});
+			deliveries.add(delivery);
 		}
 		return CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new))
 			.thenApply((done) -> new BroadcastResult(id, deliveries.stream().map(CompletableFuture::join).toList()));
