@@ -10,9 +10,10 @@ import org.bson.Document;
 import reactor.core.publisher.Mono;
 
 /**
- * The cluster's generated broadcast keys ({@link StoredBroadcastKeys}) on the reactive driver, for applications without the blocking one. The keys are read
- * rarely (at first use, then every few minutes) and never on an event loop: the receiver runs off it and the sender
- * reads them on its own threads, so these calls block, bounded by the operation timeout.
+ * The cluster's generated broadcast keys ({@link StoredBroadcastKeys}) on the reactive driver, for applications without
+ * the blocking one. The keys are read rarely (at first use, then every few minutes) and never on an event loop: the
+ * receiver runs off it and the sender reads them on its own threads, so these calls block, bounded by the operation
+ * timeout.
  */
 public final class ReactiveMongoBroadcastKeys {
 

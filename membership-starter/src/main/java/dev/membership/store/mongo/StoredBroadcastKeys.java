@@ -15,6 +15,9 @@ import com.mongodb.client.model.Updates;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.store.StoreException;
@@ -29,9 +32,13 @@ import dev.membership.store.StoreException;
  */
 public class StoredBroadcastKeys implements BroadcastKeySource {
 
+	private static final Logger log = LoggerFactory.getLogger(StoredBroadcastKeys.class);
+
 	private static final String DOCUMENT_ID = "broadcast";
 
 	private static final Duration REFRESH = Duration.ofMinutes(5);
+
+	private static final Duration RETRY = Duration.ofSeconds(30);
 
 	private final MembershipDocuments.FindOneAndUpdate upsert;
 
@@ -64,7 +71,11 @@ public class StoredBroadcastKeys implements BroadcastKeySource {
 		catch (RuntimeException ex) {
 			// a driver error, or a reactive call that timed out or was refused on this thread
 			if (current != null) {
-				return current; // keep the keys we have until the store answers again
+				// keep the keys we have, and do not make every message wait out the store's timeout meanwhile
+				this.cachedAtNanos = System.nanoTime() - REFRESH.toNanos() + RETRY.toNanos();
+				log.warn("Cannot refresh the broadcast keys ({}); keeping the ones read before, trying again in {}",
+						ex.getMessage(), RETRY);
+				return current;
 			}
 			throw new StoreException("Cannot read the broadcast keys: " + ex.getMessage(), ex);
 		}
