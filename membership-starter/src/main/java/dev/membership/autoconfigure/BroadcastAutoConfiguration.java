@@ -78,7 +78,8 @@ public class BroadcastAutoConfiguration {
 			}
 			// looked up by name: an application with its own store may have no MongoDB classes at all
 			ClassLoader classLoader = beans.getBeanClassLoader();
-			if (ClassUtils.isPresent(MONGO_DATABASE_FACTORY, classLoader)) {
+			if (ClassUtils.isPresent(MONGO_DATABASE_FACTORY, classLoader)
+					&& ClassUtils.isPresent(MONGO_DATABASE, classLoader)) {
 				BroadcastKeySource keys = MongoKeys.from(beans, properties, settings);
 				if (keys != null) {
 					return keys;
@@ -176,7 +177,10 @@ public class BroadcastAutoConfiguration {
 
 	private static final String MONGO_DATABASE_FACTORY = "org.springframework.data.mongodb.MongoDatabaseFactory";
 
-	private static final String REACTIVE_MONGO_DATABASE_FACTORY = "org.springframework.data.mongodb.ReactiveMongoDatabaseFactory";
+	private static final String MONGO_DATABASE = "com.mongodb.client.MongoDatabase";
+
+	private static final String REACTIVE_MONGO_DATABASE_FACTORY =
+			"org.springframework.data.mongodb.ReactiveMongoDatabaseFactory";
 
 	private static final String REACTIVE_MONGO_DATABASE = "com.mongodb.reactivestreams.client.MongoDatabase";
 
@@ -212,6 +216,5 @@ public class BroadcastAutoConfiguration {
 		}
 
 	}
-
 
 }

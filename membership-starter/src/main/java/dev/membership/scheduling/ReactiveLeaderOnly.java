@@ -1,5 +1,6 @@
 package dev.membership.scheduling;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -50,6 +51,15 @@ final class ReactiveLeaderOnly {
 		return (adapter != null && adapter.getDescriptor().isDeferred()) ? new ReactiveLeaderOnly(adapter) : null;
 	}
 
+	private static void cancelElsewhere(Sinks.Empty<Void> ended) {
+		try {
+			Schedulers.boundedElastic().schedule(ended::tryEmitEmpty);
+		}
+		catch (RejectedExecutionException ex) {
+			ended.tryEmitEmpty(); // Reactor's schedulers are shutting down: here, rather than not at all
+		}
+	}
+
 	Object guard(ProxyMethodInvocation invocation, Supplier<Membership> membership, String group, String name,
 			boolean cancelOnRevoke, int[] termParameters, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
@@ -70,8 +80,8 @@ final class ReactiveLeaderOnly {
 		Membership m = membership.get();
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
 		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
-		LeadershipTerm.Execution execution = (m != null) ? m.beginLeaderWork(group, name,
-				(ended != null) ? () -> Schedulers.boundedElastic().schedule(ended::tryEmitEmpty) : null) : null;
+		LeadershipTerm.Execution execution = (m != null)
+				? m.beginLeaderWork(group, name, (ended != null) ? () -> cancelElsewhere(ended) : null) : null;
 		if (execution == null) {
 			skips.run();
 			return Flux.empty();
