@@ -7,6 +7,7 @@ import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
@@ -57,6 +58,7 @@ public class MembershipTestAutoConfiguration {
 	 * a test need not have (and peers have no address, so nothing is sent).
 	 */
 	@Bean
+	@ConditionalOnMissingBean
 	BroadcastKeySource simulatedClusterBroadcastKeys() {
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
@@ -64,7 +66,10 @@ public class MembershipTestAutoConfiguration {
 		return () -> keyring;
 	}
 
-	/** Lets the node's first round finish as the context starts: a test begins with the node leading its groups. */
+	/**
+	 * Lets the node's first round finish as the context starts, so a test begins with the node leading its groups;
+	 * and stops the node as the context closes, moving virtual time so that its drain timeout can pass.
+	 */
 	@Bean
 	SmartLifecycle simulatedClusterFirstRound(SimulatedCluster cluster) {
 		return new SmartLifecycle() {
@@ -80,6 +85,7 @@ public class MembershipTestAutoConfiguration {
 			@Override
 			public void stop() {
 				this.running = false;
+				cluster.stopNode(); // just before the starter's own lifecycle, which then finds it stopped
 			}
 
 			@Override

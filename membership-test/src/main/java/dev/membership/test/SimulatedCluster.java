@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
@@ -52,6 +53,8 @@ public final class SimulatedCluster implements AutoCloseable {
 	/** The peer that takes a group over when {@link #revoke} does not say which one. */
 	public static final String DEFAULT_PEER = "simulated-peer";
 
+	/** The node under test, as a candidate for a lease (peers are their ids). */
+	private static final String UNDER_TEST = "\0under-test";
 
 	/** How many lease durations of virtual time one request may take before it is reported as not reached. */
 	private static final int MAX_INTERVALS = 50;
@@ -77,25 +80,35 @@ public final class SimulatedCluster implements AutoCloseable {
 	/** Whether every call of the node under test fails. */
 	private volatile boolean cutOff;
 
-	/** A group the node under test cannot acquire (so that a peer gets it first), or null. */
-	private volatile String noAcquire;
+	/** Who alone may acquire a lease right now, or null. */
+	private volatile Gate gate;
 
 	private volatile Supplier<MembershipNode> node;
 
 	private boolean ownsNode;
 
 	SimulatedCluster() {
-		InMemoryMembershipStore client = InMemoryMembershipStore.sharing(this.database);
-		this.nodeStore = (MembershipStore) Proxy.newProxyInstance(MembershipStore.class.getClassLoader(),
+		this.nodeStore = gated(InMemoryMembershipStore.sharing(this.database), UNDER_TEST);
+	}
+
+	/**
+	 * A client of the in-memory database for {@code candidate} (a peer's id, or {@link #UNDER_TEST}): its lease
+	 * acquisitions are refused, as if another node had just taken the lease, while a test makes another candidate
+	 * leader; the node under test's calls also fail while it is cut off.
+	 */
+	private MembershipStore gated(InMemoryMembershipStore client, String candidate) {
+		return (MembershipStore) Proxy.newProxyInstance(MembershipStore.class.getClassLoader(),
 				new Class<?>[] { MembershipStore.class }, (proxy, method, args) -> {
 					if (method.getDeclaringClass() == Object.class) {
 						return method.invoke(client, args);
 					}
-					if (this.cutOff) {
+					if (candidate.equals(UNDER_TEST) && this.cutOff) {
 						throw new StoreException("The database is unreachable (simulated)", null);
 					}
-					if (method.getName().equals("tryAcquire") && args[0].equals(this.noAcquire)) {
-						return Optional.empty(); // as if another node had just taken it
+					Gate gate = this.gate;
+					if (gate != null && method.getName().equals("tryAcquire") && args[0].equals(gate.group())
+							&& !candidate.equals(gate.candidate())) {
+						return Optional.empty();
 					}
 					try {
 						return method.invoke(client, args);
@@ -104,6 +117,10 @@ public final class SimulatedCluster implements AutoCloseable {
 						throw ex.getCause();
 					}
 				});
+	}
+
+	/** While a test makes {@code candidate} the leader of {@code group}, no one else can acquire it. */
+	private record Gate(String group, String candidate) {
 	}
 
 	/**
@@ -148,6 +165,19 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	void bind(Supplier<MembershipNode> node) {
 		this.node = node;
+	}
+
+	/**
+	 * Stops the node under test gracefully, moving virtual time for it: the drain waits in real time (up to its
+	 * timeout) for leader-only work still running, then the drain timer and the release happen as in production.
+	 */
+	void stopNode() {
+		MembershipNode node = node();
+		if (!node.isRunning()) {
+			return;
+		}
+		CompletableFuture<Void> stopped = node.stopAsync(node.settings().leaseDuration());
+		runUntil("the node under test has stopped", stopped::isDone);
 	}
 
 	/** Told of every event of the node under test (one of its reactions: peers have none). */
@@ -208,9 +238,14 @@ public final class SimulatedCluster implements AutoCloseable {
 	public LeadershipTerm elect(String group) {
 		MembershipNode node = runningNode();
 		node.join(group);
-		// only the peer that leads: a resign keeps a node out of the race for a while, even one that did not lead
 		this.peers.values().stream().filter((peer) -> peer.isLeader(group)).forEach((peer) -> peer.resign(group));
-		runUntil("the node under test leads '" + group + "'", () -> takesOver(node, group));
+		this.gate = new Gate(group, UNDER_TEST);
+		try {
+			runUntil("the node under test leads '" + group + "'", () -> takesOver(node, group));
+		}
+		finally {
+			this.gate = null;
+		}
 		return node.currentTerm(group).orElseThrow();
 	}
 
@@ -251,19 +286,17 @@ public final class SimulatedCluster implements AutoCloseable {
 		int seen = this.events.size();
 		MembershipNode peer = peer(DEFAULT_PEER);
 		peer.join(group);
-		switch (reason) {
-			case RESIGNED -> node.resign(group);
-			// the database is out of reach until the node's own deadline has passed
-			case RENEWAL_DEADLINE_PASSED -> this.cutOff = true;
-			// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
-			// renewal, and the peer, not the node, takes the lease
-			case LEASE_LOST -> {
-				this.noAcquire = group;
-				this.database.expireLease(group);
-			}
-			default -> throw new IllegalArgumentException(reason.toString());
-		}
 		try {
+			this.gate = new Gate(group, DEFAULT_PEER);
+			switch (reason) {
+				case RESIGNED -> node.resign(group);
+				// the database is out of reach until the node's own deadline has passed
+				case RENEWAL_DEADLINE_PASSED -> this.cutOff = true;
+				// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
+				// renewal, and the peer, not the node, takes the lease
+				case LEASE_LOST -> this.database.expireLease(group);
+				default -> throw new IllegalArgumentException(reason.toString());
+			}
 			// the peer takes a released lease at once, before the node's next tick could try
 			runUntil("the node under test is revoked from '" + group + "'", () -> {
 				takesOver(peer, group);
@@ -276,13 +309,14 @@ public final class SimulatedCluster implements AutoCloseable {
 			}
 			// a node cut off stays so until the lease has expired in the database and the peer has it
 			runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
+			this.cutOff = false;
+			runUntil(DEFAULT_PEER + " leads '" + group + "' and the node under test knows it",
+					() -> peer.isLeader(group) && isLeaderSeen(group, DEFAULT_PEER));
 		}
 		finally {
 			this.cutOff = false;
-			this.noAcquire = null;
+			this.gate = null;
 		}
-		runUntil(DEFAULT_PEER + " leads '" + group + "' and the node under test knows it",
-				() -> peer.isLeader(group) && isLeaderSeen(group, DEFAULT_PEER));
 	}
 
 	/**
@@ -302,8 +336,14 @@ public final class SimulatedCluster implements AutoCloseable {
 				other.resign(group);
 			}
 		});
-		runUntil(nodeId + " leads '" + group + "' and the node under test knows it",
-				() -> takesOver(peer, group) && isLeaderSeen(group, nodeId));
+		this.gate = new Gate(group, nodeId);
+		try {
+			runUntil(nodeId + " leads '" + group + "' and the node under test knows it",
+					() -> takesOver(peer, group) && isLeaderSeen(group, nodeId));
+		}
+		finally {
+			this.gate = null;
+		}
 		return node.leader(group).orElseThrow();
 	}
 
@@ -382,8 +422,8 @@ public final class SimulatedCluster implements AutoCloseable {
 				.drainTimeout(mine.drainTimeout())
 				.build();
 			// no address: the node under test never tries to reach a peer over the network
-			MembershipNode peer = MembershipNode
-				.builder(settings, InMemoryMembershipStore.sharing(this.database))
+			MembershipStore store = gated(InMemoryMembershipStore.sharing(this.database), id);
+			MembershipNode peer = MembershipNode.builder(settings, store)
 				.clock(this.time)
 				.runtime(this.driver.runtime())
 				.build();
@@ -447,13 +487,14 @@ public final class SimulatedCluster implements AutoCloseable {
 		MembershipSettings settings = node().settings();
 		Duration virtualLimit = settings.leaseDuration().multipliedBy(MAX_INTERVALS);
 		long limit = this.time.nanoTime() + virtualLimit.toNanos();
-		// real time is spent only waiting for leader-only work to end, at most one drain timeout in all
+		// real time is spent only waiting for leader-only work to end: at most one drain timeout per call
 		long waitUntil = System.nanoTime() + settings.drainTimeout().toNanos();
 		settle();
 		while (!done.getAsBoolean()) {
+			long submitted = this.driver.submissions();
 			long waitLeft = waitUntil - System.nanoTime();
 			if (waitLeft > 0 && handOverWaitsForWork()) {
-				if (!this.driver.awaitSubmission(Duration.ofNanos(waitLeft))) {
+				if (!this.driver.awaitSubmissionAfter(submitted, Duration.ofNanos(waitLeft))) {
 					waitUntil = System.nanoTime(); // not ended within the drain timeout: left behind, as in production
 				}
 				settle();

@@ -126,23 +126,33 @@ final class VirtualDriver implements AutoCloseable {
 		}
 	}
 
+	/** How much work has been submitted so far: a mark for {@link #awaitSubmissionAfter}. */
+	long submissions() {
+		this.lock.lock();
+		try {
+			return this.submissions;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/**
-	 * Waits at most {@code realTimeout} for work to be submitted from outside (say, leader-only work that finishes and
-	 * lets a hand-over go on); returns whether some was.
+	 * Waits at most {@code realTimeout} for work to be submitted after the mark {@code seen} (say, by leader-only
+	 * work that ends and lets a hand-over go on); returns whether some was. False at once once closed.
 	 */
-	boolean awaitSubmission(Duration realTimeout) {
+	boolean awaitSubmissionAfter(long seen, Duration realTimeout) {
 		long deadline = System.nanoTime() + realTimeout.toNanos();
 		this.lock.lock();
 		try {
-			long seen = this.submissions;
-			while (!this.closed && this.submissions == seen) {
+			while (this.submissions == seen) {
 				long left = deadline - System.nanoTime();
-				if (left <= 0) {
+				if (this.closed || left <= 0) {
 					return false;
 				}
 				this.changed.awaitNanos(left);
 			}
-			return true;
+			return !this.closed;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -86,6 +86,16 @@ class SimulatedClusterTests {
 	}
 
 	@Test
+	void theNodeTakesBackAGroupThatPeersTookInTurn() {
+		this.cluster.electOther("reports", "node-b");
+		this.cluster.electOther("reports", "node-c");
+		// node-b, which resigned last but one, must not get in the way
+		assertThat(this.cluster.elect("reports").epoch()).isEqualTo(4);
+		this.cluster.electOther("reports", "node-b");
+		assertThat(this.cluster.node().leader("reports").orElseThrow().nodeId()).isEqualTo("node-b");
+	}
+
+	@Test
 	void membersJoinAndLeave() {
 		assertThat(this.cluster.addMember("node-b").live()).isTrue();
 		this.cluster.addMember("node-c");
