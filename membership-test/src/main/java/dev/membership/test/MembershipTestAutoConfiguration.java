@@ -32,7 +32,7 @@ public class MembershipTestAutoConfiguration {
 	@Bean
 	SimulatedCluster simulatedCluster(ObjectProvider<MembershipNode> node) {
 		SimulatedCluster cluster = new SimulatedCluster();
-		cluster.bind(node::getObject);
+		cluster.bind(node::getIfAvailable); // none when the application defines its own Membership
 		return cluster;
 	}
 

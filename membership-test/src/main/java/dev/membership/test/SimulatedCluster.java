@@ -172,8 +172,8 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * timeout) for leader-only work still running, then the drain timer and the release happen as in production.
 	 */
 	void stopNode() {
-		MembershipNode node = node();
-		if (!node.isRunning()) {
+		MembershipNode node = nodeIfAny();
+		if (node == null || !node.isRunning()) {
 			return;
 		}
 		CompletableFuture<Void> stopped = node.stopAsync(node.settings().leaseDuration());
@@ -189,11 +189,17 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	/** The node under test. */
 	public MembershipNode node() {
-		Supplier<MembershipNode> supplier = this.node;
-		if (supplier == null) {
-			throw new IllegalStateException("No node under test yet");
+		MembershipNode node = nodeIfAny();
+		if (node == null) {
+			throw new IllegalStateException("No node under test: none started yet, or the application defines its "
+					+ "own Membership bean");
 		}
-		return supplier.get();
+		return node;
+	}
+
+	private MembershipNode nodeIfAny() {
+		Supplier<MembershipNode> supplier = this.node;
+		return (supplier != null) ? supplier.get() : null;
 	}
 
 	/** Every event the node under test published, in order (what its listeners were given). */
