@@ -158,12 +158,11 @@ class ClusterEndToEndIT {
 		int stops = 3;
 		for (int stop = 0; stop < stops; stop++) {
 			Proc stopping = leader;
-			await("a run in progress on " + stopping.name).atMost(Duration.ofSeconds(10))
+			// the run seen in progress, from the same read: a second read could fall between two runs
+			JsonNode running = await("a run in progress on " + stopping.name).atMost(Duration.ofSeconds(10))
 				.until(() -> runs(stopping).stream()
-					.anyMatch((r) -> r.get("nodeId").asString().equals(stopping.name) && !r.hasNonNull("endedAt")));
-			JsonNode running = runs(stopping).stream()
-				.filter((r) -> r.get("nodeId").asString().equals(stopping.name) && !r.hasNonNull("endedAt"))
-				.findFirst()
+					.filter((r) -> r.get("nodeId").asString().equals(stopping.name) && !r.hasNonNull("endedAt"))
+					.findFirst(), Optional::isPresent)
 				.orElseThrow();
 			stopping.process.destroy(); // SIGTERM, mid-run
 			nodes.remove(stopping);
