@@ -6,6 +6,7 @@ import java.util.OptionalLong;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoWriteException;
+import com.mongodb.ReadPreference;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
@@ -138,13 +139,17 @@ public final class EpochFence {
 		return new FencedWriteResult(0, 0, false, newerEpoch(collection, filter));
 	}
 
-	private static UpdateOptions withoutUpsert(UpdateOptions options) {
+	/** The caller's options, every one of them, but the upsert. */
+	static UpdateOptions withoutUpsert(UpdateOptions options) {
 		return new UpdateOptions().upsert(false)
 			.bypassDocumentValidation(options.getBypassDocumentValidation())
 			.collation(options.getCollation())
 			.arrayFilters(options.getArrayFilters())
 			.hint(options.getHint())
-			.hintString(options.getHintString());
+			.hintString(options.getHintString())
+			.comment(options.getComment())
+			.let(options.getLet())
+			.sort(options.getSort());
 	}
 
 	/** A fenced {@code updateMany}: documents a newer epoch wrote are left alone and reported. */
@@ -154,8 +159,10 @@ public final class EpochFence {
 				newerEpoch(collection, filter));
 	}
 
+	/** Read from the primary, which just refused the write, whatever the application's read preference says. */
 	private OptionalLong newerEpoch(MongoCollection<?> collection, Bson filter) {
 		Document newest = collection.withDocumentClass(Document.class)
+			.withReadPreference(ReadPreference.primary())
 			.find(Filters.and(filter, Filters.gt(this.field, this.epoch)))
 			.projection(Projections.include(this.field))
 			.sort(Sorts.descending(this.field))
@@ -229,6 +236,7 @@ public final class EpochFence {
 		newer.fields().include(this.field);
 		newer.with(Sort.by(Sort.Direction.DESC, this.field));
 		newer.limit(1);
+		newer.withReadPreference(ReadPreference.primary()); // where the write was just refused
 		return epochIn(mongo.findOne(newer, Document.class, collection));
 	}
 

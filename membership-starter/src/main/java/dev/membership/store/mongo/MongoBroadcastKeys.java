@@ -3,6 +3,7 @@ package dev.membership.store.mongo;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
@@ -14,6 +15,7 @@ public class MongoBroadcastKeys extends StoredBroadcastKeys {
 	public MongoBroadcastKeys(MongoDatabase database, String collection, Duration operationTimeout) {
 		this(database.withTimeout(operationTimeout.toMillis(), TimeUnit.MILLISECONDS)
 			.getCollection(collection)
+			.withReadPreference(ReadPreference.primary())
 			.withWriteConcern(WriteConcern.MAJORITY));
 	}
 

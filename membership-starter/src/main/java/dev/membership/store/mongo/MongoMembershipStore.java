@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import com.mongodb.ReadConcern;
+import com.mongodb.ReadPreference;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import org.bson.Document;
@@ -33,8 +34,9 @@ import dev.membership.store.RosterChange;
  * {@code {_id: group, $or: [{expiresAt: {$lt: now}}, {holder is me}]}}: when another holder's unexpired lease exists
  * the filter matches nothing, the upsert tries to insert a second document with the same {@code _id}, and the unique
  * {@code _id} index (which MongoDB always has) answers with a duplicate-key error. Safety therefore depends on no
- * index we create. Lease writes use the configured write concern (majority by default) and lease reads majority read
- * concern, so a lease survives a primary failover.
+ * index we create. Lease writes use a majority write concern and lease reads majority read concern, so a lease
+ * survives a primary failover. Every read goes to the primary, whatever read preference the application's client has:
+ * a lagging secondary would show old heartbeats (live nodes taken for dead) and old leases.
  * <p>
  * Every call carries a client-side operation timeout (driver CSOT) shorter than the lease, so a hung server cannot
  * hold the election loop: server selection, connection checkout and the round trip all count against it.
@@ -53,7 +55,9 @@ public class MongoMembershipStore implements MembershipStore {
 
 	public MongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
-		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
+		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+			.withReadPreference(ReadPreference.primary());
 		this.nodes = this.database.getCollection(settings.nodesCollection());
 		this.leases = this.database.getCollection(settings.leasesCollection())
 			.withWriteConcern(settings.leaseWriteConcern())

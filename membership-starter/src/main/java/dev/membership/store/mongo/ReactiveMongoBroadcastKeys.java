@@ -3,6 +3,7 @@ package dev.membership.store.mongo;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
@@ -23,6 +24,7 @@ public final class ReactiveMongoBroadcastKeys {
 	public static StoredBroadcastKeys of(MongoDatabase database, String collection, Duration operationTimeout) {
 		MongoCollection<Document> keys = database.withTimeout(operationTimeout.toMillis(), TimeUnit.MILLISECONDS)
 			.getCollection(collection)
+			.withReadPreference(ReadPreference.primary())
 			.withWriteConcern(WriteConcern.MAJORITY);
 		Duration blockAtMost = operationTimeout.plusMillis(250);
 		return new StoredBroadcastKeys(

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import com.mongodb.ReadConcern;
+import com.mongodb.ReadPreference;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import org.bson.Document;
@@ -51,7 +52,9 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	public ReactiveMongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
-		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS);
+		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
+		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+			.withReadPreference(ReadPreference.primary());
 		this.nodes = this.database.getCollection(settings.nodesCollection());
 		this.leases = this.database.getCollection(settings.leasesCollection())
 			.withWriteConcern(settings.leaseWriteConcern())

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import org.junit.jupiter.api.AfterAll;
@@ -26,10 +27,15 @@ class UriMongoStoreContractTests extends AbstractMembershipStoreContractTests {
 	@Override
 	protected MembershipStore createStore(String namespace) {
 		ConnectionString uri = new ConnectionString(System.getenv("MEMBERSHIP_TEST_MONGO_URI"));
-		MongoClient client = MongoClients.create(uri);
+		MongoClient client = MongoClients.create(clientSettings(MongoClientSettings.builder().applyConnectionString(uri)));
 		clients.add(client);
 		String database = (uri.getDatabase() != null) ? uri.getDatabase() : "membership_test";
 		return MongoStores.create(client.getDatabase(database), namespace);
+	}
+
+	/** The client as the URI says; a variant changes what an application's client may say. */
+	protected MongoClientSettings clientSettings(MongoClientSettings.Builder fromUri) {
+		return fromUri.build();
 	}
 
 }
