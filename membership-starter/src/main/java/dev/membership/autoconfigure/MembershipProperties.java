@@ -355,7 +355,8 @@ public class MembershipProperties {
 		private Duration operationTimeout;
 
 		/**
-		 * Write concern of lease writes, e.g. "majority" or "w1".
+		 * Write concern of lease writes: "majority", or "majority-journaled" (also waits for the journal where the
+		 * replica set's writeConcernMajorityJournalDefault is false). Anything weaker is refused at startup.
 		 */
 		private String leaseWriteConcern = "majority";
 

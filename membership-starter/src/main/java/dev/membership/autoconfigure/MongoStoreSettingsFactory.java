@@ -18,15 +18,31 @@ final class MongoStoreSettingsFactory {
 
 	static MongoStoreSettings storeSettings(MembershipProperties properties, MembershipSettings settings) {
 		MembershipProperties.Mongo mongo = properties.getMongo();
-		WriteConcern writeConcern = WriteConcern.valueOf(mongo.getLeaseWriteConcern());
-		if (writeConcern == null) {
-			throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("mongo.lease-write-concern"),
-					"unknown write concern '" + mongo.getLeaseWriteConcern() + "' (use majority, w1, w2, ...)")));
-		}
+		WriteConcern writeConcern = leaseWriteConcern(mongo.getLeaseWriteConcern());
 		Duration timeout = (mongo.getOperationTimeout() != null) ? mongo.getOperationTimeout()
 				: settings.renewalInterval();
 		return new MongoStoreSettings(mongo.getNodesCollection(), mongo.getLeasesCollection(), timeout, writeConcern,
 				settings.deadNodeRetention());
+	}
+
+	/**
+	 * {@code majority}, or {@code majority-journaled}; anything weaker is refused: a lease write acknowledged by fewer
+	 * than a majority can be rolled back by a failover, and then two nodes lead under one epoch.
+	 */
+	static WriteConcern leaseWriteConcern(String name) {
+		String value = String.valueOf(name).trim();
+		if (value.equalsIgnoreCase("majority")) {
+			return WriteConcern.MAJORITY;
+		}
+		if (value.equalsIgnoreCase("majority-journaled")) {
+			return WriteConcern.MAJORITY.withJournal(true);
+		}
+		WriteConcern known = WriteConcern.valueOf(value);
+		String what = (known != null) ? "'" + value + "' is weaker than majority" : "'" + value + "' is not a write concern";
+		throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("mongo.lease-write-concern"), what
+				+ ": a lease write acknowledged by fewer than a majority of the replica set can be rolled back by a "
+				+ "failover, and then two nodes lead with the same epoch; use majority (the default) or "
+				+ "majority-journaled")));
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.mongodb.WriteConcern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -74,7 +75,7 @@ class MembershipAutoConfigurationTests {
 			.withPropertyValues("membership.node-id=node-7", "membership.safety-margin=50ms",
 					"membership.dead-node-retention=5m", "membership.groups=alpha,beta",
 					"membership.mongo.nodes-collection=n", "membership.mongo.leases-collection=l",
-					"membership.mongo.operation-timeout=200ms", "membership.mongo.lease-write-concern=w1")
+					"membership.mongo.operation-timeout=200ms", "membership.mongo.lease-write-concern=majority-journaled")
 			.run((context) -> {
 				MembershipSettings settings = context.getBean(MembershipSettings.class);
 				assertThat(settings.nodeId()).isEqualTo("node-7");
@@ -88,6 +89,8 @@ class MembershipAutoConfigurationTests {
 				assertThat(properties.getMongo().getNodesCollection()).isEqualTo("n");
 				assertThat(MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout())
 					.isEqualTo(Duration.ofMillis(200));
+				assertThat(MongoStoreSettingsFactory.storeSettings(properties, settings).leaseWriteConcern())
+					.isEqualTo(WriteConcern.MAJORITY.withJournal(true));
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("alpha"));
 			});
@@ -204,7 +207,14 @@ class MembershipAutoConfigurationTests {
 		assertFailure("membership.liveness-window=0ms", "membership.liveness-window: must be a positive duration");
 		assertFailure("membership.safety-margin=450ms", "membership.safety-margin");
 		assertFailure("membership.mongo.operation-timeout=600ms", "membership.mongo.operation-timeout");
-		assertFailure("membership.mongo.lease-write-concern=sometimes", "membership.mongo.lease-write-concern");
+		assertFailure("membership.mongo.lease-write-concern=sometimes",
+				"membership.mongo.lease-write-concern: 'sometimes' is not a write concern");
+		assertFailure("membership.mongo.lease-write-concern=w1",
+				"membership.mongo.lease-write-concern: 'w1' is weaker than majority: a lease write acknowledged by "
+						+ "fewer than a majority of the replica set can be rolled back by a failover, and then two "
+						+ "nodes lead with the same epoch; use majority (the default) or majority-journaled");
+		assertFailure("membership.mongo.lease-write-concern=journaled",
+				"membership.mongo.lease-write-concern: 'journaled' is weaker than majority");
 		assertFailure("membership.dead-node-retention=100ms", "membership.dead-node-retention");
 		assertFailure("membership.mongo.operation-timeout=5ms",
 				"membership.mongo.operation-timeout: every database call would have to finish within 5 ms");
