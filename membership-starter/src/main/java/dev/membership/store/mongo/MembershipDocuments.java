@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
+import com.mongodb.MongoNamespace;
 import com.mongodb.MongoWriteException;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
@@ -50,6 +51,14 @@ final class MembershipDocuments {
 
 	private static final int COMMAND_NOT_FOUND = 59;
 
+	/** An index of these keys exists with other options (here: another TTL), or under another name. */
+	private static final int INDEX_OPTIONS_CONFLICT = 85;
+
+	/** An index of this name exists with other keys. */
+	private static final int INDEX_KEY_SPECS_CONFLICT = 86;
+
+	private static final String TTL_INDEX = "membership_node_ttl";
+
 	private static final Logger log = LoggerFactory.getLogger(MembershipDocuments.class);
 
 	private static final Document HELLO = new Document("hello", 1);
@@ -62,17 +71,45 @@ final class MembershipDocuments {
 	}
 
 	/**
-	 * Creates the TTL index on the nodes' {@code updatedAt} with {@code create(keys, options)}; an existing index with
-	 * another TTL is kept, since the leader's own cleanup runs anyway.
+	 * Creates the TTL index on the nodes' {@code updatedAt} with {@code create(keys, options)}. When the index exists
+	 * with another TTL (the retention was changed), {@code collMod} sets the new one through {@code runCommand}; an index
+	 * of that name on other keys is left alone. Either way the keeper's own cleanup goes on, so only those conflicts
+	 * are tolerated (and said at WARN when they cannot be mended); any other failure, such as a missing privilege, is
+	 * the caller's to report.
 	 */
-	static void createTtlIndex(Duration deadNodeRetention, BiConsumer<Bson, IndexOptions> create, Object namespace) {
+	static void createTtlIndex(Duration deadNodeRetention, BiConsumer<Bson, IndexOptions> create,
+			Function<Document, Document> runCommand, MongoNamespace namespace) {
 		long ttlSeconds = Math.max(1, deadNodeRetention.toSeconds());
+		Bson keys = Indexes.ascending("updatedAt");
 		try {
-			create.accept(Indexes.ascending("updatedAt"),
-					new IndexOptions().name("membership_node_ttl").expireAfter(ttlSeconds, TimeUnit.SECONDS));
+			create.accept(keys, new IndexOptions().name(TTL_INDEX).expireAfter(ttlSeconds, TimeUnit.SECONDS));
 		}
 		catch (MongoCommandException ex) {
-			log.warn("Kept the existing TTL index on {}: {}", namespace, ex.getErrorMessage());
+			if (ex.getErrorCode() == INDEX_KEY_SPECS_CONFLICT) {
+				log.warn("Kept the index {} on {}: it has other keys than {updatedAt: 1} ({}); dead node documents are "
+						+ "still removed by the keeper of the roster", TTL_INDEX, namespace, ex.getErrorMessage());
+				return;
+			}
+			if (ex.getErrorCode() != INDEX_OPTIONS_CONFLICT) {
+				throw ex;
+			}
+			changeTtl(ttlSeconds, runCommand, namespace);
+		}
+	}
+
+	private static void changeTtl(long ttlSeconds, Function<Document, Document> runCommand,
+			MongoNamespace namespace) {
+		Document collMod = new Document("collMod", namespace.getCollectionName()).append("index",
+				new Document("keyPattern", new Document("updatedAt", 1)).append("expireAfterSeconds", ttlSeconds));
+		try {
+			runCommand.apply(collMod);
+			log.info("Changed the TTL of dead node documents on {} to {} s (membership.dead-node-retention)",
+					namespace, ttlSeconds);
+		}
+		catch (MongoCommandException ex) {
+			log.warn("Could not change the TTL index on {} to {} s ({}); it keeps its old TTL until changed with "
+					+ "collMod, and dead node documents are still removed by the keeper of the roster", namespace,
+					ttlSeconds, ex.getErrorMessage());
 		}
 	}
 

@@ -69,7 +69,7 @@ public class MongoMembershipStore implements MembershipStore {
 	public void initialize() {
 		call("initialize", () -> {
 			MembershipDocuments.createTtlIndex(this.deadNodeRetention, this.nodes::createIndex,
-					this.nodes.getNamespace());
+					this.database::runCommand, this.nodes.getNamespace());
 			return null;
 		});
 	}

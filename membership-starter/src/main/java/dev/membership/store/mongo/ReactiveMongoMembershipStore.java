@@ -66,8 +66,9 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	@Override
 	public void initialize() {
 		call("initialize", () -> {
-			MembershipDocuments.createTtlIndex(this.deadNodeRetention, (keys, options) -> one(this.nodes.createIndex(keys, options)),
-					this.nodes.getNamespace());
+			MembershipDocuments.createTtlIndex(this.deadNodeRetention,
+					(keys, options) -> one(this.nodes.createIndex(keys, options)),
+					(command) -> one(this.database.runCommand(command)), this.nodes.getNamespace());
 			return null;
 		});
 	}
