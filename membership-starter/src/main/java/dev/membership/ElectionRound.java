@@ -25,6 +25,7 @@ import dev.membership.store.MembershipStore;
 import dev.membership.store.NodeRecord;
 import dev.membership.store.Roster;
 import dev.membership.store.RosterChange;
+import dev.membership.store.RosterTooLargeException;
 
 /**
  * What the loop does, as jobs of store calls: a tick (renew the held leases, heartbeat unless the leases keep this node
@@ -460,7 +461,12 @@ final class ElectionRound {
 					// tick goes on (a roster too large for one document fails here every time, and says so)
 					this.rosterWrittenInEpoch = 0;
 					this.recentChanges = List.of();
-					log.warn("Could not write the member roster ({} members): {}", next.size(), ex.getMessage());
+					if (ex instanceof RosterTooLargeException) {
+						log.error(ex.getMessage());
+					}
+					else {
+						log.warn("Could not write the member roster ({} members): {}", next.size(), ex.getMessage());
+					}
 					return true;
 				});
 	}

@@ -27,6 +27,9 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.Codec;
+import org.bson.codecs.DocumentCodec;
 import org.bson.conversions.Bson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +42,7 @@ import dev.membership.store.LeaseRecord;
 import dev.membership.store.NodeRecord;
 import dev.membership.store.Roster;
 import dev.membership.store.RosterChange;
+import dev.membership.store.RosterTooLargeException;
 import dev.membership.store.StoreException;
 
 /**
@@ -66,6 +70,14 @@ final class MembershipDocuments {
 	private static final Document IS_MASTER = new Document("isMaster", 1);
 
 	private static final Date RELEASED = new Date(0);
+
+	/**
+	 * What the roster's member list and kept changes may take: MongoDB's 16 MiB document limit (error 17419 past it)
+	 * less 1 MiB for the rest of the document and the update command around it.
+	 */
+	static final int ROSTER_BUDGET_BYTES = 15 * 1024 * 1024;
+
+	private static final Codec<Document> DOCUMENTS = new DocumentCodec();
 
 	private MembershipDocuments() {
 	}
@@ -256,12 +268,35 @@ final class MembershipDocuments {
 
 	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
 			long sequence) {
-		List<Document> recent = new ArrayList<>(changes.size());
-		for (RosterChange change : changes) {
-			recent.add(new Document("from", change.fromVersion()).append("upserted", toDocuments(change.upserted()))
-				.append("removed", toDocuments(change.removed())));
+		return rosterUpdate(members, changes, keeperNodeId, epoch, sequence, ROSTER_BUDGET_BYTES);
+	}
+
+	/**
+	 * The roster's write, within {@code budget} bytes of BSON for its members and changes, as encoded: the oldest
+	 * kept changes are left out first (a member behind them reads the whole roster once); a member list that does not
+	 * fit alone is refused.
+	 */
+	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
+			long sequence, long budget) {
+		List<Document> entries = toDocuments(members);
+		long bytes = bsonSize(new Document("members", entries));
+		if (bytes > budget) {
+			throw new RosterTooLargeException(members.size(), bytes, budget);
 		}
-		return Updates.combine(Updates.set("members", toDocuments(members)), Updates.set("changes", recent),
+		List<Document> recent = new ArrayList<>(changes.size());
+		List<Long> sizes = new ArrayList<>(changes.size());
+		for (RosterChange change : changes) {
+			Document c = new Document("from", change.fromVersion()).append("upserted", toDocuments(change.upserted()))
+				.append("removed", toDocuments(change.removed()));
+			recent.add(c);
+			sizes.add(bsonSize(c));
+		}
+		long total = bytes + sizes.stream().mapToLong(Long::longValue).sum();
+		while (total > budget) { // the oldest first: what is kept stays a run of changes up to this write
+			total -= sizes.remove(0);
+			recent.remove(0);
+		}
+		return Updates.combine(Updates.set("members", entries), Updates.set("changes", recent),
 				Updates.set("keeperNodeId", keeperNodeId), Updates.set("epoch", epoch),
 				Updates.set("sequence", sequence), Updates.currentDate("writtenAt"), Updates.inc("version", 1L));
 	}
@@ -273,6 +308,11 @@ final class MembershipDocuments {
 	static Bson withoutMembers() {
 		return Projections.include("holderNodeId", "holderIncarnation", "holderAddress", "epoch", "expiresAt",
 				"acquiredAt", "renewedAt", "version", "keeperNodeId", "writtenAt", "changes");
+	}
+
+	/** The size of {@code document} as BSON, as the server will hold it. */
+	static long bsonSize(Document document) {
+		return new RawBsonDocument(document, DOCUMENTS).getByteBuffer().remaining();
 	}
 
 	private static List<Document> toDocuments(List<Member> members) {
