@@ -2,6 +2,7 @@ package dev.membership;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -25,11 +26,16 @@ final class Campaign {
 
 	private static final long MIN_RETRY_NANOS = 2_000_000;
 
+	/** As the acquisition's "expired before": matches only a released lease (or none). */
+	private static final Instant ONLY_RELEASED = LeaseRecord.RELEASED.plusMillis(1);
+
 	private final MembershipSettings settings;
 
 	private final MembershipStore store;
 
 	private final NodeLoop loop;
+
+	private final ClockSamples samples;
 
 	private final ElectionMetrics metrics;
 
@@ -37,14 +43,23 @@ final class Campaign {
 
 	private final Lifecycle lifecycle;
 
-	Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ElectionMetrics metrics,
-			Supplier<Holder> holder, Lifecycle lifecycle) {
+	private BiConsumer<GroupElection, Long> declined = (group, epoch) -> {
+	};
+
+	Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
+			ElectionMetrics metrics, Supplier<Holder> holder, Lifecycle lifecycle) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
+		this.samples = samples;
 		this.metrics = metrics;
 		this.holder = holder;
 		this.lifecycle = lifecycle;
+	}
+
+	/** What becomes of a lease won under the database's previous clock, in which this node does not lead. */
+	void onDeclined(BiConsumer<GroupElection, Long> declined) {
+		this.declined = declined;
 	}
 
 	/** The local deadline of a lease requested at {@code sentNanos}: its duration less the safety margin. */
@@ -72,7 +87,8 @@ final class Campaign {
 		LeaderInfo known = group.leader().knownOther();
 		if (!released && known != null && known.leaseExpiresAt().isAfter(serverClock.lowerBoundAt(now))) {
 			// fast succession: try exactly when this lease can have expired, not at some later tick
-			scheduleAttempt(group, serverClock.monotonicWhenPassed(known.leaseExpiresAt()));
+			scheduleAttempt(group, latest(serverClock.monotonicWhenPassed(known.leaseExpiresAt()),
+					this.samples.trustsExpiriesFrom()));
 			job.next();
 			return;
 		}
@@ -83,14 +99,23 @@ final class Campaign {
 		ServerClock serverClock = this.loop.serverClock();
 		long sent = this.loop.clock().nanoTime();
 		Instant certainlyPassed = serverClock.lowerBoundAt(sent);
+		// a node new to the database's clock takes no lease that another node may still believe in (ClockSamples)
+		Instant expiredBefore = this.samples.trustsExpiries(sent) ? certainlyPassed : ONLY_RELEASED;
 		Instant expiresAt = serverClock.upperBoundAt(sent).plus(this.settings.leaseDuration());
 		Holder self = this.holder.get();
-		this.loop.call(job, () -> this.store.tryAcquire(group.name(), self, certainlyPassed, expiresAt),
+		this.loop.call(job, () -> this.store.tryAcquire(group.name(), self, expiredBefore, expiresAt),
 				(Optional<LeaseRecord> won, long sentNanos, long received) -> {
 					this.metrics.acquisition(group.name(), won.isPresent() ? ElectionMetrics.AcquisitionOutcome.ACQUIRED
 							: ElectionMetrics.AcquisitionOutcome.CONFLICT);
 					if (won.isEmpty()) {
 						job.now((j) -> findLeader(j, group, certainlyPassed));
+					}
+					else if (!this.samples.take(sentNanos, received, won.get().acquiredAt())) {
+						// judged in the database's previous clock: a belief held in the new one may rest on the lease
+						// this write took over, so none begins here
+						log.warn("Node {} acquired the lease of group '{}' (epoch {}) under the database's previous "
+								+ "clock and does not lead under it", self.nodeId(), group.name(), won.get().epoch());
+						this.declined.accept(group, won.get().epoch());
 					}
 					else {
 						// followers learn the new term from the lease, which they read every interval
@@ -115,9 +140,13 @@ final class Campaign {
 					.learn(new LeaderInfo(group.name(), by.nodeId(), by.address(), held.epoch(), held.expiresAt()));
 			}
 			// also when it looks expired already: someone may have just taken it, or we were on the boundary
-			scheduleAttempt(group, Math.max(this.loop.serverClock().monotonicWhenPassed(held.expiresAt()),
-					this.loop.clock().nanoTime() + MIN_RETRY_NANOS));
+			scheduleAttempt(group, latest(latest(this.loop.serverClock().monotonicWhenPassed(held.expiresAt()),
+					this.loop.clock().nanoTime() + MIN_RETRY_NANOS), this.samples.trustsExpiriesFrom()));
 		}, (ex) -> false);
+	}
+
+	private static long latest(long aNanos, long bNanos) {
+		return (aNanos - bNanos >= 0) ? aNanos : bNanos;
 	}
 
 	private void scheduleAttempt(GroupElection group, long atNanos) {

@@ -45,6 +45,8 @@ final class ElectionRound {
 
 	private final NodeLoop loop;
 
+	private final ClockSamples samples;
+
 	private final Campaign campaign;
 
 	private final MemberRoster roster;
@@ -78,8 +80,6 @@ final class ElectionRound {
 
 	private boolean storeInitialized;
 
-	private long lastClockSampleNanos;
-
 	private long rosterWrites;
 
 	/** What this node's document said at its last write, and when (local monotonic time). */
@@ -104,13 +104,14 @@ final class ElectionRound {
 
 	private boolean deadNodesSeen;
 
-	ElectionRound(MembershipSettings settings, MembershipStore store, NodeLoop loop, Campaign campaign,
-			MemberRoster roster, EventDispatch events, ElectionMetrics metrics,
+	ElectionRound(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
+			Campaign campaign, MemberRoster roster, EventDispatch events, ElectionMetrics metrics,
 			Supplier<Collection<GroupElection>> groups, Supplier<Holder> holder, Lifecycle lifecycle,
 			String incarnation) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
+		this.samples = samples;
 		this.campaign = campaign;
 		this.roster = roster;
 		this.keeping = new RosterKeeping(settings.livenessWindow());
@@ -160,9 +161,7 @@ final class ElectionRound {
 
 	/** Asks the store for its time only when no heartbeat or renewal brought a sample lately (at start). */
 	private void syncClockIfDue(LoopJob job) {
-		long now = this.loop.clock().nanoTime();
-		if (this.loop.serverClock().isSynchronized()
-				&& now - this.lastClockSampleNanos < this.settings.clockSyncInterval().toNanos()) {
+		if (!this.samples.due(this.loop.clock().nanoTime())) {
 			job.next();
 			return;
 		}
@@ -170,16 +169,16 @@ final class ElectionRound {
 				(serverTime, sent, received) -> sampleClock(sent, received, serverTime), (ex) -> false);
 	}
 
-	/** A time the store stamped between {@code sent} and {@code received}. */
-	private void sampleClock(long sent, long received, Instant serverTime) {
-		if (serverTime == null) {
-			return;
-		}
-		this.loop.serverClock().offer(sent, received, serverTime);
-		this.lastClockSampleNanos = received;
-		if (this.startedAt == null) {
+	/**
+	 * A time the store stamped between {@code sent} and {@code received}; false when it showed a jump of the
+	 * database's clock beyond what the safety margin absorbs (see {@link ClockSamples}).
+	 */
+	private boolean sampleClock(long sent, long received, Instant serverTime) {
+		boolean agrees = this.samples.take(sent, received, serverTime);
+		if (this.startedAt == null && this.loop.serverClock().isSynchronized()) {
 			this.startedAt = this.loop.serverClock().estimateAt(received);
 		}
+		return agrees;
 	}
 
 	private void initializeStoreOnce(LoopJob job) {
@@ -210,10 +209,13 @@ final class ElectionRound {
 				(renewedAt, sentNanos, received) -> {
 					if (renewedAt.isPresent()) {
 						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.RENEWED);
-						group.extend(term, this.campaign.deadlineFor(sent), expiresAt);
-						sampleClock(sentNanos, received, renewedAt.get());
 						this.lastHeartbeatNanos = sentNanos; // the renewal keeps this node live
 						this.heartbeatSucceeded = true;
+						// a renewal judged in the database's previous clock wrote an expiry that reads early or late
+						// in the new one: it keeps the belief's deadline where it was, and the next one extends it
+						if (sampleClock(sentNanos, received, renewedAt.get())) {
+							group.extend(term, this.campaign.deadlineFor(sent), expiresAt);
+						}
 					}
 					else {
 						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.LOST);
@@ -501,6 +503,19 @@ final class ElectionRound {
 
 	private List<String> groupNames() {
 		return this.groups.get().stream().map(GroupElection::name).toList();
+	}
+
+	/**
+	 * A lease this node took under the database's previous clock and does not lead under: it may have replaced a lease
+	 * another node still believes in, whose belief ends within a lease duration by that node's own deadline. So this
+	 * node stays out of the race, and keeps the lease, until then; then it releases it, so that the group is not held
+	 * up for as long as the jump too (the lease's expiry was written in the previous clock). A conditional release:
+	 * a no-op if the lease has moved on meanwhile.
+	 */
+	void declined(GroupElection group, long epoch) {
+		long lease = this.settings.leaseDuration().toNanos();
+		group.holdOff(this.loop.clock().nanoTime() + lease);
+		this.loop.schedule(() -> release(group.name(), epoch), lease);
 	}
 
 	/**

@@ -95,9 +95,14 @@ final class GroupElection {
 				this.leaseExpiresAt) : null;
 	}
 
-	/** Keeps this node out of the race until {@code untilNanos}: after a resign it must not take the lease straight back. */
-	void holdOff(long untilNanos) {
-		this.holdOffUntilNanos = untilNanos;
+	/**
+	 * Keeps this node out of the race until {@code untilNanos} at least: after a resign it must not take the lease
+	 * straight back, after a jump of the database's clock it must wait for beliefs resting on the other clock to end.
+	 */
+	synchronized void holdOff(long untilNanos) {
+		if (!this.holdingOff || untilNanos - this.holdOffUntilNanos > 0) {
+			this.holdOffUntilNanos = untilNanos;
+		}
 		this.holdingOff = true;
 	}
 

@@ -92,11 +92,13 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.serverClock = new ServerClock(b.clock);
 		this.loop = new NodeLoop(nodeId(), this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
 				this.groups::values);
-		Campaign campaign = new Campaign(this.settings, b.store, this.loop, b.metrics, () -> this.holder,
+		ClockSamples samples = new ClockSamples(this.serverClock, this.settings);
+		Campaign campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, () -> this.holder,
 				this.lifecycle);
 		this.roster = new MemberRoster(nodeId(), this.events);
-		this.round = new ElectionRound(this.settings, b.store, this.loop, campaign, this.roster, this.events,
+		this.round = new ElectionRound(this.settings, b.store, this.loop, samples, campaign, this.roster, this.events,
 				b.metrics, this.groups::values, () -> this.holder, this.lifecycle, this.incarnation);
+		campaign.onDeclined(this.round::declined);
 		this.handOver = new HandOver(this.settings, this.clock, this.runtime, this.loop, this.round, this.lifecycle,
 				this.groups::values, this.stopped);
 		this.settings.groups().forEach(this::join);

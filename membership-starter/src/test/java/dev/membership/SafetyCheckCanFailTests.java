@@ -80,7 +80,8 @@ class SafetyCheckCanFailTests {
 		@Override
 		public synchronized Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore,
 				Instant expiresAt) {
-			return Optional.of(new LeaseRecord(group, holder, ++this.epoch, expiresAt, expiresAt, expiresAt));
+			Instant stamp = this.delegate.serverTime();
+			return Optional.of(new LeaseRecord(group, holder, ++this.epoch, expiresAt, stamp, stamp));
 		}
 
 		@Override

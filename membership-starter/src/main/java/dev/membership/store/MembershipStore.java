@@ -27,7 +27,8 @@ public interface MembershipStore {
 	/**
 	 * Takes the group's lease when it has no holder, has expired before {@code expiredBefore}, or is already held by
 	 * this very holder (same node id and incarnation) with an expiry before {@code expiresAt}; the epoch grows by one
-	 * and {@code acquiredAt} and {@code renewedAt} are stamped with the store's clock. Empty otherwise. The last
+	 * and {@code acquiredAt} and {@code renewedAt} are stamped with the store's clock (the caller's clock sample: a
+	 * stamp that contradicts its estimate of that clock makes it decline the term). Empty otherwise. The last
 	 * condition makes a request that reaches the store late, after a newer acquisition or renewal of the same holder, a
 	 * no-op instead of a new term the holder does not know of.
 	 */

@@ -10,7 +10,10 @@ import java.time.Instant;
  * A sample is a server time read somewhere between sending a request and receiving its reply: the server's clock at
  * the midpoint lies within half the round trip of it (plus the reply's millisecond truncation). The bound then widens
  * with an assumed worst-case drift between the two clocks as the sample ages. A new sample replaces the current one
- * only when it is at least as tight, so one slow round trip never makes the estimate worse.
+ * only when it is at least as tight, so one slow round trip never makes the estimate worse; but a sample whose interval
+ * does not meet the estimate's bounds shows that the clock it came from is not the one the estimate follows (a failover
+ * to a primary whose clock differs, a change of the server's clock, or a stall of this host's monotonic clock): it
+ * replaces the estimate whatever its width, and {@link #offer} reports the jump.
  */
 public final class ServerClock {
 
@@ -29,17 +32,26 @@ public final class ServerClock {
 
 	/**
 	 * Offers a sample: the request was sent at {@code sentNanos} and the reply received at {@code receivedNanos} (both
-	 * monotonic), and the server reported {@code serverTime} (millisecond resolution, truncated).
+	 * monotonic), and the server reported {@code serverTime} (millisecond resolution, truncated). Returns 0 when the
+	 * sample agrees with the estimate (or is the first), else the jump: how far the sampled clock is from the estimate
+	 * (positive: ahead), in nanoseconds. The estimate follows the sampled clock from then on.
 	 */
-	public void offer(long sentNanos, long receivedNanos, Instant serverTime) {
+	public long offer(long sentNanos, long receivedNanos, Instant serverTime) {
 		long rtt = Math.max(0, receivedNanos - sentNanos);
 		long mid = sentNanos + rtt / 2;
 		Anchor candidate = new Anchor(mid, serverTime.plusNanos(MILLIS_TRUNCATION_NANOS / 2),
 				rtt / 2 + rtt % 2 + MILLIS_TRUNCATION_NANOS / 2);
 		Anchor current = this.anchor;
-		if (current == null || candidate.uncertaintyNanos <= current.uncertaintyAt(mid)) {
+		if (current == null) {
+			this.anchor = candidate;
+			return 0;
+		}
+		long offset = Duration.between(current.estimateAt(mid), candidate.serverTime).toNanos();
+		boolean contradicts = Math.abs(offset) > candidate.uncertaintyNanos + current.uncertaintyAt(mid);
+		if (contradicts || candidate.uncertaintyNanos <= current.uncertaintyAt(mid)) {
 			this.anchor = candidate;
 		}
+		return contradicts ? offset : 0;
 	}
 
 	public boolean isSynchronized() {
@@ -51,8 +63,7 @@ public final class ServerClock {
 	}
 
 	public Instant estimateAt(long monoNanos) {
-		Anchor a = requireAnchor();
-		return a.serverTime.plusNanos(monoNanos - a.monoNanos);
+		return requireAnchor().estimateAt(monoNanos);
 	}
 
 	/** A time the server clock has certainly reached at {@code monoNanos}. */
@@ -97,6 +108,10 @@ public final class ServerClock {
 	}
 
 	private record Anchor(long monoNanos, Instant serverTime, long uncertaintyNanos) {
+
+		Instant estimateAt(long atNanos) {
+			return this.serverTime.plusNanos(atNanos - this.monoNanos);
+		}
 
 		long uncertaintyAt(long atNanos) {
 			return this.uncertaintyNanos + (long) Math.ceil(Math.abs(atNanos - this.monoNanos) * MAX_DRIFT);

@@ -128,6 +128,11 @@ class ElectionSimulationTests {
 
 		final List<SimulationResult> failures = new ArrayList<>();
 
+		/** Jumps of the database's clock that happened: beyond the safety margin, and within it. */
+		final AtomicLong largeClockJumps = new AtomicLong();
+
+		final AtomicLong smallClockJumps = new AtomicLong();
+
 		Duration wall;
 
 		Summary(long firstSeed) {
@@ -142,6 +147,8 @@ class ElectionSimulationTests {
 			this.runs.incrementAndGet();
 			this.virtualMinutes.addAndGet(result.virtualTime().toMinutes());
 			result.faults().forEach((fault, count) -> this.faults.merge(fault, (long) count, Long::sum));
+			this.largeClockJumps.addAndGet(result.clockJumps()[0]);
+			this.smallClockJumps.addAndGet(result.clockJumps()[1]);
 			if (result.failed()) {
 				this.failures.add(result);
 			}
@@ -167,7 +174,12 @@ class ElectionSimulationTests {
 				.append(" virtual minutes, ")
 				.append(this.wall)
 				.append(" wall; faults ")
-				.append(this.faults);
+				.append(this.faults)
+				.append(" (clock jumps that happened: ")
+				.append(this.largeClockJumps)
+				.append(" of 1-30 s, ")
+				.append(this.smallClockJumps)
+				.append(" of up to 300 ms)");
 			for (SimulationResult failure : this.failures) {
 				out.append("\n").append(failure.summary()).append("\n  replay: ").append(failure.replay());
 				failure.trace().stream().skip(Math.max(0, failure.trace().size() - 40)).forEach(

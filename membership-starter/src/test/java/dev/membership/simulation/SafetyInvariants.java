@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -36,13 +37,23 @@ final class SafetyInvariants implements LeadershipObserver {
 
 	private final Map<String, Long> lastStoreEpoch = new HashMap<>();
 
+	private final Map<String, Long> lastTermStart = new HashMap<>();
+
+	private final LongSupplier virtualNow;
+
 	private long transitions;
 
 	private String violation;
 
-	SafetyInvariants(MembershipStore store, Consumer<Supplier<String>> trace) {
+	SafetyInvariants(MembershipStore store, Consumer<Supplier<String>> trace, LongSupplier virtualNow) {
 		this.store = store;
 		this.trace = trace;
+		this.virtualNow = virtualNow;
+	}
+
+	/** When the last term of {@code group} began, in virtual time (0: none yet). */
+	long lastTermStart(String group) {
+		return this.lastTermStart.getOrDefault(group, 0L);
 	}
 
 	long transitions() {
@@ -57,6 +68,7 @@ final class SafetyInvariants implements LeadershipObserver {
 	@Override
 	public void started(String nodeId, String group, long epoch, long atNanos) {
 		this.transitions++;
+		this.lastTermStart.put(group, this.virtualNow.getAsLong());
 		this.trace.accept(() -> nodeId + " leads " + group + " epoch " + epoch);
 		Long before = this.lastEpoch.put(group, epoch);
 		if (before != null && epoch <= before) {
@@ -69,9 +81,13 @@ final class SafetyInvariants implements LeadershipObserver {
 		this.trace.accept(() -> nodeId + " ends " + group + " epoch " + epoch);
 	}
 
-	/** Checks every node of {@code nodes} (running, paused or stopped) at server time {@code serverNow}. */
+	/**
+	 * Checks every node of {@code nodes} (running, paused or stopped) at server time {@code serverNow}; the checks that
+	 * tie a belief to the store's lease only when {@code leasesReadable} (not across a jump of the database's clock,
+	 * which leaves leases written in the other clock: see {@link DatabaseClock}).
+	 */
 	void check(List<MembershipNode> nodes, Iterable<String> groups, Instant serverNow,
-			ToDoubleFunction<MembershipNode> clockRate) {
+			ToDoubleFunction<MembershipNode> clockRate, boolean leasesReadable) {
 		if (this.violation != null) {
 			return;
 		}
@@ -95,6 +111,9 @@ final class SafetyInvariants implements LeadershipObserver {
 				}
 				leader = node;
 				LeaseRecord held = lease.orElse(null);
+				if (!leasesReadable) {
+					continue;
+				}
 				if (held == null || held.holder() == null || !held.holder().nodeId().equals(node.nodeId())
 						|| !held.holder().incarnation().equals(node.incarnation())) {
 					fail(node.nodeId() + " believes it leads group " + group + " (epoch " + term.epoch()

@@ -42,7 +42,13 @@ final class SimulatedStore implements MembershipStore {
 		LATE_ACQUISITION_STARTS_A_TERM,
 
 		/** Renew sets the expiry instead of only moving it forward: a renewal that reaches the store late shortens it. */
-		LATE_RENEWAL_SHORTENS_THE_LEASE
+		LATE_RENEWAL_SHORTENS_THE_LEASE,
+
+		/**
+		 * An acquisition does not return the store's stamp, so its acquirer cannot see that it judged the lease in the
+		 * database's previous clock (a jump between its last sample and the write).
+		 */
+		ACQUISITION_NOT_STAMPED
 
 	}
 
@@ -106,6 +112,9 @@ final class SimulatedStore implements MembershipStore {
 		long epoch = (lease != null) ? lease.epoch() + 1 : 1;
 		LeaseRecord taken = new LeaseRecord(group, holder, epoch, millis(expiresAt), now(), now());
 		this.leases.put(group, taken);
+		if (this.defect == Defect.ACQUISITION_NOT_STAMPED) {
+			return Optional.of(new LeaseRecord(group, holder, epoch, taken.expiresAt(), null, null));
+		}
 		this.trace.accept(() -> "store: " + holder.nodeId() + " acquired " + group + " epoch " + epoch + " until "
 				+ taken.expiresAt());
 		return Optional.of(taken);

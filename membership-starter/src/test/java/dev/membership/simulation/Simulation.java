@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import dev.membership.MembershipNode;
@@ -36,7 +37,10 @@ final class Simulation {
 		CRASH, STOP, PAUSE, RESIGN, CUT_OFF, OUTAGE, SLOW, LOSSY, HINTS_DELAYED,
 
 		/** A second process started with a node id already in use, by mistake, for a while. */
-		DUPLICATE_ID
+		DUPLICATE_ID,
+
+		/** A failover to a primary whose clock is up to 30 s ahead or behind. */
+		CLOCK_JUMP
 
 	}
 
@@ -67,7 +71,7 @@ final class Simulation {
 
 	private final ArrayDeque<TraceLine> trace = new ArrayDeque<>();
 
-	private final long clockSkewMillis;
+	private final DatabaseClock databaseClock;
 
 	private double hintLoss = 0.05;
 
@@ -82,9 +86,10 @@ final class Simulation {
 		this.config = config;
 		this.random = new Random(config.seed());
 		this.network = new Network(this.random, config.operationTimeout().toNanos());
-		this.clockSkewMillis = this.random.nextInt(1_000_000);
+		this.databaseClock = new DatabaseClock(SERVER_EPOCH.plusMillis(this.random.nextInt(1_000_000)),
+				this.scheduler::now);
 		this.store = new SimulatedStore(this::serverTime, config.defect()).traceTo(this::noteLazily);
-		this.invariants = new SafetyInvariants(this.store, this::noteLazily);
+		this.invariants = new SafetyInvariants(this.store, this::noteLazily, this.scheduler::now);
 		int nodeCount = (config.nodes() > 0) ? config.nodes() : 2 + this.random.nextInt(6);
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
 		this.settings = config.settings("n0", this.groups);
@@ -93,9 +98,9 @@ final class Simulation {
 		}
 	}
 
-	/** The server's clock is virtual time; its origin is arbitrary. */
+	/** The server's clock is virtual time; its origin is arbitrary, and a failover may move it (CLOCK_JUMP). */
 	private Instant serverTime() {
-		return SERVER_EPOCH.plusMillis(this.clockSkewMillis).plusNanos(this.scheduler.now());
+		return this.databaseClock.now();
 	}
 
 	SimulationResult run() {
@@ -108,9 +113,11 @@ final class Simulation {
 		if (runUntil(chaosEnd)) {
 			heal();
 			long healedAt = this.scheduler.now();
+			// a lease written before a jump backwards stays up to that much longer
 			long bound = this.settings.leaseDuration()
 				.plus(this.settings.renewalInterval())
 				.plus(this.config.operationTimeout())
+				.plus(this.databaseClock.largestBackwardJump())
 				.toNanos();
 			if (runUntilLeaders(healedAt, healedAt + bound) && runUntilRostersAgree(this.scheduler.now())) {
 				stopAll();
@@ -122,13 +129,22 @@ final class Simulation {
 				: (this.work.violation() != null) ? this.work.violation() : this.livenessViolation;
 		return new SimulationResult(this.config.seed(), this.nodes.size(), this.groups.size(),
 				this.invariants.transitions(), this.work.runs(), this.work.overlapsAfterFaults(), this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
-				this.faults, violation, this.trace.stream().map(TraceLine::toString).toList());
+				this.faults, this.databaseClock.jumps(), violation, this.trace.stream().map(TraceLine::toString).toList());
+	}
+
+	private void checkInvariants() {
+		List<MembershipNode> running = liveNodes();
+		Duration tail = this.settings.leaseDuration()
+			.plus(this.settings.renewalInterval())
+			.plus(this.config.operationTimeout());
+		this.invariants.check(running, this.groups, serverTime(), this::clockRate,
+				this.databaseClock.settled(running, tail));
 	}
 
 	/** Runs every event up to {@code until}; false at the first violation. */
 	private boolean runUntil(long until) {
 		while (this.scheduler.step(until)) {
-			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
+			checkInvariants();
 			if (this.invariants.violation() != null || this.work.violation() != null) {
 				note("VIOLATION " + ((this.invariants.violation() != null) ? this.invariants.violation()
 						: this.work.violation()));
@@ -145,27 +161,37 @@ final class Simulation {
 
 	/**
 	 * Once every group has a leader, and so the roster a keeper: every node lists exactly the running processes as
-	 * live members within the liveness window (a crashed leader's renewals count until then) plus three intervals.
+	 * live members within the liveness window (a crashed leader's renewals count until then) plus three intervals of
+	 * the keeper's term. A leader seen at the heal may still lose its term (it was cut off, or the database's clock
+	 * jumped): then the bound runs from its successor's term, and at most one lease later.
 	 */
 	private boolean runUntilRostersAgree(long from) {
-		long deadline = from + this.settings.livenessWindow()
+		long bound = this.settings.livenessWindow()
 			.plus(this.settings.renewalInterval().multipliedBy(3))
 			.plus(this.config.operationTimeout().multipliedBy(2))
 			.toNanos();
+		long cap = from + bound + this.settings.leaseDuration().toNanos() + bound;
+		LongSupplier deadline = () -> Math.min(cap,
+				Math.max(from, this.invariants.lastTermStart(MembershipSettings.DEFAULT_GROUP)) + bound);
 		return runUntilHolds(this::rostersAgree, deadline, () -> "member lists still differ from the running nodes "
-				+ Duration.ofNanos(deadline - from) + " after every group had a leader: " + rosterDisagreement());
+				+ Duration.ofNanos(bound) + " after the keeper's term began: " + rosterDisagreement());
 	}
 
 	/** Runs events until {@code condition} holds; false at a violation, or at {@code deadline} (a liveness one). */
 	private boolean runUntilHolds(java.util.function.BooleanSupplier condition, long deadline,
 			Supplier<String> violation) {
+		return runUntilHolds(condition, () -> deadline, violation);
+	}
+
+	private boolean runUntilHolds(java.util.function.BooleanSupplier condition, LongSupplier deadline,
+			Supplier<String> violation) {
 		while (!condition.getAsBoolean()) {
-			if (!this.scheduler.step(deadline)) {
+			if (!this.scheduler.step(deadline.getAsLong())) {
 				this.livenessViolation = violation.get();
 				note("VIOLATION " + this.livenessViolation);
 				return false;
 			}
-			this.invariants.check(liveNodes(), this.groups, serverTime(), this::clockRate);
+			checkInvariants();
 			if (this.invariants.violation() != null || this.work.violation() != null) {
 				return false;
 			}
@@ -301,6 +327,8 @@ final class Simulation {
 					this.twins.remove(twin);
 				});
 			}
+			case CLOCK_JUMP -> note("the database's clock jumps by "
+					+ this.databaseClock.jump(this.random, this.settings.leaseDuration()));
 			case HINTS_DELAYED -> {
 				this.hintLoss = 0.3;
 				this.hintDelayMaxNanos = nanos(20_000);
@@ -372,8 +400,8 @@ final class Simulation {
 			}
 			for (SimulatedNode node : this.nodes) {
 				if (node.lastIncarnation != null && node.lastIncarnation.equals(lease.holder().incarnation())) {
-					Instant limit = SERVER_EPOCH.plusMillis(this.clockSkewMillis)
-						.plusNanos(node.stoppedAt + this.settings.leaseDuration().toNanos() + slack);
+					Instant limit = this.databaseClock.latestAt(node.stoppedAt)
+						.plusNanos(this.settings.leaseDuration().toNanos() + slack);
 					if (lease.expiresAt().isAfter(limit)) {
 						this.livenessViolation = "the lease of group " + group + " stays with stopped " + node.id
 								+ " until " + lease.expiresAt() + ", after " + limit;

@@ -35,7 +35,10 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND,
 
 		/** A graceful stop or resign hands over without waiting for running leader-only work. */
-		NO_DRAIN;
+		NO_DRAIN,
+
+		/** Acquisitions come back without the store's stamp, which shows a jump of its clock to the acquirer. */
+		ACQUISITION_NOT_STAMPED;
 
 		SimulationConfig apply(SimulationConfig config) {
 			return switch (this) {
@@ -46,6 +49,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 					config.withDefect(SimulatedStore.Defect.LATE_RENEWAL_SHORTENS_THE_LEASE);
 				case NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND -> config.withSafetyMargin(Duration.ZERO, 0.02);
 				case NO_DRAIN -> config.withDrainTimeout(Duration.ZERO);
+				case ACQUISITION_NOT_STAMPED -> config.withDefect(SimulatedStore.Defect.ACQUISITION_NOT_STAMPED);
 			};
 		}
 

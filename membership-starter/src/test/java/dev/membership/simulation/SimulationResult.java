@@ -11,7 +11,7 @@ import java.util.Map;
  */
 record SimulationResult(long seed, int nodes, int groups, long transitions, long leaderOnlyRuns,
 		long overlapsAfterFaults, long steps, Duration virtualTime, Map<Simulation.Fault, Integer> faults,
-		String violation, List<String> trace) {
+		int[] clockJumps, String violation, List<String> trace) {
 
 	boolean failed() {
 		return this.violation != null;

@@ -226,6 +226,7 @@ public abstract class AbstractMembershipStoreContractTests {
 		Instant before = now();
 		LeaseRecord taken = this.store.tryAcquire("g", this.a, before, before.plus(HOUR)).get();
 		assertThat(taken.renewedAt()).isBetween(before, now());
+		assertThat(taken.acquiredAt()).isEqualTo(taken.renewedAt()); // the acquirer's clock sample
 		Instant renewedAt = this.store.renew("g", this.a, 1, before.plus(HOUR)).get();
 		Instant after = now();
 		assertThat(renewedAt).isBetween(taken.renewedAt(), after);

@@ -45,14 +45,40 @@ class ServerClockTests {
 	}
 
 	@Test
-	void aLooserSampleNeverReplacesATighterOne() {
+	void aLooserSampleThatAgreesNeverReplacesATighterOne() {
+		long sent = this.mono.get();
+		assertThat(this.clock.offer(sent, sent + 2_000_000, SERVER)).isZero();
+		Instant before = this.clock.estimateAt(sent);
+		// sent 3 ms later, received 500 ms later: the server's 3 ms later lies in its interval
+		assertThat(this.clock.offer(sent + 3_000_000, sent + 503_000_000, SERVER.plusMillis(3))).isZero();
+		assertThat(this.clock.estimateAt(sent)).isEqualTo(before);
+		assertThat(this.clock.offer(sent + 10_000_000, sent + 11_000_000, SERVER.plusMillis(10))).isZero();
+		assertThat(this.clock.uncertainty()).isLessThan(Duration.ofMillis(2));
+	}
+
+	@Test
+	void aSampleThatContradictsTheEstimateIsAJumpAndTheEstimateFollowsIt() {
 		long sent = this.mono.get();
 		this.clock.offer(sent, sent + 2_000_000, SERVER);
-		Instant before = this.clock.estimateAt(sent);
-		this.clock.offer(sent + 3_000_000, sent + 503_000_000, SERVER.plusSeconds(30));
-		assertThat(this.clock.estimateAt(sent)).isEqualTo(before);
-		this.clock.offer(sent + 10_000_000, sent + 11_000_000, SERVER.plusSeconds(30));
-		assertThat(this.clock.estimateAt(sent + 10_500_000)).isAfter(SERVER.plusSeconds(29));
+		// a failover to a primary whose clock is 12 s ahead: reported, and taken however loose it is
+		long jump = this.clock.offer(sent + 3_000_000, sent + 503_000_000, SERVER.plusSeconds(12));
+		assertThat(Duration.ofNanos(jump)).isBetween(Duration.ofMillis(11_740), Duration.ofMillis(11_760));
+		assertThat(this.clock.estimateAt(sent + 253_000_000)).isBetween(SERVER.plusSeconds(12),
+				SERVER.plusMillis(12_001));
+		// and back, 12 s behind: a jump the other way
+		assertThat(this.clock.offer(sent + 600_000_000, sent + 601_000_000, SERVER.plusMillis(600)))
+			.isLessThan(-Duration.ofSeconds(11).toNanos());
+		assertThat(this.clock.offer(sent + 700_000_000, sent + 701_000_000, SERVER.plusMillis(700))).isZero();
+	}
+
+	@Test
+	void aSampleJustOutsideTheBoundsIsAJumpAndJustInsideIsNot() {
+		long sent = this.mono.get();
+		this.clock.offer(sent, sent + 2_000_000, SERVER); // +-1.5 ms
+		long later = sent + Duration.ofSeconds(1).toNanos();
+		// the next sample, +-1.5 ms as well: the estimate's bound at that time is 1.5 ms + 0.2 ms of drift
+		assertThat(this.clock.offer(later, later + 2_000_000, SERVER.plusMillis(1_003))).isZero();
+		assertThat(this.clock.offer(later + 10_000_000, later + 12_000_000, SERVER.plusMillis(1_017))).isNotZero();
 	}
 
 	@Test
