@@ -8,8 +8,11 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -17,6 +20,10 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * With no MongoDB configured, starts (or joins, when its port is taken) the embedded wire-protocol test database and
  * points the application at it. Standalone mode runs only that database.
+ * <p>
+ * The database runs only when the application really runs: ahead-of-time processing gets the same properties (they
+ * decide conditions frozen at build time) but no database, and a start that fails stops it, since its threads would
+ * otherwise keep the failed process alive.
  */
 public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -47,8 +54,12 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 		int port = embedded.port();
 		String directory = embedded.directory();
 		String database = embedded.database();
-		EmbeddedMongoServer server = EmbeddedMongoServer.startOrJoin(port, directory, this.log);
-		application.addInitializers((context) -> context.getBeanFactory().registerSingleton("embeddedMongoServer", server));
+		if (!Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)) {
+			EmbeddedMongoServer server = EmbeddedMongoServer.startOrJoin(port, directory, this.log);
+			application.addInitializers(
+					(context) -> context.getBeanFactory().registerSingleton("embeddedMongoServer", server));
+			application.addListeners(new StopOnFailedStart(server));
+		}
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.mongodb.uri", "mongodb://127.0.0.1:" + port + "/" + database);
 		// Boot's MongoDB health check sends "hello", which the stand-in does not know; membership's own check stays
@@ -58,10 +69,29 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 			properties.put("membership.enabled", "false");
 		}
 		environment.getPropertySources().addFirst(new MapPropertySource("embeddedMongo", properties));
+		if (Boolean.getBoolean(AbstractAotProcessor.AOT_PROCESSING)) {
+			return; // processing ahead of time: nothing runs, nothing to say
+		}
 		this.log.info("Using the EMBEDDED TEST DATABASE (mongo-java-server, a MongoDB wire-protocol server in Java) at "
 				+ "127.0.0.1:" + port + ", data under " + directory + ". It is for trying the sample, not for "
 				+ "production: point the app at a real MongoDB with --spring.mongodb.uri=mongodb://host:27017/db "
 				+ "(a replica set in production).");
+	}
+
+	/** A failed start stops the database this process runs, so that the process exits. */
+	private static final class StopOnFailedStart implements ApplicationListener<ApplicationFailedEvent> {
+
+		private final EmbeddedMongoServer server;
+
+		StopOnFailedStart(EmbeddedMongoServer server) {
+			this.server = server;
+		}
+
+		@Override
+		public void onApplicationEvent(ApplicationFailedEvent event) {
+			this.server.stop();
+		}
+
 	}
 
 }

@@ -83,8 +83,8 @@ public final class EmbeddedMongoServer implements SmartLifecycle {
 	}
 
 	@Override
-	public void stop() {
-		if (this.server != null) {
+	public synchronized void stop() {
+		if (this.server != null && this.stopped.getCount() > 0) {
 			this.server.shutdown(); // closes the H2 store cleanly, so its data survives a restart
 		}
 		this.running = false;
