@@ -2,6 +2,7 @@ package dev.membership.autoconfigure;
 
 import java.time.Duration;
 
+import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor;
@@ -17,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
 import dev.membership.MembershipSettings;
+import dev.membership.actuate.ClusterDescriptor;
 import dev.membership.actuate.ClusterEndpoint;
 import dev.membership.actuate.MembershipHealthIndicator;
 import dev.membership.actuate.MembershipInfoContributor;
@@ -25,6 +27,7 @@ import dev.membership.actuate.MembershipInfoContributor;
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(Membership.class)
+@RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.Resignation.class })
 public class MembershipActuatorAutoConfiguration {
 
 	@Bean

@@ -11,6 +11,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
 import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
@@ -35,6 +36,7 @@ import dev.membership.store.mongo.ReactiveMongoMembershipStore;
 		"org.springframework.boot.data.mongodb.autoconfigure.DataMongoReactiveAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(MembershipProperties.class)
+@ImportRuntimeHints(MembershipRuntimeHints.class)
 public class MembershipAutoConfiguration {
 
 	@Bean

@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Runs the annotated method (or every public method of the annotated class) only while this node leads
  * {@link #group()}. On any other node the call returns at once without running: {@code null}, an empty
@@ -23,6 +25,7 @@ import java.lang.annotation.Target;
 @Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective // a native image keeps what the guard finds and calls
 public @interface LeaderOnly {
 
 	/** The leadership group. */
