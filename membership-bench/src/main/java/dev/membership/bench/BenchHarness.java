@@ -16,7 +16,7 @@ import java.util.Set;
 
 import org.openjdk.jmh.runner.options.TimeValue;
 
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.failover.FailoverScenario;
 import dev.membership.bench.guard.GuardScenario;
 import dev.membership.bench.handover.WebHandOverScenario;

@@ -18,14 +18,14 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
-import dev.membership.ElectionMetrics;
+import dev.membership.spi.ElectionMetrics;
 import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
 import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.Membership;
 import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnlyExecutionListener;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.MembershipStore;
 
 /**
  * Every metric operators should watch. Tag values are bounded: groups (configured or annotated), outcomes, store

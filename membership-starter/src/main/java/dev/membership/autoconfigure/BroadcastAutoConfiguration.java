@@ -30,8 +30,8 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastMetrics;
@@ -41,8 +41,8 @@ import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
 import dev.membership.broadcast.ReactiveBroadcastHandler;
-import dev.membership.store.mongo.MongoBroadcastKeys;
-import dev.membership.store.mongo.ReactiveMongoBroadcastKeys;
+import dev.membership.mongo.MongoBroadcastKeys;
+import dev.membership.mongo.ReactiveMongoBroadcastKeys;
 
 /**
  * Direct, signed broadcasts between live members, received on the application's web server: a servlet on a servlet

@@ -17,7 +17,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.actuate.ClusterDescriptor;
 import dev.membership.actuate.ClusterEndpoint;
 import dev.membership.actuate.MembershipHealthIndicator;

@@ -16,15 +16,15 @@ import org.springframework.core.env.Environment;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
 import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
 
-import dev.membership.ElectionMetrics;
-import dev.membership.LeadershipObserver;
+import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.LeadershipObserver;
 import dev.membership.Membership;
 import dev.membership.MembershipEventListener;
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
-import dev.membership.store.MembershipStore;
-import dev.membership.store.mongo.MongoMembershipStore;
-import dev.membership.store.mongo.ReactiveMongoMembershipStore;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.spi.MembershipStore;
+import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.mongo.ReactiveMongoMembershipStore;
 
 /**
  * Joins the cluster through the application's own MongoDB (its {@link MongoDatabaseFactory}; no second connection

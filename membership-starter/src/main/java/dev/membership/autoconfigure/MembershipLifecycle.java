@@ -2,7 +2,7 @@ package dev.membership.autoconfigure;
 
 import org.springframework.context.SmartLifecycle;
 
-import dev.membership.MembershipNode;
+import dev.membership.engine.MembershipNode;
 
 /**
  * Joins the cluster after the web server started (its port is part of the advertised address) and leaves before the

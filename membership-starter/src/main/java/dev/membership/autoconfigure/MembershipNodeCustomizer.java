@@ -1,6 +1,6 @@
 package dev.membership.autoconfigure;
 
-import dev.membership.MembershipNode;
+import dev.membership.engine.MembershipNode;
 
 /**
  * Customizes the auto-configured {@link MembershipNode} before it is built: its runtime, clock or observer, say. Every

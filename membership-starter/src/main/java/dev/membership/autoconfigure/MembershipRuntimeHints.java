@@ -4,7 +4,7 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.MembershipStore;
 
 /**
  * What ahead-of-time processing cannot infer from the starter's beans: the JDK proxy through which the meters time

@@ -14,7 +14,7 @@ import org.springframework.core.env.Environment;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastSettings;
 

@@ -1,6 +1,6 @@
 package dev.membership.autoconfigure;
 
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.MembershipStore;
 
 /** Wraps the store the node uses (metrics, tracing, fault injection in tests). Applied in bean order. */
 @FunctionalInterface

@@ -7,8 +7,8 @@ import com.mongodb.WriteConcern;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
-import dev.membership.MembershipSettings;
-import dev.membership.store.mongo.MongoStoreSettings;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.mongo.MongoStoreSettings;
 
 /** The MongoDB store's own settings, from {@code membership.mongo.*}; used only where MongoDB is on the classpath. */
 final class MongoStoreSettingsFactory {

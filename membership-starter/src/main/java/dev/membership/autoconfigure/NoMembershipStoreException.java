@@ -3,7 +3,7 @@ package dev.membership.autoconfigure;
 import org.springframework.util.ClassUtils;
 
 /**
- * Membership is enabled but no {@link dev.membership.store.MembershipStore} can be made: without one the application
+ * Membership is enabled but no {@link dev.membership.spi.MembershipStore} can be made: without one the application
  * would start, and its leader-only work would never run on any node.
  */
 class NoMembershipStoreException extends IllegalStateException {

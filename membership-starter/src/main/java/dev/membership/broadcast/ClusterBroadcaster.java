@@ -29,7 +29,7 @@ import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 
-import dev.membership.MembershipNode;
+import dev.membership.engine.MembershipNode;
 import dev.membership.broadcast.BroadcastResult.Delivery;
 import dev.membership.broadcast.BroadcastResult.Outcome;
 import dev.membership.liveness.Member;

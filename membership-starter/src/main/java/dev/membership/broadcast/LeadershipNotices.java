@@ -7,7 +7,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
-import dev.membership.MembershipNode;
+import dev.membership.engine.MembershipNode;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaseReleasedEvent;

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.time.MonotonicClock;
+import dev.membership.spi.MonotonicClock;
 
 /**
  * One uninterrupted period in which this node leads a group under one epoch. The object is live: it stays valid for as

@@ -25,7 +25,7 @@ import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastReceiver;
 import dev.membership.broadcast.ClusterBroadcaster;
-import dev.membership.store.mongo.MongoBroadcastKeys;
+import dev.membership.mongo.MongoBroadcastKeys;
 import dev.membership.testsupport.EmbeddedMongo;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -23,13 +23,13 @@ import org.springframework.context.event.EventListener;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.Membership;
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.store.MembershipStore;
-import dev.membership.store.mongo.MongoMembershipStore;
+import dev.membership.spi.MembershipStore;
+import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.OneNodeStore;
 import dev.membership.testsupport.FaultInjectingStore;
@@ -129,7 +129,7 @@ class MembershipAutoConfigurationTests {
 				assertThat(analysis.getDescription()).contains("has nowhere to keep the cluster",
 						"there is no MongoDatabaseFactory bean", "@LeaderOnly methods would never run");
 				assertThat(analysis.getAction()).contains("spring-boot-starter-data-mongodb", "spring.mongodb.uri",
-						"dev.membership.store.MembershipStore", "membership.enabled=false");
+						"dev.membership.spi.MembershipStore", "membership.enabled=false");
 			});
 	}
 

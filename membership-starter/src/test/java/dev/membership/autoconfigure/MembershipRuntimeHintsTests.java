@@ -8,7 +8,7 @@ import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 
 import dev.membership.actuate.ClusterDescriptor;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.MembershipStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -13,7 +13,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 import dev.membership.Membership;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.MembershipStore;
 import dev.membership.testsupport.OneNodeStore;
 
 import static org.assertj.core.api.Assertions.assertThat;

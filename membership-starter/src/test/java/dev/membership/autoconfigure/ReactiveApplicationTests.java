@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Configuration;
 import dev.membership.Membership;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.store.MembershipStore;
-import dev.membership.store.mongo.ReactiveMongoMembershipStore;
+import dev.membership.spi.MembershipStore;
+import dev.membership.mongo.ReactiveMongoMembershipStore;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 

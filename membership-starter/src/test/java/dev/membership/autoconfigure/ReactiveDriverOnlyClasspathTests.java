@@ -16,8 +16,8 @@ import org.springframework.util.ClassUtils;
 import dev.membership.Membership;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
-import dev.membership.store.MembershipStore;
-import dev.membership.store.mongo.ReactiveMongoMembershipStore;
+import dev.membership.spi.MembershipStore;
+import dev.membership.mongo.ReactiveMongoMembershipStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

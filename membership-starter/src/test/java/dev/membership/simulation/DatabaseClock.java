@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.LongSupplier;
 
-import dev.membership.MembershipNode;
+import dev.membership.engine.MembershipNode;
 
 /**
  * The database's clock in a simulation: virtual time from an arbitrary origin, moved by the CLOCK_JUMP fault (a

@@ -10,11 +10,11 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
-import dev.membership.LeadershipObserver;
-import dev.membership.MembershipNode;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.engine.MembershipNode;
 import dev.membership.leadership.LeadershipTerm;
-import dev.membership.store.LeaseRecord;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
 
 /**
  * What must hold after every step of a simulation, checked against the store's own state and the server's clock:

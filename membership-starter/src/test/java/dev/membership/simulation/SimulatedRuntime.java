@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
-import dev.membership.NodeRuntime;
-import dev.membership.store.StoreException;
-import dev.membership.time.MonotonicClock;
+import dev.membership.spi.NodeRuntime;
+import dev.membership.spi.StoreException;
+import dev.membership.spi.MonotonicClock;
 
 /**
  * One node incarnation's runtime in the simulation: its lanes are events on the shared scheduler, its clock runs at

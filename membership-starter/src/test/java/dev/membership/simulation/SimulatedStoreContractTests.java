@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.membership.store.AbstractMembershipStoreContractTests;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.AbstractMembershipStoreContractTests;
+import dev.membership.spi.MembershipStore;
 
 /** The simulator's store keeps the same contract as the MongoDB stores, so what the simulator proves carries over. */
 class SimulatedStoreContractTests extends AbstractMembershipStoreContractTests {

@@ -13,14 +13,14 @@ import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.LeaseReleasedEvent;
-import dev.membership.store.LeaseRecord;
+import dev.membership.spi.LeaseRecord;
 
 /**
  * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated store, and faults drawn from
@@ -210,7 +210,7 @@ final class Simulation {
 			Set<String> listed = new TreeSet<>();
 			node.liveMembers().forEach((m) -> listed.add(m.nodeId() + "/" + m.incarnation()));
 			if (!listed.equals(running)) {
-				dev.membership.store.Roster stored = this.store.roster();
+				dev.membership.spi.Roster stored = this.store.roster();
 				return node.nodeId() + " lists " + listed + ", running " + running + "; the store's roster: "
 						+ ((stored != null) ? "version " + stored.version() + " by " + stored.keeperNodeId()
 								+ " epoch " + stored.epoch() + " " + stored.members() : "none")

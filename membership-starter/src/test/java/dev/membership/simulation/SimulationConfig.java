@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Set;
 
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipSettings;
 
 /**
  * How one simulation runs. The node settings are the production defaults (renew every 5 s, lease 15 s, liveness 10 s,

@@ -9,15 +9,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import dev.membership.liveness.Member;
-import dev.membership.store.Heartbeat;
-import dev.membership.store.Holder;
-import dev.membership.store.LeaseReading;
-import dev.membership.store.LeaseRecord;
-import dev.membership.store.MembershipStore;
-import dev.membership.store.NodeRecord;
-import dev.membership.store.Roster;
-import dev.membership.store.RosterChange;
-import dev.membership.store.StoreException;
+import dev.membership.spi.Heartbeat;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
+import dev.membership.spi.StoreException;
 
 /**
  * Wraps a real store and injects faults into one node's view of it: down (every call fails), hung (calls block until

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import dev.membership.LeadershipObserver;
+import dev.membership.spi.LeadershipObserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -6,10 +6,10 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.membership.store.Heartbeat;
-import dev.membership.store.LeaseReading;
-import dev.membership.store.LeaseRecord;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.Heartbeat;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
 
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyLong;

@@ -13,9 +13,9 @@ import com.mongodb.client.MongoClient;
 
 import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
-import dev.membership.store.mongo.MongoStores;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.mongo.MongoStores;
 
 /**
  * Plain-Java nodes in this JVM on one embedded server, each with its own client (as separate processes would have),

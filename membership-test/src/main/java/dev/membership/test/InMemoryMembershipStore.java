@@ -12,14 +12,14 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 import dev.membership.liveness.Member;
-import dev.membership.store.Heartbeat;
-import dev.membership.store.Holder;
-import dev.membership.store.LeaseReading;
-import dev.membership.store.LeaseRecord;
-import dev.membership.store.MembershipStore;
-import dev.membership.store.NodeRecord;
-import dev.membership.store.Roster;
-import dev.membership.store.RosterChange;
+import dev.membership.spi.Heartbeat;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
 
 /**
  * A {@link MembershipStore} in memory, for tests: no database, and the same answers as the MongoDB store (it passes the

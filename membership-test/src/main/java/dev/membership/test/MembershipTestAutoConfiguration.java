@@ -13,13 +13,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 
 import dev.membership.MembershipEventListener;
-import dev.membership.MembershipNode;
+import dev.membership.engine.MembershipNode;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipLifecycle;
 import dev.membership.autoconfigure.MembershipNodeCustomizer;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.MembershipStore;
 
 /**
  * What {@link AutoConfigureMembershipTest} imports: the simulated cluster, its in-memory store in place of MongoDB, and

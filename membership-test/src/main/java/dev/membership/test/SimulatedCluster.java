@@ -21,9 +21,9 @@ import org.springframework.aop.framework.ProxyFactory;
 
 import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
-import dev.membership.NodeRuntime;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.spi.NodeRuntime;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
@@ -32,9 +32,9 @@ import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnly;
 import dev.membership.scheduling.LeaderOnlyExecutionListener;
 import dev.membership.scheduling.LeaderOnlyInterceptor;
-import dev.membership.store.LeaseRecord;
-import dev.membership.store.MembershipStore;
-import dev.membership.store.StoreException;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.StoreException;
 
 /**
  * A cluster for tests, without a database and without waiting: the node under test, and simulated peers, all real

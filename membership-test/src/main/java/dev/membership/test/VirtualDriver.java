@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.NodeRuntime;
+import dev.membership.spi.NodeRuntime;
 
 /**
  * Runs the work of every node of a {@link SimulatedCluster} on one thread, in order of virtual time (ties in order of

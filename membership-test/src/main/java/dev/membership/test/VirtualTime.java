@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
-import dev.membership.time.MonotonicClock;
+import dev.membership.spi.MonotonicClock;
 
 /**
  * Time that moves only when a test says so: the nodes' monotonic clock and the in-memory database's clock, both on

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

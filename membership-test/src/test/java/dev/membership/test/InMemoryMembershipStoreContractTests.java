@@ -3,8 +3,8 @@ package dev.membership.test;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.membership.store.AbstractMembershipStoreContractTests;
-import dev.membership.store.MembershipStore;
+import dev.membership.spi.AbstractMembershipStoreContractTests;
+import dev.membership.spi.MembershipStore;
 
 /** The in-memory store passes the same contract as the MongoDB stores. */
 class InMemoryMembershipStoreContractTests extends AbstractMembershipStoreContractTests {

@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.ReactiveLeaderContext;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderElectedEvent;

@@ -28,7 +28,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
-import dev.membership.MembershipSettings;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.CommandCounter;
 import dev.membership.bench.support.EmbeddedMongoServer;
@@ -106,7 +106,7 @@ public class GuardBenchmark {
 			case LEADER_CHECK -> {
 				// the check alone, as code that asks the node itself would write it
 				this.leader = BenchNode.start(settings("leader"), this.client.getDatabase("bench"),
-						dev.membership.LeadershipObserver.none(), null);
+						dev.membership.spi.LeadershipObserver.none(), null);
 				Waits.until("a leader", Duration.ofSeconds(10), () -> this.leader.node().isLeader("default"));
 				GuardedJobs.Plain job = new GuardedJobs.Plain();
 				Membership membership = this.leader.node();
@@ -120,12 +120,12 @@ public class GuardBenchmark {
 			case LEADER_ONLY_LEADER, LEADER_ONLY_FOLLOWER -> {
 				this.otherClient = this.server.newClient();
 				this.leader = BenchNode.start(settings("leader"), this.otherClient.getDatabase("bench"),
-						dev.membership.LeadershipObserver.none(), null);
+						dev.membership.spi.LeadershipObserver.none(), null);
 				Waits.until("a leader", Duration.ofSeconds(10), () -> this.leader.node().isLeader("default"));
 				Membership guardedBy = this.leader.node();
 				if (LEADER_ONLY_FOLLOWER.equals(this.guard)) {
 					this.follower = BenchNode.start(settings("follower"), this.client.getDatabase("bench"),
-							dev.membership.LeadershipObserver.none(), null);
+							dev.membership.spi.LeadershipObserver.none(), null);
 					Waits.until("a follower that knows the leader", Duration.ofSeconds(10),
 							() -> this.follower.node().leader("default").isPresent());
 					guardedBy = this.follower.node();

@@ -16,8 +16,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.client.ReactorResourceFactory;
 
-import dev.membership.LeadershipObserver;
-import dev.membership.MembershipNode;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.engine.MembershipNode;
 import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.bench.support.Stats;
 import dev.membership.bench.support.Table;

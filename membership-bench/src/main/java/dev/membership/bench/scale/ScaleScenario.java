@@ -16,9 +16,9 @@ import java.util.function.Predicate;
 
 import com.mongodb.client.MongoClient;
 
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
-import dev.membership.NodeRuntime;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.spi.NodeRuntime;
 import dev.membership.bench.scale.StoreMeter.NodeCounts;
 import dev.membership.bench.scale.StoreMeter.Snapshot;
 import dev.membership.bench.support.BenchNode;
@@ -28,7 +28,7 @@ import dev.membership.bench.support.Stats;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 import dev.membership.liveness.Member;
-import dev.membership.store.mongo.MongoMembershipStore;
+import dev.membership.mongo.MongoMembershipStore;
 
 /**
  * Scale: N plain-Java nodes in this JVM against one embedded server and one shared client, on a few shared threads

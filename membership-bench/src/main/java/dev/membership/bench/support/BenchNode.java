@@ -14,17 +14,17 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.membership.LeadershipObserver;
-import dev.membership.MembershipNode;
-import dev.membership.MembershipSettings;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.broadcast.BroadcastReceiver;
 import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
-import dev.membership.store.mongo.MongoMembershipStore;
-import dev.membership.store.mongo.MongoStoreSettings;
+import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.mongo.MongoStoreSettings;
 
 /**
  * One membership node as the starter runs it, without Spring: the node, and optionally the broadcast that tells the

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
-import dev.membership.NodeRuntime;
+import dev.membership.spi.NodeRuntime;
 
 /**
  * Runtimes for many simulated nodes in one JVM, on a few shared threads instead of four threads per node (2,000 nodes

@@ -12,7 +12,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.membership.NodeRuntime;
+import dev.membership.spi.NodeRuntime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

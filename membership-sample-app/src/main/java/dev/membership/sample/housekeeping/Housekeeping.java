@@ -25,8 +25,8 @@ import dev.membership.Membership;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.store.mongo.EpochFence;
-import dev.membership.store.mongo.FencedWriteResult;
+import dev.membership.mongo.EpochFence;
+import dev.membership.mongo.FencedWriteResult;
 
 /**
  * Every node writes short-lived items; the leader alone purges the expired ones. Every run is recorded when it starts

@@ -1,0 +1,122 @@
+package dev.membership.engine;
+
+import dev.membership.Membership;
+
+import java.time.Instant;
+import java.util.Objects;
+
+import dev.membership.leadership.LeaderChangedEvent;
+import dev.membership.leadership.LeaderInfo;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseRecord;
+
+/**
+ * What this node knows of one group's leader when it does not lead it: learned from the lease (read every interval)
+ * or from a notice. Advisory only (the lease decides who leads), but it drives fast succession
+ * and {@link Membership#leader(String)}. Knowledge only moves forward in epochs, so late or reordered news can never
+ * make the known leader flap. Changes are made and published under the group's monitor, in epoch order.
+ */
+final class LeaderKnowledge {
+
+	private final String group;
+
+	private final String selfId;
+
+	private final Object monitor;
+
+	private final EventDispatch events;
+
+	private volatile LeaderInfo known;
+
+	private long highestKnownEpoch;
+
+	LeaderKnowledge(String group, String selfId, Object monitor, EventDispatch events) {
+		this.group = group;
+		this.selfId = selfId;
+		this.monitor = monitor;
+		this.events = events;
+	}
+
+	LeaderInfo known() {
+		return this.known;
+	}
+
+	/** The known leader when it is another node. */
+	LeaderInfo knownOther() {
+		LeaderInfo info = this.known;
+		return (info != null && !this.selfId.equals(info.nodeId())) ? info : null;
+	}
+
+	/** Takes {@code info} as the leader unless a newer epoch is known already. */
+	void learn(LeaderInfo info) {
+		synchronized (this.monitor) {
+			if (info.epoch() < this.highestKnownEpoch) {
+				return;
+			}
+			this.highestKnownEpoch = info.epoch();
+			LeaderInfo previous = this.known;
+			this.known = info;
+			String before = (previous != null) ? previous.nodeId() : null;
+			if (!Objects.equals(before, info.nodeId())) {
+				this.events.publish(new LeaderChangedEvent(this.selfId, this.group, before, info.nodeId(), info.epoch()));
+			}
+		}
+	}
+
+	/** The group has no leader as far as this node can tell. */
+	void forget() {
+		synchronized (this.monitor) {
+			LeaderInfo previous = this.known;
+			if (previous == null) {
+				return;
+			}
+			this.known = null;
+			this.events.publish(new LeaderChangedEvent(this.selfId, this.group, previous.nodeId(), null,
+					previous.epoch()));
+		}
+	}
+
+	/** Forgets this node as the leader (its own term ended). */
+	void forgetSelf() {
+		synchronized (this.monitor) {
+			LeaderInfo info = this.known;
+			if (info != null && this.selfId.equals(info.nodeId())) {
+				forget();
+			}
+		}
+	}
+
+	/**
+	 * A notice brings news only: a newer epoch, or the known leader again; never one this node has forgotten. From
+	 * another node only.
+	 */
+	boolean isNews(LeaderInfo notice) {
+		synchronized (this.monitor) {
+			LeaderInfo info = this.known;
+			return (info != null) ? notice.epoch() >= info.epoch() : notice.epoch() > this.highestKnownEpoch;
+		}
+	}
+
+	/**
+	 * Updates the known leader from the group's lease as just read ({@code lease} null when the group has none), when
+	 * this node does not lead: its holder while the lease has not certainly expired; nobody once it was released or
+	 * has certainly expired, which lets this node compete at once. A lease older than what a notice already told is no
+	 * news.
+	 */
+	void updateFromLease(LeaseRecord lease, Instant certainlyPassed) {
+		LeaderInfo info = this.known;
+		if (lease != null && info != null && lease.epoch() < info.epoch()) {
+			return; // read before the notice of a newer term
+		}
+		Holder holder = (lease != null) ? lease.holder() : null;
+		if (holder != null && lease.expiresAt() != null && lease.expiresAt().isAfter(certainlyPassed)
+				&& !holder.nodeId().equals(this.selfId)) {
+			learn(new LeaderInfo(this.group, holder.nodeId(), holder.address(), lease.epoch(), lease.expiresAt()));
+			return;
+		}
+		if (info != null && !this.selfId.equals(info.nodeId())) {
+			forget();
+		}
+	}
+
+}

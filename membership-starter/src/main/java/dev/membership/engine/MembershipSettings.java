@@ -1,0 +1,256 @@
+package dev.membership.engine;
+
+import dev.membership.InvalidMembershipSettingsException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import dev.membership.InvalidMembershipSettingsException.Violation;
+import dev.membership.spi.Roster;
+
+/**
+ * How a node runs. Defaults follow the core design: renew every 5 s, lease 15 s, liveness window 10 s.
+ */
+public final class MembershipSettings {
+
+	public static final String DEFAULT_GROUP = "default";
+
+	private final String nodeId;
+
+	private final Duration renewalInterval;
+
+	private final Duration leaseDuration;
+
+	private final Duration livenessWindow;
+
+	private final Duration safetyMargin;
+
+	private final Duration deadNodeRetention;
+
+	private final Duration clockSyncInterval;
+
+	private final Duration drainTimeout;
+
+	private final Set<String> groups;
+
+	private MembershipSettings(Builder b) {
+		this.nodeId = b.nodeId;
+		this.renewalInterval = b.renewalInterval;
+		this.leaseDuration = b.leaseDuration;
+		this.livenessWindow = b.livenessWindow;
+		this.safetyMargin = (b.safetyMargin != null) ? b.safetyMargin
+				: (b.leaseDuration != null ? b.leaseDuration.dividedBy(10) : null);
+		this.deadNodeRetention = b.deadNodeRetention;
+		this.clockSyncInterval = b.clockSyncInterval;
+		this.drainTimeout = b.drainTimeout;
+		Set<String> groups = new LinkedHashSet<>(b.groups);
+		groups.add(DEFAULT_GROUP); // every node takes part: its leader keeps the member roster
+		this.groups = Set.copyOf(groups);
+	}
+
+	public static Builder builder(String nodeId) {
+		return new Builder(nodeId);
+	}
+
+	public String nodeId() {
+		return this.nodeId;
+	}
+
+	public Duration renewalInterval() {
+		return this.renewalInterval;
+	}
+
+	public Duration leaseDuration() {
+		return this.leaseDuration;
+	}
+
+	public Duration livenessWindow() {
+		return this.livenessWindow;
+	}
+
+	/** How long before the lease can expire in the database a leader stops believing it leads. */
+	public Duration safetyMargin() {
+		return this.safetyMargin;
+	}
+
+	public Duration deadNodeRetention() {
+		return this.deadNodeRetention;
+	}
+
+	public Duration clockSyncInterval() {
+		return this.clockSyncInterval;
+	}
+
+	/**
+	 * How long a graceful stop or a resign waits for running leader-only work before it hands the group over anyway.
+	 */
+	public Duration drainTimeout() {
+		return this.drainTimeout;
+	}
+
+	public Set<String> groups() {
+		return this.groups;
+	}
+
+	/**
+	 * Why {@code group} cannot be a group's name, or null when it can: blank, or the id of the roster document, which
+	 * lives among the lease documents.
+	 */
+	public static String groupNameProblem(String group) {
+		if (group == null || group.isBlank()) {
+			return "group names must not be blank";
+		}
+		if (Roster.ID.equals(group)) {
+			return "'" + Roster.ID + "' is reserved for the member roster and cannot name a group";
+		}
+		return null;
+	}
+
+	/** Every rule the settings break; empty when they are valid. */
+	public static List<Violation> check(String nodeId, Duration renewalInterval, Duration leaseDuration,
+			Duration livenessWindow, Duration safetyMargin, Duration deadNodeRetention) {
+		List<Violation> violations = new ArrayList<>();
+		if (nodeId == null || nodeId.isBlank()) {
+			violations.add(new Violation(List.of("node-id"), "must not be blank"));
+		}
+		boolean positive = true;
+		positive &= positive(violations, "renewal-interval", renewalInterval);
+		positive &= positive(violations, "lease-duration", leaseDuration);
+		positive &= positive(violations, "liveness-window", livenessWindow);
+		positive(violations, "dead-node-retention", deadNodeRetention);
+		if (safetyMargin != null && safetyMargin.isNegative()) {
+			violations.add(new Violation(List.of("safety-margin"), "must not be negative (was " + safetyMargin + ")"));
+		}
+		if (!positive) {
+			return violations;
+		}
+		if (renewalInterval.multipliedBy(2).compareTo(leaseDuration) > 0) {
+			violations.add(new Violation(List.of("renewal-interval", "lease-duration"),
+					"renewal-interval x 2 must not exceed lease-duration, so a leader can miss one renewal and keep "
+							+ "its lease (was " + renewalInterval + " x 2 > " + leaseDuration + ")"));
+		}
+		if (livenessWindow.compareTo(renewalInterval) <= 0 || livenessWindow.compareTo(leaseDuration) >= 0) {
+			violations.add(new Violation(List.of("renewal-interval", "liveness-window", "lease-duration"),
+					"liveness-window must be longer than renewal-interval and shorter than lease-duration (was "
+							+ renewalInterval + " < " + livenessWindow + " < " + leaseDuration + ")"));
+		}
+		Duration margin = (safetyMargin != null) ? safetyMargin : leaseDuration.dividedBy(10);
+		if (!margin.isNegative() && margin.compareTo(leaseDuration.minus(renewalInterval)) >= 0) {
+			violations.add(new Violation(List.of("safety-margin", "lease-duration", "renewal-interval"),
+					"safety-margin must be shorter than lease-duration - renewal-interval, or a leader would step "
+							+ "down before its next renewal (was " + margin + ")"));
+		}
+		if (deadNodeRetention != null && !deadNodeRetention.isNegative() && !deadNodeRetention.isZero()
+				&& deadNodeRetention.compareTo(livenessWindow) <= 0) {
+			violations.add(new Violation(List.of("dead-node-retention", "liveness-window"),
+					"dead-node-retention must be longer than liveness-window, or live nodes would be removed (was "
+							+ deadNodeRetention + ")"));
+		}
+		return violations;
+	}
+
+	private static boolean positive(List<Violation> violations, String name, Duration value) {
+		if (value == null || value.isNegative() || value.isZero()) {
+			violations.add(new Violation(List.of(name), "must be a positive duration (was " + value + ")"));
+			return false;
+		}
+		return true;
+	}
+
+	public static final class Builder {
+
+		private final String nodeId;
+
+		private Duration renewalInterval = Duration.ofSeconds(5);
+
+		private Duration leaseDuration = Duration.ofSeconds(15);
+
+		private Duration livenessWindow = Duration.ofSeconds(10);
+
+		private Duration safetyMargin;
+
+		private Duration deadNodeRetention = Duration.ofMinutes(10);
+
+		private Duration clockSyncInterval = Duration.ofSeconds(30);
+
+		private Duration drainTimeout = Duration.ofSeconds(20);
+
+		private final Set<String> groups = new LinkedHashSet<>(Set.of(DEFAULT_GROUP));
+
+		private Builder(String nodeId) {
+			this.nodeId = nodeId;
+		}
+
+		public Builder renewalInterval(Duration value) {
+			this.renewalInterval = value;
+			return this;
+		}
+
+		public Builder leaseDuration(Duration value) {
+			this.leaseDuration = value;
+			return this;
+		}
+
+		public Builder livenessWindow(Duration value) {
+			this.livenessWindow = value;
+			return this;
+		}
+
+		/** Null means a tenth of the lease duration. */
+		public Builder safetyMargin(Duration value) {
+			this.safetyMargin = value;
+			return this;
+		}
+
+		public Builder deadNodeRetention(Duration value) {
+			this.deadNodeRetention = value;
+			return this;
+		}
+
+		public Builder clockSyncInterval(Duration value) {
+			this.clockSyncInterval = Objects.requireNonNull(value);
+			return this;
+		}
+
+		/** Zero hands over at once, without waiting for running leader-only work. */
+		public Builder drainTimeout(Duration value) {
+			if (value == null || value.isNegative()) {
+				throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("shutdown.drain-timeout"),
+						"must not be negative (was " + value + ")")));
+			}
+			this.drainTimeout = value;
+			return this;
+		}
+
+		/**
+		 * Replaces the groups this node competes for. The default group is always one of them: its leader keeps the
+		 * member roster, so every node must be able to take that over.
+		 */
+		public Builder groups(Set<String> value) {
+			this.groups.clear();
+			this.groups.addAll(value);
+			return this;
+		}
+
+		/** Validates and builds; throws {@link InvalidMembershipSettingsException} naming every broken rule. */
+		public MembershipSettings build() {
+			List<Violation> violations = new ArrayList<>(check(this.nodeId, this.renewalInterval, this.leaseDuration,
+					this.livenessWindow, this.safetyMargin, this.deadNodeRetention));
+			this.groups.stream()
+				.map(MembershipSettings::groupNameProblem)
+				.filter(Objects::nonNull)
+				.distinct()
+				.forEach((problem) -> violations.add(new Violation(List.of("groups"), problem)));
+			if (!violations.isEmpty()) {
+				throw new InvalidMembershipSettingsException(violations);
+			}
+			return new MembershipSettings(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,269 @@
+package dev.membership.mongo;
+
+import java.util.Objects;
+import java.util.OptionalLong;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoWriteException;
+import com.mongodb.ReadPreference;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.Updates;
+import com.mongodb.client.result.UpdateResult;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.mongodb.core.MongoOperations;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
+
+import dev.membership.leadership.LeadershipTerm;
+
+/**
+ * Makes MongoDB writes of leader-only code conditional on the term's epoch, by the fencing-token rule: a write applies
+ * to a document only if no newer epoch of the same group has written it, and it records its own epoch there. A late
+ * write from an old leader (it paused, or its belief ended while the write was in flight) then matches nothing and is
+ * reported as fenced out, whatever the leader believed when it sent the write.
+ * <p>
+ * The fence is one field per group, {@code _fence.<group>} unless {@link #field(String) named}: the filter gains
+ * {@code {<field>: {$not: {$gt: epoch}}}} (an absent fence counts as older) and the update gains
+ * {@code {$max: {<field>: epoch}}}. One single-document update is atomic, so no transaction is needed. Only documents
+ * written through a fence are protected, and only against writes that go through a fence too.
+ *
+ * <pre>
+ * EpochFence fence = EpochFence.of(term);
+ * FencedWriteResult result = fence.updateFirst(mongoTemplate, query(where("_id").is("report")), update, "reports");
+ * if (result.isFencedOut()) { ... a newer leader (epoch result.supersededBy()) wrote it: stop ... }
+ * </pre>
+ */
+public final class EpochFence {
+
+	/** Where fences live unless named otherwise: {@code _fence.<group>}. */
+	public static final String DEFAULT_FIELD_PREFIX = "_fence.";
+
+	private final String group;
+
+	private final long epoch;
+
+	private final String field;
+
+	private EpochFence(String group, long epoch, String field) {
+		this.group = group;
+		this.epoch = epoch;
+		this.field = field;
+	}
+
+	/** A fence for writes of the leader of {@code term}'s group, with its epoch. */
+	public static EpochFence of(LeadershipTerm term) {
+		return of(term.group(), term.epoch());
+	}
+
+	/** A fence for {@code epoch} of {@code group}, for code that carries the epoch rather than the term. */
+	public static EpochFence of(String group, long epoch) {
+		Objects.requireNonNull(group, "group");
+		if (group.isEmpty() || group.contains(".") || group.startsWith("$")) {
+			throw new IllegalArgumentException("Group '" + group + "' cannot name a field: give the fence a field of "
+					+ "its own with EpochFence.of(term).field(\"...\")");
+		}
+		return new EpochFence(group, epoch, DEFAULT_FIELD_PREFIX + group);
+	}
+
+	/** The same fence kept in another field (a dotted path is fine). */
+	public EpochFence field(String field) {
+		if (field == null || field.isBlank() || field.startsWith("$")) {
+			throw new IllegalArgumentException("Not a field name: '" + field + "'");
+		}
+		return new EpochFence(this.group, this.epoch, field);
+	}
+
+	public String group() {
+		return this.group;
+	}
+
+	public long epoch() {
+		return this.epoch;
+	}
+
+	public String field() {
+		return this.field;
+	}
+
+	// ------------------------------------------------------------------ the MongoDB driver
+
+	/** {@code filter} restricted to documents no newer epoch has written. */
+	public Bson filter(Bson filter) {
+		return Filters.and(filter, Filters.not(Filters.gt(this.field, this.epoch)));
+	}
+
+	/** {@code update} that also records this epoch as the document's fence. */
+	public Bson update(Bson update) {
+		return Updates.combine(update, Updates.max(this.field, this.epoch));
+	}
+
+	public FencedWriteResult updateOne(MongoCollection<?> collection, Bson filter, Bson update) {
+		return updateOne(collection, filter, update, new UpdateOptions());
+	}
+
+	/**
+	 * A fenced {@code updateOne}. With {@code upsert}, the filter must select by a unique key (such as {@code _id}):
+	 * when the document exists under a newer epoch, the insert collides with it and the write is reported as fenced
+	 * out; when a concurrent upsert created it meanwhile, the write is tried once more as a plain fenced update.
+	 */
+	public FencedWriteResult updateOne(MongoCollection<?> collection, Bson filter, Bson update,
+			UpdateOptions options) {
+		UpdateResult result;
+		try {
+			result = collection.updateOne(filter(filter), update(update), options);
+		}
+		catch (MongoWriteException | MongoCommandException ex) {
+			if (!options.isUpsert() || !isDuplicateKey(ex)) {
+				throw ex;
+			}
+			// the document exists now: held by a newer epoch, or just created by a concurrent upsert
+			result = collection.updateOne(filter(filter), update(update), withoutUpsert(options));
+			if (result.getMatchedCount() == 0) {
+				return fencedOutOr(newerEpoch(collection, filter), ex);
+			}
+		}
+		if (result.getMatchedCount() > 0 || result.getUpsertedId() != null) {
+			return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(),
+					result.getUpsertedId() != null, OptionalLong.empty());
+		}
+		return new FencedWriteResult(0, 0, false, newerEpoch(collection, filter));
+	}
+
+	/** The caller's options, every one of them, but the upsert. */
+	static UpdateOptions withoutUpsert(UpdateOptions options) {
+		return new UpdateOptions().upsert(false)
+			.bypassDocumentValidation(options.getBypassDocumentValidation())
+			.collation(options.getCollation())
+			.arrayFilters(options.getArrayFilters())
+			.hint(options.getHint())
+			.hintString(options.getHintString())
+			.comment(options.getComment())
+			.let(options.getLet())
+			.sort(options.getSort());
+	}
+
+	/** A fenced {@code updateMany}: documents a newer epoch wrote are left alone and reported. */
+	public FencedWriteResult updateMany(MongoCollection<?> collection, Bson filter, Bson update) {
+		UpdateResult result = collection.updateMany(filter(filter), update(update));
+		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(), false,
+				newerEpoch(collection, filter));
+	}
+
+	/** Read from the primary, which just refused the write, whatever the application's read preference says. */
+	private OptionalLong newerEpoch(MongoCollection<?> collection, Bson filter) {
+		Document newest = collection.withDocumentClass(Document.class)
+			.withReadPreference(ReadPreference.primary())
+			.find(Filters.and(filter, Filters.gt(this.field, this.epoch)))
+			.projection(Projections.include(this.field))
+			.sort(Sorts.descending(this.field))
+			.first();
+		return epochIn(newest);
+	}
+
+	private static boolean isDuplicateKey(RuntimeException ex) {
+		if (ex instanceof MongoWriteException write) {
+			return write.getError().getCategory() == ErrorCategory.DUPLICATE_KEY;
+		}
+		return ex instanceof MongoCommandException command
+				&& ErrorCategory.fromErrorCode(command.getErrorCode()) == ErrorCategory.DUPLICATE_KEY;
+	}
+
+	// ------------------------------------------------------------------ Spring Data MongoDB
+
+	/** Adds the fence to {@code query} (which it returns): only documents no newer epoch has written. */
+	public Query query(Query query) {
+		return query.addCriteria(Criteria.where(this.field).not().gt(this.epoch));
+	}
+
+	/** Adds {@code $max} of this epoch on the fence to {@code update} (which it returns). */
+	public Update update(Update update) {
+		return update.max(this.field, this.epoch);
+	}
+
+	/** A fenced {@code updateFirst} on {@code collection}. */
+	public FencedWriteResult updateFirst(MongoOperations mongo, Query query, Update update, String collection) {
+		UpdateResult result = mongo.updateFirst(fencedCopy(query), update(update), collection);
+		if (result.getMatchedCount() > 0) {
+			return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(), false,
+					OptionalLong.empty());
+		}
+		return new FencedWriteResult(0, 0, false, newerEpoch(mongo, query, collection));
+	}
+
+	/** A fenced {@code updateMulti}: documents a newer epoch wrote are left alone and reported. */
+	public FencedWriteResult updateMulti(MongoOperations mongo, Query query, Update update, String collection) {
+		UpdateResult result = mongo.updateMulti(fencedCopy(query), update(update), collection);
+		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(), false,
+				newerEpoch(mongo, query, collection));
+	}
+
+	/**
+	 * A fenced {@code upsert}: the query must select by a unique key (such as {@code _id}), so that a document a newer
+	 * epoch holds makes the insert collide and the write is reported as fenced out.
+	 */
+	public FencedWriteResult upsert(MongoOperations mongo, Query query, Update update, String collection) {
+		UpdateResult result;
+		try {
+			result = mongo.upsert(fencedCopy(query), update(update), collection);
+		}
+		catch (DuplicateKeyException ex) {
+			// the document exists now: held by a newer epoch, or just created by a concurrent upsert
+			result = mongo.updateFirst(fencedCopy(query), update(update), collection);
+			if (result.getMatchedCount() == 0) {
+				return fencedOutOr(newerEpoch(mongo, query, collection), ex);
+			}
+		}
+		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(),
+				result.getUpsertedId() != null, OptionalLong.empty());
+	}
+
+	private Query fencedCopy(Query query) {
+		return query(Query.of(query));
+	}
+
+	private OptionalLong newerEpoch(MongoOperations mongo, Query query, String collection) {
+		Query newer = Query.of(query).addCriteria(Criteria.where(this.field).gt(this.epoch));
+		newer.fields().include(this.field);
+		newer.with(Sort.by(Sort.Direction.DESC, this.field));
+		newer.limit(1);
+		newer.withReadPreference(ReadPreference.primary()); // where the write was just refused
+		return epochIn(mongo.findOne(newer, Document.class, collection));
+	}
+
+	// ------------------------------------------------------------------ results
+
+	/** Fenced out when a newer epoch is seen on the document; otherwise the collision was another matter. */
+	private static FencedWriteResult fencedOutOr(OptionalLong newer, RuntimeException collision) {
+		if (newer.isEmpty()) {
+			throw collision;
+		}
+		return new FencedWriteResult(0, 0, false, newer);
+	}
+
+	private OptionalLong epochIn(Document document) {
+		if (document == null) {
+			return OptionalLong.empty();
+		}
+		Object value = document;
+		for (String part : this.field.split("\\.")) {
+			value = (value instanceof Document d) ? d.get(part) : null;
+		}
+		return (value instanceof Number n) ? OptionalLong.of(n.longValue()) : OptionalLong.empty();
+	}
+
+	@Override
+	public String toString() {
+		return "EpochFence[group=" + this.group + ", epoch=" + this.epoch + ", field=" + this.field + "]";
+	}
+
+}

@@ -1,0 +1,166 @@
+package dev.membership.mongo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import com.mongodb.ReadConcern;
+import com.mongodb.ReadPreference;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import org.bson.Document;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.Heartbeat;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
+
+/**
+ * Nodes and leases in two MongoDB collections; the roster is one more document among the leases ({@code _id}
+ * {@code "_roster"}), so that a member reads its groups' leases and a changed roster in one query.
+ * <p>
+ * Leases: one document per group keyed by {@code _id}. Acquisition is a conditional upsert on
+ * {@code {_id: group, $or: [{expiresAt: {$lt: now}}, {holder is me}]}}: when another holder's unexpired lease exists
+ * the filter matches nothing, the upsert tries to insert a second document with the same {@code _id}, and the unique
+ * {@code _id} index (which MongoDB always has) answers with a duplicate-key error. Safety therefore depends on no
+ * index we create. Lease writes use a majority write concern and lease reads majority read concern, so a lease
+ * survives a primary failover. Every read goes to the primary, whatever read preference the application's client has:
+ * a lagging secondary would show old heartbeats (live nodes taken for dead) and old leases.
+ * <p>
+ * Every call carries a client-side operation timeout (driver CSOT) shorter than the lease, so a hung server cannot
+ * hold the election loop: server selection, connection checkout and the round trip all count against it.
+ */
+public class MongoMembershipStore implements MembershipStore {
+
+	private final MongoCollection<Document> nodes;
+
+	private final MongoCollection<Document> leases;
+
+	private final MongoDatabase database;
+
+	private final Duration deadNodeRetention;
+
+	private final MembershipDocuments.ServerTime serverTime = new MembershipDocuments.ServerTime();
+
+	public MongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
+		long timeoutMillis = settings.operationTimeout().toMillis();
+		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
+		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+			.withReadPreference(ReadPreference.primary());
+		this.nodes = this.database.getCollection(settings.nodesCollection());
+		this.leases = this.database.getCollection(settings.leasesCollection())
+			.withWriteConcern(settings.leaseWriteConcern())
+			.withReadConcern(ReadConcern.MAJORITY);
+		this.deadNodeRetention = settings.deadNodeRetention();
+	}
+
+	@Override
+	public void initialize() {
+		call("initialize", () -> {
+			MembershipDocuments.createTtlIndex(this.deadNodeRetention, this.nodes::createIndex,
+					this.database::runCommand, this.nodes.getNamespace());
+			return null;
+		});
+	}
+
+	@Override
+	public Instant serverTime() {
+		return call("serverTime", () -> this.serverTime.ask(this.database::runCommand));
+	}
+
+	@Override
+	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
+				MembershipDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
+				MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions()))
+			.map(MembershipDocuments::toLease));
+	}
+
+	@Override
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		return call("renew",
+				() -> Optional.ofNullable(MembershipDocuments.renewedAt(this.leases.findOneAndUpdate(
+						MembershipDocuments.renewFilter(group, holder, epoch),
+						MembershipDocuments.renewUpdate(expiresAt), MembershipDocuments.renewOptions()))));
+	}
+
+	@Override
+	public boolean release(String group, Holder holder, long epoch) {
+		return call("release", () -> this.leases
+			.updateOne(MembershipDocuments.heldBy(group, holder, epoch), MembershipDocuments.releaseUpdate())
+			.getMatchedCount() == 1);
+	}
+
+	@Override
+	public Optional<LeaseRecord> findLease(String group) {
+		return call("findLease", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(group)).first())
+			.map(MembershipDocuments::toLease));
+	}
+
+	@Override
+	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		return call("findLeases", () -> MembershipDocuments
+			.toReading(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))
+				.projection(MembershipDocuments.withoutMembers())));
+	}
+
+	@Override
+	public Optional<Roster> findRoster() {
+		return call("findRoster", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(Roster.ID)).first())
+			.map(MembershipDocuments::toRoster));
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
+			long epoch, long sequence) {
+		return call("writeRoster", () -> MembershipDocuments
+			.unlessTaken(() -> this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
+					MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
+					MembershipDocuments.rosterOptions()))
+			.map((after) -> OptionalLong.of(MembershipDocuments.version(after)))
+			.orElse(OptionalLong.empty()));
+	}
+
+	@Override
+	public Heartbeat heartbeat(NodeRecord node) {
+		return call("heartbeat", () -> MembershipDocuments.heartbeat(node, this.nodes::findOneAndUpdate));
+	}
+
+	@Override
+	public List<NodeRecord> findNodes() {
+		return call("findNodes", () -> {
+			List<NodeRecord> result = new ArrayList<>();
+			for (Document d : this.nodes.find()) {
+				result.add(MembershipDocuments.toNode(d));
+			}
+			return result;
+		});
+	}
+
+	@Override
+	public void removeNode(String nodeId, String incarnation) {
+		call("removeNode", () -> this.nodes.deleteOne(MembershipDocuments.nodeOf(nodeId, incarnation)));
+	}
+
+	@Override
+	public long removeNodesNotSeenSince(Instant cutoff) {
+		return call("removeDeadNodes",
+				() -> this.nodes.deleteMany(MembershipDocuments.notSeenSince(cutoff)).getDeletedCount());
+	}
+
+	private static <T> T call(String operation, Supplier<T> action) {
+		return MembershipDocuments.call(operation, action);
+	}
+
+}

@@ -1,0 +1,187 @@
+package dev.membership.mongo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import com.mongodb.ReadConcern;
+import com.mongodb.ReadPreference;
+import com.mongodb.reactivestreams.client.MongoCollection;
+import com.mongodb.reactivestreams.client.MongoDatabase;
+import org.bson.Document;
+import org.reactivestreams.Publisher;
+import reactor.core.Exceptions;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.Heartbeat;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
+import dev.membership.spi.StoreException;
+
+/**
+ * The same store as {@link MongoMembershipStore}, on the application's reactive driver, so that a reactive application
+ * needs no blocking driver and no second connection pool. Each call blocks only the membership node's own loop thread
+ * (never a reactive one), bounded by the driver's operation timeout like the blocking store.
+ */
+public class ReactiveMongoMembershipStore implements MembershipStore {
+
+	private final MongoDatabase database;
+
+	private final MongoCollection<Document> nodes;
+
+	private final MongoCollection<Document> leases;
+
+	private final Duration deadNodeRetention;
+
+	/** A little longer than the driver's own timeout, which is what normally ends a call; still shorter than a lease. */
+	private final Duration blockAtMost;
+
+	private final MembershipDocuments.ServerTime serverTime = new MembershipDocuments.ServerTime();
+
+	public ReactiveMongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
+		long timeoutMillis = settings.operationTimeout().toMillis();
+		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
+		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+			.withReadPreference(ReadPreference.primary());
+		this.nodes = this.database.getCollection(settings.nodesCollection());
+		this.leases = this.database.getCollection(settings.leasesCollection())
+			.withWriteConcern(settings.leaseWriteConcern())
+			.withReadConcern(ReadConcern.MAJORITY);
+		this.deadNodeRetention = settings.deadNodeRetention();
+		this.blockAtMost = settings.operationTimeout().plusMillis(250);
+	}
+
+	@Override
+	public void initialize() {
+		call("initialize", () -> {
+			MembershipDocuments.createTtlIndex(this.deadNodeRetention,
+					(keys, options) -> one(this.nodes.createIndex(keys, options)),
+					(command) -> one(this.database.runCommand(command)), this.nodes.getNamespace());
+			return null;
+		});
+	}
+
+	@Override
+	public Instant serverTime() {
+		return call("serverTime", () -> this.serverTime.ask((command) -> one(this.database.runCommand(command))));
+	}
+
+	@Override
+	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
+				MembershipDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
+				MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions())))
+			.map(MembershipDocuments::toLease));
+	}
+
+	@Override
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		return call("renew",
+				() -> Optional.ofNullable(MembershipDocuments.renewedAt(one(this.leases.findOneAndUpdate(
+						MembershipDocuments.renewFilter(group, holder, epoch),
+						MembershipDocuments.renewUpdate(expiresAt), MembershipDocuments.renewOptions())))));
+	}
+
+	@Override
+	public boolean release(String group, Holder holder, long epoch) {
+		return call("release", () -> one(this.leases.updateOne(MembershipDocuments.heldBy(group, holder, epoch),
+				MembershipDocuments.releaseUpdate())).getMatchedCount() == 1);
+	}
+
+	@Override
+	public Optional<LeaseRecord> findLease(String group) {
+		return call("findLease", () -> Optional.ofNullable(one(this.leases.find(MembershipDocuments.byId(group)).first()))
+			.map(MembershipDocuments::toLease));
+	}
+
+	@Override
+	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		return call("findLeases", () -> {
+			List<Document> documents = Flux
+				.from(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))
+					.projection(MembershipDocuments.withoutMembers()))
+				.collectList()
+				.block(this.blockAtMost);
+			return MembershipDocuments.toReading((documents != null) ? documents : List.of());
+		});
+	}
+
+	@Override
+	public Optional<Roster> findRoster() {
+		return call("findRoster", () -> Optional
+			.ofNullable(one(this.leases.find(MembershipDocuments.byId(Roster.ID)).first()))
+			.map(MembershipDocuments::toRoster));
+	}
+
+	@Override
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
+			long epoch, long sequence) {
+		return call("writeRoster", () -> MembershipDocuments
+			.unlessTaken(() -> one(this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
+					MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
+					MembershipDocuments.rosterOptions())))
+			.map((after) -> OptionalLong.of(MembershipDocuments.version(after)))
+			.orElse(OptionalLong.empty()));
+	}
+
+	@Override
+	public Heartbeat heartbeat(NodeRecord node) {
+		return call("heartbeat", () -> MembershipDocuments.heartbeat(node,
+				(filter, update, options) -> one(this.nodes.findOneAndUpdate(filter, update, options))));
+	}
+
+	@Override
+	public List<NodeRecord> findNodes() {
+		return call("findNodes", () -> {
+			List<Document> documents = Flux.from(this.nodes.find()).collectList().block(this.blockAtMost);
+			return (documents != null) ? documents.stream().map(MembershipDocuments::toNode).toList()
+					: List.<NodeRecord>of();
+		});
+	}
+
+	@Override
+	public void removeNode(String nodeId, String incarnation) {
+		call("removeNode", () -> one(this.nodes.deleteOne(MembershipDocuments.nodeOf(nodeId, incarnation))));
+	}
+
+	@Override
+	public long removeNodesNotSeenSince(Instant cutoff) {
+		return call("removeDeadNodes",
+				() -> one(this.nodes.deleteMany(MembershipDocuments.notSeenSince(cutoff))).getDeletedCount());
+	}
+
+	/** The publisher's one result (null when it completes empty), on this thread. */
+	private <T> T one(Publisher<T> publisher) {
+		return Mono.from(publisher).block(this.blockAtMost);
+	}
+
+	private static <T> T call(String operation, Supplier<T> action) {
+		try {
+			return MembershipDocuments.call(operation, action);
+		}
+		catch (RuntimeException ex) {
+			if (Exceptions.unwrap(ex) instanceof InterruptedException) {
+				Thread.currentThread().interrupt(); // the node is stopping: keep the flag for its loop
+				throw new StoreException("MongoDB " + operation + " interrupted", ex);
+			}
+			if (ex instanceof IllegalStateException && String.valueOf(ex.getMessage()).startsWith("Timeout")) {
+				// Reactor's own bound, should the driver's timeout not end the call first
+				throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex);
+			}
+			throw ex;
+		}
+	}
+
+}

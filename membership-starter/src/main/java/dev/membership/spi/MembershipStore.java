@@ -1,0 +1,85 @@
+package dev.membership.spi;
+
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import dev.membership.liveness.Member;
+
+/**
+ * Where nodes and leases live. Implementations are plain data access: every time argument is computed by the caller
+ * from the store's own clock (see {@link #serverTime()}), and every method is a single atomic operation on one
+ * document or one query (a heartbeat that takes over another incarnation's document: two), bounded by a timeout
+ * shorter than the lease. Failures surface as {@link StoreException}.
+ * <p>
+ * The contract every implementation must pass is {@code AbstractMembershipStoreContractTests} in the test jar.
+ */
+public interface MembershipStore {
+
+	/** Creates indexes and the like. Idempotent; safety never depends on it having run. */
+	void initialize();
+
+	/** The store's current time as the store itself reports it (not a local clock). */
+	Instant serverTime();
+
+	/**
+	 * Takes the group's lease when it has no holder, has expired before {@code expiredBefore}, or is already held by
+	 * this very holder (same node id and incarnation) with an expiry before {@code expiresAt}; the epoch grows by one
+	 * and {@code acquiredAt} and {@code renewedAt} are stamped with the store's clock (the caller's clock sample: a
+	 * stamp that contradicts its estimate of that clock makes it decline the term). Empty otherwise. The last
+	 * condition makes a request that reaches the store late, after a newer acquisition or renewal of the same holder, a
+	 * no-op instead of a new term the holder does not know of.
+	 */
+	Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt);
+
+	/**
+	 * Extends the lease to {@code expiresAt} if {@code holder} still holds it with {@code epoch} and has not released it,
+	 * never moving the expiry back (a renewal that reaches the store after a later one must not shorten the lease, nor
+	 * one that arrives after the release revive it), and stamps {@code renewedAt} with the store's clock. Returns that
+	 * time (the caller's clock sample, and the holder's liveness), or empty when the lease was lost or released.
+	 */
+	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt);
+
+	/** Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}. */
+	boolean release(String group, Holder holder, long epoch);
+
+	Optional<LeaseRecord> findLease(String group);
+
+	/**
+	 * In one query: the leases of {@code groups}, and the roster without its member list (version, recent changes)
+	 * when its version is not {@code rosterVersion} (pass 0 to get any roster). This is every member's read of an
+	 * interval, so it returns O(groups) small documents while the roster stays the same, and O(changes) when it did.
+	 */
+	LeaseReading findLeases(Collection<String> groups, long rosterVersion);
+
+	/** The whole roster, member list included: for a member too far behind for the recent changes. */
+	Optional<Roster> findRoster();
+
+	/**
+	 * Replaces the roster with {@code members} and its recent {@code changes} and increments its version, if the roster
+	 * was last written with an older epoch, or with {@code epoch} and a smaller {@code sequence} (the keeper's own
+	 * count of its writes): a deposed keeper, or a write of this keeper that reaches the store after a later one,
+	 * changes nothing. Returns the new version, or empty when fenced off. The caller holds the default group's lease
+	 * with {@code epoch}.
+	 */
+	OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
+			long sequence);
+
+	/**
+	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is
+	 * ignored), and says when, and whether the document belonged to another incarnation.
+	 */
+	Heartbeat heartbeat(NodeRecord node);
+
+	/** Every node document, live or not: the roster keeper's read. */
+	List<NodeRecord> findNodes();
+
+	/** Removes the node's document if it still belongs to {@code incarnation}. */
+	void removeNode(String nodeId, String incarnation);
+
+	/** Removes node documents whose last heartbeat is older than {@code cutoff}; returns how many. */
+	long removeNodesNotSeenSince(Instant cutoff);
+
+}
