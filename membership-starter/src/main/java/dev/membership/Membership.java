@@ -4,7 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderInfo;
@@ -19,7 +20,7 @@ public interface Membership {
 	String nodeId();
 
 	/** The address other nodes use to reach this one, or null before it started. */
-	String advertisedAddress();
+	@Nullable String advertisedAddress();
 
 	/**
 	 * Whether this node leads {@code group} right now. Computed from the local monotonic clock at every call: it turns
@@ -27,7 +28,10 @@ public interface Membership {
 	 */
 	boolean isLeader(String group);
 
-	/** The current term when this node leads {@code group}: its epoch (fencing token) and remaining time. */
+	/**
+	 * The current term when this node leads {@code group}: whether, and under which epoch, it leads. Leader code itself
+	 * gets its term from {@link LeaderContext#currentTerm()}.
+	 */
 	Optional<LeadershipTerm> currentTerm(String group);
 
 	/** The leader of {@code group} as this node last saw it (may be this node). */
@@ -63,44 +67,20 @@ public interface Membership {
 	Optional<Instant> serverTimeEstimate();
 
 	/**
-	 * Runs {@code task} with the current term if this node leads {@code group} and is not handing it over, without
-	 * touching the database; the term is also available to the task through {@link LeaderContext#currentTerm()}. A
-	 * graceful stop or resign waits for the task before it releases the lease. Returns whether it ran.
+	 * Runs {@code task} if this node leads {@code group} and is not handing it over, without touching the database; the
+	 * task gets the term from {@link LeaderContext#currentTerm()}. A graceful stop or resign waits for the task before
+	 * it releases the lease. Returns whether it ran.
 	 */
-	default boolean runIfLeader(String group, Consumer<LeadershipTerm> task) {
-		LeadershipTerm.Execution execution = beginLeaderWork(group, "runIfLeader(" + group + ")", false);
+	default boolean runIfLeader(String group, Runnable task) {
+		LeadershipTerm term = currentTerm(group).orElse(null);
+		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin("runIfLeader(" + group + ")") : null;
 		if (execution == null) {
 			return false;
 		}
-		LeadershipTerm term = execution.term();
-		try (execution; LeaderContext.Scope scope = LeaderContext.enter(term)) {
-			task.accept(term);
+		try (execution) {
+			task.run();
 		}
 		return true;
-	}
-
-	/**
-	 * Registers leader-only work of {@code group} if this node leads it and is not handing it over: returns the
-	 * execution to close (on the same thread) when the work ends, or null, and then the work must not run. A graceful
-	 * stop or resign waits for open executions. What {@code @LeaderOnly} and {@link #runIfLeader} use; for custom
-	 * guards. In memory, no database call.
-	 *
-	 * @param name what runs, for the log when a hand-over cannot wait for it any longer
-	 * @param interruptOnEnd interrupt the calling thread when the term ends or is handed over while the work runs
-	 */
-	default LeadershipTerm.Execution beginLeaderWork(String group, String name, boolean interruptOnEnd) {
-		LeadershipTerm term = currentTerm(group).orElse(null);
-		return (term != null) ? term.tryBegin(name, interruptOnEnd) : null;
-	}
-
-	/**
-	 * As {@link #beginLeaderWork(String, String, boolean)}, for work on no particular thread (a reactive pipeline):
-	 * the execution may be closed from any thread, and {@code onEnd} (when not null) runs once if the term ends or is
-	 * handed over while the work is open, to cancel it; it must not block.
-	 */
-	default LeadershipTerm.Execution beginLeaderWork(String group, String name, Runnable onEnd) {
-		LeadershipTerm term = currentTerm(group).orElse(null);
-		return (term != null) ? term.tryBegin(name, onEnd) : null;
 	}
 
 }

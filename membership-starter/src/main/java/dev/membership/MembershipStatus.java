@@ -2,6 +2,8 @@ package dev.membership;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * @param running whether the node's loop runs
  * @param ready whether it has read the cluster (the roster, or as its keeper the node documents) since it started
@@ -10,6 +12,6 @@ import java.time.Duration;
  * @param lastError the last store error message, or null
  * @param duplicateNodeId whether another process wrote this node's document with another incarnation
  */
-public record MembershipStatus(boolean running, boolean ready, Duration lastHeartbeatAge, int consecutiveFailures,
-		String lastError, boolean duplicateNodeId) {
+public record MembershipStatus(boolean running, boolean ready, @Nullable Duration lastHeartbeatAge,
+		int consecutiveFailures, @Nullable String lastError, boolean duplicateNodeId) {
 }

@@ -12,7 +12,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.membership.leadership.LeaderContext;
-import dev.membership.leadership.LeadershipTerm;
 import dev.membership.scheduling.LeaderOnly;
 
 /** The smallest application a user writes with the starter: a leader-only scheduled job, and its runs over HTTP. */
@@ -43,7 +42,7 @@ public class AotSmokeApplication {
 		@LeaderOnly
 		@Scheduled(fixedDelay = 100)
 		void run() {
-			this.epoch = LeaderContext.currentTerm().map(LeadershipTerm::epoch).orElse(-1L);
+			this.epoch = LeaderContext.currentTerm().epoch();
 			this.runs.incrementAndGet();
 		}
 

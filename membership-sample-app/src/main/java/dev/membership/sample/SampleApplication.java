@@ -26,13 +26,13 @@ public class SampleApplication {
 
 	@EventListener
 	void elected(LeaderElectedEvent event) {
-		log.info("ELECTED: this node ({}) now leads group '{}' (epoch {})", event.nodeId(), event.group(),
+		log.info("ELECTED: this node ({}) now leads group '{}' (epoch {})", event.observerNodeId(), event.group(),
 				event.epoch());
 	}
 
 	@EventListener
 	void revoked(LeaderRevokedEvent event) {
-		log.info("REVOKED: this node ({}) no longer leads group '{}' (epoch {}): {}", event.nodeId(), event.group(),
+		log.info("REVOKED: this node ({}) no longer leads group '{}' (epoch {}): {}", event.observerNodeId(), event.group(),
 				event.epoch(), event.reason());
 	}
 

@@ -3,6 +3,8 @@ package dev.membership.actuate;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -17,7 +19,8 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param members every member in the last roster this node took: live first, then oldest first
  */
 @JsonInclude(JsonInclude.Include.ALWAYS) // the actuator's mapper drops nulls; "leader": null is part of the API
-public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> groups, List<MemberDescriptor> members)
+public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, Group> groups,
+		List<MemberDescriptor> members)
 		implements OperationResponseBody {
 
 	/** The answer to the write operation. */
@@ -25,22 +28,22 @@ public record ClusterDescriptor(Self self, Leader leader, Map<String, Group> gro
 	}
 
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record Self(String nodeId, String address) {
+	public record Self(String nodeId, @Nullable String address) {
 	}
 
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record Leader(String nodeId, String address, long epoch, String leaseExpiresAt) {
+	public record Leader(String nodeId, @Nullable String address, long epoch, String leaseExpiresAt) {
 	}
 
 	/** {@code leader} is a node id or null; {@code epoch} the last epoch seen (null if none). */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record Group(String leader, Long epoch, String leaseExpiresAt) {
+	public record Group(@Nullable String leader, @Nullable Long epoch, @Nullable String leaseExpiresAt) {
 	}
 
 	/** {@code leader}: the node leads at least one group. */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record MemberDescriptor(String nodeId, String address, boolean leader, boolean live, String lastHeartbeat,
-			String startedAt) {
+	public record MemberDescriptor(String nodeId, @Nullable String address, boolean leader, boolean live,
+			@Nullable String lastHeartbeat, @Nullable String startedAt) {
 	}
 
 }

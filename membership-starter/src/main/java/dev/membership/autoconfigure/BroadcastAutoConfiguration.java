@@ -118,7 +118,7 @@ public class BroadcastAutoConfiguration {
 		BroadcastReceiver broadcastReceiver(BroadcastKeySource keys, ObjectProvider<JsonMapper> mapper,
 				BroadcastSettings settings, MembershipNode node, LeadershipNotices notices,
 				ApplicationEventPublisher publisher, ObjectProvider<BroadcastMetrics> metrics) {
-			return new BroadcastReceiver(keys, mapper.getIfAvailable(JsonMapper::new), settings,
+			return new BroadcastReceiver(node.nodeId(), keys, mapper.getIfAvailable(JsonMapper::new), settings,
 					node::serverTimeEstimate, (event) -> {
 						if (LeadershipNotices.isInternal(event.topic())) {
 							notices.apply(event);

@@ -21,8 +21,10 @@ import dev.membership.spi.LeadershipObserver;
 import dev.membership.Membership;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NoticeChannel;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.ReactiveMongoMembershipStore;
 
@@ -51,6 +53,7 @@ public class MembershipAutoConfiguration {
 			ApplicationEventPublisher publisher, MembershipProperties properties, Environment environment,
 			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
 			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions,
+			ObjectProvider<NoticeChannel> noticeChannels,
 			ObjectProvider<MembershipNodeCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
 		// never a silent no-op: without a store the application would start and leader-only work would never run
 		MembershipStore store = stores.getIfAvailable(() -> {
@@ -60,12 +63,13 @@ public class MembershipAutoConfiguration {
 		for (MembershipStoreDecorator decorator : decorators.orderedStream().toList()) {
 			decorated = decorator.decorate(decorated);
 		}
-		MembershipNode.Builder builder = MembershipNode.builder(settings, decorated)
+		MembershipNodeBuilder builder = MembershipNode.builder(settings, decorated)
 			.advertisedAddress(
 					() -> MembershipSettingsFactory.advertisedAddress(properties.getAdvertisedAddress(), environment))
 			// the starter's own reactions (readiness, leadership notices, meters) never go through the application's
 			// event multicaster, where a throwing @EventListener would stop them
 			.reactions(() -> reactions.orderedStream().toList())
+			.noticeChannels(() -> noticeChannels.orderedStream().toList())
 			.listener(publisher::publishEvent)
 			.observer(observer.getIfAvailable(LeadershipObserver::none))
 			.metrics(metrics.getIfAvailable(ElectionMetrics::none));

@@ -1,6 +1,6 @@
 package dev.membership.autoconfigure;
 
-import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipNodeBuilder;
 
 /**
  * Customizes the auto-configured {@link MembershipNode} before it is built: its runtime, clock or observer, say. Every
@@ -9,6 +9,6 @@ import dev.membership.engine.MembershipNode;
 @FunctionalInterface
 public interface MembershipNodeCustomizer {
 
-	void customize(MembershipNode.Builder builder);
+	void customize(MembershipNodeBuilder builder);
 
 }

@@ -34,6 +34,8 @@ public class BroadcastReceiver {
 
 	private static final long MAX_REMEMBERED_IDS = 200_000;
 
+	private final String nodeId;
+
 	private final BroadcastKeySource keys;
 
 	private final JsonMapper mapper;
@@ -48,9 +50,11 @@ public class BroadcastReceiver {
 
 	private final Cache<UUID, Boolean> seen;
 
-	public BroadcastReceiver(BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
+	/** Receives for the node {@code nodeId}, whose estimate of database time {@code serverTime} gives. */
+	public BroadcastReceiver(String nodeId, BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
 			Supplier<Optional<Instant>> serverTime, Consumer<ClusterBroadcastEvent> deliver,
 			BroadcastMetrics metrics) {
+		this.nodeId = nodeId;
 		this.keys = keys;
 		this.mapper = mapper;
 		this.settings = settings;
@@ -125,7 +129,7 @@ public class BroadcastReceiver {
 		}
 		this.metrics.received(Received.ACCEPTED);
 		try {
-			this.deliver.accept(new ClusterBroadcastEvent(envelope.topic, envelope.sender, envelope.id, envelope.sentAt,
+			this.deliver.accept(new ClusterBroadcastEvent(this.nodeId, envelope.topic, envelope.sender, envelope.id, envelope.sentAt,
 					envelope.payload, this.mapper));
 		}
 		catch (RuntimeException ex) {

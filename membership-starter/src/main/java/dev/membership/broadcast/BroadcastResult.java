@@ -3,6 +3,8 @@ package dev.membership.broadcast;
 import java.util.List;
 import java.util.UUID;
 
+import org.jspecify.annotations.Nullable;
+
 /** What became of one broadcast at each live member. */
 public record BroadcastResult(UUID messageId, List<Delivery> deliveries) {
 
@@ -13,7 +15,7 @@ public record BroadcastResult(UUID messageId, List<Delivery> deliveries) {
 	}
 
 	/** {@code detail}: why it failed or was skipped (null when delivered). */
-	public record Delivery(String nodeId, String address, Outcome outcome, String detail) {
+	public record Delivery(String nodeId, @Nullable String address, Outcome outcome, @Nullable String detail) {
 	}
 
 	public long count(Outcome outcome) {

@@ -6,11 +6,16 @@ import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.membership.MembershipEvent;
+
 /**
  * An authenticated broadcast from another node (or from this one, with deliver-to-self), delivered at most once per
- * message id within the dedupe window. Listen with {@code @EventListener}.
+ * message id within the dedupe window, as the node {@link #observerNodeId()} received it. Listen with
+ * {@code @EventListener}.
  */
-public final class ClusterBroadcastEvent {
+public final class ClusterBroadcastEvent implements MembershipEvent {
+
+	private final String observerNodeId;
 
 	private final String topic;
 
@@ -24,14 +29,20 @@ public final class ClusterBroadcastEvent {
 
 	private final JsonMapper mapper;
 
-	public ClusterBroadcastEvent(String topic, String senderNodeId, UUID messageId, Instant sentAt, JsonNode payload,
-			JsonMapper mapper) {
+	ClusterBroadcastEvent(String observerNodeId, String topic, String senderNodeId, UUID messageId, Instant sentAt,
+			JsonNode payload, JsonMapper mapper) {
+		this.observerNodeId = observerNodeId;
 		this.topic = topic;
 		this.senderNodeId = senderNodeId;
 		this.messageId = messageId;
 		this.sentAt = sentAt;
 		this.payload = payload;
 		this.mapper = mapper;
+	}
+
+	@Override
+	public String observerNodeId() {
+		return this.observerNodeId;
 	}
 
 	public String topic() {

@@ -160,7 +160,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 		for (Member member : this.node.liveMembers()) {
 			if (member.nodeId().equals(this.node.nodeId())) {
 				if (this.settings.deliverToSelf()) {
-					this.localDelivery.accept(new ClusterBroadcastEvent(topic, this.node.nodeId(), id, sentAt, tree,
+					this.localDelivery.accept(new ClusterBroadcastEvent(this.node.nodeId(), topic, this.node.nodeId(), id, sentAt, tree,
 							this.mapper));
 					deliveries.add(CompletableFuture.completedFuture(
 							new Delivery(member.nodeId(), member.address(), Outcome.DELIVERED, null)));

@@ -1,36 +1,48 @@
 package dev.membership.broadcast;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
+import dev.membership.Membership;
 import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
-import dev.membership.engine.MembershipNode;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.NoticeReceiver;
 
 /**
  * Tells the other nodes about leadership at once instead of at their next tick: a released lease (so a follower takes
- * over within milliseconds of a graceful stop or resign) and a new leader (so every node sees the change now).
- * Advisory only: the lease document still decides. A reaction of the node, not an application listener, so that no
- * application listener can stop the notices.
+ * over within milliseconds of a graceful stop or resign) and a new leader (so every node sees the change now); and
+ * hands the notices other nodes send to this one's engine, as its {@link NoticeChannel}. Advisory only: the lease
+ * document still decides. A reaction of the node, not an application listener, so that no application listener can
+ * stop the notices.
  */
-public class LeadershipNotices implements MembershipEventListener {
+public class LeadershipNotices implements MembershipEventListener, NoticeChannel {
 
 	public static final String LEASE_RELEASED = "membership.lease-released";
 
 	public static final String LEADER_ELECTED = "membership.leader-elected";
 
-	private final MembershipNode node;
+	private final Membership node;
 
 	private final ClusterBroadcaster broadcaster;
 
-	public LeadershipNotices(MembershipNode node, ClusterBroadcaster broadcaster) {
+	private volatile @Nullable NoticeReceiver receiver;
+
+	public LeadershipNotices(Membership node, ClusterBroadcaster broadcaster) {
 		this.node = node;
 		this.broadcaster = broadcaster;
+	}
+
+	@Override
+	public void connect(NoticeReceiver receiver) {
+		this.receiver = receiver;
 	}
 
 	public static boolean isInternal(String topic) {
@@ -63,20 +75,22 @@ public class LeadershipNotices implements MembershipEventListener {
 		});
 	}
 
-	/** Applies a notice received from another node. */
+	/** Hands a notice received from another node to this node's engine (once it started). */
 	public void apply(ClusterBroadcastEvent event) {
+		NoticeReceiver to = this.receiver;
 		JsonNode payload = event.payloadTree();
 		String group = payload.path("group").asString(null);
-		if (group == null) {
+		if (to == null || group == null) {
 			return;
 		}
 		if (LEASE_RELEASED.equals(event.topic()) && payload.path("epoch").isIntegralNumber()) {
-			this.node.nudge(group, payload.path("epoch").asLong());
+			to.leaseReleased(group, payload.path("epoch").asLong());
 		}
-		else if (LEADER_ELECTED.equals(event.topic()) && payload.path("leaseExpiresAt").isIntegralNumber()) {
-			this.node.observeLeader(new LeaderInfo(group, payload.path("nodeId").asString(null),
+		else if (LEADER_ELECTED.equals(event.topic()) && payload.path("leaseExpiresAt").isIntegralNumber()
+				&& payload.path("nodeId").isString()) {
+			to.leaderElected(new LeaderInfo(group, payload.path("nodeId").asString(),
 					payload.path("address").asString(null), payload.path("epoch").asLong(),
-					java.time.Instant.ofEpochMilli(payload.path("leaseExpiresAt").asLong())));
+					Instant.ofEpochMilli(payload.path("leaseExpiresAt").asLong())));
 		}
 	}
 

@@ -1,26 +1,24 @@
 package dev.membership.engine;
 
-import dev.membership.spi.ElectionMetrics;
-
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiConsumer;
-import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.leadership.LeaderInfo;
+import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
-import dev.membership.engine.ServerClock;
 
 /**
- * Competing for a group's lease: when to try (now, at the exact instant the known leader's lease can have expired, or
- * after a resign's hold-off) and what an attempt's answer means. A won lease starts a term whose deadline is counted
- * from when the request was sent, so that the belief ends, by the local clock, before the lease can expire in the
- * database.
+ * A group's lease from this node's side: when to try for it (now, at the exact instant the known leader's lease can
+ * have expired, or after a hold-off), what an attempt's answer means, its renewals while this node leads, and what the
+ * leases read tell of other leaders. A won lease starts a term whose deadline is counted from when the request was
+ * sent, so that the belief ends, by the local clock, before the lease can expire in the database. Confined to the
+ * loop.
  */
 final class Campaign {
 
@@ -41,27 +39,25 @@ final class Campaign {
 
 	private final ElectionMetrics metrics;
 
-	private final Supplier<Holder> holder;
+	private final Self self;
+
+	private final Heartbeats heartbeats;
+
+	private final Farewell farewell;
 
 	private final Lifecycle lifecycle;
 
-	private BiConsumer<GroupElection, Long> declined = (group, epoch) -> {
-	};
-
 	Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
-			ElectionMetrics metrics, Supplier<Holder> holder, Lifecycle lifecycle) {
+			ElectionMetrics metrics, Self self, Heartbeats heartbeats, Farewell farewell, Lifecycle lifecycle) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
 		this.samples = samples;
 		this.metrics = metrics;
-		this.holder = holder;
+		this.self = self;
+		this.heartbeats = heartbeats;
+		this.farewell = farewell;
 		this.lifecycle = lifecycle;
-	}
-
-	/** What becomes of a lease won under the database's previous clock, in which this node does not lead. */
-	void onDeclined(BiConsumer<GroupElection, Long> declined) {
-		this.declined = declined;
 	}
 
 	/** The local deadline of a lease requested at {@code sentNanos}: its duration less the safety margin. */
@@ -70,15 +66,16 @@ final class Campaign {
 	}
 
 	/**
-	 * Tries for the lease of {@code group} now, or schedules the attempt for when it can succeed.
-	 * {@code released}: the known leader's lease was just released, so do not wait for it to expire.
+	 * Tries for the lease of {@code group} now, or schedules the attempt for when it can succeed. {@code released}:
+	 * the known leader's lease was just released, so do not wait for it to expire.
 	 */
 	void compete(LoopJob job, GroupElection group, boolean released) {
-		if (!this.lifecycle.competes() || group.isLeader()) {
+		GroupElection.State state = group.state();
+		if (!this.lifecycle.competes()
+				|| (state != GroupElection.State.FOLLOWING && state != GroupElection.State.HOLDING_OFF)) {
 			job.next();
 			return;
 		}
-		ServerClock serverClock = this.loop.serverClock();
 		long now = this.loop.clock().nanoTime();
 		Long holdOffUntil = group.holdOffUntil(now);
 		if (holdOffUntil != null) {
@@ -87,9 +84,9 @@ final class Campaign {
 			return;
 		}
 		LeaderInfo known = group.leader().knownOther();
-		if (!released && known != null && known.leaseExpiresAt().isAfter(serverClock.lowerBoundAt(now))) {
+		if (!released && known != null && known.leaseExpiresAt().isAfter(this.loop.serverClock().lowerBoundAt(now))) {
 			// fast succession: try exactly when this lease can have expired, not at some later tick
-			scheduleAttempt(group, latest(serverClock.monotonicWhenPassed(known.leaseExpiresAt()),
+			scheduleAttempt(group, latest(this.loop.serverClock().monotonicWhenPassed(known.leaseExpiresAt()),
 					this.samples.trustsExpiriesFrom()));
 			job.next();
 			return;
@@ -98,14 +95,13 @@ final class Campaign {
 	}
 
 	private void tryAcquire(LoopJob job, GroupElection group) {
-		ServerClock serverClock = this.loop.serverClock();
 		long sent = this.loop.clock().nanoTime();
-		Instant certainlyPassed = serverClock.lowerBoundAt(sent);
+		Instant certainlyPassed = this.loop.serverClock().lowerBoundAt(sent);
 		// a node new to the database's clock takes no lease that another node may still believe in (ClockSamples)
 		Instant expiredBefore = this.samples.trustsExpiries(sent) ? certainlyPassed : ONLY_RELEASED;
-		Instant expiresAt = serverClock.upperBoundAt(sent).plus(this.settings.leaseDuration());
-		Holder self = this.holder.get();
-		this.loop.call(job, () -> this.store.tryAcquire(group.name(), self, expiredBefore, expiresAt),
+		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
+		Holder holder = this.self.holder();
+		this.loop.call(job, () -> this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
 				(Optional<LeaseRecord> won, long sentNanos, long received) -> {
 					this.metrics.acquisition(group.name(), won.isPresent() ? ElectionMetrics.AcquisitionOutcome.ACQUIRED
 							: ElectionMetrics.AcquisitionOutcome.CONFLICT);
@@ -113,15 +109,11 @@ final class Campaign {
 						job.now((j) -> findLeader(j, group, certainlyPassed));
 					}
 					else if (!this.samples.take(sentNanos, received, won.get().acquiredAt())) {
-						// judged in the database's previous clock: a belief held in the new one may rest on the lease
-						// this write took over, so none begins here
-						log.warn("Node {} acquired the lease of group '{}' (epoch {}) under the database's previous "
-								+ "clock and does not lead under it", self.nodeId(), group.name(), won.get().epoch());
-						this.declined.accept(group, won.get().epoch());
+						declined(group, won.get().epoch(), received);
 					}
 					else {
 						// followers learn the new term from the lease, which they read every interval
-						group.begin(won.get(), deadlineFor(sent), expiresAt, this.lifecycle::competes, self.address());
+						group.acquired(won.get(), deadlineFor(sent), expiresAt, holder.address());
 					}
 				}, (ex) -> {
 					this.metrics.acquisition(group.name(), ElectionMetrics.AcquisitionOutcome.ERROR);
@@ -129,22 +121,104 @@ final class Campaign {
 				});
 	}
 
+	/**
+	 * A lease judged in the database's previous clock: a belief held in the new one may rest on the lease this write
+	 * took over, and ends within a lease by its holder's own deadline. So no term begins here, this node stays out of
+	 * the race and keeps the lease until then, and then releases it, so that the group is not held up for as long as
+	 * the jump too (the lease's expiry was written in the previous clock).
+	 */
+	private void declined(GroupElection group, long epoch, long receivedNanos) {
+		log.warn("Node {} acquired the lease of group '{}' (epoch {}) under the database's previous clock and does not "
+				+ "lead under it", this.self.nodeId(), group.name(), epoch);
+		long lease = this.settings.leaseDuration().toNanos();
+		group.declined(receivedNanos + lease);
+		this.loop.schedule(() -> this.farewell.release(group.name(), epoch), lease);
+	}
+
 	/** After a lost attempt: learns the holder from the lease and tries again when it can have expired. */
 	private void findLeader(LoopJob job, GroupElection group, Instant certainlyPassed) {
 		this.loop.call(job, () -> this.store.findLease(group.name()), (lease, sent, received) -> {
-			if (lease.isEmpty()) {
+			if (lease.isEmpty() || lease.get().expiresAt() == null) {
 				return;
 			}
 			LeaseRecord held = lease.get();
 			Holder by = held.holder();
-			if (by != null && held.expiresAt() != null && held.expiresAt().isAfter(certainlyPassed)) {
-				group.leader()
-					.learn(new LeaderInfo(group.name(), by.nodeId(), by.address(), held.epoch(), held.expiresAt()));
+			Instant expires = held.expiresAt();
+			if (by != null && expires.isAfter(certainlyPassed)) {
+				group.leader().learn(new LeaderInfo(group.name(), by.nodeId(), by.address(), held.epoch(), expires));
 			}
 			// also when it looks expired already: someone may have just taken it, or we were on the boundary
-			scheduleAttempt(group, latest(latest(this.loop.serverClock().monotonicWhenPassed(held.expiresAt()),
+			scheduleAttempt(group, latest(latest(this.loop.serverClock().monotonicWhenPassed(expires),
 					this.loop.clock().nanoTime() + MIN_RETRY_NANOS), this.samples.trustsExpiriesFrom()));
 		}, (ex) -> false);
+	}
+
+	/** Renews the lease of {@code group} while this node leads it (and while it drains it). */
+	void renew(LoopJob job, GroupElection group) {
+		Term term = group.term();
+		if (term == null || !term.isValid()) {
+			job.next();
+			return;
+		}
+		long sent = this.loop.clock().nanoTime();
+		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
+		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt),
+				(renewedAt, sentNanos, received) -> {
+					if (renewedAt.isPresent()) {
+						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.RENEWED);
+						this.heartbeats.renewed(sentNanos); // the renewal keeps this node live
+						// a renewal judged in the database's previous clock wrote an expiry that reads early or late
+						// in the new one: it keeps the belief's deadline where it was, and the next one extends it
+						if (this.samples.take(sentNanos, received, renewedAt.get())) {
+							group.renewed(term, deadlineFor(sent), expiresAt);
+						}
+					}
+					else {
+						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.LOST);
+						group.lost(term);
+					}
+				}, (ex) -> {
+					this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.ERROR);
+					return false;
+				});
+	}
+
+	/** What the leases just read tell: the known leader of every group this node does not lead. */
+	void learn(Map<String, LeaseRecord> leases, Instant certainlyPassed) {
+		for (LeaseRecord lease : leases.values()) {
+			Holder holder = lease.holder();
+			if (holder != null && holder.nodeId().equals(this.self.nodeId())) {
+				this.heartbeats.writtenBy(holder.incarnation(), lease.renewedAt());
+			}
+		}
+		for (GroupElection group : this.self.groups()) {
+			if (!group.isLeader()) { // this node knows best
+				group.leader().updateFromLease(leases.get(group.name()), certainlyPassed);
+			}
+		}
+	}
+
+	/** Advisory news that the lease of {@code group} held with {@code releasedEpoch} was just released. */
+	LoopJob released(GroupElection group, long releasedEpoch) {
+		LoopJob job = new LoopJob("attempt on group " + group.name(),
+				(ex) -> log.warn("Membership attempt on group {} failed: {}", group.name(), ex.getMessage()));
+		return job.then((j) -> {
+			LeaderInfo known = group.leader().known();
+			if (group.isLeader() || (known != null && known.epoch() > releasedEpoch)) {
+				j.next(); // late: a newer leader is known already
+				return;
+			}
+			compete(j, group, true);
+		});
+	}
+
+	/** Advisory news of another node's election: remembered when it is news. Never makes this node leader. */
+	LoopJob elected(GroupElection group, LeaderInfo leader) {
+		return LoopJob.of("leader news for group " + group.name(), () -> {
+			if (group.leader().isNews(leader) && !group.isLeader()) {
+				group.leader().learn(leader);
+			}
+		});
 	}
 
 	private static long latest(long aNanos, long bNanos) {

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.engine.ServerClock;
 
 /**
  * Takes the database's clock samples that store replies carry (the stamps of heartbeats, renewals and acquisitions,
@@ -54,11 +54,19 @@ final class ClockSamples {
 
 	private long distrustUntilNanos;
 
+	/** Database time at this node's first sample: when it started, as the others see it. */
+	private @Nullable Instant startedAt;
+
 	ClockSamples(ServerClock clock, MembershipSettings settings) {
 		this.clock = clock;
 		this.settings = settings;
 		this.leaseNanos = settings.leaseDuration().toNanos();
 		this.toleratedNanos = settings.safetyMargin().toNanos() / 2;
+	}
+
+	/** This node's start in database time: its first sample; null before it. */
+	@Nullable Instant startedAt() {
+		return this.startedAt;
 	}
 
 	/** Whether no reply brought a sample for the clock sync interval (or ever): then ask the store for its time. */
@@ -81,11 +89,14 @@ final class ClockSamples {
 	 * false when it showed that the database's clock jumped beyond what the safety margin absorbs: then the lease
 	 * write the reply acknowledges was judged in the old clock, and must not start or extend a belief.
 	 */
-	boolean take(long sentNanos, long receivedNanos, Instant serverTime) {
+	boolean take(long sentNanos, long receivedNanos, @Nullable Instant serverTime) {
 		if (serverTime == null) {
 			return true;
 		}
 		long jump = this.clock.offer(sentNanos, receivedNanos, serverTime);
+		if (this.startedAt == null) {
+			this.startedAt = this.clock.estimateAt(receivedNanos);
+		}
 		if (!this.sampled || sentNanos - this.lastSampleNanos > this.leaseNanos) {
 			distrustUntil(receivedNanos + this.leaseNanos);
 		}

@@ -1,73 +1,94 @@
 package dev.membership.engine;
 
-import dev.membership.spi.NodeRuntime;
-
-import dev.membership.spi.LeadershipObserver;
-
 import java.time.Instant;
-import java.util.function.BooleanSupplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
-import dev.membership.leadership.LeaderRevokedEvent;
-import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
+import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MonotonicClock;
+import dev.membership.spi.NodeRuntime;
 
 /**
- * This node's side of one group's election: the term it leads under (if any), the deadline that ends the belief by the
- * local monotonic clock, and the hold-off after a resign. Beliefs begin only here, from a lease the store granted, and
- * end here, at the first of revocation, lost lease, missed deadline or shutdown. Transitions happen under this object's
- * monitor and are published under it, so a revocation is never published before the election it ends.
+ * This node's side of one group's election: a state machine whose state only the node's loop changes.
+ *
+ * <pre>
+ * state         event                                        next           and
+ * FOLLOWING     acquired: a lease the store granted          LEADING        a term starts: LeaderElectedEvent
+ * FOLLOWING     declined: granted in the old clock           HOLDING_OFF    no term; out of the race for a lease
+ * LEADING       renewed                                      LEADING        the term's deadline moves
+ * LEADING       lost: a renewal refused                      FOLLOWING      the term ends: LEASE_LOST
+ * LEADING       deadline passed (watchdog)                   FOLLOWING      the term ended: RENEWAL_DEADLINE_PASSED
+ * LEADING       resigned                                     HANDING_OVER   no new work; out of the race after
+ * LEADING       stopping                                     HANDING_OVER   no new work
+ * HANDING_OVER  renewed                                      HANDING_OVER   the lease stays renewed while work drains
+ * HANDING_OVER  drained (a resign)                           HOLDING_OFF    the term ends: RESIGNED; then the release
+ * HANDING_OVER  lost, deadline passed                        HOLDING_OFF    (a resign), FOLLOWING (a stop)
+ * HOLDING_OFF   hold-off over                                FOLLOWING
+ * any           left: the goodbye of a graceful stop         STOPPED        a term ends: SHUTDOWN
+ * </pre>
+ *
+ * Resigned and stopping in any other state change nothing; any other event is illegal and throws. Two things happen
+ * off the loop, each the one atomic thing it must do: the watchdog ends a term whose deadline passed while the loop
+ * may be waiting on a store call (and tells the loop), and {@code resign()} or a stop stops new work from starting
+ * ({@link Term#handOver()}) before telling the loop. Ending a term and saying so happen together, once per term,
+ * whoever ends it ({@link TermEnd}).
  */
 final class GroupElection {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
 
+	enum State { FOLLOWING, LEADING, HANDING_OVER, HOLDING_OFF, STOPPED }
+
 	private final String name;
 
 	private final String selfId;
 
-	private final MonotonicClock clock;
-
-	private final NodeRuntime.Lane watchdog;
+	private final NodeRuntime runtime;
 
 	private final EventDispatch events;
+
+	private final MonotonicClock clock;
 
 	private final LeadershipObserver observer;
 
 	private final LeaderKnowledge leader;
 
-	/** The current term, for readers on any thread; null when this node does not lead. */
-	private volatile LeadershipTerm term;
+	private final TermEnd ending;
 
-	/** The current term's owner side: extended, handed over and ended by this node only. */
-	private volatile LeadershipTerm.Control control;
+	/** Confined to the loop, as is everything below (the term and the lease's expiry are also read elsewhere). */
+	private State state = State.FOLLOWING;
 
-	private volatile Instant leaseExpiresAt;
+	private volatile @Nullable Term term;
 
-	private volatile long holdOffUntilNanos;
+	private volatile @Nullable Instant leaseExpiresAt;
 
-	private volatile boolean holdingOff;
+	/** RESIGNED or SHUTDOWN while handing over. */
+	private @Nullable RevocationReason handingOverFor;
 
-	private NodeRuntime.Timer deadlineTimer;
+	private long holdOffUntilNanos;
 
-	/** The next scheduled attempt to acquire; confined to the loop. */
-	NodeRuntime.Timer attempt;
+	/** How long a resign keeps this node out of the race once its term has ended. */
+	private long resignHoldOffNanos;
+
+	/** The next scheduled attempt to acquire. */
+	NodeRuntime.@Nullable Timer attempt;
 
 	GroupElection(String name, String selfId, MonotonicClock clock, NodeRuntime runtime, EventDispatch events,
 			LeadershipObserver observer) {
 		this.name = name;
 		this.selfId = selfId;
 		this.clock = clock;
-		this.watchdog = runtime.watchdog();
+		this.runtime = runtime;
 		this.events = events;
 		this.observer = observer;
-		this.leader = new LeaderKnowledge(name, selfId, this, events);
+		this.leader = new LeaderKnowledge(name, selfId, events);
+		this.ending = new TermEnd(name, selfId, clock, runtime, events, observer);
 	}
 
 	String name() {
@@ -78,144 +99,196 @@ final class GroupElection {
 		return this.leader;
 	}
 
-	boolean isLeader() {
-		LeadershipTerm t = this.term;
-		return t != null && t.isValid();
-	}
-
-	/** The current term, valid or not; null when this node does not lead. */
-	LeadershipTerm term() {
+	/** The current term, valid or not; null when this node does not lead. From any thread. */
+	@Nullable Term term() {
 		return this.term;
 	}
 
-	LeadershipTerm.Control control() {
-		return this.control;
+	/** Whether this node leads the group now, by the term's own deadline. From any thread. */
+	boolean isLeader() {
+		Term t = this.term;
+		return t != null && t.isValid();
 	}
 
-	/** This node as the leader, when it leads. */
-	LeaderInfo self(String address) {
-		LeadershipTerm t = this.term;
-		return (t != null && t.isValid()) ? new LeaderInfo(this.name, this.selfId, address, t.epoch(),
-				this.leaseExpiresAt) : null;
+	/** This node as the leader, when it leads. From any thread. */
+	@Nullable LeaderInfo self(@Nullable String address) {
+		Term t = this.term;
+		Instant expires = this.leaseExpiresAt;
+		return (t != null && t.isValid() && expires != null)
+				? new LeaderInfo(this.name, this.selfId, address, t.epoch(), expires) : null;
+	}
+
+	State state() {
+		confined();
+		settle();
+		return this.state;
+	}
+
+	/** When the hold-off ends, or null when the group is not held off at {@code nowNanos}. */
+	@Nullable Long holdOffUntil(long nowNanos) {
+		if (state() != State.HOLDING_OFF) {
+			return null;
+		}
+		if (nowNanos - this.holdOffUntilNanos < 0) {
+			return this.holdOffUntilNanos;
+		}
+		move(State.HOLDING_OFF, State.FOLLOWING);
+		return null;
 	}
 
 	/**
-	 * Keeps this node out of the race until {@code untilNanos} at least: after a resign it must not take the lease
-	 * straight back, after a jump of the database's clock it must wait for beliefs resting on the other clock to end.
+	 * Acquired: begins a term on a lease the store granted, unless it is too late ({@code deadlineNanos} passed while
+	 * the reply was on its way): then the lease simply expires in the database. Returns whether it did.
 	 */
-	synchronized void holdOff(long untilNanos) {
-		if (!this.holdingOff || untilNanos - this.holdOffUntilNanos > 0) {
-			this.holdOffUntilNanos = untilNanos;
-		}
-		this.holdingOff = true;
-	}
-
-	/** When the hold-off ends, or null when there is none at {@code nowNanos}. */
-	Long holdOffUntil(long nowNanos) {
-		long until = this.holdOffUntilNanos;
-		return (this.holdingOff && nowNanos - until < 0) ? until : null;
-	}
-
-	/**
-	 * Begins a term on a lease the store granted, unless it is too late ({@code deadlineNanos} passed while the reply
-	 * was on its way) or the node may no longer lead. Returns whether it did.
-	 */
-	boolean begin(LeaseRecord lease, long deadlineNanos, Instant expiresAt, BooleanSupplier mayLead, String address) {
-		long epoch = lease.epoch();
-		synchronized (this) {
-			long now = this.clock.nanoTime();
-			if (!mayLead.getAsBoolean() || now - deadlineNanos >= 0) {
-				return false; // too late to lead this term: it simply expires in the database
-			}
-			LeadershipTerm.Control started = LeadershipTerm.start(this.name, epoch, deadlineNanos, this.clock);
-			this.control = started;
-			this.term = started.term();
-			this.leaseExpiresAt = expiresAt;
-			this.observer.started(this.selfId, this.name, epoch, now);
-			armDeadline(started.term());
-			this.leader.learn(new LeaderInfo(this.name, this.selfId, address, epoch, expiresAt));
-			this.events.publish(new LeaderElectedEvent(this.name, this.selfId, epoch));
-		}
-		log.info("Node {} elected leader of group '{}' (epoch {})", this.selfId, this.name, epoch);
-		return true;
-	}
-
-	/** Moves the live term's deadline after a successful renewal; captured terms see it too. */
-	void extend(LeadershipTerm renewed, long deadlineNanos, Instant expiresAt) {
-		synchronized (this) {
-			LeadershipTerm.Control c = this.control;
-			if (c == null || c.term() != renewed || !c.extend(deadlineNanos)) {
-				return; // already revoked, or the deadline passed while the renewal was in flight
-			}
-			this.leaseExpiresAt = expiresAt;
-			armDeadline(renewed);
-		}
-	}
-
-	/** Ends {@code ending} if it is still current; returns whether this call ended it. */
-	boolean revoke(LeadershipTerm ending, RevocationReason reason) {
-		synchronized (this) {
-			if (!end(ending)) {
-				return false;
-			}
-			this.leader.forgetSelf();
-			this.events.publish(new LeaderRevokedEvent(this.name, this.selfId, ending.epoch(), reason));
-		}
-		if (reason == RevocationReason.RENEWAL_DEADLINE_PASSED || reason == RevocationReason.LEASE_LOST) {
-			log.warn("Node {} no longer leads group '{}' (epoch {}): {}", this.selfId, this.name, ending.epoch(), reason);
-		}
-		else {
-			log.info("Node {} no longer leads group '{}' (epoch {}): {}", this.selfId, this.name, ending.epoch(), reason);
-		}
-		return true;
-	}
-
-	/** Ends the current term without a word, like a crash. */
-	void halt() {
-		synchronized (this) {
-			LeadershipTerm t = this.term;
-			if (t != null) {
-				end(t);
-			}
-		}
-	}
-
-	private boolean end(LeadershipTerm ending) {
-		LeadershipTerm.Control c = this.control;
-		if (c == null || c.term() != ending) {
+	boolean acquired(LeaseRecord lease, long deadlineNanos, Instant expiresAt, @Nullable String address) {
+		long now = this.clock.nanoTime();
+		if (now - deadlineNanos >= 0) {
 			return false;
 		}
-		this.term = null;
-		this.control = null;
-		if (this.deadlineTimer != null) {
-			this.deadlineTimer.cancel();
-			this.deadlineTimer = null;
-		}
-		c.end(); // captured terms turn invalid now; interruptible work is interrupted
-		this.observer.ended(this.selfId, this.name, ending.epoch(),
-				Math.min(this.clock.nanoTime(), ending.deadlineNanos()));
+		confined();
+		move(State.FOLLOWING, State.LEADING);
+		Term started = new Term(this.name, lease.epoch(), deadlineNanos, this.clock);
+		this.term = started;
+		this.leaseExpiresAt = expiresAt;
+		this.observer.started(this.selfId, this.name, started.epoch(), now);
+		this.ending.arm(started, this::settle);
+		this.leader.learn(new LeaderInfo(this.name, this.selfId, address, started.epoch(), expiresAt));
+		this.events.publish(new LeaderElectedEvent(this.selfId, this.name, started.epoch()));
+		log.info("Node {} elected leader of group '{}' (epoch {})", this.selfId, this.name, started.epoch());
 		return true;
 	}
 
-	private void armDeadline(LeadershipTerm armed) {
-		if (this.deadlineTimer != null) {
-			this.deadlineTimer.cancel();
-		}
-		// null once the node is stopping: the stop path ends the beliefs itself, and isLeader() is exact anyway
-		this.deadlineTimer = this.watchdog.schedule(() -> onDeadline(armed),
-				Math.max(0, armed.deadlineNanos() - this.clock.nanoTime()));
+	/** Declined: a lease granted in the database's old clock; out of the race until {@code untilNanos}. */
+	void declined(long untilNanos) {
+		confined();
+		move(State.FOLLOWING, State.HOLDING_OFF);
+		this.holdOffUntilNanos = untilNanos;
 	}
 
-	private void onDeadline(LeadershipTerm armed) {
-		if (armed.isValid()) {
-			synchronized (this) {
-				if (this.term == armed) {
-					armDeadline(armed); // woke early
-				}
-			}
-			return;
+	/** Renewed: moves the term's deadline, unless it ended meanwhile. */
+	void renewed(Term renewed, long deadlineNanos, Instant expiresAt) {
+		State now = state();
+		if ((now != State.LEADING && now != State.HANDING_OVER) || this.term != renewed) {
+			return; // ended meanwhile: a late reply
 		}
-		revoke(armed, RevocationReason.RENEWAL_DEADLINE_PASSED);
+		if (renewed.extend(deadlineNanos)) {
+			this.leaseExpiresAt = expiresAt;
+			this.ending.arm(renewed, this::settle);
+		}
+	}
+
+	/** Lost: a renewal found the lease gone. */
+	void lost(Term lost) {
+		confined();
+		if (this.term == lost && (this.state == State.LEADING || this.state == State.HANDING_OVER)) {
+			end(lost, RevocationReason.LEASE_LOST);
+			afterEnd();
+		}
+	}
+
+	/**
+	 * Resigned (after {@link Term#handOver()} off the loop): the drain runs, and once the term has ended the node stays
+	 * out of the race for {@code holdOffNanos}, so that it does not take its own lease straight back.
+	 */
+	boolean resigned(long holdOffNanos) {
+		if (state() != State.LEADING) {
+			return false;
+		}
+		move(State.LEADING, State.HANDING_OVER);
+		this.handingOverFor = RevocationReason.RESIGNED;
+		this.resignHoldOffNanos = holdOffNanos;
+		return true;
+	}
+
+	/** Stopping: a graceful stop drains this group's work. */
+	void stopping() {
+		if (state() == State.LEADING) {
+			move(State.LEADING, State.HANDING_OVER);
+			this.handingOverFor = RevocationReason.SHUTDOWN;
+		}
+	}
+
+	/** Drained, after a resign: ends the term; returns its epoch, to release, or null when it had ended already. */
+	@Nullable Long drained(Term drained) {
+		if (state() != State.HANDING_OVER || this.term != drained
+				|| this.handingOverFor != RevocationReason.RESIGNED) {
+			return null;
+		}
+		end(drained, RevocationReason.RESIGNED);
+		afterEnd();
+		return drained.epoch();
+	}
+
+	/** The goodbye of a graceful stop: ends a term still believed (the stop ended it off the loop already). */
+	void left() {
+		confined();
+		settle();
+		Term t = this.term;
+		if (t != null && (this.state == State.LEADING || this.state == State.HANDING_OVER)) {
+			end(t, RevocationReason.SHUTDOWN);
+			this.term = null;
+			this.leader.forgetSelf();
+		}
+		this.ending.disarm();
+		if (this.attempt != null) {
+			this.attempt.cancel();
+			this.attempt = null;
+		}
+		this.state = State.STOPPED;
+	}
+
+	/** Ends a term and says so; once per term, whoever ends it ({@link TermEnd}). From any thread. */
+	boolean end(Term ending, RevocationReason reason) {
+		return this.ending.end(ending, reason);
+	}
+
+	/** Ends the current term without a word, like a crash. From any thread. */
+	void halt() {
+		Term t = this.term;
+		if (t != null) {
+			this.ending.silently(t);
+		}
+	}
+
+	/**
+	 * The loop's catch-up with what happened off it: a term whose deadline passed (the watchdog may not have said so
+	 * yet: then this says it) ends the belief in this state machine too.
+	 */
+	private void settle() {
+		Term t = this.term;
+		if (t != null && (this.state == State.LEADING || this.state == State.HANDING_OVER) && !t.isValid()) {
+			end(t, RevocationReason.RENEWAL_DEADLINE_PASSED);
+			afterEnd();
+		}
+	}
+
+	private void afterEnd() {
+		this.term = null;
+		this.leader.forgetSelf();
+		this.ending.disarm();
+		if (this.handingOverFor == RevocationReason.RESIGNED) {
+			this.holdOffUntilNanos = this.clock.nanoTime() + this.resignHoldOffNanos;
+			this.state = State.HOLDING_OFF;
+		}
+		else {
+			this.state = State.FOLLOWING;
+		}
+		this.handingOverFor = null;
+	}
+
+	private void move(State from, State to) {
+		if (this.state != from) {
+			throw new IllegalStateException("Group '" + this.name + "' cannot go from " + this.state + " to " + to
+					+ " (expected " + from + ")");
+		}
+		this.state = to;
+	}
+
+	private void confined() {
+		if (!this.runtime.loop().isCurrent()) {
+			throw new IllegalStateException("Group '" + this.name + "': election state touched off the loop, on "
+					+ Thread.currentThread().getName());
+		}
 	}
 
 }

@@ -1,30 +1,28 @@
 package dev.membership.engine;
 
-import dev.membership.spi.NodeRuntime;
-
-import dev.membership.Membership;
-
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.Lifecycle.Phase;
-import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
-import dev.membership.spi.MonotonicClock;
+import dev.membership.spi.NodeRuntime;
 
 /**
  * Graceful hand-overs, for a resign and for a stop: no new leader-only work starts, work that asked to be interrupted
  * is, and the lease stays renewed while the rest finishes (at most the drain timeout); only then does the belief end
- * and the lease get released, so that the next leader never starts while this one's work still runs.
+ * and the lease get released, so that the next leader never starts while this one's work still runs. Called from any
+ * thread: what must happen at once (no new work) happens on the caller's; the rest on the loop.
  */
 final class HandOver {
 
@@ -34,13 +32,11 @@ final class HandOver {
 
 	private final MembershipSettings settings;
 
-	private final MonotonicClock clock;
-
 	private final NodeRuntime runtime;
 
 	private final NodeLoop loop;
 
-	private final ElectionRound round;
+	private final Farewell farewell;
 
 	private final Lifecycle lifecycle;
 
@@ -48,14 +44,13 @@ final class HandOver {
 
 	private final CompletableFuture<Void> stopped;
 
-	HandOver(MembershipSettings settings, MonotonicClock clock, NodeRuntime runtime, NodeLoop loop, ElectionRound round,
-			Lifecycle lifecycle, Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped) {
+	HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell, Lifecycle lifecycle,
+			Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped) {
 		this.nodeId = settings.nodeId();
 		this.settings = settings;
-		this.clock = clock;
 		this.runtime = runtime;
 		this.loop = loop;
-		this.round = round;
+		this.farewell = farewell;
 		this.lifecycle = lifecycle;
 		this.groups = groups;
 		this.stopped = stopped;
@@ -63,40 +58,45 @@ final class HandOver {
 
 	/** Resigns {@code group}: drains, then ends the belief, releases the lease and stays out of the race a while. */
 	void resign(GroupElection group) {
-		// hold-off first: the loop must not take the lease straight back through the "already mine" clause
-		holdOff(group);
-		LeadershipTerm.Control control = group.control();
-		if (control == null) {
+		Term term = group.term();
+		if (term == null || !term.isValid()) {
 			return;
 		}
-		LeadershipTerm term = control.term();
-		AtomicBoolean handedOver = new AtomicBoolean();
-		Runnable handOver = () -> {
-			if (handedOver.compareAndSet(false, true)) {
-				holdOff(group);
-				if (group.revoke(term, RevocationReason.RESIGNED)) {
-					this.loop.submit(this.round.release(group.name(), term.epoch()));
-				}
+		CompletableFuture<Void> drained = term.handOver(); // from now on no new work of the group starts here
+		this.loop.submit(LoopJob.of("resign of group " + group.name(), () -> {
+			if (group.resigned(this.settings.renewalInterval().multipliedBy(2).toNanos())) {
+				whenDrained(group.name(), term, drained, () -> this.loop.submit(LoopJob.of(
+						"end of the term of group " + group.name(), () -> {
+							Long epoch = group.drained(term);
+							if (epoch != null) {
+								this.loop.submit(this.farewell.release(group.name(), epoch));
+							}
+						})));
 			}
-		};
-		CompletableFuture<Void> drained = control.handOver();
+		}));
+	}
+
+	/** Runs {@code then} once {@code drained} completed or the drain timeout passed, whichever comes first. */
+	private void whenDrained(String group, Term term, CompletableFuture<Void> drained, Runnable then) {
 		if (drained.isDone()) {
-			handOver.run(); // nothing running: ends the belief before resign() returns
+			then.run();
 			return;
 		}
+		CompletableFuture<Void> once = new CompletableFuture<>();
 		NodeRuntime.Timer timeout = this.runtime.watchdog().schedule(() -> {
-			if (!handedOver.get()) {
-				warnDrainTimedOut(group.name(), drained, term);
-				handOver.run();
-			}
+			warnDrainTimedOut(group, drained, term);
+			once.complete(null);
 		}, this.settings.drainTimeout().toNanos());
-		// on the watchdog, not on the thread of the work that finished last
-		drained.thenRunAsync(() -> {
+		drained.whenComplete((ok, ex) -> {
 			if (timeout != null) {
 				timeout.cancel();
 			}
-			handOver.run();
-		}, this::onWatchdog);
+			once.complete(null);
+		});
+		if (timeout == null) {
+			once.complete(null); // halted meanwhile
+		}
+		once.thenRun(then);
 	}
 
 	/** Runs {@code task} on the watchdog, or here once the watchdog has stopped. */
@@ -106,19 +106,16 @@ final class HandOver {
 		}
 	}
 
-	private void holdOff(GroupElection group) {
-		group.holdOff(this.clock.nanoTime() + this.settings.renewalInterval().multipliedBy(2).toNanos());
-	}
-
 	/** Hands every led group over; completes when its leader-only work is done or the drain timeout passed. */
-	CompletableFuture<Void> drain(Iterable<GroupElection> led) {
+	CompletableFuture<Void> drain() {
 		Map<GroupElection, CompletableFuture<Void>> drains = new LinkedHashMap<>();
-		for (GroupElection group : led) {
-			LeadershipTerm.Control control = group.control();
-			if (control != null) {
-				drains.put(group, control.handOver());
+		for (GroupElection group : this.groups.get()) {
+			Term term = group.term();
+			if (term != null && term.isValid()) {
+				drains.put(group, term.handOver());
 			}
 		}
+		this.loop.submit(LoopJob.of("graceful stop", () -> this.groups.get().forEach(GroupElection::stopping)));
 		CompletableFuture<Void> all = CompletableFuture.allOf(drains.values().toArray(CompletableFuture[]::new));
 		if (all.isDone()) {
 			return all;
@@ -140,7 +137,7 @@ final class HandOver {
 		return drainedOrTimedOut;
 	}
 
-	private void warnDrainTimedOut(String group, CompletableFuture<Void> drained, LeadershipTerm term) {
+	private void warnDrainTimedOut(String group, CompletableFuture<Void> drained, @Nullable Term term) {
 		if (term != null && !drained.isDone()) {
 			log.warn("Node {} hands group '{}' over after waiting {} for leader-only work that is still running: {}. "
 					+ "The next leader may start while it runs; fence its writes with the epoch ({}), or raise "
@@ -149,7 +146,10 @@ final class HandOver {
 		}
 	}
 
-	/** After the drain: ends every belief, then releases the leases and says goodbye on the loop, within timeout. */
+	/**
+	 * After the drain: ends every belief at once (from here, since the loop may be waiting on a call), then releases
+	 * the leases and says goodbye on the loop, within {@code timeout}.
+	 */
 	void leave(Duration timeout) {
 		if (!this.lifecycle.move(Phase.DRAINING, Phase.STOPPING)) {
 			return; // halted meanwhile
@@ -158,16 +158,18 @@ final class HandOver {
 		NodeRuntime.Timer timer = null;
 		try {
 			Map<String, Long> released = new LinkedHashMap<>();
-			for (GroupElection group : this.groups.get()) {
-				LeadershipTerm term = group.term();
-				if (term != null && group.revoke(term, RevocationReason.SHUTDOWN)) {
+			List<GroupElection> all = new ArrayList<>(this.groups.get());
+			for (GroupElection group : all) {
+				Term term = group.term();
+				if (term != null && term.isValid() && group.end(term, RevocationReason.SHUTDOWN)) {
 					released.put(group.name(), term.epoch());
 				}
 			}
 			timer = this.runtime.watchdog()
 				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
 						timeout.toNanos());
-			if (!this.loop.submit(this.round.leave(released).onEnd(() -> left.complete(null)))) {
+			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left));
+			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
 				left.completeExceptionally(new IllegalStateException("loop stopped"));
 			}
 		}

@@ -5,6 +5,8 @@ import dev.membership.Membership;
 import java.time.Instant;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.spi.Holder;
@@ -14,7 +16,7 @@ import dev.membership.spi.LeaseRecord;
  * What this node knows of one group's leader when it does not lead it: learned from the lease (read every interval)
  * or from a notice. Advisory only (the lease decides who leads), but it drives fast succession
  * and {@link Membership#leader(String)}. Knowledge only moves forward in epochs, so late or reordered news can never
- * make the known leader flap. Changes are made and published under the group's monitor, in epoch order.
+ * make the known leader flap. Changed, and published, by the node's loop only, in epoch order; read from any thread.
  */
 final class LeaderKnowledge {
 
@@ -22,18 +24,15 @@ final class LeaderKnowledge {
 
 	private final String selfId;
 
-	private final Object monitor;
-
 	private final EventDispatch events;
 
-	private volatile LeaderInfo known;
+	private volatile @Nullable LeaderInfo known;
 
 	private long highestKnownEpoch;
 
-	LeaderKnowledge(String group, String selfId, Object monitor, EventDispatch events) {
+	LeaderKnowledge(String group, String selfId, EventDispatch events) {
 		this.group = group;
 		this.selfId = selfId;
-		this.monitor = monitor;
 		this.events = events;
 	}
 
@@ -49,40 +48,34 @@ final class LeaderKnowledge {
 
 	/** Takes {@code info} as the leader unless a newer epoch is known already. */
 	void learn(LeaderInfo info) {
-		synchronized (this.monitor) {
-			if (info.epoch() < this.highestKnownEpoch) {
-				return;
-			}
-			this.highestKnownEpoch = info.epoch();
-			LeaderInfo previous = this.known;
-			this.known = info;
-			String before = (previous != null) ? previous.nodeId() : null;
-			if (!Objects.equals(before, info.nodeId())) {
-				this.events.publish(new LeaderChangedEvent(this.selfId, this.group, before, info.nodeId(), info.epoch()));
-			}
+		if (info.epoch() < this.highestKnownEpoch) {
+			return;
+		}
+		this.highestKnownEpoch = info.epoch();
+		LeaderInfo previous = this.known;
+		this.known = info;
+		String before = (previous != null) ? previous.nodeId() : null;
+		if (!Objects.equals(before, info.nodeId())) {
+			this.events.publish(new LeaderChangedEvent(this.selfId, this.group, before, info.nodeId(), info.epoch()));
 		}
 	}
 
 	/** The group has no leader as far as this node can tell. */
 	void forget() {
-		synchronized (this.monitor) {
-			LeaderInfo previous = this.known;
-			if (previous == null) {
-				return;
-			}
-			this.known = null;
-			this.events.publish(new LeaderChangedEvent(this.selfId, this.group, previous.nodeId(), null,
-					previous.epoch()));
+		LeaderInfo previous = this.known;
+		if (previous == null) {
+			return;
 		}
+		this.known = null;
+		this.events.publish(new LeaderChangedEvent(this.selfId, this.group, previous.nodeId(), null,
+				previous.epoch()));
 	}
 
 	/** Forgets this node as the leader (its own term ended). */
 	void forgetSelf() {
-		synchronized (this.monitor) {
-			LeaderInfo info = this.known;
-			if (info != null && this.selfId.equals(info.nodeId())) {
-				forget();
-			}
+		LeaderInfo info = this.known;
+		if (info != null && this.selfId.equals(info.nodeId())) {
+			forget();
 		}
 	}
 
@@ -91,10 +84,8 @@ final class LeaderKnowledge {
 	 * another node only.
 	 */
 	boolean isNews(LeaderInfo notice) {
-		synchronized (this.monitor) {
-			LeaderInfo info = this.known;
-			return (info != null) ? notice.epoch() >= info.epoch() : notice.epoch() > this.highestKnownEpoch;
-		}
+		LeaderInfo info = this.known;
+		return (info != null) ? notice.epoch() >= info.epoch() : notice.epoch() > this.highestKnownEpoch;
 	}
 
 	/**

@@ -5,6 +5,8 @@ import dev.membership.Membership;
 import java.util.ArrayDeque;
 import java.util.function.Consumer;
 
+import org.slf4j.LoggerFactory;
+
 /**
  * One unit of the loop's work: steps that run one after another, each of which may wait for a store reply before the
  * next; the first failure ends the job. The loop runs one job at a time, so a job sees the store the way a thread
@@ -39,6 +41,16 @@ final class LoopJob {
 	LoopJob(String name, Consumer<RuntimeException> onFailure) {
 		this.name = name;
 		this.onFailure = onFailure;
+	}
+
+	/** A job of one step that needs no store call. */
+	static LoopJob of(String name, Runnable action) {
+		LoopJob job = new LoopJob(name, (ex) -> LoggerFactory.getLogger(MembershipNode.class)
+			.error("Membership {} failed", name, ex));
+		return job.then((j) -> {
+			action.run();
+			j.next();
+		});
 	}
 
 	/** Adds a step at the end. */

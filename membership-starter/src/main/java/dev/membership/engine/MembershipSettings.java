@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.spi.Roster;
 
@@ -100,7 +102,7 @@ public final class MembershipSettings {
 	 * Why {@code group} cannot be a group's name, or null when it can: blank, or the id of the roster document, which
 	 * lives among the lease documents.
 	 */
-	public static String groupNameProblem(String group) {
+	public static @Nullable String groupNameProblem(@Nullable String group) {
 		if (group == null || group.isBlank()) {
 			return "group names must not be blank";
 		}

@@ -3,6 +3,7 @@ package dev.membership.engine;
 import dev.membership.spi.NodeRuntime;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -10,6 +11,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The production runtime: one daemon thread per lane, created on first use. Store calls run synchronously on the loop
@@ -33,15 +35,19 @@ final class ThreadedRuntime implements NodeRuntime {
 
 	private final Lane applicationLane;
 
+	/** The thread each lane runs on (its executor's one thread, the last it made). */
+	private final List<AtomicReference<Thread>> threads = List.of(new AtomicReference<>(), new AtomicReference<>(),
+			new AtomicReference<>(), new AtomicReference<>());
+
 	ThreadedRuntime(String nodeId) {
-		this.loop = Executors.newSingleThreadScheduledExecutor(daemon("membership-loop-" + nodeId));
-		this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon("membership-watchdog-" + nodeId));
-		this.reactions = Executors.newSingleThreadScheduledExecutor(daemon("membership-events-" + nodeId));
-		this.application = Executors.newSingleThreadScheduledExecutor(daemon("membership-app-events-" + nodeId));
-		this.loopLane = new ExecutorLane(this.loop);
-		this.watchdogLane = new ExecutorLane(this.watchdog);
-		this.reactionsLane = new ExecutorLane(this.reactions);
-		this.applicationLane = new ExecutorLane(this.application);
+		this.loop = Executors.newSingleThreadScheduledExecutor(daemon("membership-loop-" + nodeId, 0));
+		this.watchdog = Executors.newSingleThreadScheduledExecutor(daemon("membership-watchdog-" + nodeId, 1));
+		this.reactions = Executors.newSingleThreadScheduledExecutor(daemon("membership-events-" + nodeId, 2));
+		this.application = Executors.newSingleThreadScheduledExecutor(daemon("membership-app-events-" + nodeId, 3));
+		this.loopLane = new ExecutorLane(this.loop, this.threads.get(0));
+		this.watchdogLane = new ExecutorLane(this.watchdog, this.threads.get(1));
+		this.reactionsLane = new ExecutorLane(this.reactions, this.threads.get(2));
+		this.applicationLane = new ExecutorLane(this.application, this.threads.get(3));
 	}
 
 	@Override
@@ -94,16 +100,22 @@ final class ThreadedRuntime implements NodeRuntime {
 		this.application.shutdownNow();
 	}
 
-	private static ThreadFactory daemon(String name) {
+	private ThreadFactory daemon(String name, int lane) {
 		AtomicInteger count = new AtomicInteger();
 		return (runnable) -> {
 			Thread thread = new Thread(runnable, (count.getAndIncrement() == 0) ? name : name + "-" + count.get());
 			thread.setDaemon(true);
+			this.threads.get(lane).set(thread);
 			return thread;
 		};
 	}
 
-	private record ExecutorLane(ScheduledExecutorService executor) implements Lane {
+	private record ExecutorLane(ScheduledExecutorService executor, AtomicReference<Thread> thread) implements Lane {
+
+		@Override
+		public boolean isCurrent() {
+			return Thread.currentThread() == this.thread.get();
+		}
 
 		@Override
 		public boolean execute(Runnable task) {

@@ -1,26 +1,45 @@
 package dev.membership.leadership;
 
-import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The leadership term of the leader-only code running on this thread ({@code @LeaderOnly} methods and
- * {@code Membership.runIfLeader}), for code that cannot take the term as a parameter:
+ * The leadership term of the leader-only work running on this thread: the one way leader code gets its term, however
+ * it came to run ({@code @LeaderOnly}, {@code Membership.runIfLeader}, a custom guard's
+ * {@link LeadershipTerm#tryBegin(String)}) and however deep in its calls:
  * <pre>
- * long epoch = LeaderContext.currentTerm().orElseThrow().epoch();
+ * long epoch = LeaderContext.currentTerm().epoch();
  * </pre>
+ * In a reactive pipeline, {@link ReactiveLeaderContext#currentTerm()}.
  */
 public final class LeaderContext {
 
-	private static final ThreadLocal<LeadershipTerm> current = new ThreadLocal<>();
+	private static final ThreadLocal<@Nullable LeadershipTerm> current = new ThreadLocal<>();
 
 	private LeaderContext() {
 	}
 
-	public static Optional<LeadershipTerm> currentTerm() {
-		return Optional.ofNullable(current.get());
+	/**
+	 * The term of the leader-only work running on this thread.
+	 * @throws IllegalStateException outside leader-only work
+	 */
+	public static LeadershipTerm currentTerm() {
+		LeadershipTerm term = current.get();
+		if (term == null) {
+			throw new IllegalStateException("No leader-only work runs on this thread: call this from a @LeaderOnly "
+					+ "method or a runIfLeader task (Membership.currentTerm(group) tells whether this node leads)");
+		}
+		return term;
 	}
 
-	/** Makes {@code term} current on this thread until the returned scope is closed. */
+	/** Whether leader-only work runs on this thread. */
+	public static boolean isActive() {
+		return current.get() != null;
+	}
+
+	/**
+	 * Makes {@code term} current on this thread until the returned scope is closed: what an execution of thread-bound
+	 * work does ({@link LeadershipTerm#tryBegin(String)}), for engines of other runtimes.
+	 */
 	public static Scope enter(LeadershipTerm term) {
 		LeadershipTerm previous = current.get();
 		current.set(term);

@@ -1,13 +1,8 @@
 package dev.membership.leadership;
 
-import dev.membership.MembershipEvent;
-
-/** This node became the leader of {@code group}; {@code epoch} is the fencing token of its term. */
-public record LeaderElectedEvent(String group, String nodeId, long epoch) implements MembershipEvent {
-
-	@Override
-	public String observerNodeId() {
-		return this.nodeId;
-	}
-
+/**
+ * This node ({@code observerNodeId}) became the leader of {@code group}; {@code epoch} is the fencing token of its
+ * term.
+ */
+public record LeaderElectedEvent(String observerNodeId, String group, long epoch) implements GroupEvent {
 }

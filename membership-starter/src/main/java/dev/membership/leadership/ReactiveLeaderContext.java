@@ -1,13 +1,14 @@
 package dev.membership.leadership;
 
-import java.util.Optional;
+import java.util.function.Function;
 
 import reactor.core.publisher.Mono;
-import reactor.util.context.ContextView;
+import reactor.util.context.Context;
 
 /**
  * The leadership term of a reactive {@code @LeaderOnly} method's pipeline, from Reactor's context: the term reaches
- * every operator of the pipeline the method returned, on whatever thread it runs.
+ * every operator of the pipeline the method returned, on whatever thread it runs. What {@link LeaderContext} is to
+ * leader code on a thread.
  * <pre>
  * return ReactiveLeaderContext.currentTerm().flatMap((term) -&gt; repository.save(report.withEpoch(term.epoch())));
  * </pre>
@@ -15,19 +16,22 @@ import reactor.util.context.ContextView;
  */
 public final class ReactiveLeaderContext {
 
-	/** The key under which the term is in Reactor's context. */
-	public static final Class<LeadershipTerm> KEY = LeadershipTerm.class;
+	private static final Class<LeadershipTerm> KEY = LeadershipTerm.class;
 
 	private ReactiveLeaderContext() {
 	}
 
-	/** The term, or empty outside leader-only work. */
+	/** The term; an {@link IllegalStateException} outside a leader-only pipeline. */
 	public static Mono<LeadershipTerm> currentTerm() {
-		return Mono.deferContextual((context) -> Mono.justOrEmpty(currentTerm(context)));
+		return Mono.deferContextual((context) -> context.<LeadershipTerm>getOrEmpty(KEY)
+			.map(Mono::just)
+			.orElseGet(() -> Mono.error(new IllegalStateException(
+					"Not in the pipeline of a reactive @LeaderOnly method: no leadership term in Reactor's context"))));
 	}
 
-	public static Optional<LeadershipTerm> currentTerm(ContextView context) {
-		return context.getOrEmpty(KEY);
+	/** Puts {@code term} in a pipeline's context ({@code contextWrite}): what the reactive guard does. */
+	public static Function<Context, Context> with(LeadershipTerm term) {
+		return (context) -> context.put(KEY, term);
 	}
 
 }

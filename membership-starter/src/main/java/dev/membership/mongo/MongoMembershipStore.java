@@ -51,7 +51,7 @@ public class MongoMembershipStore implements MembershipStore {
 
 	private final Duration deadNodeRetention;
 
-	private final MembershipDocuments.ServerTime serverTime = new MembershipDocuments.ServerTime();
+	private final ServerTime serverTime = new ServerTime();
 
 	public MongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
@@ -68,7 +68,7 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public void initialize() {
 		call("initialize", () -> {
-			MembershipDocuments.createTtlIndex(this.deadNodeRetention, this.nodes::createIndex,
+			NodeDocuments.createTtlIndex(this.deadNodeRetention, this.nodes::createIndex,
 					this.database::runCommand, this.nodes.getNamespace());
 			return null;
 		});
@@ -82,59 +82,59 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
 		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
-				MembershipDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
-				MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions()))
-			.map(MembershipDocuments::toLease));
+				LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
+				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))
+			.map(LeaseDocuments::toLease));
 	}
 
 	@Override
 	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		return call("renew",
-				() -> Optional.ofNullable(MembershipDocuments.renewedAt(this.leases.findOneAndUpdate(
-						MembershipDocuments.renewFilter(group, holder, epoch),
-						MembershipDocuments.renewUpdate(expiresAt), MembershipDocuments.renewOptions()))));
+				() -> Optional.ofNullable(LeaseDocuments.renewedAt(this.leases.findOneAndUpdate(
+						LeaseDocuments.renewFilter(group, holder, epoch),
+						LeaseDocuments.renewUpdate(expiresAt), LeaseDocuments.renewOptions()))));
 	}
 
 	@Override
 	public boolean release(String group, Holder holder, long epoch) {
 		return call("release", () -> this.leases
-			.updateOne(MembershipDocuments.heldBy(group, holder, epoch), MembershipDocuments.releaseUpdate())
+			.updateOne(LeaseDocuments.heldBy(group, holder, epoch), LeaseDocuments.releaseUpdate())
 			.getMatchedCount() == 1);
 	}
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
 		return call("findLease", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(group)).first())
-			.map(MembershipDocuments::toLease));
+			.map(LeaseDocuments::toLease));
 	}
 
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
-		return call("findLeases", () -> MembershipDocuments
-			.toReading(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))
-				.projection(MembershipDocuments.withoutMembers())));
+		return call("findLeases", () -> RosterDocuments
+			.toReading(this.leases.find(RosterDocuments.leasesAndRoster(groups, rosterVersion))
+				.projection(RosterDocuments.withoutMembers())));
 	}
 
 	@Override
 	public Optional<Roster> findRoster() {
 		return call("findRoster", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(Roster.ID)).first())
-			.map(MembershipDocuments::toRoster));
+			.map(RosterDocuments::toRoster));
 	}
 
 	@Override
 	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
 			long epoch, long sequence) {
 		return call("writeRoster", () -> MembershipDocuments
-			.unlessTaken(() -> this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
-					MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
-					MembershipDocuments.rosterOptions()))
-			.map((after) -> OptionalLong.of(MembershipDocuments.version(after)))
+			.unlessTaken(() -> this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
+					RosterDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
+					RosterDocuments.rosterOptions()))
+			.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
 			.orElse(OptionalLong.empty()));
 	}
 
 	@Override
 	public Heartbeat heartbeat(NodeRecord node) {
-		return call("heartbeat", () -> MembershipDocuments.heartbeat(node, this.nodes::findOneAndUpdate));
+		return call("heartbeat", () -> NodeDocuments.heartbeat(node, this.nodes::findOneAndUpdate));
 	}
 
 	@Override
@@ -142,7 +142,7 @@ public class MongoMembershipStore implements MembershipStore {
 		return call("findNodes", () -> {
 			List<NodeRecord> result = new ArrayList<>();
 			for (Document d : this.nodes.find()) {
-				result.add(MembershipDocuments.toNode(d));
+				result.add(NodeDocuments.toNode(d));
 			}
 			return result;
 		});
@@ -150,13 +150,13 @@ public class MongoMembershipStore implements MembershipStore {
 
 	@Override
 	public void removeNode(String nodeId, String incarnation) {
-		call("removeNode", () -> this.nodes.deleteOne(MembershipDocuments.nodeOf(nodeId, incarnation)));
+		call("removeNode", () -> this.nodes.deleteOne(NodeDocuments.nodeOf(nodeId, incarnation)));
 	}
 
 	@Override
 	public long removeNodesNotSeenSince(Instant cutoff) {
 		return call("removeDeadNodes",
-				() -> this.nodes.deleteMany(MembershipDocuments.notSeenSince(cutoff)).getDeletedCount());
+				() -> this.nodes.deleteMany(NodeDocuments.notSeenSince(cutoff)).getDeletedCount());
 	}
 
 	private static <T> T call(String operation, Supplier<T> action) {

@@ -48,7 +48,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	/** A little longer than the driver's own timeout, which is what normally ends a call; still shorter than a lease. */
 	private final Duration blockAtMost;
 
-	private final MembershipDocuments.ServerTime serverTime = new MembershipDocuments.ServerTime();
+	private final ServerTime serverTime = new ServerTime();
 
 	public ReactiveMongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
@@ -66,7 +66,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	@Override
 	public void initialize() {
 		call("initialize", () -> {
-			MembershipDocuments.createTtlIndex(this.deadNodeRetention,
+			NodeDocuments.createTtlIndex(this.deadNodeRetention,
 					(keys, options) -> one(this.nodes.createIndex(keys, options)),
 					(command) -> one(this.database.runCommand(command)), this.nodes.getNamespace());
 			return null;
@@ -81,40 +81,40 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
 		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
-				MembershipDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
-				MembershipDocuments.acquireUpdate(holder, expiresAt), MembershipDocuments.acquireOptions())))
-			.map(MembershipDocuments::toLease));
+				LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
+				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())))
+			.map(LeaseDocuments::toLease));
 	}
 
 	@Override
 	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		return call("renew",
-				() -> Optional.ofNullable(MembershipDocuments.renewedAt(one(this.leases.findOneAndUpdate(
-						MembershipDocuments.renewFilter(group, holder, epoch),
-						MembershipDocuments.renewUpdate(expiresAt), MembershipDocuments.renewOptions())))));
+				() -> Optional.ofNullable(LeaseDocuments.renewedAt(one(this.leases.findOneAndUpdate(
+						LeaseDocuments.renewFilter(group, holder, epoch),
+						LeaseDocuments.renewUpdate(expiresAt), LeaseDocuments.renewOptions())))));
 	}
 
 	@Override
 	public boolean release(String group, Holder holder, long epoch) {
-		return call("release", () -> one(this.leases.updateOne(MembershipDocuments.heldBy(group, holder, epoch),
-				MembershipDocuments.releaseUpdate())).getMatchedCount() == 1);
+		return call("release", () -> one(this.leases.updateOne(LeaseDocuments.heldBy(group, holder, epoch),
+				LeaseDocuments.releaseUpdate())).getMatchedCount() == 1);
 	}
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
 		return call("findLease", () -> Optional.ofNullable(one(this.leases.find(MembershipDocuments.byId(group)).first()))
-			.map(MembershipDocuments::toLease));
+			.map(LeaseDocuments::toLease));
 	}
 
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
 		return call("findLeases", () -> {
 			List<Document> documents = Flux
-				.from(this.leases.find(MembershipDocuments.leasesAndRoster(groups, rosterVersion))
-					.projection(MembershipDocuments.withoutMembers()))
+				.from(this.leases.find(RosterDocuments.leasesAndRoster(groups, rosterVersion))
+					.projection(RosterDocuments.withoutMembers()))
 				.collectList()
 				.block(this.blockAtMost);
-			return MembershipDocuments.toReading((documents != null) ? documents : List.of());
+			return RosterDocuments.toReading((documents != null) ? documents : List.of());
 		});
 	}
 
@@ -122,23 +122,23 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	public Optional<Roster> findRoster() {
 		return call("findRoster", () -> Optional
 			.ofNullable(one(this.leases.find(MembershipDocuments.byId(Roster.ID)).first()))
-			.map(MembershipDocuments::toRoster));
+			.map(RosterDocuments::toRoster));
 	}
 
 	@Override
 	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
 			long epoch, long sequence) {
 		return call("writeRoster", () -> MembershipDocuments
-			.unlessTaken(() -> one(this.leases.findOneAndUpdate(MembershipDocuments.rosterFilter(epoch, sequence),
-					MembershipDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
-					MembershipDocuments.rosterOptions())))
-			.map((after) -> OptionalLong.of(MembershipDocuments.version(after)))
+			.unlessTaken(() -> one(this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
+					RosterDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
+					RosterDocuments.rosterOptions())))
+			.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
 			.orElse(OptionalLong.empty()));
 	}
 
 	@Override
 	public Heartbeat heartbeat(NodeRecord node) {
-		return call("heartbeat", () -> MembershipDocuments.heartbeat(node,
+		return call("heartbeat", () -> NodeDocuments.heartbeat(node,
 				(filter, update, options) -> one(this.nodes.findOneAndUpdate(filter, update, options))));
 	}
 
@@ -146,20 +146,20 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	public List<NodeRecord> findNodes() {
 		return call("findNodes", () -> {
 			List<Document> documents = Flux.from(this.nodes.find()).collectList().block(this.blockAtMost);
-			return (documents != null) ? documents.stream().map(MembershipDocuments::toNode).toList()
+			return (documents != null) ? documents.stream().map(NodeDocuments::toNode).toList()
 					: List.<NodeRecord>of();
 		});
 	}
 
 	@Override
 	public void removeNode(String nodeId, String incarnation) {
-		call("removeNode", () -> one(this.nodes.deleteOne(MembershipDocuments.nodeOf(nodeId, incarnation))));
+		call("removeNode", () -> one(this.nodes.deleteOne(NodeDocuments.nodeOf(nodeId, incarnation))));
 	}
 
 	@Override
 	public long removeNodesNotSeenSince(Instant cutoff) {
 		return call("removeDeadNodes",
-				() -> one(this.nodes.deleteMany(MembershipDocuments.notSeenSince(cutoff))).getDeletedCount());
+				() -> one(this.nodes.deleteMany(NodeDocuments.notSeenSince(cutoff))).getDeletedCount());
 	}
 
 	/** The publisher's one result (null when it completes empty), on this thread. */

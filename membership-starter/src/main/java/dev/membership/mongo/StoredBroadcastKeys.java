@@ -40,7 +40,7 @@ public class StoredBroadcastKeys implements BroadcastKeySource {
 
 	private static final Duration RETRY = Duration.ofSeconds(30);
 
-	private final MembershipDocuments.FindOneAndUpdate upsert;
+	private final NodeDocuments.FindOneAndUpdate upsert;
 
 	private final Function<Bson, Document> find;
 
@@ -51,7 +51,7 @@ public class StoredBroadcastKeys implements BroadcastKeySource {
 	private volatile long cachedAtNanos;
 
 	/** The keys through a driver's two calls, each blocking the caller. */
-	StoredBroadcastKeys(MembershipDocuments.FindOneAndUpdate upsert, Function<Bson, Document> find) {
+	StoredBroadcastKeys(NodeDocuments.FindOneAndUpdate upsert, Function<Bson, Document> find) {
 		this.upsert = upsert;
 		this.find = find;
 	}

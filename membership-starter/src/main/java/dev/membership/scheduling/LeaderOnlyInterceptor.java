@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +19,6 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
 import dev.membership.Membership;
-import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 
 /**
@@ -52,29 +51,22 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		// per subscription, calling the method anew each time: needs an invocation that can be cloned (Spring AOP's)
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			return target.reactive.guard(proxied, this.membership, target.group, target.name,
-					target.interruptOnRevoke, target.termParameters, target.executions, target.skips);
+					target.interruptOnRevoke, target.executions, target.skips);
 		}
 		Membership m = this.membership.get();
-		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing
-		LeadershipTerm.Execution execution = (m != null)
-				? m.beginLeaderWork(target.group, target.name, target.interruptOnRevoke) : null;
+		LeadershipTerm term = (m != null) ? m.currentTerm(target.group).orElse(null) : null;
+		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing;
+		// the term is the thread's LeaderContext meanwhile
+		LeadershipTerm.Execution execution = (term == null) ? null
+				: target.interruptOnRevoke ? term.tryBeginInterruptible(target.name) : term.tryBegin(target.name);
 		if (execution == null) {
 			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,
 					target.group);
 			target.skips.run();
 			return emptyResult(invocation.getMethod().getReturnType());
 		}
-		LeadershipTerm term = execution.term();
-		try (execution; LeaderContext.Scope scope = LeaderContext.enter(term)) {
+		try (execution) {
 			target.executions.run(); // a listener that throws must not leave the execution open
-			if (target.termParameters.length > 0) {
-				Object[] arguments = invocation.getArguments();
-				for (int i : target.termParameters) {
-					if (arguments[i] == null) {
-						arguments[i] = term;
-					}
-				}
-			}
 			return invocation.proceed();
 		}
 	}
@@ -128,12 +120,12 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
 			LeaderOnlyInterceptor.class.getClassLoader());
 
-	private static final Target NOT_GUARDED = new Target(Object.class, "", false, "", new int[0],
-			LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING, null);
+	private static final Target NOT_GUARDED = new Target(Object.class, "", false, "", LeaderOnlyExecutionListener.NOTHING,
+			LeaderOnlyExecutionListener.NOTHING, null);
 
 	/** {@code reactive}: the guard of a method that returns a reactive type, whose work runs per subscription. */
 	private record Target(Class<?> targetClass, String group, boolean interruptOnRevoke, String name,
-			int[] termParameters, Runnable executions, Runnable skips, ReactiveLeaderOnly reactive) {
+			Runnable executions, Runnable skips, @Nullable ReactiveLeaderOnly reactive) {
 
 		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener) {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
@@ -145,14 +137,9 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 				return NOT_GUARDED;
 			}
 			String name = targetClass.getSimpleName() + "." + method.getName();
-			Class<?>[] types = method.getParameterTypes();
-			int[] termParameters = IntStream.range(0, types.length)
-				.filter((i) -> types[i] == LeadershipTerm.class)
-				.toArray();
 			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
 					: null;
-			return new Target(targetClass, annotation.group(), annotation.interruptOnRevoke(), name, termParameters,
-					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
+			return new Target(targetClass, annotation.group(), annotation.interruptOnRevoke(), name, listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
 		}
 
 	}

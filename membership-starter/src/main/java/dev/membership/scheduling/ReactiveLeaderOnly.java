@@ -51,6 +51,10 @@ final class ReactiveLeaderOnly {
 		return (adapter != null && adapter.getDescriptor().isDeferred()) ? new ReactiveLeaderOnly(adapter) : null;
 	}
 
+	/** For a subscription that is not cancelled when its term ends: still closable from any thread. */
+	private static final Runnable NOT_CANCELLED = () -> {
+	};
+
 	private static void cancelElsewhere(Sinks.Empty<Void> ended) {
 		try {
 			Schedulers.boundedElastic().schedule(ended::tryEmitEmpty);
@@ -61,27 +65,27 @@ final class ReactiveLeaderOnly {
 	}
 
 	Object guard(ProxyMethodInvocation invocation, Supplier<Membership> membership, String group, String name,
-			boolean cancelOnRevoke, int[] termParameters, Runnable executions, Runnable skips) {
+			boolean cancelOnRevoke, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
 		if (this.adapter.isMultiValue()) {
-			deferred = Flux.defer(() -> subscribe(invocation, membership, group, name, cancelOnRevoke, termParameters,
-					executions, skips, false));
+			deferred = Flux.defer(() -> subscribe(invocation, membership, group, name, cancelOnRevoke, executions,
+					skips, false));
 		}
 		else {
 			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, membership, group, name, cancelOnRevoke,
-					termParameters, executions, skips, true)));
+					executions, skips, true)));
 		}
 		return this.adapter.fromPublisher(deferred);
 	}
 
 	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, Supplier<Membership> membership, String group,
-			String name, boolean cancelOnRevoke, int[] termParameters, Runnable executions, Runnable skips,
-			boolean single) {
+			String name, boolean cancelOnRevoke, Runnable executions, Runnable skips, boolean single) {
 		Membership m = membership.get();
+		LeadershipTerm current = (m != null) ? m.currentTerm(group).orElse(null) : null;
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
 		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
-		LeadershipTerm.Execution execution = (m != null)
-				? m.beginLeaderWork(group, name, (ended != null) ? () -> cancelElsewhere(ended) : null) : null;
+		LeadershipTerm.Execution execution = (current != null)
+				? current.tryBegin(name, (ended != null) ? () -> cancelElsewhere(ended) : NOT_CANCELLED) : null;
 		if (execution == null) {
 			skips.run();
 			return Flux.empty();
@@ -92,12 +96,6 @@ final class ReactiveLeaderOnly {
 			executions.run();
 			// each subscription calls the method anew, through the rest of the advice chain
 			MethodInvocation call = invocation.invocableClone();
-			Object[] arguments = call.getArguments();
-			for (int i : termParameters) {
-				if (arguments[i] == null) {
-					arguments[i] = term;
-				}
-			}
 			Object result = call.proceed();
 			source = (result != null) ? this.adapter.toPublisher(result) : Flux.empty();
 		}
@@ -110,14 +108,14 @@ final class ReactiveLeaderOnly {
 			if (ended != null) {
 				work = work.takeUntilOther(ended.asMono());
 			}
-			return work.contextWrite((context) -> context.put(ReactiveLeaderContext.KEY, term))
+			return work.contextWrite(ReactiveLeaderContext.with(term))
 				.doFinally((signal) -> execution.close());
 		}
 		Flux<Object> work = Flux.from(source);
 		if (ended != null) {
 			work = work.takeUntilOther(ended.asMono());
 		}
-		return work.contextWrite((context) -> context.put(ReactiveLeaderContext.KEY, term))
+		return work.contextWrite(ReactiveLeaderContext.with(term))
 			.doFinally((signal) -> execution.close());
 	}
 

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a node's work runs: its loop (every store call, one at a time), its watchdog (deadlines, even while the loop
  * waits on a call), and two event lanes (the starter's reactions, the application's listener). The default
@@ -60,7 +62,10 @@ public interface NodeRuntime {
 		 * Runs {@code task} once {@code delayNanos} of the node's monotonic clock have passed; null when the lane was
 		 * shut down.
 		 */
-		Timer schedule(Runnable task, long delayNanos);
+		@Nullable Timer schedule(Runnable task, long delayNanos);
+
+		/** Whether the caller runs on this lane: the engine checks that the state it confines to the loop is. */
+		boolean isCurrent();
 
 	}
 

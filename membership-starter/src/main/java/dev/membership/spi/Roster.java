@@ -3,6 +3,8 @@ package dev.membership.spi;
 import java.time.Instant;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.liveness.Member;
 
 /**
@@ -12,7 +14,7 @@ import dev.membership.liveness.Member;
  * {@code lastHeartbeat} is as of the write, not as of now. A roster read without its member list has {@code members}
  * empty.
  */
-public record Roster(long version, String keeperNodeId, long epoch, Instant writtenAt, List<Member> members,
+public record Roster(long version, @Nullable String keeperNodeId, long epoch, @Nullable Instant writtenAt, List<Member> members,
 		List<RosterChange> changes) {
 
 	/** The roster document's id among the lease documents; no group may have it as a name. */

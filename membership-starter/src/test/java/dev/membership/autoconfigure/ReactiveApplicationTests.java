@@ -78,7 +78,7 @@ class ReactiveApplicationTests {
 		@LeaderOnly
 		public Long purge() {
 			this.runs.incrementAndGet();
-			return LeaderContext.currentTerm().orElseThrow().epoch();
+			return LeaderContext.currentTerm().epoch();
 		}
 
 	}

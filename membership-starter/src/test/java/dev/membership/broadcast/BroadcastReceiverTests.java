@@ -28,7 +28,7 @@ class BroadcastReceiverTests {
 
 	private BroadcastReceiver receiver(String... keys) {
 		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(keys));
-		return new BroadcastReceiver(() -> keyring, this.mapper,
+		return new BroadcastReceiver("receiver", () -> keyring, this.mapper,
 				new BroadcastSettings("/b", Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMinutes(1), 1024,
 						false),
 				() -> Optional.of(this.now), this.delivered::add, BroadcastMetrics.none());
@@ -119,7 +119,7 @@ class BroadcastReceiverTests {
 	@Test
 	void refusesWhileItCannotTellTheTime() {
 		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(NEW_KEY));
-		BroadcastReceiver receiver = new BroadcastReceiver(() -> keyring, this.mapper, BroadcastSettings.defaults(),
+		BroadcastReceiver receiver = new BroadcastReceiver("receiver", () -> keyring, this.mapper, BroadcastSettings.defaults(),
 				Optional::empty, this.delivered::add, BroadcastMetrics.none());
 		byte[] body = body(UUID.randomUUID(), this.now);
 		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign(body)).status())

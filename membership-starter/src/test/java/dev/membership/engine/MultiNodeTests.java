@@ -201,7 +201,7 @@ class MultiNodeTests {
 		startThreeAndAwaitLeader();
 		MembershipNode leader = this.cluster.leaders(GROUP).get(0);
 		leader.resign(GROUP);
-		assertThat(leader.isLeader(GROUP)).isFalse();
+		await().atMost(LEASE).until(() -> !leader.isLeader(GROUP));
 		await().atMost(LEASE.multipliedBy(3))
 			.until(() -> this.cluster.leaders(GROUP).size() == 1 && !this.cluster.leaders(GROUP).contains(leader));
 		assertThat(this.cluster.events(leader.nodeId())).filteredOn(LeaderRevokedEvent.class::isInstance)

@@ -50,8 +50,8 @@ class RosterSizeTests {
 	}
 
 	private static long bytes(List<Member> members) {
-		return MembershipDocuments.bsonSize(new Document("members", set(
-				MembershipDocuments.rosterUpdate(members, List.of(), "k", 1, 1)).getArray("members")));
+		return RosterDocuments.bsonSize(new Document("members", set(
+				RosterDocuments.rosterUpdate(members, List.of(), "k", 1, 1)).getArray("members")));
 	}
 
 	@Test
@@ -61,16 +61,16 @@ class RosterSizeTests {
 		RosterChange newer = new RosterChange(8, members(30), List.of());
 		long budget = bytes(roster) + bytes(members(45));
 
-		BsonDocument kept = set(MembershipDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1, budget));
+		BsonDocument kept = set(RosterDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1, budget));
 		assertThat(kept.getArray("members")).hasSize(100);
 		assertThat(kept.getArray("changes")).singleElement()
 			.satisfies((change) -> assertThat(change.asDocument().getInt64("from").getValue()).isEqualTo(8));
 
-		BsonDocument both = set(MembershipDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1,
+		BsonDocument both = set(RosterDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1,
 				budget + bytes(members(60))));
 		assertThat(both.getArray("changes")).hasSize(2);
 
-		BsonDocument none = set(MembershipDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1,
+		BsonDocument none = set(RosterDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1,
 				bytes(roster) + 10));
 		assertThat(none.getArray("members")).hasSize(100);
 		assertThat(none.getArray("changes")).isEmpty();
@@ -80,7 +80,7 @@ class RosterSizeTests {
 	void aMemberListTooLargeForTheBudgetIsRefusedSayingWhatItCannotHold() {
 		List<Member> roster = members(100);
 		assertThatExceptionOfType(RosterTooLargeException.class)
-			.isThrownBy(() -> MembershipDocuments.rosterUpdate(roster, List.of(), "k", 1, 1, bytes(roster) - 1))
+			.isThrownBy(() -> RosterDocuments.rosterUpdate(roster, List.of(), "k", 1, 1, bytes(roster) - 1))
 			.withMessageStartingWith("A roster of 100 members takes " + bytes(roster) + " bytes, more than the "
 					+ (bytes(roster) - 1) + " bytes one roster document may take");
 	}
@@ -90,13 +90,13 @@ class RosterSizeTests {
 	void oneDocumentHoldsAboutSeventyNineThousandMembersWithBootDefaultNodeIds() {
 		int sample = 10_000;
 		double perMember = (double) bytes(members(sample)) / sample;
-		long capacity = (long) (MembershipDocuments.ROSTER_BUDGET_BYTES / perMember);
+		long capacity = (long) (RosterDocuments.ROSTER_BUDGET_BYTES / perMember);
 		System.out.printf("roster: %.1f bytes per member; %,d members in %,d bytes%n", perMember, capacity,
-				MembershipDocuments.ROSTER_BUDGET_BYTES);
+				RosterDocuments.ROSTER_BUDGET_BYTES);
 		assertThat(perMember).isBetween(150.0, 250.0);
 		assertThat(capacity).isBetween(70_000L, 90_000L);
 		assertThatExceptionOfType(RosterTooLargeException.class)
-			.isThrownBy(() -> MembershipDocuments.rosterUpdate(members((int) (capacity * 1.02)), List.of(), "k", 1, 1));
+			.isThrownBy(() -> RosterDocuments.rosterUpdate(members((int) (capacity * 1.02)), List.of(), "k", 1, 1));
 	}
 
 }

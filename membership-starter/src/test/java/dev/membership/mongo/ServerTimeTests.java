@@ -39,7 +39,7 @@ class ServerTimeTests {
 
 	@Test
 	void aServerThatKnowsHelloIsAskedHello() {
-		MembershipDocuments.ServerTime time = new MembershipDocuments.ServerTime();
+		ServerTime time = new ServerTime();
 		assertThat(time.ask((command) -> answer(command, true))).isEqualTo(NOW);
 		assertThat(time.ask((command) -> answer(command, true))).isEqualTo(NOW);
 		assertThat(this.asked).containsExactly("hello", "hello");
@@ -47,7 +47,7 @@ class ServerTimeTests {
 
 	@Test
 	void aServerThatDoesNotIsAskedIsMasterFromThenOn() {
-		MembershipDocuments.ServerTime time = new MembershipDocuments.ServerTime();
+		ServerTime time = new ServerTime();
 		assertThat(time.ask((command) -> answer(command, false))).isEqualTo(NOW);
 		assertThat(time.ask((command) -> answer(command, false))).isEqualTo(NOW);
 		assertThat(this.asked).containsExactly("hello", "isMaster", "isMaster");
@@ -55,7 +55,7 @@ class ServerTimeTests {
 
 	@Test
 	void anyOtherFailureOrAReplyWithoutTheTimeIsNotHidden() {
-		MembershipDocuments.ServerTime time = new MembershipDocuments.ServerTime();
+		ServerTime time = new ServerTime();
 		assertThatExceptionOfType(MongoCommandException.class).isThrownBy(() -> time.ask((command) -> {
 			throw new MongoCommandException(BsonDocument.parse("{ok: 0, code: 13, errmsg: 'unauthorized'}"),
 					new ServerAddress());

@@ -32,7 +32,7 @@ class TtlIndexTests {
 	}
 
 	private void createWhile(RuntimeException answer) {
-		MembershipDocuments.createTtlIndex(Duration.ofMinutes(5), (keys, options) -> {
+		NodeDocuments.createTtlIndex(Duration.ofMinutes(5), (keys, options) -> {
 			if (answer != null) {
 				throw answer;
 			}
@@ -71,7 +71,7 @@ class TtlIndexTests {
 
 	@Test
 	void aCollModThatFailsKeepsTheOldTtlWithoutFailingTheStart() {
-		assertThatNoException().isThrownBy(() -> MembershipDocuments.createTtlIndex(Duration.ofMinutes(5), (keys, options) -> {
+		assertThatNoException().isThrownBy(() -> NodeDocuments.createTtlIndex(Duration.ofMinutes(5), (keys, options) -> {
 			throw error(85, "different options");
 		}, (command) -> {
 			throw error(13, "not authorized on app to execute command collMod");

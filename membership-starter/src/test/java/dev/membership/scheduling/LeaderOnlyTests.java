@@ -37,7 +37,6 @@ import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
 import dev.membership.leadership.LeaderContext;
-import dev.membership.leadership.LeadershipTerm;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 
@@ -121,10 +120,9 @@ class LeaderOnlyTests {
 			assertThat(onLeader.count()).isEqualTo(42);
 			assertThat(onLeader.flag()).isTrue();
 			assertThat(onLeader.epochFromContext()).isEqualTo(epoch);
-			assertThat(onLeader.epochFromParameter(null)).isEqualTo(epoch);
-			assertThat(LeaderContext.currentTerm()).isEmpty(); // only inside the call
-			assertThat(leader.getBean(Membership.class).runIfLeader("default", (term) -> { })).isTrue();
-			assertThat(follower.getBean(Membership.class).runIfLeader("default", (term) -> { })).isFalse();
+			assertThat(LeaderContext.isActive()).isFalse(); // only inside the call
+			assertThat(leader.getBean(Membership.class).runIfLeader("default", () -> { })).isTrue();
+			assertThat(follower.getBean(Membership.class).runIfLeader("default", () -> { })).isFalse();
 		}));
 	}
 
@@ -250,12 +248,7 @@ class LeaderOnlyTests {
 
 		@LeaderOnly
 		public Long epochFromContext() {
-			return LeaderContext.currentTerm().map(LeadershipTerm::epoch).orElse(-1L);
-		}
-
-		@LeaderOnly
-		public Long epochFromParameter(LeadershipTerm term) {
-			return term.epoch();
+			return LeaderContext.currentTerm().epoch();
 		}
 
 		@LeaderOnly(interruptOnRevoke = true)

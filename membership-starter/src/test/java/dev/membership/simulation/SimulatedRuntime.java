@@ -6,9 +6,11 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.StoreException;
-import dev.membership.spi.MonotonicClock;
 
 /**
  * One node incarnation's runtime in the simulation: its lanes are events on the shared scheduler, its clock runs at
@@ -181,6 +183,9 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 
 		private boolean dropped;
 
+		/** Whether one of this lane's tasks runs now (the scheduler runs one event at a time). */
+		private boolean running;
+
 		SimLane(boolean dropsPendingOnClose) {
 			this.dropsPendingOnClose = dropsPendingOnClose;
 		}
@@ -200,9 +205,20 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 		private Runnable guarded(Runnable task) {
 			return () -> {
 				if (!this.dropped) {
-					task.run();
+					this.running = true;
+					try {
+						task.run();
+					}
+					finally {
+						this.running = false;
+					}
 				}
 			};
+		}
+
+		@Override
+		public boolean isCurrent() {
+			return this.running;
 		}
 
 		@Override
@@ -215,7 +231,7 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 		}
 
 		@Override
-		public Timer schedule(Runnable task, long delayNanos) {
+		public @Nullable Timer schedule(Runnable task, long delayNanos) {
 			if (this.closed || SimulatedRuntime.this.dead) {
 				return null;
 			}

@@ -21,6 +21,7 @@ import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.NoticeReceiver;
 
 /**
  * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated store, and faults drawn from
@@ -463,6 +464,9 @@ final class Simulation {
 
 		SimulatedRuntime runtime;
 
+		/** Where the node hears others' leadership news (its notice channel), null until it starts. */
+		NoticeReceiver notices;
+
 		boolean stopping;
 
 		String lastIncarnation;
@@ -488,6 +492,7 @@ final class Simulation {
 				.clock(this.runtime.clock())
 				.observer(Simulation.this.invariants)
 				.advertisedAddress("127.0.0.1:" + (8000 + this.id.hashCode() % 1000))
+				.noticeChannel((receiver) -> this.notices = receiver)
 				.reaction((event) -> {
 					// what LeadershipNotices sends: the leader as the elected node sees it, and released leases
 					if (event instanceof LeaderElectedEvent elected) {
@@ -519,7 +524,8 @@ final class Simulation {
 					return;
 				}
 				String group = Simulation.this.groups.get(random.nextInt(Simulation.this.groups.size()));
-				LeadershipTerm.Execution run = owner.beginLeaderWork(group, "housekeeping", false);
+				LeadershipTerm term = owner.currentTerm(group).orElse(null);
+				LeadershipTerm.Execution run = (term != null) ? term.tryBegin("housekeeping") : null;
 				if (run != null) {
 					Simulation.this.work.began(this.id, group, run.term().epoch(), Simulation.this.scheduler.now());
 					lanes.application().schedule(() -> {
@@ -583,15 +589,15 @@ final class Simulation {
 		}
 
 		void receive(Object event) {
-			MembershipNode target = this.node;
-			if (target == null || this.stopping) {
+			NoticeReceiver target = this.notices;
+			if (this.node == null || target == null || this.stopping) {
 				return;
 			}
 			if (event instanceof LeaseReleasedEvent released) {
-				target.nudge(released.group(), released.epoch());
+				target.leaseReleased(released.group(), released.epoch());
 			}
 			else if (event instanceof LeaderInfo leader) {
-				target.observeLeader(leader);
+				target.leaderElected(leader);
 			}
 		}
 

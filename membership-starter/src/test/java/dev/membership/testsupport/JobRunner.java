@@ -27,7 +27,12 @@ public final class JobRunner implements AutoCloseable {
 			return thread;
 		});
 		this.scheduler.scheduleWithFixedDelay(() -> {
-			LeadershipTerm.Execution execution = node.beginLeaderWork(group, "job", interruptible);
+			LeadershipTerm term = node.currentTerm(group).orElse(null);
+			if (term == null) {
+				return;
+			}
+			LeadershipTerm.Execution execution = interruptible ? term.tryBeginInterruptible("job")
+					: term.tryBegin("job");
 			if (execution == null) {
 				return;
 			}

@@ -45,7 +45,9 @@ public class MembershipTestAutoConfiguration {
 
 	@Bean
 	MembershipNodeCustomizer simulatedClusterNodeCustomizer(SimulatedCluster cluster) {
-		return (builder) -> builder.clock(cluster.clock()).runtime(cluster.runtime());
+		return (builder) -> builder.clock(cluster.clock())
+			.runtime(cluster.runtime())
+			.noticeChannel(cluster.noticeChannel());
 	}
 
 	@Bean

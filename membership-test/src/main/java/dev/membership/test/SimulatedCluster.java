@@ -5,7 +5,6 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,7 +22,6 @@ import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
-import dev.membership.spi.NodeRuntime;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
@@ -34,6 +32,9 @@ import dev.membership.scheduling.LeaderOnlyExecutionListener;
 import dev.membership.scheduling.LeaderOnlyInterceptor;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NodeRuntime;
+import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.NoticeReceiver;
 import dev.membership.spi.StoreException;
 
 /**
@@ -74,6 +75,9 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	/** The releases each candidate was told of, once each (node/group/epoch). */
 	private final Set<String> nudged = ConcurrentHashMap.newKeySet();
+
+	/** Where each node hears leadership news (its notice channel): by peer id, the node under test as UNDER_TEST. */
+	private final Map<String, NoticeReceiver> notices = new ConcurrentHashMap<>();
 
 	private final MembershipStore nodeStore;
 
@@ -138,6 +142,7 @@ public final class SimulatedCluster implements AutoCloseable {
 			.clock(cluster.clock())
 			.runtime(cluster.runtime())
 			.advertisedAddress("127.0.0.1")
+			.noticeChannel(cluster.noticeChannel())
 			.reaction(cluster::record)
 			.listener(listener)
 			.build();
@@ -161,6 +166,11 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	NodeRuntime runtime() {
 		return this.driver.runtime();
+	}
+
+	/** The node under test's notice channel: the cluster tells it of a released lease, as a peer's notice would. */
+	NoticeChannel noticeChannel() {
+		return (receiver) -> this.notices.put(UNDER_TEST, receiver);
 	}
 
 	void bind(Supplier<MembershipNode> node) {
@@ -432,6 +442,7 @@ public final class SimulatedCluster implements AutoCloseable {
 			MembershipNode peer = MembershipNode.builder(settings, store)
 				.clock(this.time)
 				.runtime(this.driver.runtime())
+				.noticeChannel((receiver) -> this.notices.put(id, receiver))
 				.build();
 			peer.start();
 			return peer;
@@ -454,10 +465,14 @@ public final class SimulatedCluster implements AutoCloseable {
 		if (candidate.isLeader(group)) {
 			return true;
 		}
+		NoticeReceiver receiver = this.notices.get((candidate == nodeIfAny()) ? UNDER_TEST : candidate.nodeId());
+		if (receiver == null) {
+			return false;
+		}
 		this.database.findLease(group)
 			.filter((lease) -> !lease.expiresAt().isAfter(LeaseRecord.RELEASED))
 			.filter((lease) -> this.nudged.add(candidate.nodeId() + "/" + group + "/" + lease.epoch()))
-			.ifPresent((lease) -> candidate.nudge(group, lease.epoch()));
+			.ifPresent((lease) -> receiver.leaseReleased(group, lease.epoch()));
 		return false;
 	}
 
@@ -513,15 +528,12 @@ public final class SimulatedCluster implements AutoCloseable {
 		}
 	}
 
+	/** Whether the node under test is handing a group over: its leader-only work may still be draining. */
 	private boolean handOverWaitsForWork() {
 		MembershipNode node = node();
-		List<String> running = new ArrayList<>();
-		for (String group : node.groups()) {
-			node.currentTerm(group)
-				.filter(LeadershipTerm::isHandingOver)
-				.ifPresent((term) -> running.addAll(term.runningWork()));
-		}
-		return !running.isEmpty();
+		return node.groups()
+			.stream()
+			.anyMatch((group) -> node.currentTerm(group).filter(LeadershipTerm::isHandingOver).isPresent());
 	}
 
 }

@@ -37,6 +37,9 @@ final class VirtualDriver implements AutoCloseable {
 
 	private boolean busy;
 
+	/** The lane whose work the driver's thread runs now, or null: written and read on that thread only. */
+	private VirtualLane running;
+
 	private boolean closed;
 
 	VirtualDriver(VirtualTime time) {
@@ -218,6 +221,7 @@ final class VirtualDriver implements AutoCloseable {
 				this.lock.unlock();
 				try {
 					if (!task.isVoid()) {
+						this.running = task.lane;
 						task.work.run();
 					}
 				}
@@ -225,6 +229,7 @@ final class VirtualDriver implements AutoCloseable {
 					log.warn("Work of a simulated node failed", ex);
 				}
 				finally {
+					this.running = null;
 					this.lock.lock();
 					this.busy = false;
 					this.changed.signalAll();
@@ -286,6 +291,11 @@ final class VirtualDriver implements AutoCloseable {
 		public NodeRuntime.Timer schedule(Runnable work, long delayNanos) {
 			Task task = this.accepting ? submit(this, delayNanos, work) : null;
 			return (task != null) ? () -> task.cancelled = true : null;
+		}
+
+		@Override
+		public boolean isCurrent() {
+			return Thread.currentThread() == VirtualDriver.this.thread && VirtualDriver.this.running == this;
 		}
 
 		void shutdown() {

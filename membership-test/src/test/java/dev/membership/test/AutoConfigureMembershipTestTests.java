@@ -99,7 +99,7 @@ class AutoConfigureMembershipTestTests {
 
 		@LeaderOnly(group = "reports")
 		public String run() {
-			return "ran under epoch " + LeaderContext.currentTerm().orElseThrow().epoch();
+			return "ran under epoch " + LeaderContext.currentTerm().epoch();
 		}
 
 		@LeaderOnly(group = "reports", interruptOnRevoke = true)

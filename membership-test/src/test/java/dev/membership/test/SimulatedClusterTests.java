@@ -63,7 +63,7 @@ class SimulatedClusterTests {
 		this.cluster.revoke("reports", reason);
 		assertThat(this.cluster.node().isLeader("reports")).isFalse();
 		assertThat(this.cluster.events(LeaderRevokedEvent.class))
-			.contains(new LeaderRevokedEvent("reports", "node-a", epoch, reason));
+			.contains(new LeaderRevokedEvent("node-a", "reports", epoch, reason));
 		assertThat(this.cluster.node().leader("reports").orElseThrow().nodeId()).isEqualTo(SimulatedCluster.DEFAULT_PEER);
 		// the follower stays one: a test can assert what happens when not leading
 		this.cluster.advance(Duration.ofMinutes(5));
@@ -155,7 +155,7 @@ class SimulatedClusterTests {
 
 		@LeaderOnly(group = "reports")
 		public boolean generate() {
-			this.epochs.add(LeaderContext.currentTerm().orElseThrow().epoch());
+			this.epochs.add(LeaderContext.currentTerm().epoch());
 			return true;
 		}
 

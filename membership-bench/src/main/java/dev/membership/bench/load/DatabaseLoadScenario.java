@@ -148,7 +148,7 @@ public final class DatabaseLoadScenario {
 				this.oursNodes.add(node);
 				this.oursCounters.add(oursCounter);
 				this.clients.add(oursClient);
-				schedule((job) -> node.node().runIfLeader("default", (term) -> this.oursRunCount.increment()));
+				schedule((job) -> node.node().runIfLeader("default", () -> this.oursRunCount.increment()));
 
 				CommandCounter shedCounter = new CommandCounter();
 				MongoClient shedClient = this.shedServer.newClient(shedCounter);

@@ -82,13 +82,14 @@ public final class BenchNode implements AutoCloseable {
 			.observer(observer)
 			// as the starter wires it: the notices are one of the node's reactions
 			.reaction((event) -> notices[0].onEvent(event))
+			.noticeChannel((receiver) -> notices[0].connect(receiver))
 			.build();
 		ClusterBroadcaster broadcaster = new ClusterBroadcaster(node, () -> keyring, mapper, broadcast,
 				BroadcastMetrics.none(), (event) -> {
 				});
 		notices[0] = new LeadershipNotices(node, broadcaster);
-		BroadcastReceiver receiver = new BroadcastReceiver(() -> keyring, mapper, broadcast, node::serverTimeEstimate,
-				(event) -> {
+		BroadcastReceiver receiver = new BroadcastReceiver(node.nodeId(), () -> keyring, mapper, broadcast,
+				node::serverTimeEstimate, (event) -> {
 					if (LeadershipNotices.isInternal(event.topic())) {
 						notices[0].apply(event);
 					}

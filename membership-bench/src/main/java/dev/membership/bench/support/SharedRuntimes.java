@@ -232,6 +232,11 @@ public final class SharedRuntimes implements AutoCloseable {
 			return delayed;
 		}
 
+		@Override
+		public synchronized boolean isCurrent() {
+			return this.runner == Thread.currentThread();
+		}
+
 		/** No new tasks; those given run. */
 		synchronized void close() {
 			this.closed = true;

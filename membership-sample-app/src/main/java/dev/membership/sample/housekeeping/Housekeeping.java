@@ -74,7 +74,7 @@ public class Housekeeping {
 	@LeaderOnly
 	@Scheduled(fixedDelayString = "${sample.housekeeping.interval:5s}")
 	public void purgeExpired() {
-		LeadershipTerm term = LeaderContext.currentTerm().orElseThrow();
+		LeadershipTerm term = LeaderContext.currentTerm();
 		String id = UUID.randomUUID().toString(); // a plain string id: never converted to an ObjectId
 		Instant start = now();
 		// stamped by the database's clock, like the leases: runs of different nodes compare exactly

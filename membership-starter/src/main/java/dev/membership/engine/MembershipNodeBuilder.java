@@ -1,0 +1,123 @@
+package dev.membership.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.MembershipEventListener;
+import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.MonotonicClock;
+import dev.membership.spi.NodeRuntime;
+import dev.membership.spi.NoticeChannel;
+
+/** Builds a {@link MembershipNode}: {@code MembershipNode.builder(settings, store)...build()}. */
+public final class MembershipNodeBuilder {
+
+	final MembershipSettings settings;
+
+	final MembershipStore store;
+
+	MonotonicClock clock = MonotonicClock.system();
+
+	Supplier<@Nullable String> advertisedAddress = () -> null;
+
+	MembershipEventListener listener = MembershipEventListener.none();
+
+	final List<MembershipEventListener> reactions = new ArrayList<>();
+
+	Supplier<? extends List<? extends MembershipEventListener>> lateReactions = List::of;
+
+	final List<NoticeChannel> noticeChannels = new ArrayList<>();
+
+	Supplier<? extends List<? extends NoticeChannel>> lateNoticeChannels = List::of;
+
+	LeadershipObserver observer = LeadershipObserver.none();
+
+	ElectionMetrics metrics = ElectionMetrics.none();
+
+	@Nullable NodeRuntime runtime;
+
+	MembershipNodeBuilder(MembershipSettings settings, MembershipStore store) {
+		this.settings = Objects.requireNonNull(settings);
+		this.store = Objects.requireNonNull(store);
+	}
+
+	/** The address is read once, at {@link MembershipNode#start()} (a web server port may be known only then). */
+	public MembershipNodeBuilder advertisedAddress(Supplier<@Nullable String> address) {
+		this.advertisedAddress = Objects.requireNonNull(address);
+		return this;
+	}
+
+	public MembershipNodeBuilder advertisedAddress(String address) {
+		return advertisedAddress(() -> address);
+	}
+
+	/**
+	 * The application's listener: gets every event, in order, on a thread of its own; what it throws is logged (once
+	 * per event type) and changes nothing else.
+	 */
+	public MembershipNodeBuilder listener(MembershipEventListener listener) {
+		this.listener = Objects.requireNonNull(listener);
+		return this;
+	}
+
+	/**
+	 * Adds a reaction: called with every event, in order, on the node's event thread, before and independently of the
+	 * application's listener; each reaction is isolated from the others. For the starter's own reactions (readiness,
+	 * leadership notices, meters); must be fast.
+	 */
+	public MembershipNodeBuilder reaction(MembershipEventListener reaction) {
+		this.reactions.add(Objects.requireNonNull(reaction));
+		return this;
+	}
+
+	/** Reactions looked up when the node starts, after those added one by one (for dependency-injected ones). */
+	public MembershipNodeBuilder reactions(Supplier<? extends List<? extends MembershipEventListener>> reactions) {
+		this.lateReactions = Objects.requireNonNull(reactions);
+		return this;
+	}
+
+	/** Adds a channel where the node hears other nodes' leadership news. */
+	public MembershipNodeBuilder noticeChannel(NoticeChannel channel) {
+		this.noticeChannels.add(Objects.requireNonNull(channel));
+		return this;
+	}
+
+	/** Notice channels looked up when the node starts, after those added one by one. */
+	public MembershipNodeBuilder noticeChannels(Supplier<? extends List<? extends NoticeChannel>> channels) {
+		this.lateNoticeChannels = Objects.requireNonNull(channels);
+		return this;
+	}
+
+	public MembershipNodeBuilder observer(LeadershipObserver observer) {
+		this.observer = Objects.requireNonNull(observer);
+		return this;
+	}
+
+	public MembershipNodeBuilder metrics(ElectionMetrics metrics) {
+		this.metrics = Objects.requireNonNull(metrics);
+		return this;
+	}
+
+	/** Timers use {@link System#nanoTime()}; a custom clock must run at the same rate. */
+	public MembershipNodeBuilder clock(MonotonicClock clock) {
+		this.clock = Objects.requireNonNull(clock);
+		return this;
+	}
+
+	/** Where the node's loop, timers and events run; by default on threads of its own. For simulations. */
+	public MembershipNodeBuilder runtime(NodeRuntime runtime) {
+		this.runtime = Objects.requireNonNull(runtime);
+		return this;
+	}
+
+	public MembershipNode build() {
+		return new MembershipNode(this);
+	}
+
+}

@@ -1,0 +1,45 @@
+package dev.membership.engine;
+
+import java.util.Map;
+
+import dev.membership.leadership.LeaderInfo;
+import dev.membership.spi.NoticeReceiver;
+
+/**
+ * Other nodes' leadership news, from the node's notice channels, on any thread: handed to the loop, which alone
+ * changes what this node knows and decides whether to compete.
+ */
+final class Notices implements NoticeReceiver {
+
+	private final Map<String, GroupElection> groups;
+
+	private final NodeLoop loop;
+
+	private final Campaign campaign;
+
+	private final String nodeId;
+
+	Notices(Map<String, GroupElection> groups, NodeLoop loop, Campaign campaign, String nodeId) {
+		this.groups = groups;
+		this.loop = loop;
+		this.campaign = campaign;
+		this.nodeId = nodeId;
+	}
+
+	@Override
+	public void leaseReleased(String group, long epoch) {
+		GroupElection election = this.groups.get(group);
+		if (election != null) {
+			this.loop.submit(this.campaign.released(election, epoch));
+		}
+	}
+
+	@Override
+	public void leaderElected(LeaderInfo leader) {
+		GroupElection election = this.groups.get(leader.group());
+		if (election != null && !this.nodeId.equals(leader.nodeId())) {
+			this.loop.submit(this.campaign.elected(election, leader));
+		}
+	}
+
+}

@@ -1,0 +1,107 @@
+package dev.membership.engine;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.Roster;
+
+/**
+ * A node that does not keep the roster follows it: each interval it reads its groups' leases and, when the roster
+ * changed, the roster's recent changes (the whole roster only when too far behind), and takes what they say.
+ */
+final class RosterFollower {
+
+	private final MembershipStore store;
+
+	private final NodeLoop loop;
+
+	private final Self self;
+
+	private final Heartbeats heartbeats;
+
+	private final Campaign campaign;
+
+	private final MemberRoster roster;
+
+	private final Readiness readiness;
+
+	RosterFollower(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Campaign campaign,
+			MemberRoster roster, Readiness readiness) {
+		this.store = store;
+		this.loop = loop;
+		this.self = self;
+		this.heartbeats = heartbeats;
+		this.campaign = campaign;
+		this.roster = roster;
+		this.readiness = readiness;
+	}
+
+	void follow(LoopJob job) {
+		List<String> names = this.self.groupNames();
+		long known = this.roster.version();
+		this.loop.call(job, () -> this.store.findLeases(names, known), (reading, sent, received) -> {
+			this.campaign.learn(reading.leases(), this.loop.serverClock().lowerBoundAt(received));
+			Roster changed = reading.roster();
+			List<Member> caughtUp = (changed != null)
+					? RosterKeeping.catchUp(this.roster.stored(), this.roster.version(), changed) : null;
+			if (changed != null && caughtUp != null) {
+				take(changed.version(), caughtUp, changed.writtenAt(), received);
+			}
+			else if (changed != null) {
+				job.now(this::readWhole); // too far behind for the recent changes
+			}
+			else if (!this.self.isListedIn(this.roster.members())) {
+				take(this.roster.version(), this.roster.stored(), null, received);
+			}
+			this.readiness.reached();
+		}, (ex) -> false);
+	}
+
+	private void readWhole(LoopJob job) {
+		this.loop.call(job, this.store::findRoster, (whole, sent, received) -> whole
+			.ifPresent((roster) -> take(roster.version(), roster.members(), roster.writtenAt(), received)),
+				(ex) -> false);
+	}
+
+	/** Takes a roster read from the store, as this node shows it. */
+	private void take(long version, List<Member> stored, @Nullable Instant writtenAt, long received) {
+		for (Member m : stored) {
+			if (m.live() && m.nodeId().equals(this.self.nodeId())) {
+				this.heartbeats.writtenBy(m.incarnation(), m.lastHeartbeat());
+			}
+		}
+		List<Member> shown = shown(stored, writtenAt);
+		this.roster.take(version, stored, this.self.isListedIn(shown) ? shown
+				: withSelf(shown, this.self.member(this.loop.serverClock().estimateAt(received))));
+	}
+
+	/**
+	 * A live member was live when the roster was written ({@code writtenAt}, null when unknown): its last heartbeat
+	 * is shown as no older than that, however this node came by the entry (a change leaves out a member's newer
+	 * heartbeat, which is no news).
+	 */
+	static List<Member> shown(List<Member> stored, @Nullable Instant writtenAt) {
+		List<Member> shown = new ArrayList<>(stored.size());
+		for (Member m : stored) {
+			Instant last = m.lastHeartbeat();
+			boolean older = m.live() && writtenAt != null && (last == null || last.isBefore(writtenAt));
+			shown.add(older ? new Member(m.nodeId(), m.incarnation(), m.address(), m.startedAt(), writtenAt, m.groups(),
+					true) : m);
+		}
+		return shown;
+	}
+
+	/** A running node lists itself as live, also before the keeper's roster does: in place of any other entry. */
+	static List<Member> withSelf(List<Member> members, Member self) {
+		List<Member> with = new ArrayList<>(members.size() + 1);
+		members.stream().filter((m) -> !m.nodeId().equals(self.nodeId())).forEach(with::add);
+		with.add(self);
+		return with;
+	}
+
+}

@@ -1,0 +1,163 @@
+package dev.membership.engine;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.RosterChange;
+import dev.membership.spi.RosterTooLargeException;
+
+/**
+ * The keeper of the roster (the leader of the default group): each interval it reads every node document, and the
+ * leases when other groups have leaders that the roster must count as live; writes the roster when that changed; and
+ * removes the documents of long-dead nodes when its read shows some. What to write is {@link RosterKeeping}'s call.
+ * Confined to the loop.
+ */
+final class RosterKeeper {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+
+	private final MembershipSettings settings;
+
+	private final MembershipStore store;
+
+	private final NodeLoop loop;
+
+	private final Self self;
+
+	private final Heartbeats heartbeats;
+
+	private final Campaign campaign;
+
+	private final MemberRoster roster;
+
+	private final Readiness readiness;
+
+	private final RosterKeeping keeping;
+
+	private long writes;
+
+	/**
+	 * The keeper's term in which this node last wrote the roster it holds as stored, or 0: then the store may hold
+	 * another (a write that failed may have been applied all the same; other keepers wrote while this node did not
+	 * read), and the next write goes ahead whether the roster changed or not.
+	 */
+	private long writtenInEpoch;
+
+	/** The recent changes of the last roster this node wrote. */
+	private List<RosterChange> recentChanges = List.of();
+
+	private boolean deadNodesSeen;
+
+	RosterKeeper(MembershipSettings settings, MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats,
+			Campaign campaign, MemberRoster roster, Readiness readiness) {
+		this.settings = settings;
+		this.store = store;
+		this.loop = loop;
+		this.self = self;
+		this.heartbeats = heartbeats;
+		this.campaign = campaign;
+		this.roster = roster;
+		this.readiness = readiness;
+		this.keeping = new RosterKeeping(settings.livenessWindow());
+	}
+
+	void keep(LoopJob job, GroupElection keeperOf) {
+		this.loop.call(job, this.store::findNodes, (records, sent, received) -> {
+			Instant now = this.loop.serverClock().estimateAt(received);
+			records.stream()
+				.filter((r) -> r.nodeId().equals(this.self.nodeId()))
+				.forEach((r) -> this.heartbeats.writtenBy(r.incarnation(), r.updatedAt()));
+			Set<String> others = RosterKeeping.groupsOf(this.roster.members());
+			records.forEach((r) -> others.addAll(r.groups()));
+			others.addAll(this.self.groupNames());
+			this.self.groups().stream().filter(GroupElection::isLeader).forEach((g) -> others.remove(g.name()));
+			if (others.isEmpty()) {
+				job.now((j) -> write(j, keeperOf, records, Map.of(), now));
+				return;
+			}
+			long known = this.roster.version();
+			job.now((j) -> this.loop.call(j, () -> this.store.findLeases(others, known), (reading, s, r) -> {
+				this.campaign.learn(reading.leases(), this.loop.serverClock().lowerBoundAt(r));
+				j.now((w) -> write(w, keeperOf, records, reading.leases(), now));
+			}, (ex) -> false));
+		}, (ex) -> false);
+	}
+
+	private void write(LoopJob job, GroupElection keeperOf, List<NodeRecord> records, Map<String, LeaseRecord> leases,
+			Instant now) {
+		this.deadNodesSeen = RosterKeeping.anyNotSeenSince(records, deadNodeCutoff());
+		Term term = keeperOf.term();
+		if (term == null || !term.isValid()) {
+			job.next(); // no longer the keeper
+			return;
+		}
+		List<Member> next = this.keeping.build(this.self.member(now), records, leases, this.roster.stored(), now);
+		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)) {
+			this.readiness.reached();
+			job.next();
+			return;
+		}
+		long sequence = ++this.writes;
+		// the recent changes go on from the last write only while this term wrote every roster since
+		List<RosterChange> changes = RosterKeeping.recent(
+				(this.writtenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
+				RosterKeeping.change(this.roster.version(), this.roster.stored(), next));
+		this.loop.call(job,
+				() -> this.store.writeRoster(next, changes, this.self.nodeId(), term.epoch(), sequence),
+				(version, sent, received) -> {
+					if (version.isPresent()) {
+						this.roster.take(version.getAsLong(), next, next);
+						this.writtenInEpoch = term.epoch();
+						this.recentChanges = changes;
+					}
+					else if (term.isValid()) {
+						log.warn("The member roster was written with a newer term than this keeper's (epoch {}), or "
+								+ "the default group's lease document was replaced; leaving it as it is", term.epoch());
+					}
+					this.readiness.reached();
+				}, (ex) -> {
+					// written or not: write again next time; meanwhile every node keeps the roster it has, and the
+					// tick goes on (a roster too large for one document fails here every time, and says so)
+					this.writtenInEpoch = 0;
+					this.recentChanges = List.of();
+					if (ex instanceof RosterTooLargeException) {
+						log.error(ex.getMessage());
+					}
+					else {
+						log.warn("Could not write the member roster ({} members): {}", next.size(), ex.getMessage());
+					}
+					return true;
+				});
+	}
+
+	private Instant deadNodeCutoff() {
+		return this.loop.serverClock()
+			.lowerBoundAt(this.loop.clock().nanoTime())
+			.minus(this.settings.deadNodeRetention());
+	}
+
+	/** Removes the documents of nodes not seen for the retention, when the keeper's last read showed some. */
+	void removeDeadNodesWhenSeen(LoopJob job) {
+		if (!this.deadNodesSeen || this.self.keeperGroup() == null) {
+			job.next();
+			return;
+		}
+		this.deadNodesSeen = false;
+		Instant cutoff = deadNodeCutoff();
+		this.loop.call(job, () -> this.store.removeNodesNotSeenSince(cutoff), (removed, sent, received) -> {
+			if (removed > 0) {
+				log.info("Removed {} node document(s) not seen since {}", removed, cutoff);
+			}
+		}, (ex) -> false);
+	}
+
+}

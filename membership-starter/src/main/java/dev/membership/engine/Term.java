@@ -1,0 +1,205 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.spi.MonotonicClock;
+
+/**
+ * A term as this node's engine holds it: the {@link LeadershipTerm} that leader code sees, and the owner's side
+ * (extend at renewals, hand over, end), which only the engine can reach. Readers on any thread; the deadline moves
+ * only forward, and once the term has ended, by its deadline or by its owner, it stays ended.
+ */
+final class Term implements LeadershipTerm {
+
+	private final String group;
+
+	private final long epoch;
+
+	private final MonotonicClock clock;
+
+	private volatile long deadlineNanos;
+
+	private volatile boolean ended;
+
+	private volatile boolean handingOver;
+
+	/** Claimed by the one caller that ends the term for the node: the one that says so (the revocation). */
+	private final AtomicBoolean endClaimed = new AtomicBoolean();
+
+	/** How much leader-only work runs under this term: what a hand-over waits for. */
+	private final AtomicInteger running = new AtomicInteger();
+
+	/** The same, by name, for the log when a hand-over cannot wait any longer. */
+	private final Map<String, AtomicInteger> runningByName = new ConcurrentHashMap<>();
+
+	/** Only the work that asked to be told of the end: threads to interrupt, pipelines to cancel. */
+	private final Set<Work> told = ConcurrentHashMap.newKeySet();
+
+	private final CompletableFuture<Void> drained = new CompletableFuture<>();
+
+	Term(String group, long epoch, long deadlineNanos, MonotonicClock clock) {
+		this.group = group;
+		this.epoch = epoch;
+		this.deadlineNanos = deadlineNanos;
+		this.clock = clock;
+	}
+
+	@Override
+	public String group() {
+		return this.group;
+	}
+
+	@Override
+	public long epoch() {
+		return this.epoch;
+	}
+
+	/** Local monotonic time at which this node stops believing it leads unless it renews first. */
+	long deadlineNanos() {
+		return this.deadlineNanos;
+	}
+
+	@Override
+	public Duration remaining() {
+		if (this.ended) {
+			return Duration.ZERO;
+		}
+		return Duration.ofNanos(Math.max(0, this.deadlineNanos - this.clock.nanoTime()));
+	}
+
+	@Override
+	public boolean isValid() {
+		if (this.ended) {
+			return false;
+		}
+		if (this.clock.nanoTime() - this.deadlineNanos < 0) {
+			return true;
+		}
+		this.ended = true; // a renewal that lands just after the deadline cannot make it valid again
+		return false;
+	}
+
+	@Override
+	public boolean isHandingOver() {
+		return this.handingOver || this.ended;
+	}
+
+	@Override
+	public @Nullable Execution tryBegin(String name) {
+		return begin(name, null, null);
+	}
+
+	@Override
+	public @Nullable Execution tryBeginInterruptible(String name) {
+		return begin(name, Thread.currentThread(), null);
+	}
+
+	@Override
+	public @Nullable Execution tryBegin(String name, Runnable onEnd) {
+		return begin(name, null, onEnd);
+	}
+
+	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd) {
+		if (this.handingOver || !isValid()) {
+			return null;
+		}
+		AtomicInteger byName = this.runningByName.get(name);
+		if (byName == null) {
+			byName = this.runningByName.computeIfAbsent(name, (key) -> new AtomicInteger());
+		}
+		Work work = new Work(this, name, byName, thread, onEnd);
+		this.running.incrementAndGet();
+		byName.incrementAndGet();
+		if (work.isTold()) {
+			this.told.add(work);
+		}
+		// registered first, checked again: a hand-over or end that began meanwhile either sees this work or refuses it
+		// (the flags suffice: a deadline passing now is no different from one passing just after)
+		if (this.handingOver || this.ended) {
+			work.close();
+			return null;
+		}
+		return work.bind();
+	}
+
+	void finished(Work work) {
+		if (work.isTold()) {
+			this.told.remove(work);
+		}
+		work.byName().decrementAndGet();
+		if (this.running.decrementAndGet() == 0 && this.handingOver) {
+			this.drained.complete(null);
+		}
+	}
+
+	/** What leader-only work runs under this term right now, by name (with a count when more than one runs). */
+	List<String> runningWork() {
+		return this.runningByName.entrySet()
+			.stream()
+			.filter((e) -> e.getValue().get() > 0)
+			.map((e) -> (e.getValue().get() > 1) ? e.getKey() + " x" + e.getValue().get() : e.getKey())
+			.sorted()
+			.toList();
+	}
+
+	/**
+	 * Moves the deadline to {@code deadlineNanos} (a later one, from a successful renewal) unless the term already
+	 * ended; returns whether it did.
+	 */
+	boolean extend(long deadlineNanos) {
+		if (!isValid()) {
+			return false;
+		}
+		if (deadlineNanos - this.deadlineNanos > 0) {
+			this.deadlineNanos = deadlineNanos;
+		}
+		// a reader that saw the old deadline pass in the meantime ended the term for good: it stays ended
+		return !this.ended;
+	}
+
+	/**
+	 * Stops new work from starting, tells the work that asked for it, and completes once the rest has finished or the
+	 * term ended. Safe from any thread, any number of times.
+	 */
+	CompletableFuture<Void> handOver() {
+		this.handingOver = true;
+		tellRunning();
+		if (this.running.get() == 0 || this.ended) {
+			this.drained.complete(null);
+		}
+		return this.drained;
+	}
+
+	/**
+	 * Ends the belief: the term turns invalid at once and work that asked to be told is. Safe from any thread; returns
+	 * true to the one call that ended it for the node, which is the one to say so.
+	 */
+	boolean end() {
+		this.ended = true;
+		tellRunning();
+		this.drained.complete(null);
+		return this.endClaimed.compareAndSet(false, true);
+	}
+
+	private void tellRunning() {
+		for (Work work : this.told) {
+			work.tell();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LeadershipTerm[group=" + this.group + ", epoch=" + this.epoch + ", remaining=" + remaining() + "]";
+	}
+
+}

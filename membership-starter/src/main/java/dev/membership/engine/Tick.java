@@ -1,0 +1,142 @@
+package dev.membership.engine;
+
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.spi.MembershipStore;
+
+/**
+ * What the loop does every renewal interval, as one job of store calls: sample the database's clock when no reply
+ * brought a sample lately, prepare the store once, renew the held leases, heartbeat unless the leases keep this node
+ * live, then either keep the roster (as the leader of the default group) or follow it, compete where no leader is
+ * known, and remove long-dead nodes when the keeper saw some. The store stamps every heartbeat and renewal with its
+ * clock, so a steady tick is two store calls (the keeper: one more when other groups have leaders).
+ */
+final class Tick {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+
+	private final MembershipStore store;
+
+	private final NodeLoop loop;
+
+	private final ClockSamples samples;
+
+	private final Self self;
+
+	private final Campaign campaign;
+
+	private final Heartbeats heartbeats;
+
+	private final RosterFollower follower;
+
+	private final RosterKeeper keeper;
+
+	private final Lifecycle lifecycle;
+
+	private boolean storeInitialized;
+
+	/** A leader wrote its document instead of reading this tick. */
+	private boolean readSkipped;
+
+	Tick(MembershipStore store, NodeLoop loop, ClockSamples samples, Self self, Campaign campaign,
+			Heartbeats heartbeats, RosterFollower follower, RosterKeeper keeper, Lifecycle lifecycle) {
+		this.store = store;
+		this.loop = loop;
+		this.samples = samples;
+		this.self = self;
+		this.campaign = campaign;
+		this.heartbeats = heartbeats;
+		this.follower = follower;
+		this.keeper = keeper;
+		this.lifecycle = lifecycle;
+	}
+
+	/** One tick, failing with {@code onFailure} at the first store call that fails. */
+	LoopJob job(Consumer<RuntimeException> onFailure) {
+		LoopJob job = new LoopJob("tick", onFailure);
+		job.then((j) -> {
+			if (this.lifecycle.ticks()) {
+				j.next();
+			}
+			else {
+				j.finish(); // stopping
+			}
+		});
+		job.then(this::syncClockIfDue).then(this::initializeStoreOnce);
+		for (GroupElection group : this.self.groups()) {
+			job.then((j) -> this.campaign.renew(j, group));
+		}
+		job.then(this::heartbeatUnlessLeading).then(this::readMembership);
+		for (GroupElection group : this.self.groups()) {
+			job.then((j) -> this.campaign.compete(j, group, false));
+		}
+		return job.then(this.keeper::removeDeadNodesWhenSeen);
+	}
+
+	/** Asks the store for its time only when no heartbeat or renewal brought a sample lately (at start). */
+	private void syncClockIfDue(LoopJob job) {
+		if (!this.samples.due(this.loop.clock().nanoTime())) {
+			job.next();
+			return;
+		}
+		this.loop.call(job, this.store::serverTime,
+				(serverTime, sent, received) -> this.samples.take(sent, received, serverTime), (ex) -> false);
+	}
+
+	private void initializeStoreOnce(LoopJob job) {
+		if (this.storeInitialized) {
+			job.next();
+			return;
+		}
+		this.loop.call(job, () -> {
+			this.store.initialize();
+			return null;
+		}, (nothing, sent, received) -> this.storeInitialized = true, (ex) -> {
+			// indexes are housekeeping only; safety never depends on them
+			log.warn("Could not prepare the membership collections (will go on without): {}", ex.getMessage());
+			this.storeInitialized = true;
+			return true;
+		});
+	}
+
+	/**
+	 * A node that holds a lease is kept live by its renewals; the others heartbeat. A leader other than the keeper
+	 * still writes its document when it is due ({@link Heartbeats#documentDue()}); that tick it skips its read.
+	 */
+	private void heartbeatUnlessLeading(LoopJob job) {
+		this.readSkipped = false;
+		if (!this.self.leadsAny()) {
+			this.heartbeats.beat(job, (ex) -> false);
+			return;
+		}
+		if (this.self.keeperGroup() == null && this.heartbeats.documentDue()) {
+			this.readSkipped = true;
+			this.heartbeats.beat(job, (ex) -> {
+				this.readSkipped = false; // the renewals keep it live meanwhile: read, and try again next tick
+				return true;
+			});
+			return;
+		}
+		job.next();
+	}
+
+	/** The keeper of the roster reads the node documents; every other node reads the leases and a changed roster. */
+	private void readMembership(LoopJob job) {
+		if (this.readSkipped) {
+			this.readSkipped = false;
+			job.next();
+			return;
+		}
+		GroupElection keeperOf = this.self.keeperGroup();
+		if (keeperOf != null) {
+			this.keeper.keep(job, keeperOf);
+		}
+		else {
+			this.follower.follow(job);
+		}
+	}
+
+}

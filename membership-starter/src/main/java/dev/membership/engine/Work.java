@@ -1,0 +1,126 @@
+package dev.membership.engine;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.leadership.LeaderContext;
+import dev.membership.leadership.LeadershipTerm;
+
+/**
+ * One piece of leader-only work registered with a {@link Term}: on one thread (which has the term as its
+ * {@link LeaderContext} while the work runs, and may be interrupted at the end), or on none (told of the end through
+ * a callback, closable from any thread).
+ */
+final class Work implements LeadershipTerm.Execution {
+
+	private static final Logger log = LoggerFactory.getLogger(LeadershipTerm.class);
+
+	private final Term term;
+
+	private final String name;
+
+	private final AtomicInteger byName;
+
+	/** The thread to interrupt when the term ends, or null. */
+	private final @Nullable Thread thread;
+
+	/** What to run when the term ends, for work on no particular thread; null for work on one thread. */
+	private final @Nullable Runnable onEnd;
+
+	private LeaderContext.@Nullable Scope scope;
+
+	private boolean closed;
+
+	private boolean interrupted;
+
+	Work(Term term, String name, AtomicInteger byName, @Nullable Thread thread, @Nullable Runnable onEnd) {
+		this.term = term;
+		this.name = name;
+		this.byName = byName;
+		this.thread = thread;
+		this.onEnd = onEnd;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public LeadershipTerm term() {
+		return this.term;
+	}
+
+	AtomicInteger byName() {
+		return this.byName;
+	}
+
+	/** Whether the end of the term is told to this work (an interrupt, a callback). */
+	boolean isTold() {
+		return this.thread != null || this.onEnd != null;
+	}
+
+	/** Work on this thread has the term as its context until it is closed. */
+	Work bind() {
+		if (this.onEnd == null) {
+			this.scope = LeaderContext.enter(this.term);
+		}
+		return this;
+	}
+
+	void tell() {
+		Runnable callback;
+		synchronized (this) {
+			if (this.closed || this.interrupted) {
+				return;
+			}
+			this.interrupted = true;
+			if (this.thread != null) {
+				this.thread.interrupt();
+				return;
+			}
+			callback = this.onEnd;
+		}
+		// outside the lock: a cancel may close this work at once, on this thread or another
+		try {
+			if (callback != null) {
+				callback.run();
+			}
+		}
+		catch (Throwable ex) {
+			// the caller ends or hands over the term for the node: the work's callback must not stop that
+			log.warn("Telling leader-only work '{}' that its term ended failed", this.name, ex);
+		}
+	}
+
+	/** Ends the work; clears an interrupt the term sent, since the thread may go back to a pool. */
+	@Override
+	public void close() {
+		if (!isTold()) {
+			// only its own thread touches work that is not told of the end: no lock on the hot path
+			if (this.closed) {
+				return;
+			}
+			this.closed = true;
+		}
+		else {
+			synchronized (this) {
+				if (this.closed) {
+					return;
+				}
+				this.closed = true;
+				if (this.interrupted && this.thread == Thread.currentThread()) {
+					Thread.interrupted();
+				}
+			}
+		}
+		if (this.scope != null) {
+			this.scope.close();
+		}
+		this.term.finished(this);
+	}
+
+}

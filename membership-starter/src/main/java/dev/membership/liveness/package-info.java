@@ -1,0 +1,7 @@
+/**
+ * The members of the cluster, and their comings and goings.
+ */
+@NullMarked
+package dev.membership.liveness;
+
+import org.jspecify.annotations.NullMarked;

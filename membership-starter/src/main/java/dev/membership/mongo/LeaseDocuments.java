@@ -1,0 +1,124 @@
+package dev.membership.mongo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoException;
+import com.mongodb.MongoNamespace;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.Updates;
+import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.Codec;
+import org.bson.codecs.DocumentCodec;
+import org.bson.conversions.Bson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.Heartbeat;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
+import dev.membership.spi.RosterTooLargeException;
+import dev.membership.spi.StoreException;
+
+/**
+ * The lease documents of the MongoDB stores: one per group, keyed by {@code _id}; the filters and updates that acquire,
+ * renew and release them. See {@link MongoMembershipStore} for why each is safe.
+ */
+final class LeaseDocuments {
+
+	private static final Date RELEASED = new Date(0);
+
+	/**
+	 * Free, expired, or already this holder's with an earlier expiry: a request that reaches the server late (after a
+	 * newer acquisition or renewal of the same holder) must not start a term behind its back.
+	 */
+	static Bson acquireFilter(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		return Filters.and(Filters.eq("_id", group), Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)),
+				Filters.and(isHeldBy(holder), Filters.lt("expiresAt", Date.from(expiresAt)))));
+	}
+
+	static Bson acquireUpdate(Holder holder, Instant expiresAt) {
+		return Updates.combine(Updates.set("holderNodeId", holder.nodeId()),
+				Updates.set("holderIncarnation", holder.incarnation()), Updates.set("holderAddress", holder.address()),
+				Updates.set("expiresAt", Date.from(expiresAt)), Updates.currentDate("acquiredAt"),
+				Updates.currentDate("renewedAt"), Updates.inc("epoch", 1L));
+	}
+
+	static FindOneAndUpdateOptions acquireOptions() {
+		return new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER);
+	}
+
+	/**
+	 * Never moves the expiry back: a renewal that reaches the server after a later one must not shorten the lease. The
+	 * stamp is the holder's liveness and the caller's clock sample.
+	 */
+	static Bson renewUpdate(Instant expiresAt) {
+		return Updates.combine(Updates.max("expiresAt", Date.from(expiresAt)), Updates.currentDate("renewedAt"));
+	}
+
+	static FindOneAndUpdateOptions renewOptions() {
+		return new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)
+			.projection(Projections.include("renewedAt"));
+	}
+
+	static Instant renewedAt(Document after) {
+		return (after != null) ? MembershipDocuments.instant(after.getDate("renewedAt")) : null;
+	}
+
+	static Bson releaseUpdate() {
+		return Updates.combine(Updates.set("expiresAt", RELEASED), Updates.currentDate("releasedAt"));
+	}
+
+	/** Held with the epoch and not released: a renewal that reaches the server after the release must not revive it. */
+	static Bson renewFilter(String group, Holder holder, long epoch) {
+		return Filters.and(heldBy(group, holder, epoch), Filters.gt("expiresAt", RELEASED));
+	}
+
+	static Bson heldBy(String group, Holder holder, long epoch) {
+		return Filters.and(Filters.eq("_id", group), isHeldBy(holder), Filters.eq("epoch", epoch));
+	}
+
+	private static Bson isHeldBy(Holder holder) {
+		return Filters.and(Filters.eq("holderNodeId", holder.nodeId()),
+				Filters.eq("holderIncarnation", holder.incarnation()));
+	}
+
+	static LeaseRecord toLease(Document d) {
+		String nodeId = d.getString("holderNodeId");
+		Holder holder = (nodeId != null)
+				? new Holder(nodeId, String.valueOf(d.getString("holderIncarnation")), d.getString("holderAddress"))
+				: null;
+		Number epoch = d.get("epoch", Number.class);
+		return new LeaseRecord(d.getString("_id"), holder, (epoch != null) ? epoch.longValue() : 0,
+				MembershipDocuments.instant(d.getDate("expiresAt")), MembershipDocuments.instant(d.getDate("acquiredAt")), MembershipDocuments.instant(d.getDate("renewedAt")));
+	}
+
+	private LeaseDocuments() {
+	}
+
+}

@@ -1,0 +1,175 @@
+package dev.membership.mongo;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import com.mongodb.ErrorCategory;
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoException;
+import com.mongodb.MongoNamespace;
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.Updates;
+import org.bson.Document;
+import org.bson.RawBsonDocument;
+import org.bson.codecs.Codec;
+import org.bson.codecs.DocumentCodec;
+import org.bson.conversions.Bson;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.Heartbeat;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
+import dev.membership.spi.RosterTooLargeException;
+import dev.membership.spi.StoreException;
+
+/**
+ * The node documents of the MongoDB stores: one per node, keyed by {@code _id}, stamped by the server at every
+ * heartbeat, with a TTL index that removes long-dead ones.
+ */
+final class NodeDocuments {
+
+	private static final Logger log = LoggerFactory.getLogger(NodeDocuments.class);
+
+	/** An index of these keys exists with other options (here: another TTL), or under another name. */
+	private static final int INDEX_OPTIONS_CONFLICT = 85;
+
+	/** An index of this name exists with other keys. */
+	private static final int INDEX_KEY_SPECS_CONFLICT = 86;
+
+	private static final String TTL_INDEX = "membership_node_ttl";
+
+	/**
+	 * Creates the TTL index on the nodes' {@code updatedAt} with {@code create(keys, options)}. When the index exists
+	 * with another TTL (the retention was changed), {@code collMod} sets the new one through {@code runCommand}; an index
+	 * of that name on other keys is left alone. Either way the keeper's own cleanup goes on, so only those conflicts
+	 * are tolerated (and said at WARN when they cannot be mended); any other failure, such as a missing privilege, is
+	 * the caller's to report.
+	 */
+	static void createTtlIndex(Duration deadNodeRetention, BiConsumer<Bson, IndexOptions> create,
+			Function<Document, Document> runCommand, MongoNamespace namespace) {
+		long ttlSeconds = Math.max(1, deadNodeRetention.toSeconds());
+		Bson keys = Indexes.ascending("updatedAt");
+		try {
+			create.accept(keys, new IndexOptions().name(TTL_INDEX).expireAfter(ttlSeconds, TimeUnit.SECONDS));
+		}
+		catch (MongoCommandException ex) {
+			if (ex.getErrorCode() == INDEX_KEY_SPECS_CONFLICT) {
+				log.warn("Kept the index {} on {}: it has other keys than {updatedAt: 1} ({}); dead node documents are "
+						+ "still removed by the keeper of the roster", TTL_INDEX, namespace, ex.getErrorMessage());
+				return;
+			}
+			if (ex.getErrorCode() != INDEX_OPTIONS_CONFLICT) {
+				throw ex;
+			}
+			changeTtl(ttlSeconds, runCommand, namespace);
+		}
+	}
+
+	private static void changeTtl(long ttlSeconds, Function<Document, Document> runCommand,
+			MongoNamespace namespace) {
+		Document collMod = new Document("collMod", namespace.getCollectionName()).append("index",
+				new Document("keyPattern", new Document("updatedAt", 1)).append("expireAfterSeconds", ttlSeconds));
+		try {
+			runCommand.apply(collMod);
+			log.info("Changed the TTL of dead node documents on {} to {} s (membership.dead-node-retention)",
+					namespace, ttlSeconds);
+		}
+		catch (MongoCommandException ex) {
+			log.warn("Could not change the TTL index on {} to {} s ({}); it keeps its old TTL until changed with "
+					+ "collMod, and dead node documents are still removed by the keeper of the roster", namespace,
+					ttlSeconds, ex.getErrorMessage());
+		}
+	}
+
+	/**
+	 * The node's own document: when it belongs to another incarnation, the upsert collides on {@code _id} (duplicate
+	 * key), which tells the caller another process wrote it; then {@link #byId} takes it over.
+	 */
+	static Bson ownNode(NodeRecord node) {
+		return nodeOf(node.nodeId(), node.incarnation());
+	}
+
+	static Bson heartbeatUpdate(NodeRecord node) {
+		return Updates.combine(Updates.set("incarnation", node.incarnation()), Updates.set("address", node.address()),
+				Updates.set("startedAt", (node.startedAt() != null) ? Date.from(node.startedAt()) : null),
+				Updates.set("groups", node.groups()), Updates.currentDate("updatedAt"),
+				Updates.unset("leading")); // what versions before the roster wrote
+	}
+
+	/** Returns the stamp just written: the caller's clock sample. */
+	static FindOneAndUpdateOptions heartbeatOptions() {
+		return new FindOneAndUpdateOptions().upsert(true)
+			.returnDocument(ReturnDocument.AFTER)
+			.projection(Projections.include("updatedAt"));
+	}
+
+	static Instant updatedAt(Document after) {
+		return (after != null) ? MembershipDocuments.instant(after.getDate("updatedAt")) : null;
+	}
+
+	/**
+	 * A heartbeat with {@code findOneAndUpdate(filter, update, options)}: on the node's own document first, then, when
+	 * that belongs to another incarnation, taking it over.
+	 */
+	static Heartbeat heartbeat(NodeRecord node, FindOneAndUpdate findOneAndUpdate) {
+		Bson update = heartbeatUpdate(node);
+		try {
+			return new Heartbeat(updatedAt(findOneAndUpdate.apply(ownNode(node), update, heartbeatOptions())), false);
+		}
+		catch (MongoCommandException | MongoWriteException ex) {
+			if (!MembershipDocuments.isDuplicateKey(ex)) {
+				throw ex;
+			}
+		}
+		return new Heartbeat(updatedAt(findOneAndUpdate.apply(MembershipDocuments.byId(node.nodeId()), update, heartbeatOptions())), true);
+	}
+
+	/** A collection's findOneAndUpdate, blocking or not. */
+	@FunctionalInterface
+	interface FindOneAndUpdate {
+
+		Document apply(Bson filter, Bson update, FindOneAndUpdateOptions options);
+
+	}
+
+	static NodeRecord toNode(Document d) {
+		List<String> groups = d.getList("groups", String.class);
+		return new NodeRecord(d.getString("_id"), d.getString("incarnation"), d.getString("address"),
+				MembershipDocuments.instant(d.getDate("startedAt")), MembershipDocuments.instant(d.getDate("updatedAt")), groups);
+	}
+
+	static Bson nodeOf(String nodeId, String incarnation) {
+		return Filters.and(Filters.eq("_id", nodeId), Filters.eq("incarnation", incarnation));
+	}
+
+	static Bson notSeenSince(Instant cutoff) {
+		return Filters.lt("updatedAt", Date.from(cutoff));
+	}
+
+	private NodeDocuments() {
+	}
+
+}
