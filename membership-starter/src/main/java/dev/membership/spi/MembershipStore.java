@@ -14,7 +14,8 @@ import dev.membership.liveness.Member;
  * document or one query (a heartbeat that takes over another incarnation's document: two), bounded by a timeout
  * shorter than the lease. Failures surface as {@link StoreException}.
  * <p>
- * The contract every implementation must pass is {@code AbstractMembershipStoreContractTests} in the test jar.
+ * The contract every implementation must pass is {@code MembershipStoreContract} in {@code membership-test}: JUnit 5
+ * tests a store's own test class extends.
  */
 public interface MembershipStore {
 

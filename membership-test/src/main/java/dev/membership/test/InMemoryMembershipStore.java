@@ -11,6 +11,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.liveness.Member;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
@@ -105,12 +107,16 @@ public final class InMemoryMembershipStore implements MembershipStore {
 		}
 	}
 
-	/** Lets the lease of {@code group} go as a release would, behind its holder's back (a test's fault). */
-	void expireLease(String group) {
+	/**
+	 * Sets when the lease of {@code group} expires, behind its holder's back, as an operator editing the document
+	 * would ({@link LeaseRecord#RELEASED} lets it go as a release does): for tests of what a node does when its lease
+	 * changes under it. Holder and epoch stay; nothing happens when there is no such lease.
+	 */
+	public void setLeaseExpiry(String group, Instant expiresAt) {
 		synchronized (this.data) {
 			LeaseRecord lease = this.data.leases.get(group);
 			if (lease != null) {
-				this.data.leases.put(group, new LeaseRecord(group, lease.holder(), lease.epoch(), LeaseRecord.RELEASED,
+				this.data.leases.put(group, new LeaseRecord(group, lease.holder(), lease.epoch(), millis(expiresAt),
 						lease.acquiredAt(), lease.renewedAt()));
 			}
 		}
@@ -204,7 +210,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 		}
 	}
 
-	private static Instant millis(Instant instant) {
+	private static @Nullable Instant millis(@Nullable Instant instant) {
 		return (instant != null) ? Instant.ofEpochMilli(instant.toEpochMilli()) : null;
 	}
 
@@ -226,7 +232,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 
 		private final Map<String, NodeRecord> nodes = new TreeMap<>();
 
-		private Roster roster;
+		private @Nullable Roster roster;
 
 		/** The sequence of the roster's last write, its fence within one epoch. */
 		private long rosterSequence;

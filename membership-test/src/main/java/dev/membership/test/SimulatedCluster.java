@@ -63,9 +63,11 @@ public final class SimulatedCluster implements AutoCloseable {
 	/** How long real time may pass for work due at one instant of virtual time (listeners, leader-only work). */
 	private static final Duration REAL_TIMEOUT = Duration.ofSeconds(30);
 
-	private final VirtualTime time = new VirtualTime(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+	private final VirtualScheduler scheduler = new VirtualScheduler();
 
-	private final VirtualDriver driver = new VirtualDriver(this.time);
+	private final VirtualTime time = new VirtualTime(Instant.now().truncatedTo(ChronoUnit.MILLIS), this.scheduler);
+
+	private final VirtualDriver driver = new VirtualDriver(this.scheduler);
 
 	private final InMemoryMembershipStore database = new InMemoryMembershipStore(this.time.wallClock());
 
@@ -310,7 +312,7 @@ public final class SimulatedCluster implements AutoCloseable {
 				case RENEWAL_DEADLINE_PASSED -> this.cutOff = true;
 				// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
 				// renewal, and the peer, not the node, takes the lease
-				case LEASE_LOST -> this.database.expireLease(group);
+				case LEASE_LOST -> this.database.setLeaseExpiry(group, LeaseRecord.RELEASED);
 				default -> throw new IllegalArgumentException(reason.toString());
 			}
 			// the peer takes a released lease at once, before the node's next tick could try

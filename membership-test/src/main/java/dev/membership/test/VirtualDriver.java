@@ -1,11 +1,11 @@
 package dev.membership.test;
 
 import java.time.Duration;
-import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,44 +13,42 @@ import dev.membership.spi.NodeRuntime;
 
 /**
  * Runs the work of every node of a {@link SimulatedCluster} on one thread, in order of virtual time (ties in order of
- * submission). Work due now runs at once; time moves only through {@link #moveTo(long)}, so a test decides when
- * renewals, expiries and timeouts happen. Other threads (a test, leader-only work finishing) may submit at any time.
+ * submission), on a {@link VirtualScheduler} it guards with its lock. Work due now runs at once; time moves only
+ * through {@link #moveTo(long, Duration)} and {@link #step}, so a test decides when renewals, expiries and timeouts
+ * happen. Other threads (a test, leader-only work finishing) may submit at any time.
  */
 final class VirtualDriver implements AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(VirtualDriver.class);
 
-	private final VirtualTime time;
+	/** Guarded by the lock, but for its time, which anyone may read. */
+	private final VirtualScheduler scheduler;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
 	/** Signalled whenever work is submitted or finishes. */
 	private final Condition changed = this.lock.newCondition();
 
-	private final PriorityQueue<Task> queue = new PriorityQueue<>();
-
 	private final Thread thread;
-
-	private long seq;
 
 	private long submissions;
 
 	private boolean busy;
 
 	/** The lane whose work the driver's thread runs now, or null: written and read on that thread only. */
-	private VirtualLane running;
+	private @Nullable VirtualLane running;
 
 	private boolean closed;
 
-	VirtualDriver(VirtualTime time) {
-		this.time = time;
+	VirtualDriver(VirtualScheduler scheduler) {
+		this.scheduler = scheduler;
 		this.thread = new Thread(this::run, "membership-simulated-cluster");
 		this.thread.setDaemon(true);
 		this.thread.start();
 	}
 
 	long now() {
-		return this.time.nanoTime();
+		return this.scheduler.now();
 	}
 
 	/** Runs everything due up to {@code nanos}, in order, moving time with it; returns once all of it has run. */
@@ -81,7 +79,7 @@ final class VirtualDriver implements AutoCloseable {
 	private void advanceTo(long nanos) {
 		this.lock.lock();
 		try {
-			this.time.moveTo(nanos);
+			this.scheduler.advanceTo(nanos);
 			this.changed.signalAll();
 		}
 		finally {
@@ -90,13 +88,10 @@ final class VirtualDriver implements AutoCloseable {
 	}
 
 	/** When the earliest pending work is due, or null. */
-	Long nextDue() {
+	@Nullable Long nextDue() {
 		this.lock.lock();
 		try {
-			while (!this.queue.isEmpty() && this.queue.peek().isVoid()) {
-				this.queue.poll();
-			}
-			return this.queue.isEmpty() ? null : this.queue.peek().at;
+			return this.scheduler.nextAt();
 		}
 		finally {
 			this.lock.unlock();
@@ -175,8 +170,7 @@ final class VirtualDriver implements AutoCloseable {
 	public void close() {
 		this.lock.lock();
 		try {
-			this.closed = true;
-			this.queue.clear();
+			this.closed = true; // what is pending never runs
 			this.changed.signalAll();
 		}
 		finally {
@@ -185,23 +179,20 @@ final class VirtualDriver implements AutoCloseable {
 	}
 
 	private boolean dueNow() {
-		while (!this.queue.isEmpty() && this.queue.peek().isVoid()) {
-			this.queue.poll();
-		}
-		return !this.queue.isEmpty() && this.queue.peek().at <= this.time.nanoTime();
+		Long next = this.scheduler.nextAt();
+		return next != null && next <= this.scheduler.now();
 	}
 
-	private Task submit(VirtualLane lane, long delayNanos, Runnable work) {
+	private VirtualScheduler.@Nullable Event submit(VirtualLane lane, long delayNanos, Runnable work) {
 		this.lock.lock();
 		try {
 			if (this.closed) {
 				return null;
 			}
-			Task task = new Task(this.time.nanoTime() + Math.max(0, delayNanos), this.seq++, lane, work);
-			this.queue.add(task);
+			VirtualScheduler.Event event = this.scheduler.after(delayNanos, lane, work);
 			this.submissions++;
 			this.changed.signalAll();
-			return task;
+			return event;
 		}
 		finally {
 			this.lock.unlock();
@@ -212,18 +203,16 @@ final class VirtualDriver implements AutoCloseable {
 		this.lock.lock();
 		try {
 			while (!this.closed) {
-				if (!dueNow()) {
+				VirtualScheduler.Event event = this.scheduler.take(this.scheduler.now());
+				if (event == null) {
 					this.changed.await();
 					continue;
 				}
-				Task task = this.queue.poll();
 				this.busy = true;
 				this.lock.unlock();
 				try {
-					if (!task.isVoid()) {
-						this.running = task.lane;
-						task.work.run();
-					}
+					this.running = (VirtualLane) event.owner();
+					event.run();
 				}
 				catch (Throwable ex) {
 					log.warn("Work of a simulated node failed", ex);
@@ -244,39 +233,8 @@ final class VirtualDriver implements AutoCloseable {
 		}
 	}
 
-	private static final class Task implements Comparable<Task> {
-
-		final long at;
-
-		final long seq;
-
-		final VirtualLane lane;
-
-		final Runnable work;
-
-		volatile boolean cancelled;
-
-		Task(long at, long seq, VirtualLane lane, Runnable work) {
-			this.at = at;
-			this.seq = seq;
-			this.lane = lane;
-			this.work = work;
-		}
-
-		boolean isVoid() {
-			return this.cancelled || this.lane.dropped;
-		}
-
-		@Override
-		public int compareTo(Task other) {
-			int byTime = Long.compare(this.at, other.at);
-			return (byTime != 0) ? byTime : Long.compare(this.seq, other.seq);
-		}
-
-	}
-
 	/** One lane of a node: refuses new work once shut down, and drops what it holds when halted. */
-	private final class VirtualLane implements NodeRuntime.Lane {
+	private final class VirtualLane implements NodeRuntime.Lane, VirtualScheduler.Owner {
 
 		volatile boolean accepting = true;
 
@@ -288,9 +246,24 @@ final class VirtualDriver implements AutoCloseable {
 		}
 
 		@Override
-		public NodeRuntime.Timer schedule(Runnable work, long delayNanos) {
-			Task task = this.accepting ? submit(this, delayNanos, work) : null;
-			return (task != null) ? () -> task.cancelled = true : null;
+		public NodeRuntime.@Nullable Timer schedule(Runnable work, long delayNanos) {
+			VirtualScheduler.Event event = this.accepting ? submit(this, delayNanos, work) : null;
+			return (event != null) ? event::cancel : null;
+		}
+
+		@Override
+		public boolean isDead() {
+			return this.dropped;
+		}
+
+		@Override
+		public boolean isPaused() {
+			return false;
+		}
+
+		@Override
+		public void defer(VirtualScheduler.Event event) {
+			throw new IllegalStateException("A lane of the simulated cluster never pauses");
 		}
 
 		@Override

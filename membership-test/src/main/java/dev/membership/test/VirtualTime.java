@@ -9,28 +9,22 @@ import dev.membership.spi.MonotonicClock;
 
 /**
  * Time that moves only when a test says so: the nodes' monotonic clock and the in-memory database's clock, both on
- * one counter, so that nothing expires on its own while a test looks.
+ * the one {@link VirtualScheduler}'s time, so that nothing expires on its own while a test looks.
  */
 final class VirtualTime implements MonotonicClock {
 
 	private final Instant origin;
 
-	private volatile long nanos;
+	private final VirtualScheduler scheduler;
 
-	VirtualTime(Instant origin) {
+	VirtualTime(Instant origin, VirtualScheduler scheduler) {
 		this.origin = origin;
+		this.scheduler = scheduler;
 	}
 
 	@Override
 	public long nanoTime() {
-		return this.nanos;
-	}
-
-	/** Moves to {@code nanos}; never back. */
-	void moveTo(long nanos) {
-		if (nanos > this.nanos) {
-			this.nanos = nanos;
-		}
+		return this.scheduler.now();
 	}
 
 	/** The database's clock on the same time line. */
@@ -49,7 +43,7 @@ final class VirtualTime implements MonotonicClock {
 
 			@Override
 			public Instant instant() {
-				return VirtualTime.this.origin.plusNanos(VirtualTime.this.nanos);
+				return VirtualTime.this.origin.plusNanos(VirtualTime.this.scheduler.now());
 			}
 
 		};

@@ -7,11 +7,11 @@ import com.mongodb.client.MongoClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.membership.spi.AbstractMembershipStoreContractTests;
 import dev.membership.spi.MembershipStore;
+import dev.membership.test.MembershipStoreContract;
 import dev.membership.testsupport.EmbeddedMongo;
 
-class EmbeddedMongoStoreContractTests extends AbstractMembershipStoreContractTests {
+class EmbeddedMongoStoreContractTests extends MembershipStoreContract {
 
 	@RegisterExtension
 	static final EmbeddedMongo mongo = new EmbeddedMongo();

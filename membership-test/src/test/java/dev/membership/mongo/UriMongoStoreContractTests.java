@@ -10,12 +10,12 @@ import com.mongodb.client.MongoClients;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
-import dev.membership.spi.AbstractMembershipStoreContractTests;
 import dev.membership.spi.MembershipStore;
+import dev.membership.test.MembershipStoreContract;
 
 /** The contract on any MongoDB named by MEMBERSHIP_TEST_MONGO_URI (database from the URI, else "membership_test"). */
 @EnabledIfEnvironmentVariable(named = "MEMBERSHIP_TEST_MONGO_URI", matches = ".+")
-class UriMongoStoreContractTests extends AbstractMembershipStoreContractTests {
+class UriMongoStoreContractTests extends MembershipStoreContract {
 
 	private static final List<MongoClient> clients = new ArrayList<>();
 

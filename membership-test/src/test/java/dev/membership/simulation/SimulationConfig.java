@@ -21,7 +21,7 @@ import dev.membership.engine.MembershipSettings;
  * @param defect a deliberate bug in the store, or none
  */
 record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFaultGap, Duration operationTimeout,
-		double maxDrift, Duration safetyMargin, Duration drainTimeout, SimulatedStore.Defect defect) {
+		double maxDrift, Duration safetyMargin, Duration drainTimeout, DefectiveStore.Defect defect) {
 
 	/** The default drift stays within the bound {@code ServerClock} assumes. */
 	static final double DOCUMENTED_DRIFT = 199e-6;
@@ -44,12 +44,12 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 			return switch (this) {
 				case AS_BUILT -> config;
 				case LATE_ACQUISITION_STARTS_A_TERM ->
-					config.withDefect(SimulatedStore.Defect.LATE_ACQUISITION_STARTS_A_TERM);
+					config.withDefect(DefectiveStore.Defect.LATE_ACQUISITION_STARTS_A_TERM);
 				case LATE_RENEWAL_SHORTENS_THE_LEASE ->
-					config.withDefect(SimulatedStore.Defect.LATE_RENEWAL_SHORTENS_THE_LEASE);
+					config.withDefect(DefectiveStore.Defect.LATE_RENEWAL_SHORTENS_THE_LEASE);
 				case NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND -> config.withSafetyMargin(Duration.ZERO, 0.02);
 				case NO_DRAIN -> config.withDrainTimeout(Duration.ZERO);
-				case ACQUISITION_NOT_STAMPED -> config.withDefect(SimulatedStore.Defect.ACQUISITION_NOT_STAMPED);
+				case ACQUISITION_NOT_STAMPED -> config.withDefect(DefectiveStore.Defect.ACQUISITION_NOT_STAMPED);
 			};
 		}
 
@@ -57,7 +57,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 
 	static SimulationConfig standard(long seed) {
 		return new SimulationConfig(seed, 0, Duration.ofMinutes(30), Duration.ofSeconds(8), Duration.ofSeconds(2),
-				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), SimulatedStore.Defect.NONE);
+				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE);
 	}
 
 	SimulationConfig withSafetyMargin(Duration margin, double drift) {
@@ -65,7 +65,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				margin, this.drainTimeout, this.defect);
 	}
 
-	SimulationConfig withDefect(SimulatedStore.Defect broken) {
+	SimulationConfig withDefect(DefectiveStore.Defect broken) {
 		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout,
 				this.maxDrift, this.safetyMargin, this.drainTimeout, broken);
 	}

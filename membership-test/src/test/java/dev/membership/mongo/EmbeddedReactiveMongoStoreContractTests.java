@@ -9,12 +9,12 @@ import com.mongodb.reactivestreams.client.MongoClients;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.membership.spi.AbstractMembershipStoreContractTests;
 import dev.membership.spi.MembershipStore;
+import dev.membership.test.MembershipStoreContract;
 import dev.membership.testsupport.EmbeddedMongo;
 
 /** The same contract, through the reactive driver: what a reactive application's node uses. */
-class EmbeddedReactiveMongoStoreContractTests extends AbstractMembershipStoreContractTests {
+class EmbeddedReactiveMongoStoreContractTests extends MembershipStoreContract {
 
 	@RegisterExtension
 	static final EmbeddedMongo mongo = new EmbeddedMongo();

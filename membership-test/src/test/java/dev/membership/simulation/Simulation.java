@@ -22,6 +22,7 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NoticeReceiver;
+import dev.membership.test.VirtualScheduler;
 
 /**
  * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated store, and faults drawn from
@@ -53,7 +54,7 @@ final class Simulation {
 
 	private final Network network;
 
-	private final SimulatedStore store;
+	private final DefectiveStore store;
 
 	private final SafetyInvariants invariants;
 
@@ -89,7 +90,7 @@ final class Simulation {
 		this.network = new Network(this.random, config.operationTimeout().toNanos());
 		this.databaseClock = new DatabaseClock(SERVER_EPOCH.plusMillis(this.random.nextInt(1_000_000)),
 				this.scheduler::now);
-		this.store = new SimulatedStore(this::serverTime, config.defect()).traceTo(this::noteLazily);
+		this.store = new DefectiveStore(this::serverTime, config.defect(), this::noteLazily);
 		this.invariants = new SafetyInvariants(this.store, this::noteLazily, this.scheduler::now);
 		int nodeCount = (config.nodes() > 0) ? config.nodes() : 2 + this.random.nextInt(6);
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
@@ -211,7 +212,7 @@ final class Simulation {
 			Set<String> listed = new TreeSet<>();
 			node.liveMembers().forEach((m) -> listed.add(m.nodeId() + "/" + m.incarnation()));
 			if (!listed.equals(running)) {
-				dev.membership.spi.Roster stored = this.store.roster();
+				dev.membership.spi.Roster stored = this.store.findRoster().orElse(null);
 				return node.nodeId() + " lists " + listed + ", running " + running + "; the store's roster: "
 						+ ((stored != null) ? "version " + stored.version() + " by " + stored.keeperNodeId()
 								+ " epoch " + stored.epoch() + " " + stored.members() : "none")

@@ -27,8 +27,9 @@ record SimulationResult(long seed, int nodes, int groups, long transitions, long
 
 	/** How to run this seed again. */
 	String replay() {
-		return "./mvnw -pl membership-starter test -Dtest=ElectionSimulationTests#replay -Dmembership.simulation.replay "
-				+ "-Dmembership.simulation.seed=" + this.seed;
+		return "./mvnw -pl membership-test -am test -Dsurefire.failIfNoSpecifiedTests=false "
+				+ "-Dtest=ElectionSimulationTests#replay -Dmembership.simulation.replay -Dmembership.simulation.seed="
+				+ this.seed;
 	}
 
 }

@@ -10,12 +10,12 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.mongodb.MongoDBContainer;
 
-import dev.membership.spi.AbstractMembershipStoreContractTests;
 import dev.membership.spi.MembershipStore;
+import dev.membership.test.MembershipStoreContract;
 
 /** The contract on a real MongoDB replica set; skipped where no Docker engine runs. */
 @Testcontainers(disabledWithoutDocker = true)
-class TestcontainersMongoStoreContractTests extends AbstractMembershipStoreContractTests {
+class TestcontainersMongoStoreContractTests extends MembershipStoreContract {
 
 	@Container
 	static final MongoDBContainer mongo = new MongoDBContainer("mongo:7.0");

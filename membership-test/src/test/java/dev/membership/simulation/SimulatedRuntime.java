@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.StoreException;
+import dev.membership.test.VirtualScheduler;
 
 /**
  * One node incarnation's runtime in the simulation: its lanes are events on the shared scheduler, its clock runs at
@@ -237,7 +238,7 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 			}
 			VirtualScheduler.Event event = SimulatedRuntime.this.scheduler.after(toVirtual(delayNanos),
 					SimulatedRuntime.this, guarded(task));
-			return () -> event.cancelled = true;
+			return event::cancel;
 		}
 
 	}

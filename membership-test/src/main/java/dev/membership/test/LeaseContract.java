@@ -1,0 +1,232 @@
+package dev.membership.test;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+
+import static dev.membership.test.StoreFixtures.A;
+import static dev.membership.test.StoreFixtures.A2;
+import static dev.membership.test.StoreFixtures.B;
+import static dev.membership.test.StoreFixtures.HOUR;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a store must do with leases: atomic acquisition with a strictly increasing epoch, renewal that only moves the expiry forward, release, and the store's clock on every write. Part of {@link MembershipStoreContract}. */
+interface LeaseContract {
+
+	/** The store under test, on fresh collections. */
+	MembershipStore store();
+
+	/** Another client of the same database and collections. */
+	MembershipStore anotherClient();
+
+	@Test
+	default void serverTimeIsTheServersClockAndMoves() {
+		Instant first = store().serverTime();
+		Instant second = store().serverTime();
+		assertThat(second).isAfterOrEqualTo(first);
+	}
+
+	@Test
+	default void acquiresAFreeLeaseWithEpochOne() {
+		Instant now = store().serverTime();
+		Optional<LeaseRecord> lease = store().tryAcquire("g", A, now, now.plus(HOUR));
+		assertThat(lease).isPresent();
+		assertThat(lease.get().epoch()).isEqualTo(1);
+		assertThat(lease.get().isHeldBy(A)).isTrue();
+		assertThat(lease.get().holder().address()).isEqualTo("127.0.0.1:1001");
+		assertThat(store().findLease("g")).get().extracting(LeaseRecord::epoch).isEqualTo(1L);
+	}
+
+	@Test
+	default void anotherHolderCannotAcquireAnUnexpiredLease() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		assertThat(store().tryAcquire("g", B, now, now.plus(HOUR))).isEmpty();
+		assertThat(store().findLease("g").get().isHeldBy(A)).isTrue();
+	}
+
+	@Test
+	default void anotherIncarnationOfTheSameNodeIdCannotAcquireAnUnexpiredLease() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		assertThat(store().tryAcquire("g", A2, now, now.plus(HOUR))).isEmpty();
+	}
+
+	@Test
+	default void theHolderMayTakeItsOwnLeaseAgainAsANewTerm() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		Optional<LeaseRecord> again = store().tryAcquire("g", A, now, now.plus(HOUR).plusSeconds(1));
+		assertThat(again).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
+	}
+
+	@Test
+	default void aLateAcquisitionOfTheHolderDoesNotStartATermBehindItsBack() {
+		Instant now = store().serverTime();
+		Instant sooner = now.plus(HOUR);
+		Instant later = sooner.plusSeconds(10);
+		store().tryAcquire("g", A, now, later);
+		// a request sent before that one, applied after it: the reply went to nobody
+		assertThat(store().tryAcquire("g", A, now, sooner)).isEmpty();
+		LeaseRecord lease = store().findLease("g").get();
+		assertThat(lease.epoch()).isEqualTo(1);
+		assertThat(lease.expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
+	}
+
+	@Test
+	default void aLateRenewalDoesNotReviveAReleasedLease() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		assertThat(store().release("g", A, 1)).isTrue();
+		assertThat(store().renew("g", A, 1, now.plus(HOUR))).isEmpty();
+		assertThat(store().tryAcquire("g", B, now, now.plus(HOUR))).isPresent();
+	}
+
+	@Test
+	default void aLateRenewalNeverShortensTheLease() {
+		Instant now = store().serverTime();
+		Instant later = now.plus(HOUR).plusSeconds(60);
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		assertThat(store().renew("g", A, 1, later)).isPresent();
+		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(30))).isPresent();
+		assertThat(store().findLease("g").get().expiresAt())
+			.isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
+	}
+
+	@Test
+	default void renewExtendsTheHoldersLease() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		Instant later = now.plus(HOUR).plusSeconds(60);
+		assertThat(store().renew("g", A, 1, later)).isPresent();
+		LeaseRecord lease = store().findLease("g").get();
+		assertThat(lease.expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
+		assertThat(lease.epoch()).isEqualTo(1);
+	}
+
+	@Test
+	default void expiredLeaseIsTakenOverWithAHigherEpochAndTheOldHolderCannotRenew() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		// b acts at a time after a's expiry
+		Instant afterExpiry = now.plus(HOUR).plusSeconds(1);
+		Optional<LeaseRecord> taken = store().tryAcquire("g", B, afterExpiry, afterExpiry.plus(HOUR));
+		assertThat(taken).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
+		assertThat(store().renew("g", A, 1, afterExpiry.plus(HOUR))).isEmpty();
+		assertThat(store().release("g", A, 1)).isFalse();
+		assertThat(store().findLease("g").get().isHeldBy(B)).isTrue();
+	}
+
+	@Test
+	default void renewWithAStaleEpochFails() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		store().tryAcquire("g", A, now, now.plus(HOUR).plusSeconds(1)); // epoch 2
+		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(2))).isEmpty();
+		assertThat(store().renew("g", A, 2, now.plus(HOUR).plusSeconds(2))).isPresent();
+	}
+
+	@Test
+	default void releaseLetsAnotherNodeAcquireAtOnceAndKeepsTheEpoch() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g", A, now, now.plus(HOUR));
+		assertThat(store().release("g", B, 1)).isFalse();
+		assertThat(store().release("g", A, 1)).isTrue();
+		assertThat(store().findLease("g").get().epoch()).isEqualTo(1);
+		Optional<LeaseRecord> next = store().tryAcquire("g", B, now, now.plus(HOUR));
+		assertThat(next).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
+	}
+
+	@Test
+	default void epochStrictlyIncreasesOverManyAcquisitions() {
+		Instant t = store().serverTime();
+		long last = 0;
+		for (int i = 0; i < 20; i++) {
+			Holder who = (i % 2 == 0) ? A : B;
+			Optional<LeaseRecord> lease = store().tryAcquire("g", who, t, t.plusSeconds(1));
+			assertThat(lease).as("acquisition %d", i).isPresent();
+			assertThat(lease.get().epoch()).isGreaterThan(last);
+			last = lease.get().epoch();
+			t = t.plusSeconds(2); // the next acquirer acts after this lease expired
+		}
+		assertThat(last).isEqualTo(20);
+	}
+
+	@Test
+	default void groupsAreIndependent() {
+		Instant now = store().serverTime();
+		assertThat(store().tryAcquire("g1", A, now, now.plus(HOUR))).isPresent();
+		assertThat(store().tryAcquire("g2", B, now, now.plus(HOUR))).isPresent();
+		assertThat(store().findLease("g1").get().isHeldBy(A)).isTrue();
+		assertThat(store().findLease("g2").get().isHeldBy(B)).isTrue();
+		assertThat(store().findLease("g3")).isEmpty();
+	}
+
+	@Test
+	default void acquisitionAndRenewalStampTheStoreClock() {
+		Instant before = store().serverTime();
+		LeaseRecord taken = store().tryAcquire("g", A, before, before.plus(HOUR)).get();
+		assertThat(taken.renewedAt()).isBetween(before, store().serverTime());
+		assertThat(taken.acquiredAt()).isEqualTo(taken.renewedAt()); // the acquirer's clock sample
+		Instant renewedAt = store().renew("g", A, 1, before.plus(HOUR)).get();
+		Instant after = store().serverTime();
+		assertThat(renewedAt).isBetween(taken.renewedAt(), after);
+		assertThat(store().findLease("g").get().renewedAt()).isEqualTo(renewedAt);
+	}
+
+	@Test
+	default void exactlyOneOfManyConcurrentClientsAndThreadsAcquires() throws Exception {
+		int clients = 4;
+		int threadsPerClient = 4;
+		int rounds = 10;
+		List<MembershipStore> stores = new ArrayList<>();
+		for (int i = 0; i < clients; i++) {
+			stores.add(anotherClient());
+		}
+		ExecutorService pool = Executors.newFixedThreadPool(clients * threadsPerClient);
+		try {
+			Instant base = store().serverTime();
+			for (int round = 1; round <= rounds; round++) {
+				// every contender acts after the previous round's lease expired
+				Instant at = base.plusSeconds(10L * round);
+				CountDownLatch go = new CountDownLatch(1);
+				List<Future<Optional<LeaseRecord>>> results = new ArrayList<>();
+				for (int c = 0; c < clients; c++) {
+					for (int t = 0; t < threadsPerClient; t++) {
+						MembershipStore s = stores.get(c);
+						Holder h = new Holder("node-" + c + "-" + t, "inc-" + round, "127.0.0.1:" + (2000 + c));
+						results.add(pool.submit(() -> {
+							go.await(5, TimeUnit.SECONDS);
+							return s.tryAcquire("race", h, at, at.plusSeconds(5));
+						}));
+					}
+				}
+				go.countDown();
+				List<LeaseRecord> winners = new ArrayList<>();
+				for (Future<Optional<LeaseRecord>> f : results) {
+					f.get(30, TimeUnit.SECONDS).ifPresent(winners::add);
+				}
+				assertThat(winners).as("winners of round %d", round).hasSize(1);
+				assertThat(winners.get(0).epoch()).isEqualTo(round);
+				assertThat(store().findLease("race").get().isHeldBy(winners.get(0).holder())).isTrue();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+}

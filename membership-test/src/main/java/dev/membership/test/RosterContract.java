@@ -1,0 +1,85 @@
+package dev.membership.test;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
+
+import static dev.membership.test.StoreFixtures.A;
+import static dev.membership.test.StoreFixtures.B;
+import static dev.membership.test.StoreFixtures.HOUR;
+import static dev.membership.test.StoreFixtures.member;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a store must do with the roster: versioned writes fenced by the keeper's epoch and sequence, and a read of the leases that carries the roster's recent changes only when its version moved. Part of {@link MembershipStoreContract}. */
+interface RosterContract {
+
+	/** The store under test, on fresh collections. */
+	MembershipStore store();
+
+	@Test
+	default void findLeasesReadsTheGroupsLeasesAndTheRosterOnlyWhenItsVersionChanged() {
+		Instant now = store().serverTime();
+		store().tryAcquire("g1", A, now, now.plus(HOUR));
+		store().tryAcquire("g2", B, now, now.plus(HOUR));
+		LeaseReading none = store().findLeases(List.of("g1", "g3"), 0);
+		assertThat(none.leases()).containsOnlyKeys("g1");
+		assertThat(none.leases().get("g1").isHeldBy(A)).isTrue();
+		assertThat(none.roster()).isNull();
+		assertThat(store().findRoster()).isEmpty();
+
+		long version = store().writeRoster(List.of(member("node-a", true)), List.of(), "node-a", 1, 1).getAsLong();
+		LeaseReading first = store().findLeases(List.of("g1", "g2"), 0);
+		assertThat(first.leases()).containsOnlyKeys("g1", "g2");
+		assertThat(first.roster().version()).isEqualTo(version);
+		assertThat(store().findLeases(List.of("g1"), version).roster()).isNull();
+		assertThat(store().findLeases(List.of("g1"), version - 1).roster()).isNotNull();
+	}
+
+	@Test
+	default void writeRosterGrowsTheVersionAndKeepsTheMembersAndTheRecentChanges() {
+		Instant before = store().serverTime();
+		Member live = member("node-a", true);
+		Member gone = member("node-b", false);
+		RosterChange first = new RosterChange(0, List.of(live, gone), List.of());
+		assertThat(store().writeRoster(List.of(live, gone), List.of(first), "node-a", 4, 1)).hasValue(1);
+		Roster roster = store().findRoster().get();
+		assertThat(roster.version()).isEqualTo(1);
+		assertThat(roster.keeperNodeId()).isEqualTo("node-a");
+		assertThat(roster.epoch()).isEqualTo(4);
+		assertThat(roster.writtenAt()).isBetween(before, store().serverTime());
+		assertThat(roster.members()).containsExactly(live, gone);
+		assertThat(roster.changes()).containsExactly(first);
+		RosterChange second = new RosterChange(1, List.of(), List.of(gone));
+		assertThat(store().writeRoster(List.of(live), List.of(first, second), "node-a", 4, 2)).hasValue(2);
+		assertThat(store().findRoster().get().members()).containsExactly(live);
+		// what every member reads: the recent changes, not the member list
+		Roster header = store().findLeases(List.of(), 1).roster();
+		assertThat(header.version()).isEqualTo(2);
+		assertThat(header.members()).isEmpty();
+		assertThat(header.changes()).containsExactly(first, second);
+	}
+
+	@Test
+	default void writeRosterIsFencedByTheKeepersEpochAndItsOwnSequence() {
+		Member one = member("node-a", true);
+		Member two = member("node-b", true);
+		assertThat(store().writeRoster(List.of(one), List.of(), "node-a", 4, 2)).hasValue(1);
+		// a write of the same keeper sent before that one, applied after it
+		assertThat(store().writeRoster(List.of(two), List.of(), "node-a", 4, 1)).isEmpty();
+		// a new keeper, then the deposed one
+		assertThat(store().writeRoster(List.of(two), List.of(), "node-b", 5, 1)).hasValue(2);
+		assertThat(store().writeRoster(List.of(one), List.of(), "node-a", 4, 3)).isEmpty();
+		Roster roster = store().findRoster().get();
+		assertThat(roster.version()).isEqualTo(2);
+		assertThat(roster.keeperNodeId()).isEqualTo("node-b");
+		assertThat(roster.members()).containsExactly(two);
+	}
+
+}
