@@ -22,7 +22,7 @@ import dev.membership.engine.ServerClock;
 /**
  * The driver: runs the loop's jobs one at a time, makes their store calls through the runtime with the send and
  * receive times the protocol needs, and schedules the ticks, with a back-off while the store cannot be reached. What a
- * tick does is {@link ElectionRound}'s business; this class knows nothing of leases.
+ * tick does is {@link Tick}'s business; this class knows nothing of leases.
  */
 final class NodeLoop {
 

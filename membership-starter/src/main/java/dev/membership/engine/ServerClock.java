@@ -17,7 +17,7 @@ import java.time.Instant;
  * to a primary whose clock differs, a change of the server's clock, or a stall of this host's monotonic clock): it
  * replaces the estimate whatever its width, and {@link #offer} reports the jump.
  */
-public final class ServerClock {
+final class ServerClock {
 
 	/** 200 ppm: far above the drift of any sane quartz or NTP-disciplined clock. */
 	static final double MAX_DRIFT = 200e-6;
@@ -28,7 +28,7 @@ public final class ServerClock {
 
 	private volatile Anchor anchor;
 
-	public ServerClock(MonotonicClock clock) {
+	ServerClock(MonotonicClock clock) {
 		this.clock = clock;
 	}
 
@@ -38,7 +38,7 @@ public final class ServerClock {
 	 * sample agrees with the estimate (or is the first), else the jump: how far the sampled clock is from the estimate
 	 * (positive: ahead), in nanoseconds. The estimate follows the sampled clock from then on.
 	 */
-	public long offer(long sentNanos, long receivedNanos, Instant serverTime) {
+	long offer(long sentNanos, long receivedNanos, Instant serverTime) {
 		long rtt = Math.max(0, receivedNanos - sentNanos);
 		long mid = sentNanos + rtt / 2;
 		Anchor candidate = new Anchor(mid, serverTime.plusNanos(MILLIS_TRUNCATION_NANOS / 2),
@@ -56,32 +56,32 @@ public final class ServerClock {
 		return contradicts ? offset : 0;
 	}
 
-	public boolean isSynchronized() {
+	boolean isSynchronized() {
 		return this.anchor != null;
 	}
 
-	public Instant estimate() {
+	Instant estimate() {
 		return estimateAt(this.clock.nanoTime());
 	}
 
-	public Instant estimateAt(long monoNanos) {
+	Instant estimateAt(long monoNanos) {
 		return requireAnchor().estimateAt(monoNanos);
 	}
 
 	/** A time the server clock has certainly reached at {@code monoNanos}. */
-	public Instant lowerBoundAt(long monoNanos) {
+	Instant lowerBoundAt(long monoNanos) {
 		Anchor a = requireAnchor();
 		return estimateAt(monoNanos).minusNanos(a.uncertaintyAt(monoNanos));
 	}
 
 	/** A time the server clock has certainly not passed at {@code monoNanos}. */
-	public Instant upperBoundAt(long monoNanos) {
+	Instant upperBoundAt(long monoNanos) {
 		Anchor a = requireAnchor();
 		return estimateAt(monoNanos).plusNanos(a.uncertaintyAt(monoNanos));
 	}
 
 	/** Current uncertainty of the estimate (half-width of the interval). */
-	public Duration uncertainty() {
+	Duration uncertainty() {
 		Anchor a = requireAnchor();
 		return Duration.ofNanos(a.uncertaintyAt(this.clock.nanoTime()));
 	}
@@ -90,7 +90,7 @@ public final class ServerClock {
 	 * The local monotonic time from which the server clock has certainly passed {@code serverTime}: when to act on a
 	 * lease expiry without acting early.
 	 */
-	public long monotonicWhenPassed(Instant serverTime) {
+	long monotonicWhenPassed(Instant serverTime) {
 		Anchor a = requireAnchor();
 		// databases keep milliseconds: be past the stored instant, not on it
 		long ahead = Duration.between(a.serverTime, serverTime).toNanos() + a.uncertaintyNanos + MILLIS_TRUNCATION_NANOS;

@@ -10,6 +10,8 @@ import com.mongodb.reactivestreams.client.MongoDatabase;
 import org.bson.Document;
 import reactor.core.publisher.Mono;
 
+import dev.membership.broadcast.BroadcastKeySource;
+
 /**
  * The cluster's generated broadcast keys ({@link StoredBroadcastKeys}) on the reactive driver, for applications without
  * the blocking one. The keys are read rarely (at first use, then every few minutes) and never on an event loop: the
@@ -21,7 +23,7 @@ public final class ReactiveMongoBroadcastKeys {
 	private ReactiveMongoBroadcastKeys() {
 	}
 
-	public static StoredBroadcastKeys of(MongoDatabase database, String collection, Duration operationTimeout) {
+	public static BroadcastKeySource of(MongoDatabase database, String collection, Duration operationTimeout) {
 		MongoCollection<Document> keys = database.withTimeout(operationTimeout.toMillis(), TimeUnit.MILLISECONDS)
 			.getCollection(collection)
 			.withReadPreference(ReadPreference.primary())

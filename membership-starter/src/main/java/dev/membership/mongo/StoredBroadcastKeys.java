@@ -30,7 +30,7 @@ import dev.membership.spi.StoreException;
  * {@link ReactiveMongoBroadcastKeys} on the reactive one, and neither driver's types appear here, so that an
  * application with only the other driver can load it.
  */
-public class StoredBroadcastKeys implements BroadcastKeySource {
+class StoredBroadcastKeys implements BroadcastKeySource {
 
 	private static final Logger log = LoggerFactory.getLogger(StoredBroadcastKeys.class);
 
