@@ -67,13 +67,29 @@ public interface Membership {
 	Optional<Instant> serverTimeEstimate();
 
 	/**
+	 * Registers leader-only work named {@code name} under this node's current term of {@code group}, as
+	 * {@link LeadershipTerm#tryBegin(String)} does: null when this node does not lead the group or is handing it over.
+	 * One in-memory check; for guards of your own (what {@code @LeaderOnly} and {@link #runIfLeader} use). Close the
+	 * execution on the same thread when the work ends.
+	 */
+	default LeadershipTerm.@Nullable Execution tryBegin(String group, String name) {
+		LeadershipTerm term = currentTerm(group).orElse(null);
+		return (term != null) ? term.tryBegin(name) : null;
+	}
+
+	/** As {@link #tryBegin(String, String)}, and interrupts this thread when the term ends or is handed over. */
+	default LeadershipTerm.@Nullable Execution tryBeginInterruptible(String group, String name) {
+		LeadershipTerm term = currentTerm(group).orElse(null);
+		return (term != null) ? term.tryBeginInterruptible(name) : null;
+	}
+
+	/**
 	 * Runs {@code task} if this node leads {@code group} and is not handing it over, without touching the database; the
 	 * task gets the term from {@link LeaderContext#currentTerm()}. A graceful stop or resign waits for the task before
 	 * it releases the lease. Returns whether it ran.
 	 */
 	default boolean runIfLeader(String group, Runnable task) {
-		LeadershipTerm term = currentTerm(group).orElse(null);
-		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin("runIfLeader(" + group + ")") : null;
+		LeadershipTerm.Execution execution = tryBegin(group, "runIfLeader(" + group + ")");
 		if (execution == null) {
 			return false;
 		}

@@ -237,6 +237,20 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	}
 
 	@Override
+	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name) {
+		GroupElection election = this.groups.get(group);
+		Term term = (election != null) ? election.term() : null;
+		return (term != null) ? term.tryBegin(name) : null; // the term checks its deadline: one clock read
+	}
+
+	@Override
+	public LeadershipTerm.@Nullable Execution tryBeginInterruptible(String group, String name) {
+		GroupElection election = this.groups.get(group);
+		Term term = (election != null) ? election.term() : null;
+		return (term != null) ? term.tryBeginInterruptible(name) : null;
+	}
+
+	@Override
 	public Optional<LeaderInfo> leader(String group) {
 		GroupElection election = this.groups.get(group);
 		if (election == null) {

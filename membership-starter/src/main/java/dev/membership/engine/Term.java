@@ -36,10 +36,10 @@ final class Term implements LeadershipTerm {
 	/** Claimed by the one caller that ends the term for the node: the one that says so (the revocation). */
 	private final AtomicBoolean endClaimed = new AtomicBoolean();
 
-	/** How much leader-only work runs under this term: what a hand-over waits for. */
-	private final AtomicInteger running = new AtomicInteger();
-
-	/** The same, by name, for the log when a hand-over cannot wait any longer. */
+	/**
+	 * How much leader-only work runs under this term, by name: what a hand-over waits for (all zero), and what the log
+	 * names when it cannot wait any longer. One counter per name, so a call costs one atomic increment and decrement.
+	 */
 	private final Map<String, AtomicInteger> runningByName = new ConcurrentHashMap<>();
 
 	/** Only the work that asked to be told of the end: threads to interrupt, pipelines to cancel. */
@@ -118,7 +118,6 @@ final class Term implements LeadershipTerm {
 			byName = this.runningByName.computeIfAbsent(name, (key) -> new AtomicInteger());
 		}
 		Work work = new Work(this, name, byName, thread, onEnd);
-		this.running.incrementAndGet();
 		byName.incrementAndGet();
 		if (work.isTold()) {
 			this.told.add(work);
@@ -136,10 +135,22 @@ final class Term implements LeadershipTerm {
 		if (work.isTold()) {
 			this.told.remove(work);
 		}
-		work.byName().decrementAndGet();
-		if (this.running.decrementAndGet() == 0 && this.handingOver) {
+		if (work.byName().decrementAndGet() == 0 && this.handingOver && idle()) {
 			this.drained.complete(null);
 		}
+	}
+
+	/**
+	 * Whether no work runs. Exact for the drain: work that got past its registration incremented its counter before
+	 * the hand-over began (it checks again after incrementing), so a scan that starts after that sees it.
+	 */
+	private boolean idle() {
+		for (AtomicInteger count : this.runningByName.values()) {
+			if (count.get() > 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** What leader-only work runs under this term right now, by name (with a count when more than one runs). */
@@ -174,7 +185,7 @@ final class Term implements LeadershipTerm {
 	CompletableFuture<Void> handOver() {
 		this.handingOver = true;
 		tellRunning();
-		if (this.running.get() == 0 || this.ended) {
+		if (this.ended || idle()) {
 			this.drained.complete(null);
 		}
 		return this.drained;

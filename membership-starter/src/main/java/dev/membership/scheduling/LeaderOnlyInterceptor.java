@@ -54,11 +54,11 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 					target.interruptOnRevoke, target.executions, target.skips);
 		}
 		Membership m = this.membership.get();
-		LeadershipTerm term = (m != null) ? m.currentTerm(target.group).orElse(null) : null;
 		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing;
 		// the term is the thread's LeaderContext meanwhile
-		LeadershipTerm.Execution execution = (term == null) ? null
-				: target.interruptOnRevoke ? term.tryBeginInterruptible(target.name) : term.tryBegin(target.name);
+		LeadershipTerm.Execution execution = (m == null) ? null
+				: target.interruptOnRevoke ? m.tryBeginInterruptible(target.group, target.name)
+						: m.tryBegin(target.group, target.name);
 		if (execution == null) {
 			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,
 					target.group);
@@ -139,7 +139,8 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			String name = targetClass.getSimpleName() + "." + method.getName();
 			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
 					: null;
-			return new Target(targetClass, annotation.group(), annotation.interruptOnRevoke(), name, listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
+			return new Target(targetClass, annotation.group(), annotation.interruptOnRevoke(), name,
+					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
 		}
 
 	}
