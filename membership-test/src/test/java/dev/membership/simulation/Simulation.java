@@ -165,16 +165,19 @@ final class Simulation {
 	 * Once every group has a leader, and so the roster a keeper: every node lists exactly the running processes as
 	 * live members within the liveness window (a crashed leader's renewals count until then) plus three intervals of
 	 * the keeper's term. A leader seen at the heal may still lose its term (it was cut off, or the database's clock
-	 * jumped): then the bound runs from its successor's term, and at most one lease later.
+	 * jumped): then the bound runs from its successor's term, and while nobody leads, only the cap runs: at most one
+	 * lease later, plus as much as the database's clock went back (a lease renewed before a backward jump holds that
+	 * much longer in the new clock, and nobody may take it before).
 	 */
 	private boolean runUntilRostersAgree(long from) {
 		long bound = this.settings.livenessWindow()
 			.plus(this.settings.renewalInterval().multipliedBy(3))
 			.plus(this.config.operationTimeout().multipliedBy(2))
 			.toNanos();
-		long cap = from + bound + this.settings.leaseDuration().toNanos() + bound;
-		LongSupplier deadline = () -> Math.min(cap,
-				Math.max(from, this.invariants.lastTermStart(MembershipSettings.DEFAULT_GROUP)) + bound);
+		long cap = from + bound + this.settings.leaseDuration().toNanos() + bound
+				+ this.databaseClock.largestBackwardJump().toNanos();
+		LongSupplier deadline = () -> Math.min(cap, ledGroups().contains(MembershipSettings.DEFAULT_GROUP)
+				? Math.max(from, this.invariants.lastTermStart(MembershipSettings.DEFAULT_GROUP)) + bound : cap);
 		return runUntilHolds(this::rostersAgree, deadline, () -> "member lists still differ from the running nodes "
 				+ Duration.ofNanos(bound) + " after the keeper's term began: " + rosterDisagreement());
 	}
