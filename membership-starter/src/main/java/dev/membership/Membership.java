@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.Partitions;
 import dev.membership.liveness.Member;
 
 /**
@@ -44,6 +45,13 @@ public interface Membership {
 
 	/** The groups this node competes for. */
 	Set<String> groups();
+
+	/**
+	 * The partitioned group {@code group} as this node sees it: the partitions it owns with their terms, work for one
+	 * of them, and where the coordinator placed each.
+	 * @throws IllegalArgumentException when this node has no such partitioned group
+	 */
+	Partitions partitions(String group);
 
 	/** Makes this node compete for {@code group} too (idempotent). */
 	void join(String group);

@@ -1,13 +1,16 @@
 package dev.membership.engine;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.leadership.LeaderInfo;
+import dev.membership.liveness.Member;
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
@@ -47,8 +50,13 @@ final class Campaign {
 
 	private final Lifecycle lifecycle;
 
+	private final Assignments assignments;
+
+	private final Supplier<List<Member>> members;
+
 	Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
-			ElectionMetrics metrics, Self self, Heartbeats heartbeats, Farewell farewell, Lifecycle lifecycle) {
+			ElectionMetrics metrics, Self self, Heartbeats heartbeats, Farewell farewell, Lifecycle lifecycle,
+			Assignments assignments, Supplier<List<Member>> members) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
@@ -58,6 +66,8 @@ final class Campaign {
 		this.heartbeats = heartbeats;
 		this.farewell = farewell;
 		this.lifecycle = lifecycle;
+		this.assignments = assignments;
+		this.members = members;
 	}
 
 	/** The local deadline of a lease requested at {@code sentNanos}: its duration less the safety margin. */
@@ -72,7 +82,8 @@ final class Campaign {
 	void compete(LoopJob job, GroupElection group, boolean released) {
 		GroupElection.State state = group.state();
 		if (!this.lifecycle.competes()
-				|| (state != GroupElection.State.FOLLOWING && state != GroupElection.State.HOLDING_OFF)) {
+				|| (state != GroupElection.State.FOLLOWING && state != GroupElection.State.HOLDING_OFF)
+				|| !this.assignments.mayCompete(group.unit(), released, this.members.get())) {
 			job.next();
 			return;
 		}
@@ -103,8 +114,8 @@ final class Campaign {
 		Holder holder = this.self.holder();
 		this.loop.call(job, () -> this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
 				(Optional<LeaseRecord> won, long sentNanos, long received) -> {
-					this.metrics.acquisition(group.name(), won.isPresent() ? ElectionMetrics.AcquisitionOutcome.ACQUIRED
-							: ElectionMetrics.AcquisitionOutcome.CONFLICT);
+					this.metrics.acquisition(group.unit().group(), won.isPresent()
+							? ElectionMetrics.AcquisitionOutcome.ACQUIRED : ElectionMetrics.AcquisitionOutcome.CONFLICT);
 					if (won.isEmpty()) {
 						job.now((j) -> findLeader(j, group, certainlyPassed));
 					}
@@ -116,7 +127,7 @@ final class Campaign {
 						group.acquired(won.get(), deadlineFor(sent), expiresAt, holder.address());
 					}
 				}, (ex) -> {
-					this.metrics.acquisition(group.name(), ElectionMetrics.AcquisitionOutcome.ERROR);
+					this.metrics.acquisition(group.unit().group(), ElectionMetrics.AcquisitionOutcome.ERROR);
 					return false;
 				});
 	}
@@ -132,7 +143,7 @@ final class Campaign {
 				+ "lead under it", this.self.nodeId(), group.name(), epoch);
 		long lease = this.settings.leaseDuration().toNanos();
 		group.declined(receivedNanos + lease);
-		this.loop.schedule(() -> this.farewell.release(group.name(), epoch), lease);
+		this.loop.schedule(() -> this.farewell.release(group, epoch), lease);
 	}
 
 	/** After a lost attempt: learns the holder from the lease and tries again when it can have expired. */

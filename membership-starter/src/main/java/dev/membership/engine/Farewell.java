@@ -5,7 +5,6 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.spi.MembershipStore;
 
 /** The release of a lease this node no longer leads under, and the goodbye of a graceful stop, as loop jobs. */
@@ -21,26 +20,23 @@ final class Farewell {
 
 	private final Heartbeats heartbeats;
 
-	private final EventDispatch events;
-
 	private final Lifecycle lifecycle;
 
-	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, EventDispatch events,
-			Lifecycle lifecycle) {
+	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle) {
 		this.store = store;
 		this.loop = loop;
 		this.self = self;
 		this.heartbeats = heartbeats;
-		this.events = events;
 		this.lifecycle = lifecycle;
 	}
 
 	/**
-	 * Releases the lease of {@code group} held with {@code epoch}; the others see it in their next read of the leases,
+	 * Releases the lease of {@code unit} held with {@code epoch}; the others see it in their next read of the leases,
 	 * or at once through the notice. Heartbeats first: the released lease no longer keeps this node live, and the
 	 * keeper must not take it for gone meanwhile.
 	 */
-	LoopJob release(String group, long epoch) {
+	LoopJob release(GroupElection unit, long epoch) {
+		String group = unit.name();
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
 		job.then((j) -> {
@@ -54,7 +50,7 @@ final class Farewell {
 		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch),
 				(released, sent, received) -> {
 					if (released) {
-						this.events.publish(new LeaseReleasedEvent(this.self.nodeId(), group, epoch));
+						unit.events().released(epoch);
 					}
 				}, (ex) -> false));
 	}
@@ -63,7 +59,7 @@ final class Farewell {
 	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then releases the given leases (epochs
 	 * by group) and removes this node's document.
 	 */
-	LoopJob leave(Map<String, Long> released, Runnable beforehand) {
+	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand) {
 		LoopJob job = new LoopJob("leave", (ex) -> {
 		});
 		job.then((j) -> {
@@ -71,13 +67,13 @@ final class Farewell {
 			beforehand.run();
 			j.next();
 		});
-		released.forEach((group, epoch) -> job.then((j) -> this.loop.call(j,
-				() -> this.store.release(group, this.self.holder(), epoch), (done, sent, received) -> {
+		released.forEach((unit, epoch) -> job.then((j) -> this.loop.call(j,
+				() -> this.store.release(unit.name(), this.self.holder(), epoch), (done, sent, received) -> {
 					if (done) {
-						this.events.publish(new LeaseReleasedEvent(this.self.nodeId(), group, epoch));
+						unit.events().released(epoch);
 					}
 				}, (ex) -> {
-					log.warn("Could not release lease of group {} on shutdown: {}", group, ex.getMessage());
+					log.warn("Could not release lease of {} on shutdown: {}", unit.name(), ex.getMessage());
 					return true;
 				})));
 		return job.then((j) -> this.loop.call(j, () -> {

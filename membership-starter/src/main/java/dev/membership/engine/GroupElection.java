@@ -6,7 +6,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.spi.LeadershipObserver;
@@ -15,29 +14,29 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * This node's side of one group's election: a state machine whose state only the node's loop changes.
+ * This node's side of one unit's election (a group's leadership, or one partition): a state machine whose state only
+ * the node's loop changes.
  *
  * <pre>
  * state         event                                        next           and
- * FOLLOWING     acquired: a lease the store granted          LEADING        a term starts: LeaderElectedEvent
+ * FOLLOWING     acquired: a lease the store granted          LEADING        a term starts: elected (or assigned)
  * FOLLOWING     declined: granted in the old clock           HOLDING_OFF    no term; out of the race for a lease
  * LEADING       renewed                                      LEADING        the term's deadline moves
  * LEADING       lost: a renewal refused                      FOLLOWING      the term ends: LEASE_LOST
  * LEADING       deadline passed (watchdog)                   FOLLOWING      the term ended: RENEWAL_DEADLINE_PASSED
- * LEADING       resigned                                     HANDING_OVER   no new work; out of the race after
+ * LEADING       resigned; moved (placed on another node)     HANDING_OVER   no new work
  * LEADING       stopping                                     HANDING_OVER   no new work
  * HANDING_OVER  renewed                                      HANDING_OVER   the lease stays renewed while work drains
- * HANDING_OVER  drained (a resign)                           HOLDING_OFF    the term ends: RESIGNED; then the release
- * HANDING_OVER  lost, deadline passed                        HOLDING_OFF    (a resign), FOLLOWING (a stop)
+ * HANDING_OVER  drained (a resign, a move)                   HOLDING_OFF    the term ends: RESIGNED, MOVED; release
+ *                                                            (FOLLOWING for a move)
+ * HANDING_OVER  lost, deadline passed                        HOLDING_OFF    (a resign), FOLLOWING (a move, a stop)
  * HOLDING_OFF   hold-off over                                FOLLOWING
  * any           left: the goodbye of a graceful stop         STOPPED        a term ends: SHUTDOWN
  * </pre>
  *
- * Resigned and stopping in any other state change nothing; any other event is illegal and throws. Two things happen
- * off the loop, each the one atomic thing it must do: the watchdog ends a term whose deadline passed while the loop
- * may be waiting on a store call (and tells the loop), and {@code resign()} or a stop stops new work from starting
- * ({@link Term#handOver()}) before telling the loop. Ending a term and saying so happen together, once per term,
- * whoever ends it ({@link TermEnd}).
+ * Resigned and stopping in any other state change nothing; any other event is illegal and throws. Off the loop only
+ * the watchdog ends a term whose deadline passed (and tells the loop), and a resign, a move or a stop stops new work
+ * ({@link Term#handOver()}) before telling the loop; ending a term and saying so happen once per term ({@link TermEnd}).
  */
 final class GroupElection {
 
@@ -45,13 +44,15 @@ final class GroupElection {
 
 	enum State { FOLLOWING, LEADING, HANDING_OVER, HOLDING_OFF, STOPPED }
 
+	private final Unit unit;
+
 	private final String name;
 
 	private final String selfId;
 
 	private final NodeRuntime runtime;
 
-	private final EventDispatch events;
+	private final UnitEvents events;
 
 	private final MonotonicClock clock;
 
@@ -68,31 +69,41 @@ final class GroupElection {
 
 	private volatile @Nullable Instant leaseExpiresAt;
 
-	/** RESIGNED or SHUTDOWN while handing over. */
+	/** RESIGNED, MOVED or SHUTDOWN while handing over. */
 	private @Nullable RevocationReason handingOverFor;
 
 	private long holdOffUntilNanos;
 
-	/** How long a resign keeps this node out of the race once its term has ended. */
+	/** How long a resign keeps this node out of the race once its term has ended (a move: not at all). */
 	private long resignHoldOffNanos;
 
 	/** The next scheduled attempt to acquire. */
 	NodeRuntime.@Nullable Timer attempt;
 
-	GroupElection(String name, String selfId, MonotonicClock clock, NodeRuntime runtime, EventDispatch events,
+	GroupElection(Unit unit, String selfId, MonotonicClock clock, NodeRuntime runtime, EventDispatch events,
 			LeadershipObserver observer) {
-		this.name = name;
+		this.unit = unit;
+		this.name = unit.leaseName();
 		this.selfId = selfId;
 		this.clock = clock;
 		this.runtime = runtime;
-		this.events = events;
+		this.events = new UnitEvents(unit, selfId, events);
 		this.observer = observer;
-		this.leader = new LeaderKnowledge(name, selfId, events);
-		this.ending = new TermEnd(name, selfId, clock, runtime, events, observer);
+		this.leader = new LeaderKnowledge(selfId, this.events);
+		this.ending = new TermEnd(this.name, selfId, clock, runtime, this.events, observer);
 	}
 
+	/** The lease's name: the group's, or {@code group#partition}. */
 	String name() {
 		return this.name;
+	}
+
+	Unit unit() {
+		return this.unit;
+	}
+
+	UnitEvents events() {
+		return this.events;
 	}
 
 	LeaderKnowledge leader() {
@@ -147,14 +158,14 @@ final class GroupElection {
 		}
 		confined();
 		move(State.FOLLOWING, State.LEADING);
-		Term started = new Term(this.name, lease.epoch(), deadlineNanos, this.clock);
+		Term started = new Term(this.unit, lease.epoch(), deadlineNanos, this.clock);
 		this.term = started;
 		this.leaseExpiresAt = expiresAt;
 		this.observer.started(this.selfId, this.name, started.epoch(), now);
 		this.ending.arm(started, this::settle);
 		this.leader.learn(new LeaderInfo(this.name, this.selfId, address, started.epoch(), expiresAt));
-		this.events.publish(new LeaderElectedEvent(this.selfId, this.name, started.epoch()));
-		log.info("Node {} elected leader of group '{}' (epoch {})", this.selfId, this.name, started.epoch());
+		this.events.elected(started.epoch());
+		log.info("Node {} took the lease of '{}' (epoch {})", this.selfId, this.name, started.epoch());
 		return true;
 	}
 
@@ -187,15 +198,16 @@ final class GroupElection {
 	}
 
 	/**
-	 * Resigned (after {@link Term#handOver()} off the loop): the drain runs, and once the term has ended the node stays
-	 * out of the race for {@code holdOffNanos}, so that it does not take its own lease straight back.
+	 * Resigned or moved elsewhere by the placement (after {@link Term#handOver()} off the loop): the drain runs, and
+	 * once the term has ended the node stays out of the race for {@code holdOffNanos}, so that it does not take its own
+	 * lease straight back.
 	 */
-	boolean resigned(long holdOffNanos) {
+	boolean resigned(RevocationReason reason, long holdOffNanos) {
 		if (state() != State.LEADING) {
 			return false;
 		}
 		move(State.LEADING, State.HANDING_OVER);
-		this.handingOverFor = RevocationReason.RESIGNED;
+		this.handingOverFor = reason;
 		this.resignHoldOffNanos = holdOffNanos;
 		return true;
 	}
@@ -208,13 +220,14 @@ final class GroupElection {
 		}
 	}
 
-	/** Drained, after a resign: ends the term; returns its epoch, to release, or null when it had ended already. */
+	/** Drained, after a resign or move: ends the term; returns its epoch, to release, or null when it had ended. */
 	@Nullable Long drained(Term drained) {
-		if (state() != State.HANDING_OVER || this.term != drained
-				|| this.handingOverFor != RevocationReason.RESIGNED) {
+		RevocationReason reason = this.handingOverFor;
+		if (state() != State.HANDING_OVER || this.term != drained || reason == null
+				|| reason == RevocationReason.SHUTDOWN) {
 			return null;
 		}
-		end(drained, RevocationReason.RESIGNED);
+		end(drained, reason);
 		afterEnd();
 		return drained.epoch();
 	}
@@ -266,7 +279,7 @@ final class GroupElection {
 		this.term = null;
 		this.leader.forgetSelf();
 		this.ending.disarm();
-		if (this.handingOverFor == RevocationReason.RESIGNED) {
+		if (this.handingOverFor == RevocationReason.RESIGNED && this.resignHoldOffNanos > 0) {
 			this.holdOffUntilNanos = this.clock.nanoTime() + this.resignHoldOffNanos;
 			this.state = State.HOLDING_OFF;
 		}

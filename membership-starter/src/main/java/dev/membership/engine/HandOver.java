@@ -58,18 +58,28 @@ final class HandOver {
 
 	/** Resigns {@code group}: drains, then ends the belief, releases the lease and stays out of the race a while. */
 	void resign(GroupElection group) {
+		handOver(group, RevocationReason.RESIGNED, this.settings.renewalInterval().multipliedBy(2).toNanos());
+	}
+
+	/** Hands {@code unit} over because the placement put it on another node: as a resign, without the hold-off. */
+	void move(GroupElection unit) {
+		handOver(unit, RevocationReason.MOVED, 0);
+	}
+
+	private void handOver(GroupElection group, RevocationReason reason, long holdOffNanos) {
 		Term term = group.term();
-		if (term == null || !term.isValid()) {
+		if (term == null || !term.isValid() || term.isHandingOver()) {
 			return;
 		}
 		CompletableFuture<Void> drained = term.handOver(); // from now on no new work of the group starts here
-		this.loop.submit(LoopJob.of("resign of group " + group.name(), () -> {
-			if (group.resigned(this.settings.renewalInterval().multipliedBy(2).toNanos())) {
+		group.events().handingOver(term.epoch(), reason);
+		this.loop.submit(LoopJob.of(reason + " of " + group.name(), () -> {
+			if (group.resigned(reason, holdOffNanos)) {
 				whenDrained(group.name(), term, drained, () -> this.loop.submit(LoopJob.of(
-						"end of the term of group " + group.name(), () -> {
+						"end of the term of " + group.name(), () -> {
 							Long epoch = group.drained(term);
 							if (epoch != null) {
-								this.loop.submit(this.farewell.release(group.name(), epoch));
+								this.loop.submit(this.farewell.release(group, epoch));
 							}
 						})));
 			}
@@ -113,6 +123,7 @@ final class HandOver {
 			Term term = group.term();
 			if (term != null && term.isValid()) {
 				drains.put(group, term.handOver());
+				group.events().handingOver(term.epoch(), RevocationReason.SHUTDOWN);
 			}
 		}
 		this.loop.submit(LoopJob.of("graceful stop", () -> this.groups.get().forEach(GroupElection::stopping)));
@@ -157,12 +168,12 @@ final class HandOver {
 		CompletableFuture<Void> left = new CompletableFuture<>();
 		NodeRuntime.Timer timer = null;
 		try {
-			Map<String, Long> released = new LinkedHashMap<>();
+			Map<GroupElection, Long> released = new LinkedHashMap<>();
 			List<GroupElection> all = new ArrayList<>(this.groups.get());
 			for (GroupElection group : all) {
 				Term term = group.term();
 				if (term != null && term.isValid() && group.end(term, RevocationReason.SHUTDOWN)) {
-					released.put(group.name(), term.epoch());
+					released.put(group, term.epoch());
 				}
 			}
 			timer = this.runtime.watchdog()

@@ -7,7 +7,6 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
@@ -20,18 +19,15 @@ import dev.membership.spi.LeaseRecord;
  */
 final class LeaderKnowledge {
 
-	private final String group;
-
 	private final String selfId;
 
-	private final EventDispatch events;
+	private final UnitEvents events;
 
 	private volatile @Nullable LeaderInfo known;
 
 	private long highestKnownEpoch;
 
-	LeaderKnowledge(String group, String selfId, EventDispatch events) {
-		this.group = group;
+	LeaderKnowledge(String selfId, UnitEvents events) {
 		this.selfId = selfId;
 		this.events = events;
 	}
@@ -56,7 +52,7 @@ final class LeaderKnowledge {
 		this.known = info;
 		String before = (previous != null) ? previous.nodeId() : null;
 		if (!Objects.equals(before, info.nodeId())) {
-			this.events.publish(new LeaderChangedEvent(this.selfId, this.group, before, info.nodeId(), info.epoch()));
+			this.events.changed(before, info.nodeId(), info.epoch());
 		}
 	}
 
@@ -67,8 +63,7 @@ final class LeaderKnowledge {
 			return;
 		}
 		this.known = null;
-		this.events.publish(new LeaderChangedEvent(this.selfId, this.group, previous.nodeId(), null,
-				previous.epoch()));
+		this.events.changed(previous.nodeId(), null, previous.epoch());
 	}
 
 	/** Forgets this node as the leader (its own term ended). */
@@ -102,7 +97,7 @@ final class LeaderKnowledge {
 		Holder holder = (lease != null) ? lease.holder() : null;
 		if (holder != null && lease.expiresAt() != null && lease.expiresAt().isAfter(certainlyPassed)
 				&& !holder.nodeId().equals(this.selfId)) {
-			learn(new LeaderInfo(this.group, holder.nodeId(), holder.address(), lease.epoch(), lease.expiresAt()));
+			learn(new LeaderInfo(lease.group(), holder.nodeId(), holder.address(), lease.epoch(), lease.expiresAt()));
 			return;
 		}
 		if (info != null && !this.selfId.equals(info.nodeId())) {

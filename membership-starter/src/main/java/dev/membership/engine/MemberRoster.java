@@ -83,7 +83,7 @@ final class MemberRoster {
 			if (!nowLive.containsKey(gone.getKey())) {
 				Member was = gone.getValue();
 				Member left = byKey.getOrDefault(gone.getKey(), new Member(was.nodeId(), was.incarnation(),
-						was.address(), was.startedAt(), was.lastHeartbeat(), was.groups(), false));
+						was.address(), was.startedAt(), was.lastHeartbeat(), was.groups(), false, was.partitions()));
 				this.events.publish(new MemberLeftEvent(this.selfId, left));
 			}
 		}

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -24,6 +25,7 @@ import dev.membership.MembershipStatus;
 import dev.membership.engine.Lifecycle.Phase;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.Partitions;
 import dev.membership.liveness.Member;
 import dev.membership.spi.Holder;
 import dev.membership.spi.MembershipStore;
@@ -79,6 +81,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private final HandOver handOver;
 
+	private final Assignments assignments;
+
 	private volatile @Nullable Holder holder;
 
 	MembershipNode(MembershipNodeBuilder b) {
@@ -91,22 +95,56 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.loop = new NodeLoop(nodeId(), this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
 				this.groups::values);
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings);
-		Self self = new Self(nodeId(), this.incarnation, () -> this.holder, this.groups::values, samples);
+		Self self = new Self(nodeId(), this.incarnation, () -> this.holder, this.groups::values,
+				this.settings.partitions(), samples);
 		this.roster = new MemberRoster(nodeId(), this.events);
 		this.readiness = new Readiness(nodeId(), this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
-		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.events, this.lifecycle);
+		this.assignments = new Assignments(nodeId(), b.placement);
+		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle);
 		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, self, this.heartbeats,
-				farewell, this.lifecycle);
+				farewell, this.lifecycle, this.assignments, this.roster::members);
+		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, b.metrics, self,
+				this.campaign);
+		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
 		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
-				this.roster, this.readiness);
+				this.roster, this.readiness, this.assignments, reads);
 		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
-				this.roster, this.readiness);
+				this.roster, this.readiness, this.assignments, reads);
 		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
-				this.lifecycle);
+				this.lifecycle, renewals, this::moves);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
 				this.groups::values, this.stopped);
 		this.settings.groups().forEach(this::join);
+		this.settings.partitions().forEach((group, count) -> {
+			for (int p = 0; p < count; p++) {
+				add(new Unit(group, p, count));
+			}
+		});
+	}
+
+	private void add(Unit unit) {
+		this.groups.computeIfAbsent(unit.leaseName(), (name) -> new GroupElection(unit, nodeId(), this.clock,
+				this.runtime, this.events, this.built.observer));
+	}
+
+	/**
+	 * On the loop, after a read: hands over what this node leads but the placement puts on another node. A term younger
+	 * than two intervals stays: the placement read may predate it (this node took the unit as the successor of a node
+	 * that left), and the coordinator has not yet seen its lease.
+	 */
+	private void moves() {
+		if (this.lifecycle.phase() != Phase.RUNNING) {
+			return;
+		}
+		long settled = this.settings.renewalInterval().toNanos() * 2;
+		for (GroupElection unit : this.groups.values()) {
+			Term term = unit.term();
+			if (term != null && term.isValid() && !term.isHandingOver() && term.ageNanos() >= settled
+					&& this.assignments.placedElsewhere(unit.unit())) {
+				this.handOver.move(unit);
+			}
+		}
 	}
 
 	public static MembershipNodeBuilder builder(MembershipSettings settings, MembershipStore store) {
@@ -272,7 +310,17 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public Set<String> groups() {
-		return Set.copyOf(this.groups.keySet());
+		return this.groups.values().stream().map((g) -> g.unit().group()).collect(Collectors.toUnmodifiableSet());
+	}
+
+	@Override
+	public Partitions partitions(String group) {
+		Integer count = this.settings.partitions().get(group);
+		if (count == null) {
+			throw new IllegalArgumentException("Node " + nodeId() + " has no partitioned group '" + group
+					+ "' (membership.partitions." + group + "=<count> makes one)");
+		}
+		return new PartitionView(group, count, this.groups, this.assignments);
 	}
 
 	@Override
@@ -281,8 +329,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		if (problem != null) {
 			throw new IllegalArgumentException("Cannot join group '" + group + "': " + problem);
 		}
-		this.groups.computeIfAbsent(group,
-				(name) -> new GroupElection(name, nodeId(), this.clock, this.runtime, this.events, this.built.observer));
+		if (this.settings.partitions().containsKey(group)) {
+			return; // a partitioned group: its partitions are this node's already
+		}
+		add(Unit.group(group));
 	}
 
 	@Override

@@ -8,12 +8,14 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.MembershipEventListener;
+import dev.membership.spi.BalancedPlacement;
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.PlacementPolicy;
 
 /** Builds a {@link MembershipNode}: {@code MembershipNode.builder(settings, store)...build()}. */
 public final class MembershipNodeBuilder {
@@ -39,6 +41,8 @@ public final class MembershipNodeBuilder {
 	LeadershipObserver observer = LeadershipObserver.none();
 
 	ElectionMetrics metrics = ElectionMetrics.none();
+
+	PlacementPolicy placement = new BalancedPlacement();
 
 	@Nullable NodeRuntime runtime;
 
@@ -96,6 +100,15 @@ public final class MembershipNodeBuilder {
 
 	public MembershipNodeBuilder observer(LeadershipObserver observer) {
 		this.observer = Objects.requireNonNull(observer);
+		return this;
+	}
+
+	/**
+	 * How units of work are placed ({@link BalancedPlacement} by default). Every node of a cluster must use the same
+	 * policy: the coordinator places with it, and a node that sees a unit released computes with it who takes it next.
+	 */
+	public MembershipNodeBuilder placement(PlacementPolicy policy) {
+		this.placement = Objects.requireNonNull(policy);
 		return this;
 	}
 

@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,6 +22,9 @@ import dev.membership.spi.Roster;
 public final class MembershipSettings {
 
 	public static final String DEFAULT_GROUP = "default";
+
+	/** At most this many partitions per group: the placement lives in the roster, one document. */
+	public static final int MAX_PARTITIONS = 4096;
 
 	private final String nodeId;
 
@@ -39,6 +44,8 @@ public final class MembershipSettings {
 
 	private final Set<String> groups;
 
+	private final Map<String, Integer> partitions;
+
 	private MembershipSettings(Builder b) {
 		this.nodeId = b.nodeId;
 		this.renewalInterval = b.renewalInterval;
@@ -51,7 +58,9 @@ public final class MembershipSettings {
 		this.drainTimeout = b.drainTimeout;
 		Set<String> groups = new LinkedHashSet<>(b.groups);
 		groups.add(DEFAULT_GROUP); // every node takes part: its leader keeps the member roster
+		groups.removeAll(b.partitions.keySet());
 		this.groups = Set.copyOf(groups);
+		this.partitions = Map.copyOf(b.partitions);
 	}
 
 	public static Builder builder(String nodeId) {
@@ -94,8 +103,14 @@ public final class MembershipSettings {
 		return this.drainTimeout;
 	}
 
+	/** The plain groups this node competes for, the default group among them. */
 	public Set<String> groups() {
 		return this.groups;
+	}
+
+	/** The partitioned groups this node takes part in, with their partition counts (two or more). */
+	public Map<String, Integer> partitions() {
+		return this.partitions;
 	}
 
 	/**
@@ -108,6 +123,9 @@ public final class MembershipSettings {
 		}
 		if (Roster.ID.equals(group)) {
 			return "'" + Roster.ID + "' is reserved for the member roster and cannot name a group";
+		}
+		if (group.indexOf(Unit.SEPARATOR) >= 0) {
+			return "group names must not contain '" + Unit.SEPARATOR + "' (it names a partition's lease: " + group + ")";
 		}
 		return null;
 	}
@@ -183,6 +201,8 @@ public final class MembershipSettings {
 
 		private final Set<String> groups = new LinkedHashSet<>(Set.of(DEFAULT_GROUP));
 
+		private final Map<String, Integer> partitions = new TreeMap<>();
+
 		private Builder(String nodeId) {
 			this.nodeId = nodeId;
 		}
@@ -238,6 +258,27 @@ public final class MembershipSettings {
 			return this;
 		}
 
+		/**
+		 * Makes {@code group} a partitioned group of {@code count} partitions, which the coordinator spreads over the
+		 * members that take part. A count of one makes it a plain group (its leadership placed by the coordinator).
+		 */
+		public Builder partitions(String group, int count) {
+			if (count == 1) {
+				this.partitions.remove(group);
+				this.groups.add(group);
+			}
+			else {
+				this.partitions.put(group, count);
+			}
+			return this;
+		}
+
+		/** {@link #partitions(String, int)} for each entry of {@code counts} (group to partition count). */
+		public Builder partitions(Map<String, Integer> counts) {
+			counts.forEach(this::partitions);
+			return this;
+		}
+
 		/** Validates and builds; throws {@link InvalidMembershipSettingsException} naming every broken rule. */
 		public MembershipSettings build() {
 			List<Violation> violations = new ArrayList<>(check(this.nodeId, this.renewalInterval, this.leaseDuration,
@@ -247,6 +288,18 @@ public final class MembershipSettings {
 				.filter(Objects::nonNull)
 				.distinct()
 				.forEach((problem) -> violations.add(new Violation(List.of("groups"), problem)));
+			this.partitions.forEach((group, count) -> {
+				String problem = groupNameProblem(group);
+				if (problem == null && DEFAULT_GROUP.equals(group)) {
+					problem = "the default group cannot be partitioned: its leader keeps the roster";
+				}
+				if (problem == null && (count < 1 || count > MAX_PARTITIONS)) {
+					problem = "a group has 1 to " + MAX_PARTITIONS + " partitions (" + group + ": " + count + ")";
+				}
+				if (problem != null) {
+					violations.add(new Violation(List.of("partitions"), problem));
+				}
+			});
 			if (!violations.isEmpty()) {
 				throw new InvalidMembershipSettingsException(violations);
 			}

@@ -3,6 +3,8 @@ package dev.membership.engine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,8 +32,12 @@ final class RosterFollower {
 
 	private final Readiness readiness;
 
+	private final Assignments assignments;
+
+	private final PartitionReads partitions;
+
 	RosterFollower(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Campaign campaign,
-			MemberRoster roster, Readiness readiness) {
+			MemberRoster roster, Readiness readiness, Assignments assignments, PartitionReads partitions) {
 		this.store = store;
 		this.loop = loop;
 		this.self = self;
@@ -39,14 +45,21 @@ final class RosterFollower {
 		this.campaign = campaign;
 		this.roster = roster;
 		this.readiness = readiness;
+		this.assignments = assignments;
+		this.partitions = partitions;
 	}
 
 	void follow(LoopJob job) {
-		List<String> names = this.self.groupNames();
+		Set<String> names = new TreeSet<>(this.self.plainGroupNames());
+		names.addAll(this.partitions.names());
 		long known = this.roster.version();
 		this.loop.call(job, () -> this.store.findLeases(names, known), (reading, sent, received) -> {
 			this.campaign.learn(reading.leases(), this.loop.serverClock().lowerBoundAt(received));
+			this.partitions.read(reading.leases());
 			Roster changed = reading.roster();
+			if (changed != null) {
+				this.assignments.take(changed.keeperNodeId(), changed.assignments());
+			}
 			List<Member> caughtUp = (changed != null)
 					? RosterKeeping.catchUp(this.roster.stored(), this.roster.version(), changed) : null;
 			if (changed != null && caughtUp != null) {
@@ -63,9 +76,10 @@ final class RosterFollower {
 	}
 
 	private void readWhole(LoopJob job) {
-		this.loop.call(job, this.store::findRoster, (whole, sent, received) -> whole
-			.ifPresent((roster) -> take(roster.version(), roster.members(), roster.writtenAt(), received)),
-				(ex) -> false);
+		this.loop.call(job, this.store::findRoster, (whole, sent, received) -> whole.ifPresent((roster) -> {
+			this.assignments.take(roster.keeperNodeId(), roster.assignments());
+			take(roster.version(), roster.members(), roster.writtenAt(), received);
+		}), (ex) -> false);
 	}
 
 	/** Takes a roster read from the store, as this node shows it. */
@@ -91,7 +105,7 @@ final class RosterFollower {
 			Instant last = m.lastHeartbeat();
 			boolean older = m.live() && writtenAt != null && (last == null || last.isBefore(writtenAt));
 			shown.add(older ? new Member(m.nodeId(), m.incarnation(), m.address(), m.startedAt(), writtenAt, m.groups(),
-					true) : m);
+					true, m.partitions()) : m);
 		}
 		return shown;
 	}

@@ -1,6 +1,7 @@
 package dev.membership.engine;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -8,7 +9,9 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.leadership.LeaderInfo;
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRecord;
@@ -43,6 +46,10 @@ final class RosterKeeper {
 
 	private final RosterKeeping keeping;
 
+	private final Assignments assignments;
+
+	private final PartitionReads partitions;
+
 	private long writes;
 
 	/**
@@ -58,7 +65,8 @@ final class RosterKeeper {
 	private boolean deadNodesSeen;
 
 	RosterKeeper(MembershipSettings settings, MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats,
-			Campaign campaign, MemberRoster roster, Readiness readiness) {
+			Campaign campaign, MemberRoster roster, Readiness readiness, Assignments assignments,
+			PartitionReads partitions) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
@@ -68,6 +76,8 @@ final class RosterKeeper {
 		this.roster = roster;
 		this.readiness = readiness;
 		this.keeping = new RosterKeeping(settings.livenessWindow());
+		this.assignments = assignments;
+		this.partitions = partitions;
 	}
 
 	void keep(LoopJob job, GroupElection keeperOf) {
@@ -78,8 +88,12 @@ final class RosterKeeper {
 				.forEach((r) -> this.heartbeats.writtenBy(r.incarnation(), r.updatedAt()));
 			Set<String> others = RosterKeeping.groupsOf(this.roster.members());
 			records.forEach((r) -> others.addAll(r.groups()));
-			others.addAll(this.self.groupNames());
+			others.addAll(this.self.plainGroupNames());
+			this.roster.members().forEach((m) -> others.removeAll(m.partitions().keySet()));
+			records.forEach((r) -> others.removeAll(r.partitions().keySet()));
+			others.removeAll(this.self.partitions().keySet());
 			this.self.groups().stream().filter(GroupElection::isLeader).forEach((g) -> others.remove(g.name()));
+			others.addAll(this.partitions.names());
 			if (others.isEmpty()) {
 				job.now((j) -> write(j, keeperOf, records, Map.of(), now));
 				return;
@@ -87,6 +101,7 @@ final class RosterKeeper {
 			long known = this.roster.version();
 			job.now((j) -> this.loop.call(j, () -> this.store.findLeases(others, known), (reading, s, r) -> {
 				this.campaign.learn(reading.leases(), this.loop.serverClock().lowerBoundAt(r));
+				this.partitions.read(reading.leases());
 				j.now((w) -> write(w, keeperOf, records, reading.leases(), now));
 			}, (ex) -> false));
 		}, (ex) -> false);
@@ -101,7 +116,10 @@ final class RosterKeeper {
 			return;
 		}
 		List<Member> next = this.keeping.build(this.self.member(now), records, leases, this.roster.stored(), now);
-		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)) {
+		Map<String, GroupAssignment> placement = Coordination.place(this.assignments.policy(), next,
+				this.assignments.placed(), withOwn(leases), now, this.self.nodeId());
+		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)
+				&& placement.equals(this.assignments.placed())) {
 			this.readiness.reached();
 			job.next();
 			return;
@@ -112,9 +130,10 @@ final class RosterKeeper {
 				(this.writtenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
 				RosterKeeping.change(this.roster.version(), this.roster.stored(), next));
 		this.loop.call(job,
-				() -> this.store.writeRoster(next, changes, this.self.nodeId(), term.epoch(), sequence),
+				() -> this.store.writeRoster(next, changes, placement, this.self.nodeId(), term.epoch(), sequence),
 				(version, sent, received) -> {
 					if (version.isPresent()) {
+						this.assignments.take(this.self.nodeId(), placement);
 						this.roster.take(version.getAsLong(), next, next);
 						this.writtenInEpoch = term.epoch();
 						this.recentChanges = changes;
@@ -137,6 +156,19 @@ final class RosterKeeper {
 					}
 					return true;
 				});
+	}
+
+	/** The leases read, and this node's own plain groups while it leads them: who holds each group now. */
+	private Map<String, LeaseRecord> withOwn(Map<String, LeaseRecord> leases) {
+		Map<String, LeaseRecord> all = new HashMap<>(leases);
+		for (GroupElection group : this.self.groups()) {
+			LeaderInfo self = group.unit().isPartition() ? null : group.self(null);
+			if (self != null) {
+				all.put(group.name(), new LeaseRecord(group.name(), this.self.holder(), self.epoch(),
+						self.leaseExpiresAt(), null, null));
+			}
+		}
+		return all;
 	}
 
 	private Instant deadNodeCutoff() {

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.membership.liveness.Member;
@@ -79,7 +80,7 @@ final class RosterKeeping {
 			Instant last = (renewed != null && (r.updatedAt() == null || renewed.isAfter(r.updatedAt()))) ? renewed
 					: r.updatedAt();
 			roster.add(new Member(r.nodeId(), r.incarnation(), r.address(), r.startedAt(), last, r.groups(),
-					heartbeating || renewed != null));
+					heartbeating || renewed != null, r.partitions()));
 			listed.add(key);
 		}
 		Map<Key, Member> before = byKey(previous);
@@ -91,7 +92,7 @@ final class RosterKeeping {
 			Member known = before.get(key);
 			roster.add((known != null)
 					? new Member(known.nodeId(), known.incarnation(), known.address(), known.startedAt(), renewed,
-							known.groups(), true)
+							known.groups(), true, known.partitions())
 					: new Member(key.nodeId(), key.incarnation(), addresses.get(key), null, renewed,
 							List.copyOf(heldGroups.get(key)), true));
 		});
@@ -114,6 +115,7 @@ final class RosterKeeping {
 	private static List<Object> facts(Member m) {
 		return List.of(Objects.toString(m.nodeId()), Objects.toString(m.incarnation()), Objects.toString(m.address()),
 				Objects.toString(m.startedAt()), Objects.toString(m.groups()), m.live(),
+				Objects.toString(new TreeMap<>(m.partitions())),
 				m.live() ? "" : Objects.toString(m.lastHeartbeat()));
 	}
 

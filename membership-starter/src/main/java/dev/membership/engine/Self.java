@@ -3,6 +3,7 @@ package dev.membership.engine;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -22,14 +23,17 @@ final class Self {
 
 	private final Supplier<Collection<GroupElection>> groups;
 
+	private final Map<String, Integer> partitions;
+
 	private final ClockSamples samples;
 
 	Self(String nodeId, String incarnation, Supplier<@Nullable Holder> holder,
-			Supplier<Collection<GroupElection>> groups, ClockSamples samples) {
+			Supplier<Collection<GroupElection>> groups, Map<String, Integer> partitions, ClockSamples samples) {
 		this.nodeId = nodeId;
 		this.incarnation = incarnation;
 		this.holder = holder;
 		this.groups = groups;
+		this.partitions = partitions;
 		this.samples = samples;
 	}
 
@@ -50,12 +54,24 @@ final class Self {
 		return h;
 	}
 
+	/** Every unit this node takes part in: its plain groups' leaderships and its partitioned groups' partitions. */
 	Collection<GroupElection> groups() {
 		return this.groups.get();
 	}
 
+	/** The names of the groups it takes part in, plain and partitioned (not the partitions' lease names). */
 	List<String> groupNames() {
-		return this.groups.get().stream().map(GroupElection::name).toList();
+		return this.groups.get().stream().map((g) -> g.unit().group()).distinct().sorted().toList();
+	}
+
+	/** The lease names of its plain groups. */
+	List<String> plainGroupNames() {
+		return this.groups.get().stream().filter((g) -> !g.unit().isPartition()).map(GroupElection::name).toList();
+	}
+
+	/** Its partitioned groups, with their partition counts. */
+	Map<String, Integer> partitions() {
+		return this.partitions;
 	}
 
 	/** Its start in database time; null before its first contact with the store. */
@@ -65,13 +81,14 @@ final class Self {
 
 	/** Its node document (the store stamps {@code updatedAt}). */
 	NodeRecord document() {
-		return new NodeRecord(this.nodeId, this.incarnation, holder().address(), startedAt(), null, groupNames());
+		return new NodeRecord(this.nodeId, this.incarnation, holder().address(), startedAt(), null, groupNames(),
+				this.partitions);
 	}
 
 	/** Its roster entry, live, with {@code lastHeartbeat}. */
 	Member member(@Nullable Instant lastHeartbeat) {
 		return new Member(this.nodeId, this.incarnation, holder().address(), startedAt(), lastHeartbeat, groupNames(),
-				true);
+				true, this.partitions);
 	}
 
 	/** Whether {@code members} lists this very process as live. */
@@ -90,8 +107,9 @@ final class Self {
 		return null;
 	}
 
+	/** Whether it leads a plain group: then its renewals keep it live (the keeper reads those leases). */
 	boolean leadsAny() {
-		return this.groups.get().stream().anyMatch(GroupElection::isLeader);
+		return this.groups.get().stream().anyMatch((g) -> !g.unit().isPartition() && g.isLeader());
 	}
 
 }

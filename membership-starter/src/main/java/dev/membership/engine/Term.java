@@ -3,6 +3,7 @@ package dev.membership.engine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,11 +22,14 @@ import dev.membership.spi.MonotonicClock;
  */
 final class Term implements LeadershipTerm {
 
-	private final String group;
+	private final Unit unit;
 
 	private final long epoch;
 
 	private final MonotonicClock clock;
+
+	/** When this node began the term, by its own clock. */
+	private final long startedNanos;
 
 	private volatile long deadlineNanos;
 
@@ -47,16 +51,27 @@ final class Term implements LeadershipTerm {
 
 	private final CompletableFuture<Void> drained = new CompletableFuture<>();
 
-	Term(String group, long epoch, long deadlineNanos, MonotonicClock clock) {
-		this.group = group;
+	Term(Unit unit, long epoch, long deadlineNanos, MonotonicClock clock) {
+		this.unit = unit;
 		this.epoch = epoch;
 		this.deadlineNanos = deadlineNanos;
 		this.clock = clock;
+		this.startedNanos = clock.nanoTime();
+	}
+
+	/** How long ago this node began the term, by its own clock. */
+	long ageNanos() {
+		return this.clock.nanoTime() - this.startedNanos;
 	}
 
 	@Override
 	public String group() {
-		return this.group;
+		return this.unit.group();
+	}
+
+	@Override
+	public OptionalInt partition() {
+		return this.unit.isPartition() ? OptionalInt.of(this.unit.partition()) : OptionalInt.empty();
 	}
 
 	@Override
@@ -210,7 +225,7 @@ final class Term implements LeadershipTerm {
 
 	@Override
 	public String toString() {
-		return "LeadershipTerm[group=" + this.group + ", epoch=" + this.epoch + ", remaining=" + remaining() + "]";
+		return "LeadershipTerm[" + this.unit.leaseName() + ", epoch=" + this.epoch + ", remaining=" + remaining() + "]";
 	}
 
 }

@@ -4,14 +4,13 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * Ends a group's terms and says so ({@link LeaderRevokedEvent}), once per term, whoever ends it: the loop, the watchdog
+ * Ends a unit's terms and says so ({@link UnitEvents#revoked}), once per term, whoever ends it: the loop, the watchdog
  * at a deadline, a stop. Under one lock, so that a revocation is published before the loop can see the term ended and
  * start the next one. The one thing about a term that happens off the loop.
  */
@@ -27,14 +26,14 @@ final class TermEnd {
 
 	private final NodeRuntime runtime;
 
-	private final EventDispatch events;
+	private final UnitEvents events;
 
 	private final LeadershipObserver observer;
 
 	/** The watchdog's timer for the current term's deadline; armed and disarmed by the loop. */
 	private NodeRuntime.@Nullable Timer deadline;
 
-	TermEnd(String group, String selfId, MonotonicClock clock, NodeRuntime runtime, EventDispatch events,
+	TermEnd(String group, String selfId, MonotonicClock clock, NodeRuntime runtime, UnitEvents events,
 			LeadershipObserver observer) {
 		this.group = group;
 		this.selfId = selfId;
@@ -74,7 +73,7 @@ final class TermEnd {
 				return false;
 			}
 			this.observer.ended(this.selfId, this.group, ending.epoch(), endedAt(ending));
-			this.events.publish(new LeaderRevokedEvent(this.selfId, this.group, ending.epoch(), reason));
+			this.events.revoked(ending.epoch(), reason);
 		}
 		if (reason == RevocationReason.RENEWAL_DEADLINE_PASSED || reason == RevocationReason.LEASE_LOST) {
 			log.warn("Node {} no longer leads group '{}' (epoch {}): {}", this.selfId, this.group, ending.epoch(),

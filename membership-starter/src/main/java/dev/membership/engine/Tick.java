@@ -9,10 +9,12 @@ import dev.membership.spi.MembershipStore;
 
 /**
  * What the loop does every renewal interval, as one job of store calls: sample the database's clock when no reply
- * brought a sample lately, prepare the store once, renew the held leases, heartbeat unless the leases keep this node
- * live, then either keep the roster (as the leader of the default group) or follow it, compete where no leader is
- * known, and remove long-dead nodes when the keeper saw some. The store stamps every heartbeat and renewal with its
- * clock, so a steady tick is two store calls (the keeper: one more when other groups have leaders).
+ * brought a sample lately, prepare the store once, renew the held group leases, renew every owned partition in one
+ * call, heartbeat unless the group leases keep this node live, then either keep the roster (as the leader of the
+ * default group) or follow it (the read confirms the partitions' renewal), hand over what the placement puts on
+ * another node, compete where it may, and remove long-dead nodes when the keeper saw some. The store stamps every
+ * heartbeat and renewal with its clock, so a steady tick is two store calls (three with partitions; the keeper: one
+ * more when other groups have leaders).
  */
 final class Tick {
 
@@ -36,13 +38,19 @@ final class Tick {
 
 	private final Lifecycle lifecycle;
 
+	private final PartitionRenewals partitions;
+
+	/** Hands over what this node holds but the placement puts elsewhere. */
+	private final Runnable moves;
+
 	private boolean storeInitialized;
 
 	/** A leader wrote its document instead of reading this tick. */
 	private boolean readSkipped;
 
 	Tick(MembershipStore store, NodeLoop loop, ClockSamples samples, Self self, Campaign campaign,
-			Heartbeats heartbeats, RosterFollower follower, RosterKeeper keeper, Lifecycle lifecycle) {
+			Heartbeats heartbeats, RosterFollower follower, RosterKeeper keeper, Lifecycle lifecycle,
+			PartitionRenewals partitions, Runnable moves) {
 		this.store = store;
 		this.loop = loop;
 		this.samples = samples;
@@ -52,6 +60,8 @@ final class Tick {
 		this.follower = follower;
 		this.keeper = keeper;
 		this.lifecycle = lifecycle;
+		this.partitions = partitions;
+		this.moves = moves;
 	}
 
 	/** One tick, failing with {@code onFailure} at the first store call that fails. */
@@ -67,9 +77,16 @@ final class Tick {
 		});
 		job.then(this::syncClockIfDue).then(this::initializeStoreOnce);
 		for (GroupElection group : this.self.groups()) {
-			job.then((j) -> this.campaign.renew(j, group));
+			if (!group.unit().isPartition()) {
+				job.then((j) -> this.campaign.renew(j, group));
+			}
 		}
+		job.then(this.partitions::renew);
 		job.then(this::heartbeatUnlessLeading).then(this::readMembership);
+		job.then((j) -> {
+			this.moves.run();
+			j.next();
+		});
 		for (GroupElection group : this.self.groups()) {
 			job.then((j) -> this.campaign.compete(j, group, false));
 		}

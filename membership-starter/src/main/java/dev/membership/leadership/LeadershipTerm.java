@@ -1,6 +1,7 @@
 package dev.membership.leadership;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +20,11 @@ import org.jspecify.annotations.Nullable;
 public interface LeadershipTerm {
 
 	String group();
+
+	/** The partition this term owns, for a partitioned group's partition; empty for a group's leadership. */
+	default OptionalInt partition() {
+		return OptionalInt.empty();
+	}
 
 	/** The fencing token: strictly greater than the epoch of any earlier term of the group, on any node. */
 	long epoch();

@@ -16,6 +16,12 @@ public enum RevocationReason {
 	RENEWAL_DEADLINE_PASSED,
 
 	/** The node is shutting down and released the lease. */
-	SHUTDOWN
+	SHUTDOWN,
+
+	/**
+	 * The coordinator placed the group's leadership (or the partition) on another node: this node handed it over
+	 * gracefully, after its running work drained.
+	 */
+	MOVED
 
 }

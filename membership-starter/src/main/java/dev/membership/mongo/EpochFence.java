@@ -1,6 +1,7 @@
 package dev.membership.mongo;
 
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 import com.mongodb.ErrorCategory;
@@ -60,9 +61,14 @@ public final class EpochFence {
 		this.field = field;
 	}
 
-	/** A fence for writes of the leader of {@code term}'s group, with its epoch. */
+	/**
+	 * A fence for writes of the leader of {@code term}'s group, with its epoch; for a partition's term, a fence of that
+	 * partition ({@code _fence.<group>#<partition>}), since each partition has epochs of its own.
+	 */
 	public static EpochFence of(LeadershipTerm term) {
-		return of(term.group(), term.epoch());
+		EpochFence fence = of(term.group(), term.epoch());
+		OptionalInt partition = term.partition();
+		return partition.isPresent() ? fence.field(fence.field() + "#" + partition.getAsInt()) : fence;
 	}
 
 	/** A fence for {@code epoch} of {@code group}, for code that carries the epoch rather than the term. */

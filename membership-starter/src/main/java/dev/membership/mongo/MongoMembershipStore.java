@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ import com.mongodb.client.MongoDatabase;
 import org.bson.Document;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
@@ -96,6 +98,16 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+		if (epochs.isEmpty()) {
+			return 0;
+		}
+		return call("renewAll", () -> this.leases
+			.updateMany(LeaseDocuments.renewAllFilter(holder, epochs), LeaseDocuments.renewUpdate(expiresAt))
+			.getMatchedCount());
+	}
+
+	@Override
 	public boolean release(String group, Holder holder, long epoch) {
 		return call("release", () -> this.leases
 			.updateOne(LeaseDocuments.heldBy(group, holder, epoch), LeaseDocuments.releaseUpdate())
@@ -122,11 +134,11 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
-			long epoch, long sequence) {
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
+			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
 		return call("writeRoster", () -> MembershipDocuments
 			.unlessTaken(() -> this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
-					RosterDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
+					RosterDocuments.rosterUpdate(members, changes, assignments, keeperNodeId, epoch, sequence),
 					RosterDocuments.rosterOptions()))
 			.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
 			.orElse(OptionalLong.empty()));

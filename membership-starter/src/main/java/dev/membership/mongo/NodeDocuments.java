@@ -115,7 +115,9 @@ final class NodeDocuments {
 	static Bson heartbeatUpdate(NodeRecord node) {
 		return Updates.combine(Updates.set("incarnation", node.incarnation()), Updates.set("address", node.address()),
 				Updates.set("startedAt", (node.startedAt() != null) ? Date.from(node.startedAt()) : null),
-				Updates.set("groups", node.groups()), Updates.currentDate("updatedAt"),
+				Updates.set("groups", node.groups()),
+				Updates.set("partitions", Placements.countsToDocuments(node.partitions())),
+				Updates.currentDate("updatedAt"),
 				Updates.unset("leading")); // what versions before the roster wrote
 	}
 
@@ -158,7 +160,8 @@ final class NodeDocuments {
 	static NodeRecord toNode(Document d) {
 		List<String> groups = d.getList("groups", String.class);
 		return new NodeRecord(d.getString("_id"), d.getString("incarnation"), d.getString("address"),
-				MembershipDocuments.instant(d.getDate("startedAt")), MembershipDocuments.instant(d.getDate("updatedAt")), groups);
+				MembershipDocuments.instant(d.getDate("startedAt")), MembershipDocuments.instant(d.getDate("updatedAt")),
+				groups, Placements.counts(d.getList("partitions", Document.class)));
 	}
 
 	static Bson nodeOf(String nodeId, String incarnation) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
@@ -95,6 +97,15 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+		if (epochs.isEmpty()) {
+			return 0;
+		}
+		return call("renewAll", () -> one(this.leases.updateMany(LeaseDocuments.renewAllFilter(holder, epochs),
+				LeaseDocuments.renewUpdate(expiresAt))).getMatchedCount());
+	}
+
+	@Override
 	public boolean release(String group, Holder holder, long epoch) {
 		return call("release", () -> one(this.leases.updateOne(LeaseDocuments.heldBy(group, holder, epoch),
 				LeaseDocuments.releaseUpdate())).getMatchedCount() == 1);
@@ -126,11 +137,11 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
-			long epoch, long sequence) {
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
+			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
 		return call("writeRoster", () -> MembershipDocuments
 			.unlessTaken(() -> one(this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
-					RosterDocuments.rosterUpdate(members, changes, keeperNodeId, epoch, sequence),
+					RosterDocuments.rosterUpdate(members, changes, assignments, keeperNodeId, epoch, sequence),
 					RosterDocuments.rosterOptions())))
 			.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
 			.orElse(OptionalLong.empty()));

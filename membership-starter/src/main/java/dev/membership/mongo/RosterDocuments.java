@@ -35,6 +35,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
@@ -86,9 +87,14 @@ final class RosterDocuments {
 				Filters.and(Filters.eq("epoch", epoch), Filters.lt("sequence", sequence))));
 	}
 
+	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, Map<String, GroupAssignment> assignments,
+			String keeperNodeId, long epoch, long sequence) {
+		return rosterUpdate(members, changes, assignments, keeperNodeId, epoch, sequence, ROSTER_BUDGET_BYTES);
+	}
+
 	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
-			long sequence) {
-		return rosterUpdate(members, changes, keeperNodeId, epoch, sequence, ROSTER_BUDGET_BYTES);
+			long sequence, long budget) {
+		return rosterUpdate(members, changes, Map.of(), keeperNodeId, epoch, sequence, budget);
 	}
 
 	/**
@@ -96,10 +102,11 @@ final class RosterDocuments {
 	 * kept changes are left out first (a member behind them reads the whole roster once); a member list that does not
 	 * fit alone is refused.
 	 */
-	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
-			long sequence, long budget) {
+	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, Map<String, GroupAssignment> assignments,
+			String keeperNodeId, long epoch, long sequence, long budget) {
 		List<Document> entries = toDocuments(members);
-		long bytes = bsonSize(new Document("members", entries));
+		List<Document> placed = Placements.toDocuments(assignments);
+		long bytes = bsonSize(new Document("members", entries).append("assignments", placed));
 		if (bytes > budget) {
 			throw new RosterTooLargeException(members.size(), bytes, budget);
 		}
@@ -117,6 +124,7 @@ final class RosterDocuments {
 			recent.remove(0);
 		}
 		return Updates.combine(Updates.set("members", entries), Updates.set("changes", recent),
+				Updates.set("assignments", placed),
 				Updates.set("keeperNodeId", keeperNodeId), Updates.set("epoch", epoch),
 				Updates.set("sequence", sequence), Updates.currentDate("writtenAt"), Updates.inc("version", 1L));
 	}
@@ -127,7 +135,7 @@ final class RosterDocuments {
 	 */
 	static Bson withoutMembers() {
 		return Projections.include("holderNodeId", "holderIncarnation", "holderAddress", "epoch", "expiresAt",
-				"acquiredAt", "renewedAt", "version", "keeperNodeId", "writtenAt", "changes");
+				"acquiredAt", "renewedAt", "version", "keeperNodeId", "writtenAt", "changes", "assignments");
 	}
 
 	/** The size of {@code document} as BSON, as the server will hold it. */
@@ -144,6 +152,9 @@ final class RosterDocuments {
 				.append("heartbeat", MembershipDocuments.date(m.lastHeartbeat()))
 				.append("groups", m.groups())
 				.append("live", m.live()));
+			if (!m.partitions().isEmpty()) {
+				entries.get(entries.size() - 1).append("partitions", Placements.countsToDocuments(m.partitions()));
+			}
 		}
 		return entries;
 	}
@@ -157,7 +168,8 @@ final class RosterDocuments {
 				}
 				members.add(new Member(e.getString("id"), e.getString("incarnation"), e.getString("address"),
 						MembershipDocuments.instant(e.getDate("startedAt")), MembershipDocuments.instant(e.getDate("heartbeat")),
-						e.getList("groups", String.class), Boolean.TRUE.equals(e.getBoolean("live"))));
+						e.getList("groups", String.class), Boolean.TRUE.equals(e.getBoolean("live")),
+						Placements.counts(e.getList("partitions", Document.class))));
 			}
 		}
 		return members;
@@ -187,7 +199,8 @@ final class RosterDocuments {
 		}
 		Number epoch = d.get("epoch", Number.class);
 		return new Roster(version(d), d.getString("keeperNodeId"), (epoch != null) ? epoch.longValue() : 0,
-				MembershipDocuments.instant(d.getDate("writtenAt")), toMembers(d.getList("members", Document.class)), changes);
+				MembershipDocuments.instant(d.getDate("writtenAt")), toMembers(d.getList("members", Document.class)),
+				changes, Placements.toAssignments(d.getList("assignments", Document.class)));
 	}
 
 	private RosterDocuments() {

@@ -3,6 +3,7 @@ package dev.membership.spi;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -43,6 +44,16 @@ public interface MembershipStore {
 	 */
 	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt);
 
+	/**
+	 * Renews, in one operation, every lease named in {@code epochs} that {@code holder} still holds with the epoch given
+	 * for it and has not released, as {@link #renew} does for one (the expiry only moves forward, {@code renewedAt} is
+	 * stamped with the store's clock); leaves the others alone. Returns how many it renewed. The operation need not be
+	 * atomic across leases, only per lease. The caller learns which were renewed, and the stamps, from its next read of
+	 * those leases: a lease held by it with the same epoch, not released, was renewed, since nothing else can make a
+	 * lease match again once it did not. What a node renews the partitions it owns with.
+	 */
+	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt);
+
 	/** Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}. */
 	boolean release(String group, Holder holder, long epoch);
 
@@ -63,10 +74,17 @@ public interface MembershipStore {
 	 * was last written with an older epoch, or with {@code epoch} and a smaller {@code sequence} (the keeper's own
 	 * count of its writes): a deposed keeper, or a write of this keeper that reaches the store after a later one,
 	 * changes nothing. Returns the new version, or empty when fenced off. The caller holds the default group's lease
-	 * with {@code epoch}.
+	 * with {@code epoch}. The roster also carries the keeper's placement of every group ({@code assignments}), which
+	 * members read with its changes.
 	 */
-	OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
-			long sequence);
+	OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, Map<String, GroupAssignment> assignments,
+			String keeperNodeId, long epoch, long sequence);
+
+	/** {@link #writeRoster(List, List, Map, String, long, long)} without placements. */
+	default OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
+			long sequence) {
+		return writeRoster(members, changes, Map.of(), keeperNodeId, epoch, sequence);
+	}
 
 	/**
 	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is

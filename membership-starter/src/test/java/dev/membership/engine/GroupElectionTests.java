@@ -38,7 +38,7 @@ class GroupElectionTests {
 
 	private final List<Runnable> watchdogTimers = new ArrayList<>();
 
-	private final GroupElection election = new GroupElection("reports", "a", this.now::get, new Runtime(),
+	private final GroupElection election = new GroupElection(Unit.group("reports"), "a", this.now::get, new Runtime(),
 			new EventDispatch(new Runtime(), this.events::add), LeadershipObserver.none());
 
 	private static LeaseRecord lease(long epoch) {
@@ -107,7 +107,7 @@ class GroupElectionTests {
 	void aResignDrainsThenEndsTheTermAndHoldsOff() {
 		Term term = lead(7);
 		term.handOver();
-		assertThat(this.election.resigned(10 * SECOND)).isTrue();
+		assertThat(this.election.resigned(RevocationReason.RESIGNED, 10 * SECOND)).isTrue();
 		assertThat(this.election.state()).isEqualTo(State.HANDING_OVER);
 		assertThat(term.isValid()).isTrue();
 		assertThat(this.election.drained(term)).isEqualTo(7L);
@@ -122,7 +122,7 @@ class GroupElectionTests {
 	@Test
 	void aTermLostWhileHandingOverEndsTheResignAndStillHoldsOff() {
 		Term term = lead(7);
-		this.election.resigned(10 * SECOND);
+		this.election.resigned(RevocationReason.RESIGNED, 10 * SECOND);
 		this.election.lost(term);
 		assertThat(this.election.state()).isEqualTo(State.HOLDING_OFF);
 		assertThat(this.election.drained(term)).isNull();

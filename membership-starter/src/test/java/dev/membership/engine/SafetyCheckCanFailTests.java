@@ -90,6 +90,11 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
+		public long renewAll(Holder holder, java.util.Map<String, Long> epochs, Instant expiresAt) {
+			return epochs.size();
+		}
+
+		@Override
 		public boolean release(String group, Holder holder, long epoch) {
 			return true;
 		}
@@ -127,8 +132,10 @@ class SafetyCheckCanFailTests {
 
 		@Override
 		public java.util.OptionalLong writeRoster(List<dev.membership.liveness.Member> members,
-				List<dev.membership.spi.RosterChange> changes, String keeperNodeId, long epoch, long sequence) {
-			return this.delegate.writeRoster(members, changes, keeperNodeId, epoch, sequence);
+				List<dev.membership.spi.RosterChange> changes,
+				java.util.Map<String, dev.membership.spi.GroupAssignment> assignments, String keeperNodeId, long epoch,
+				long sequence) {
+			return this.delegate.writeRoster(members, changes, assignments, keeperNodeId, epoch, sequence);
 		}
 
 		@Override

@@ -19,7 +19,7 @@ class TermTests {
 
 	private final AtomicLong now = new AtomicLong();
 
-	private final Term term = new Term("reports", 7, Duration.ofSeconds(10).toNanos(), this.now::get);
+	private final Term term = new Term(Unit.group("reports"), 7, Duration.ofSeconds(10).toNanos(), this.now::get);
 
 	@Test
 	void validUntilItsDeadlineByTheNodesClockAndNeverAgainAfter() {

@@ -3,6 +3,7 @@ package dev.membership.mongo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import org.bson.BsonDocument;
@@ -51,7 +52,7 @@ class RosterSizeTests {
 
 	private static long bytes(List<Member> members) {
 		return RosterDocuments.bsonSize(new Document("members", set(
-				RosterDocuments.rosterUpdate(members, List.of(), "k", 1, 1)).getArray("members")));
+				RosterDocuments.rosterUpdate(members, List.of(), Map.of(), "k", 1, 1)).getArray("members")));
 	}
 
 	@Test
@@ -80,7 +81,7 @@ class RosterSizeTests {
 	void aMemberListTooLargeForTheBudgetIsRefusedSayingWhatItCannotHold() {
 		List<Member> roster = members(100);
 		assertThatExceptionOfType(RosterTooLargeException.class)
-			.isThrownBy(() -> RosterDocuments.rosterUpdate(roster, List.of(), "k", 1, 1, bytes(roster) - 1))
+			.isThrownBy(() -> RosterDocuments.rosterUpdate(roster, List.of(), Map.of(), "k", 1, 1, bytes(roster) - 1))
 			.withMessageStartingWith("A roster of 100 members takes " + bytes(roster) + " bytes, more than the "
 					+ (bytes(roster) - 1) + " bytes one roster document may take");
 	}
@@ -96,7 +97,7 @@ class RosterSizeTests {
 		assertThat(perMember).isBetween(150.0, 250.0);
 		assertThat(capacity).isBetween(70_000L, 90_000L);
 		assertThatExceptionOfType(RosterTooLargeException.class)
-			.isThrownBy(() -> RosterDocuments.rosterUpdate(members((int) (capacity * 1.02)), List.of(), "k", 1, 1));
+			.isThrownBy(() -> RosterDocuments.rosterUpdate(members((int) (capacity * 1.02)), List.of(), Map.of(), "k", 1, 1));
 	}
 
 }

@@ -3,12 +3,14 @@ package dev.membership.testsupport;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
@@ -148,6 +150,11 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+		return call(() -> this.delegate.renewAll(holder, epochs, expiresAt));
+	}
+
+	@Override
 	public boolean release(String group, Holder holder, long epoch) {
 		return call(() -> this.delegate.release(group, holder, epoch));
 	}
@@ -168,9 +175,9 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId,
-			long epoch, long sequence) {
-		return call(() -> this.delegate.writeRoster(members, changes, keeperNodeId, epoch, sequence));
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
+			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
+		return call(() -> this.delegate.writeRoster(members, changes, assignments, keeperNodeId, epoch, sequence));
 	}
 
 	@Override

@@ -31,7 +31,7 @@ public final class OneNodeStore {
 		when(store.heartbeat(any())).thenAnswer((call) -> new Heartbeat(Instant.now(), false));
 		when(store.findLeases(any(), anyLong())).thenReturn(new LeaseReading(Map.of(), null));
 		AtomicLong rosterVersion = new AtomicLong();
-		when(store.writeRoster(any(), any(), any(), anyLong(), anyLong()))
+		when(store.writeRoster(any(), any(), any(), any(), anyLong(), anyLong()))
 			.thenAnswer((call) -> OptionalLong.of(rosterVersion.incrementAndGet()));
 		return store;
 	}

@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
@@ -95,6 +96,19 @@ public final class InMemoryMembershipStore implements MembershipStore {
 	}
 
 	@Override
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+		synchronized (this.data) {
+			long renewed = 0;
+			for (Map.Entry<String, Long> lease : epochs.entrySet()) {
+				if (renew(lease.getKey(), holder, lease.getValue(), expiresAt).isPresent()) {
+					renewed++;
+				}
+			}
+			return renewed;
+		}
+	}
+
+	@Override
 	public boolean release(String group, Holder holder, long epoch) {
 		synchronized (this.data) {
 			LeaseRecord lease = this.data.leases.get(group);
@@ -140,8 +154,10 @@ public final class InMemoryMembershipStore implements MembershipStore {
 				}
 			}
 			Roster roster = this.data.roster;
-			Roster changed = (roster != null && roster.version() != rosterVersion) ? new Roster(roster.version(),
-					roster.keeperNodeId(), roster.epoch(), roster.writtenAt(), List.of(), roster.changes()) : null;
+			Roster changed = (roster != null && roster.version() != rosterVersion)
+					? new Roster(roster.version(), roster.keeperNodeId(), roster.epoch(), roster.writtenAt(), List.of(),
+							roster.changes(), roster.assignments())
+					: null;
 			return new LeaseReading(found, changed);
 		}
 	}
@@ -154,8 +170,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
-			long sequence) {
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
+			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
 		synchronized (this.data) {
 			Roster current = this.data.roster;
 			if (current != null && (current.epoch() > epoch
@@ -167,7 +183,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 				kept.add(new RosterChange(change.fromVersion(), millis(change.upserted()), millis(change.removed())));
 			}
 			long version = (current != null) ? current.version() + 1 : 1;
-			this.data.roster = new Roster(version, keeperNodeId, epoch, this.data.now(), millis(members), kept);
+			this.data.roster = new Roster(version, keeperNodeId, epoch, this.data.now(), millis(members), kept,
+					assignments);
 			this.data.rosterSequence = sequence;
 			return OptionalLong.of(version);
 		}
@@ -179,7 +196,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			NodeRecord previous = this.data.nodes.get(node.nodeId());
 			Instant now = this.data.now();
 			this.data.nodes.put(node.nodeId(), new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
-					millis(node.startedAt()), now, node.groups()));
+					millis(node.startedAt()), now, node.groups(), node.partitions()));
 			return new Heartbeat(now, previous != null && !previous.incarnation().equals(node.incarnation()));
 		}
 	}
@@ -218,7 +235,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 		List<Member> kept = new ArrayList<>(members.size());
 		for (Member m : members) {
 			kept.add(new Member(m.nodeId(), m.incarnation(), m.address(), millis(m.startedAt()),
-					millis(m.lastHeartbeat()), m.groups(), m.live()));
+					millis(m.lastHeartbeat()), m.groups(), m.live(), m.partitions()));
 		}
 		return kept;
 	}

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -185,6 +187,29 @@ interface LeaseContract {
 		Instant after = store().serverTime();
 		assertThat(renewedAt).isBetween(taken.renewedAt(), after);
 		assertThat(store().findLease("g").get().renewedAt()).isEqualTo(renewedAt);
+	}
+
+	@Test
+	default void renewAllRenewsOnlyTheLeasesStillHeldWithTheirEpochsAndNeverShortensOne() {
+		Instant now = store().serverTime();
+		store().tryAcquire("t#0", A, now, now.plus(HOUR));
+		store().tryAcquire("t#1", A, now, now.plus(HOUR));
+		store().tryAcquire("t#2", A, now, now.plus(HOUR));
+		store().release("t#2", A, 1);
+		store().tryAcquire("t#3", B, now, now.plus(HOUR));
+		Instant later = now.plus(HOUR).plusSeconds(60);
+		Map<String, Long> mine = new TreeMap<>(Map.of("t#0", 1L, "t#1", 7L, "t#2", 1L, "t#3", 1L, "t#4", 1L));
+		assertThat(store().renewAll(A, mine, later)).isEqualTo(1); // t#1: another epoch; t#2 released; t#3 not A's
+		assertThat(store().findLease("t#0").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
+		assertThat(store().findLease("t#0").get().renewedAt()).isAfterOrEqualTo(now);
+		assertThat(store().findLease("t#1").get().expiresAt()).isEqualTo(now.plus(HOUR).truncatedTo(ChronoUnit.MILLIS));
+		assertThat(store().findLease("t#2").get().expiresAt()).isEqualTo(LeaseRecord.RELEASED);
+		assertThat(store().findLease("t#3").get().isHeldBy(B)).isTrue();
+		assertThat(store().findLease("t#4")).isEmpty();
+		// a late one never shortens the leases
+		assertThat(store().renewAll(A, Map.of("t#0", 1L), now.plus(HOUR))).isEqualTo(1);
+		assertThat(store().findLease("t#0").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
+		assertThat(store().renewAll(A, Map.of(), later)).isZero();
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package dev.membership.test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +69,15 @@ interface LivenessContract {
 		assertThat(store().removeNodesNotSeenSince(now.minusSeconds(60))).isZero();
 		assertThat(store().removeNodesNotSeenSince(now.plusSeconds(1))).isEqualTo(2);
 		assertThat(store().findNodes()).isEmpty();
+	}
+
+	@Test
+	default void aNodeDocumentKeepsThePartitionCountsOfItsGroups() {
+		store().heartbeat(new NodeRecord("node-a", "a-1", "x", store().serverTime(), null, List.of("default", "t"),
+				Map.of("t", 16)));
+		assertThat(store().findNodes().get(0).partitions()).isEqualTo(Map.of("t", 16));
+		store().heartbeat(new NodeRecord("node-a", "a-1", "x", store().serverTime(), null, List.of("default")));
+		assertThat(store().findNodes().get(0).partitions()).isEmpty();
 	}
 
 }

@@ -47,7 +47,8 @@ public class MembershipTestAutoConfiguration {
 	MembershipNodeCustomizer simulatedClusterNodeCustomizer(SimulatedCluster cluster) {
 		return (builder) -> builder.clock(cluster.clock())
 			.runtime(cluster.runtime())
-			.noticeChannel(cluster.noticeChannel());
+			.noticeChannel(cluster.noticeChannel())
+			.placement(cluster.placement());
 	}
 
 	@Bean

@@ -1,11 +1,15 @@
 package dev.membership.test;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeaseReading;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.Roster;
@@ -80,6 +84,21 @@ interface RosterContract {
 		assertThat(roster.version()).isEqualTo(2);
 		assertThat(roster.keeperNodeId()).isEqualTo("node-b");
 		assertThat(roster.members()).containsExactly(two);
+	}
+
+	@Test
+	default void theRosterKeepsThePlacementsAndTheMembersPartitionCountsAndEveryMemberReadsThem() {
+		Member member = new Member("node-a", "node-a-1", "127.0.0.1:1001", Instant.ofEpochMilli(1_700_000_000_123L),
+				Instant.ofEpochMilli(1_700_000_060_123L), List.of("default", "tenants"), true, Map.of("tenants", 3));
+		List<@Nullable String> owners = new ArrayList<>(List.of("node-a", "node-b"));
+		owners.add(null);
+		Map<String, GroupAssignment> placed = Map.of("tenants", new GroupAssignment(3, owners), "reports",
+				new GroupAssignment(1, List.of("node-b")));
+		assertThat(store().writeRoster(List.of(member), List.of(), placed, "node-a", 1, 1)).hasValue(1);
+		Roster roster = store().findRoster().get();
+		assertThat(roster.assignments()).isEqualTo(placed);
+		assertThat(roster.members()).containsExactly(member);
+		assertThat(store().findLeases(List.of(), 0).roster().assignments()).isEqualTo(placed);
 	}
 
 }

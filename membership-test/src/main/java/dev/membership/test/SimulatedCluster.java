@@ -35,6 +35,7 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
+import dev.membership.spi.PlacementPolicy;
 import dev.membership.spi.StoreException;
 
 /**
@@ -72,6 +73,9 @@ public final class SimulatedCluster implements AutoCloseable {
 	private final InMemoryMembershipStore database = new InMemoryMembershipStore(this.time.wallClock());
 
 	private final Map<String, MembershipNode> peers = new ConcurrentHashMap<>();
+
+	/** Every node's placement: the default one, but for what a test pinned on a node. */
+	private final PinnedPlacement placement = new PinnedPlacement();
 
 	private final List<MembershipEvent> events = new CopyOnWriteArrayList<>();
 
@@ -145,6 +149,7 @@ public final class SimulatedCluster implements AutoCloseable {
 			.runtime(cluster.runtime())
 			.advertisedAddress("127.0.0.1")
 			.noticeChannel(cluster.noticeChannel())
+			.placement(cluster.placement())
 			.reaction(cluster::record)
 			.listener(listener)
 			.build();
@@ -173,6 +178,10 @@ public final class SimulatedCluster implements AutoCloseable {
 	/** The node under test's notice channel: the cluster tells it of a released lease, as a peer's notice would. */
 	NoticeChannel noticeChannel() {
 		return (receiver) -> this.notices.put(UNDER_TEST, receiver);
+	}
+
+	PlacementPolicy placement() {
+		return this.placement;
 	}
 
 	void bind(Supplier<MembershipNode> node) {
@@ -256,6 +265,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	public LeadershipTerm elect(String group) {
 		MembershipNode node = runningNode();
 		node.join(group);
+		this.placement.pin(group, node.nodeId());
 		this.peers.values().stream().filter((peer) -> peer.isLeader(group)).forEach((peer) -> peer.resign(group));
 		this.gate = new Gate(group, UNDER_TEST);
 		try {
@@ -307,7 +317,10 @@ public final class SimulatedCluster implements AutoCloseable {
 		try {
 			this.gate = new Gate(group, DEFAULT_PEER);
 			switch (reason) {
-				case RESIGNED -> node.resign(group);
+				case RESIGNED -> {
+					this.placement.pin(group, DEFAULT_PEER);
+					node.resign(group);
+				}
 				// the database is out of reach until the node's own deadline has passed
 				case RENEWAL_DEADLINE_PASSED -> this.cutOff = true;
 				// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
@@ -325,6 +338,9 @@ public final class SimulatedCluster implements AutoCloseable {
 				throw new IllegalStateException("The node was revoked from '" + group + "' for " + revoked.reason()
 						+ ", not " + reason);
 			}
+			// from now on the coordinator places the group on the peer too (pinned only now, so that a move to the
+			// peer cannot come before the cause the test asked for)
+			this.placement.pin(group, DEFAULT_PEER);
 			// a node cut off stays so until the lease has expired in the database and the peer has it
 			runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
 			this.cutOff = false;
@@ -348,6 +364,7 @@ public final class SimulatedCluster implements AutoCloseable {
 		}
 		MembershipNode peer = peer(nodeId);
 		peer.join(group);
+		this.placement.pin(group, nodeId);
 		node.resign(group);
 		this.peers.forEach((id, other) -> {
 			if (!id.equals(nodeId) && other.isLeader(group)) {
@@ -438,6 +455,7 @@ public final class SimulatedCluster implements AutoCloseable {
 				.deadNodeRetention(mine.deadNodeRetention())
 				.clockSyncInterval(mine.clockSyncInterval())
 				.drainTimeout(mine.drainTimeout())
+				.partitions(mine.partitions())
 				.build();
 			// no address: the node under test never tries to reach a peer over the network
 			MembershipStore store = gated(InMemoryMembershipStore.sharing(this.database), id);
@@ -445,6 +463,7 @@ public final class SimulatedCluster implements AutoCloseable {
 				.clock(this.time)
 				.runtime(this.driver.runtime())
 				.noticeChannel((receiver) -> this.notices.put(id, receiver))
+				.placement(this.placement)
 				.build();
 			peer.start();
 			return peer;

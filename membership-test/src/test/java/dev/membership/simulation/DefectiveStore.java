@@ -6,12 +6,14 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
@@ -103,6 +105,26 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	@Override
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+		long renewed = this.store.renewAll(holder, epochs, expiresAt);
+		for (Map.Entry<String, Long> lease : epochs.entrySet()) {
+			LeaseRecord now = this.store.findLease(lease.getKey()).orElse(null);
+			boolean held = now != null && now.isHeldBy(holder) && now.epoch() == lease.getValue()
+					&& now.expiresAt() != null && now.expiresAt().isAfter(LeaseRecord.RELEASED);
+			if (held && this.defect == Defect.LATE_RENEWAL_SHORTENS_THE_LEASE) {
+				this.store.setLeaseExpiry(lease.getKey(), expiresAt);
+			}
+			if (held) {
+				this.trace.accept(() -> "store: " + holder.nodeId() + " renewed " + lease.getKey() + " epoch "
+						+ lease.getValue() + " until " + this.store.findLease(lease.getKey())
+							.map(LeaseRecord::expiresAt)
+							.orElse(null));
+			}
+		}
+		return renewed;
+	}
+
+	@Override
 	public boolean release(String group, Holder holder, long epoch) {
 		boolean released = this.store.release(group, holder, epoch);
 		if (released) {
@@ -127,9 +149,9 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	@Override
-	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, String keeperNodeId, long epoch,
-			long sequence) {
-		return this.store.writeRoster(members, changes, keeperNodeId, epoch, sequence);
+	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
+			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
+		return this.store.writeRoster(members, changes, assignments, keeperNodeId, epoch, sequence);
 	}
 
 	@Override

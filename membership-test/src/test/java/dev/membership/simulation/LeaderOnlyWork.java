@@ -7,7 +7,7 @@ import dev.membership.leadership.RevocationReason;
 
 /**
  * Leader-only work in the simulation: every node runs short jobs (shorter than the drain timeout) through
- * {@code beginLeaderWork} while it leads. When one begins on a node while another node's run of the same group is still
+ * their term's {@code tryBegin} while they lead a group or own a partition. When one begins on a node while another node's run of the same group is still
  * running, that is allowed only after a fault (the other's belief ended by its deadline, a lost lease or a crash: then
  * fencing with the epoch protects the data); after a graceful stop or a resign it is a violation, since the drain must
  * have waited for the run.
@@ -53,7 +53,9 @@ final class LeaderOnlyWork {
 				continue;
 			}
 			RevocationReason ended = this.endings.get(group + "/" + other.epoch);
-			if ((ended == RevocationReason.SHUTDOWN || ended == RevocationReason.RESIGNED) && this.violation == null) {
+			boolean graceful = ended == RevocationReason.SHUTDOWN || ended == RevocationReason.RESIGNED
+					|| ended == RevocationReason.MOVED;
+			if (graceful && this.violation == null) {
 				this.violation = nodeId + " began leader-only work of group " + group + " (epoch " + epoch + ") while "
 						+ other.nodeId + "'s run of epoch " + other.epoch + " still ran after a graceful " + ended;
 			}

@@ -101,7 +101,7 @@ final class SafetyInvariants implements LeadershipObserver {
 			}
 			MembershipNode leader = null;
 			for (MembershipNode node : nodes) {
-				LeadershipTerm term = node.currentTerm(group).orElse(null);
+				LeadershipTerm term = Simulation.belief(node, group).orElse(null);
 				if (term == null) {
 					continue;
 				}

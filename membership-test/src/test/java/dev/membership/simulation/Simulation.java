@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -20,6 +21,8 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.leadership.PartitionReleasedEvent;
+import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.test.VirtualScheduler;
@@ -31,6 +34,8 @@ import dev.membership.test.VirtualScheduler;
  * or not: no lease may stay with a stopped node longer than the lease). The same seed replays the same run.
  */
 final class Simulation {
+
+	static final String PARTITIONED = "tenants";
 
 	static final Instant SERVER_EPOCH = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -64,6 +69,9 @@ final class Simulation {
 
 	private final List<String> groups;
 
+	/** The partitions of group "tenants" in this run, 0 for none. */
+	private final int partitions;
+
 	private final List<SimulatedNode> nodes = new ArrayList<>();
 
 	/** Second processes with a node id already in use (the DUPLICATE_ID fault). */
@@ -94,7 +102,8 @@ final class Simulation {
 		this.invariants = new SafetyInvariants(this.store, this::noteLazily, this.scheduler::now);
 		int nodeCount = (config.nodes() > 0) ? config.nodes() : 2 + this.random.nextInt(6);
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
-		this.settings = config.settings("n0", this.groups);
+		this.partitions = (this.random.nextInt(2) == 0) ? 2 + this.random.nextInt(7) : 0;
+		this.settings = config.settings("n0", this.groups, this.partitions);
 		for (int i = 1; i <= nodeCount; i++) {
 			this.nodes.add(new SimulatedNode("n" + i));
 		}
@@ -121,7 +130,8 @@ final class Simulation {
 				.plus(this.config.operationTimeout())
 				.plus(this.databaseClock.largestBackwardJump())
 				.toNanos();
-			if (runUntilLeaders(healedAt, healedAt + bound) && runUntilRostersAgree(this.scheduler.now())) {
+			if (runUntilLeaders(healedAt, healedAt + bound) && runUntilRostersAgree(this.scheduler.now())
+					&& runUntilPartitionsPlaced(this.scheduler.now())) {
 				stopAll();
 				runUntil(this.scheduler.now() + this.settings.leaseDuration().multipliedBy(2).toNanos());
 				checkLeasesAfterStop();
@@ -139,7 +149,7 @@ final class Simulation {
 		Duration tail = this.settings.leaseDuration()
 			.plus(this.settings.renewalInterval())
 			.plus(this.config.operationTimeout());
-		this.invariants.check(running, this.groups, serverTime(), this::clockRate,
+		this.invariants.check(running, units(), serverTime(), this::clockRate,
 				this.databaseClock.settled(running, tail));
 	}
 
@@ -237,6 +247,56 @@ final class Simulation {
 			}
 		}
 		throw new IllegalStateException("not a node of this simulation: " + node.nodeId());
+	}
+
+	/** Every unit: the plain groups, and the partitions of "tenants" (leases "tenants#p"). */
+	private List<String> units() {
+		List<String> units = new ArrayList<>(this.groups);
+		for (int p = 0; p < this.partitions; p++) {
+			units.add(PARTITIONED + "#" + p);
+		}
+		return units;
+	}
+
+	/**
+	 * Once the rosters agree, the coordinator places the partitions over the running nodes: each owned by one of them,
+	 * their counts within one of each other, within a lease (a previous owner's lease to run out) and four intervals
+	 * (the placement written, read, the moves drained and taken), plus two operation timeouts and a backward jump.
+	 */
+	private boolean runUntilPartitionsPlaced(long from) {
+		if (this.partitions == 0) {
+			return true;
+		}
+		long deadline = from + this.settings.leaseDuration()
+			.plus(this.settings.renewalInterval().multipliedBy(4))
+			.plus(this.config.operationTimeout().multipliedBy(2))
+			.plus(this.databaseClock.largestBackwardJump())
+			.toNanos();
+		return runUntilHolds(this::partitionsPlaced, deadline, () -> "partitions not placed over the running nodes "
+				+ Duration.ofNanos(deadline - from) + " after the rosters agreed: " + ownedCounts());
+	}
+
+	private boolean partitionsPlaced() {
+		Map<String, Integer> counts = ownedCounts();
+		int owned = counts.values().stream().mapToInt(Integer::intValue).sum();
+		int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+		int min = counts.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+		return owned == this.partitions && max - min <= 1;
+	}
+
+	private Map<String, Integer> ownedCounts() {
+		Map<String, Integer> counts = new java.util.TreeMap<>();
+		for (MembershipNode node : liveNodes()) {
+			counts.merge(node.nodeId(), node.partitions(PARTITIONED).owned().size(), Integer::sum);
+		}
+		return counts;
+	}
+
+	/** What {@code node} believes of {@code unit}: its term of the group, or of the partition. */
+	static Optional<LeadershipTerm> belief(MembershipNode node, String unit) {
+		int at = unit.indexOf('#');
+		return (at < 0) ? node.currentTerm(unit)
+				: node.partitions(unit.substring(0, at)).term(Integer.parseInt(unit.substring(at + 1)));
 	}
 
 	private boolean everyGroupLed() {
@@ -398,7 +458,7 @@ final class Simulation {
 	/** No lease stays with a stopped node longer than the lease (plus the clock estimate's uncertainty). */
 	private void checkLeasesAfterStop() {
 		long slack = this.config.operationTimeout().toNanos() * 2 + nanos(5);
-		for (String group : this.groups) {
+		for (String group : units()) {
 			LeaseRecord lease = this.store.findLease(group).orElse(null);
 			if (lease == null || lease.holder() == null) {
 				continue;
@@ -491,7 +551,9 @@ final class Simulation {
 			this.runtime = new SimulatedRuntime(Simulation.this.scheduler, Simulation.this.network, this.id,
 					1 + drift, Simulation.this.random.nextLong() >>> 2);
 			MembershipNode[] self = new MembershipNode[1];
-			self[0] = MembershipNode.builder(Simulation.this.config.settings(this.id, Simulation.this.groups), Simulation.this.store)
+			self[0] = MembershipNode
+				.builder(Simulation.this.config.settings(this.id, Simulation.this.groups, Simulation.this.partitions),
+						Simulation.this.store)
 				.runtime(this.runtime)
 				.clock(this.runtime.clock())
 				.observer(Simulation.this.invariants)
@@ -507,6 +569,14 @@ final class Simulation {
 					}
 					else if (event instanceof LeaderRevokedEvent revoked) {
 						Simulation.this.work.termEnded(revoked.group(), revoked.epoch(), revoked.reason());
+					}
+					else if (event instanceof PartitionReleasedEvent released) {
+						Simulation.this.hint(this.id, new LeaseReleasedEvent(released.observerNodeId(),
+								released.group() + "#" + released.partition(), released.epoch()));
+					}
+					else if (event instanceof PartitionRevokedEvent revoked) {
+						Simulation.this.work.termEnded(revoked.group() + "#" + revoked.partition(), revoked.epoch(),
+								revoked.reason());
 					}
 				})
 				.build();
@@ -527,8 +597,9 @@ final class Simulation {
 				if (this.node != owner) {
 					return;
 				}
-				String group = Simulation.this.groups.get(random.nextInt(Simulation.this.groups.size()));
-				LeadershipTerm term = owner.currentTerm(group).orElse(null);
+				List<String> units = units();
+				String group = units.get(random.nextInt(units.size()));
+				LeadershipTerm term = belief(owner, group).orElse(null);
 				LeadershipTerm.Execution run = (term != null) ? term.tryBegin("housekeeping") : null;
 				if (run != null) {
 					Simulation.this.work.began(this.id, group, run.term().epoch(), Simulation.this.scheduler.now());

@@ -80,9 +80,12 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				this.maxDrift, this.safetyMargin, timeout, this.defect);
 	}
 
-	MembershipSettings settings(String nodeId, Collection<String> groups) {
-		return MembershipSettings.builder(nodeId)
-			.groups(Set.copyOf(groups))
+	MembershipSettings settings(String nodeId, Collection<String> groups, int partitions) {
+		MembershipSettings.Builder builder = MembershipSettings.builder(nodeId);
+		if (partitions > 1) {
+			builder.partitions(Simulation.PARTITIONED, partitions);
+		}
+		return builder.groups(Set.copyOf(groups))
 			.safetyMargin(this.safetyMargin)
 			.drainTimeout(this.drainTimeout)
 			.build();

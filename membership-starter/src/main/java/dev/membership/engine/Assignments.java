@@ -1,0 +1,173 @@
+package dev.membership.engine;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.PlacementPolicy;
+import dev.membership.spi.PlacementPolicy.Demand;
+
+/**
+ * The placement as this node last read it from the roster (or wrote it, as the coordinator), and what it means for
+ * this node: which units it may try for, and which it holds but must hand over. Placement is advice: a unit's lease
+ * decides who owns it, so nothing here can make two nodes own one unit. Changed by the loop; read from any thread.
+ * <p>
+ * A unit placed on this node: try for it (when its lease is released or has expired). Placed on another node: leave
+ * it, unless that node has just released it, or is no longer live here: then the node the policy would place it on
+ * without that node tries, so that a graceful leave or a crash hands over without waiting for the coordinator, and to
+ * the node the coordinator will choose. A plain group nobody has placed yet (no coordinator, or one that does not
+ * place): every member races for it, as without placement; a partition nobody has placed waits for the coordinator.
+ */
+final class Assignments {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+
+	private final String selfId;
+
+	private final PlacementPolicy policy;
+
+	private volatile Map<String, GroupAssignment> placed = Map.of();
+
+	private volatile @Nullable String coordinator;
+
+	private final Set<String> mismatchesSaid = new HashSet<>();
+
+	Assignments(String selfId, PlacementPolicy policy) {
+		this.selfId = selfId;
+		this.policy = policy;
+	}
+
+	PlacementPolicy policy() {
+		return this.policy;
+	}
+
+	/** Takes the placement of a roster read or written, by {@code coordinator}. */
+	void take(@Nullable String coordinator, Map<String, GroupAssignment> assignments) {
+		this.coordinator = coordinator;
+		this.placed = Map.copyOf(assignments);
+	}
+
+	Map<String, GroupAssignment> placed() {
+		return this.placed;
+	}
+
+	/** Whether the placement says anything of {@code unit}'s group. */
+	boolean isPlaced(Unit unit) {
+		return this.placed.containsKey(unit.group());
+	}
+
+	/** Who the placement puts on {@code unit}: null when nobody, or when its group is not placed. */
+	@Nullable String owner(Unit unit) {
+		GroupAssignment assignment = this.placed.get(unit.group());
+		if (assignment == null) {
+			return null;
+		}
+		if (assignment.partitions() != unit.partitions()) {
+			if (this.mismatchesSaid.add(unit.group())) {
+				log.error("Node {} has {} partition(s) of group '{}' but the cluster's coordinator places {}: it takes "
+						+ "none of them until every member agrees (membership.partitions.{})", this.selfId,
+						unit.partitions(), unit.group(), assignment.partitions(), unit.group());
+			}
+			return null;
+		}
+		return assignment.owner(unit.partition());
+	}
+
+	/** Whether this node holds {@code unit} against the placement, which names another node for it. */
+	boolean placedElsewhere(Unit unit) {
+		if (unit.isDefault()) {
+			return false;
+		}
+		return isPlaced(unit) && !this.selfId.equals(owner(unit));
+	}
+
+	/**
+	 * Whether this node may try for {@code unit} now. {@code released}: its release was just told (by its holder, the
+	 * node it is placed on); {@code live}: the members as this node knows them.
+	 */
+	boolean mayCompete(Unit unit, boolean released, List<Member> live) {
+		if (unit.isDefault()) {
+			return true;
+		}
+		if (!isPlaced(unit)) {
+			return !unit.isPartition();
+		}
+		String owner = owner(unit);
+		if (this.selfId.equals(owner)) {
+			return true;
+		}
+		boolean gone = owner != null && live.stream().noneMatch((m) -> m.live() && m.nodeId().equals(owner));
+		if (owner == null || !(released || gone)) {
+			return false;
+		}
+		return this.selfId.equals(successor(unit, owner, live));
+	}
+
+	/** Where the policy would place {@code unit} without {@code leaving}, from this node's view of the members. */
+	@Nullable String successor(Unit unit, String leaving, List<Member> live) {
+		List<Member> staying = live.stream().filter((m) -> m.live() && !m.nodeId().equals(leaving)).toList();
+		Map<String, @Nullable List<@Nullable String>> owners = new TreeMap<>();
+		this.placed.forEach((group, assignment) -> {
+			List<@Nullable String> kept = new ArrayList<>(assignment.owners());
+			kept.replaceAll((o) -> Objects.equals(o, leaving) ? null : o);
+			owners.put(group, kept);
+		});
+		String keeper = this.coordinator;
+		Map<String, Integer> fixed = (keeper != null && !keeper.equals(leaving)) ? Map.of(keeper, 1) : Map.of();
+		Map<String, Integer> counts = new TreeMap<>();
+		this.placed.forEach((group, assignment) -> counts.put(group, assignment.partitions()));
+		GroupAssignment next = this.policy.place(demands(counts, staying, owners), fixed).get(unit.group());
+		return (next != null && next.partitions() == unit.partitions()) ? next.owner(unit.partition()) : null;
+	}
+
+	/** What the policy is asked: each group's count, the live members that take part with it, and the owners now. */
+	static List<Demand> demands(Map<String, Integer> counts, Collection<Member> live,
+			Map<String, @Nullable List<@Nullable String>> owners) {
+		List<Demand> demands = new ArrayList<>();
+		counts.forEach((group, count) -> {
+			SortedSet<String> eligible = new TreeSet<>();
+			for (Member m : live) {
+				if (m.live() && takesPart(m, group, count)) {
+					eligible.add(m.nodeId());
+				}
+			}
+			List<@Nullable String> now = owners.get(group);
+			if (now == null || now.size() != count) {
+				now = new ArrayList<>(Collections.nCopies(count, null));
+			}
+			demands.add(new Demand(group, count, eligible, now));
+		});
+		return demands;
+	}
+
+	/** Whether {@code member} takes part in {@code group} with {@code count} partitions (1: a plain group). */
+	static boolean takesPart(Member member, String group, int count) {
+		Integer declared = member.partitions().get(group);
+		return (count == 1) ? declared == null && member.groups().contains(group) : Objects.equals(declared, count);
+	}
+
+	/** The owner of a plain group's lease now: its holder while the lease holds at {@code now}, else nobody. */
+	static @Nullable String holder(@Nullable LeaseRecord lease, Instant now) {
+		if (lease == null || lease.holder() == null || lease.expiresAt() == null || !lease.expiresAt().isAfter(now)) {
+			return null;
+		}
+		return lease.holder().nodeId();
+	}
+
+}

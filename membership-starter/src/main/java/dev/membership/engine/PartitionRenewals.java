@@ -1,0 +1,126 @@
+package dev.membership.engine;
+
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipStore;
+
+/**
+ * The renewal of every partition this node owns, in one store call per interval ({@link MembershipStore#renewAll}),
+ * confirmed by the node's read of the same interval: a lease read back held by this node under the term's epoch, and
+ * not released, was renewed, and its {@code renewedAt} is the clock sample of the renewal. Only then does a term's
+ * deadline move (from when the renewal was sent), and not when that sample shows a jump of the database's clock, as
+ * for a group's renewal. A lease read back held by another node, under another epoch, released or gone: the term ends
+ * ({@code LEASE_LOST}). No read, no confirmation: the deadlines stay, and the next interval tries again. Confined to
+ * the loop.
+ */
+final class PartitionRenewals {
+
+	private final MembershipSettings settings;
+
+	private final MembershipStore store;
+
+	private final NodeLoop loop;
+
+	private final ClockSamples samples;
+
+	private final ElectionMetrics metrics;
+
+	private final Self self;
+
+	private final Campaign campaign;
+
+	/** The renewal of this interval, until the read confirms it. */
+	private @Nullable Pending pending;
+
+	PartitionRenewals(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
+			ElectionMetrics metrics, Self self, Campaign campaign) {
+		this.settings = settings;
+		this.store = store;
+		this.loop = loop;
+		this.samples = samples;
+		this.metrics = metrics;
+		this.self = self;
+		this.campaign = campaign;
+	}
+
+	void renew(LoopJob job) {
+		this.pending = null;
+		Map<GroupElection, Term> owned = new LinkedHashMap<>();
+		Map<String, Long> epochs = new LinkedHashMap<>();
+		for (GroupElection unit : this.self.groups()) {
+			Term term = unit.unit().isPartition() ? unit.term() : null;
+			if (term != null && term.isValid()) {
+				owned.put(unit, term);
+				epochs.put(unit.name(), term.epoch());
+			}
+		}
+		if (owned.isEmpty()) {
+			job.next();
+			return;
+		}
+		long sent = this.loop.clock().nanoTime();
+		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
+		Holder holder = this.self.holder();
+		this.loop.call(job, () -> this.store.renewAll(holder, epochs, expiresAt),
+				(renewed, sentNanos, received) -> this.pending = new Pending(sentNanos, received, expiresAt, owned),
+				(ex) -> {
+					owned.keySet().forEach((unit) -> this.metrics.renewal(unit.unit().group(),
+							ElectionMetrics.RenewalOutcome.ERROR));
+					return true; // the tick goes on: the deadlines stay where they are
+				});
+	}
+
+	/** The lease names the read of this interval must bring back. */
+	Set<String> toConfirm() {
+		Pending p = this.pending;
+		return (p != null) ? p.names() : Set.of();
+	}
+
+	/** What the read brought back: which renewals applied, and the clock sample they carry. */
+	void confirm(Map<String, LeaseRecord> leases) {
+		Pending p = this.pending;
+		this.pending = null;
+		if (p == null) {
+			return;
+		}
+		Holder holder = this.self.holder();
+		Boolean trusted = null;
+		for (Map.Entry<GroupElection, Term> owned : p.owned().entrySet()) {
+			GroupElection unit = owned.getKey();
+			Term term = owned.getValue();
+			LeaseRecord lease = leases.get(unit.name());
+			boolean held = lease != null && lease.isHeldBy(holder) && lease.epoch() == term.epoch()
+					&& lease.expiresAt() != null && lease.expiresAt().isAfter(LeaseRecord.RELEASED);
+			if (!held) {
+				this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.LOST);
+				unit.lost(term);
+				continue;
+			}
+			if (trusted == null && lease.renewedAt() != null) {
+				trusted = this.samples.take(p.sentNanos(), p.receivedNanos(), lease.renewedAt());
+			}
+			this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.RENEWED);
+			if (Boolean.TRUE.equals(trusted)) {
+				unit.renewed(term, this.campaign.deadlineFor(p.sentNanos()), p.expiresAt());
+			}
+		}
+	}
+
+	private record Pending(long sentNanos, long receivedNanos, Instant expiresAt, Map<GroupElection, Term> owned) {
+
+		Set<String> names() {
+			return Set.copyOf(List.copyOf(this.owned.keySet()).stream().map(GroupElection::name).toList());
+		}
+
+	}
+
+}

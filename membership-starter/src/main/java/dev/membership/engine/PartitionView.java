@@ -1,0 +1,92 @@
+package dev.membership.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.Partitions;
+
+/** A partitioned group as this node sees it, from its partitions' elections and the placement it last read. */
+final class PartitionView implements Partitions {
+
+	private final String group;
+
+	private final int count;
+
+	private final Map<String, GroupElection> units;
+
+	private final Assignments assignments;
+
+	PartitionView(String group, int count, Map<String, GroupElection> units, Assignments assignments) {
+		this.group = group;
+		this.count = count;
+		this.units = units;
+		this.assignments = assignments;
+	}
+
+	@Override
+	public String group() {
+		return this.group;
+	}
+
+	@Override
+	public int count() {
+		return this.count;
+	}
+
+	@Override
+	public List<LeadershipTerm> owned() {
+		List<LeadershipTerm> owned = new ArrayList<>();
+		for (int p = 0; p < this.count; p++) {
+			Term term = term0(p);
+			if (term != null && term.isValid() && !term.isHandingOver()) {
+				owned.add(term);
+			}
+		}
+		return owned;
+	}
+
+	@Override
+	public Optional<LeadershipTerm> term(int partition) {
+		Term term = term0(partition);
+		return (term != null && term.isValid()) ? Optional.of(term) : Optional.empty();
+	}
+
+	@Override
+	public boolean runIfOwner(int partition, Runnable task) {
+		Term term = term0(partition);
+		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin(this.group + "#" + partition) : null;
+		if (execution == null) {
+			return false;
+		}
+		try (execution) {
+			task.run();
+		}
+		return true;
+	}
+
+	@Override
+	public Map<Integer, String> placement() {
+		Map<Integer, String> placed = new TreeMap<>();
+		for (int p = 0; p < this.count; p++) {
+			String owner = this.assignments.owner(new Unit(this.group, p, this.count));
+			if (owner != null) {
+				placed.put(p, owner);
+			}
+		}
+		return placed;
+	}
+
+	private Term term0(int partition) {
+		if (partition < 0 || partition >= this.count) {
+			throw new IllegalArgumentException(
+					"Group '" + this.group + "' has partitions 0 to " + (this.count - 1) + ", not " + partition);
+		}
+		GroupElection unit = this.units.get(new Unit(this.group, partition, this.count).leaseName());
+		return (unit != null) ? unit.term() : null;
+	}
+
+}

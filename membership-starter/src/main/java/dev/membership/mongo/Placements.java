@@ -1,0 +1,69 @@
+package dev.membership.mongo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.bson.Document;
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.spi.GroupAssignment;
+
+/**
+ * How placements and partition counts are kept in documents: as arrays of small documents keyed by a {@code g} field
+ * rather than as sub-documents keyed by group name, since a group name may hold characters a field name may not.
+ * <pre>
+ * assignments: [{g: "tenants", n: 8, o: ["node-a", "node-b", null, ...]}]      (the roster)
+ * partitions:  [{g: "tenants", n: 8}]                                           (node documents, roster entries)
+ * </pre>
+ */
+final class Placements {
+
+	private Placements() {
+	}
+
+	static List<Document> toDocuments(Map<String, GroupAssignment> assignments) {
+		List<Document> placed = new ArrayList<>(assignments.size());
+		new TreeMap<>(assignments).forEach((group, assignment) -> placed
+			.add(new Document("g", group).append("n", assignment.partitions()).append("o", assignment.owners())));
+		return placed;
+	}
+
+	static Map<String, GroupAssignment> toAssignments(@Nullable List<Document> placed) {
+		Map<String, GroupAssignment> assignments = new TreeMap<>();
+		if (placed != null) {
+			for (Document d : placed) {
+				String group = d.getString("g");
+				Number count = d.get("n", Number.class);
+				List<@Nullable String> owners = d.getList("o", String.class);
+				if (group != null && count != null && owners != null && owners.size() == count.intValue()
+						&& count.intValue() > 0) {
+					assignments.put(group, new GroupAssignment(count.intValue(), owners));
+				}
+			}
+		}
+		return assignments;
+	}
+
+	static List<Document> countsToDocuments(Map<String, Integer> counts) {
+		List<Document> entries = new ArrayList<>(counts.size());
+		new TreeMap<>(counts).forEach((group, count) -> entries.add(new Document("g", group).append("n", count)));
+		return entries;
+	}
+
+	static Map<String, Integer> counts(@Nullable List<Document> entries) {
+		Map<String, Integer> counts = new TreeMap<>();
+		if (entries != null) {
+			for (Document d : entries) {
+				String group = d.getString("g");
+				Number count = d.get("n", Number.class);
+				if (group != null && count != null) {
+					counts.put(group, count.intValue());
+				}
+			}
+		}
+		return counts;
+	}
+
+}

@@ -1,0 +1,147 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.PartitionAssignedEvent;
+import dev.membership.leadership.PartitionRevokedEvent;
+import dev.membership.leadership.RevocationReason;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.TestCluster;
+
+import static dev.membership.testsupport.TestCluster.LEASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Partitioned groups and placed leaderships on real threads and the embedded MongoDB: the coordinator spreads them,
+ * every partition has one owner, a graceful stop hands its partitions over after they drained, and no two nodes
+ * ever believe they own one partition (every belief recorded on one clock).
+ */
+class PartitionClusterTests {
+
+	private static final int PARTITIONS = 8;
+
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
+
+	private final TestCluster cluster = new TestCluster(mongo)
+		.customize((settings) -> settings.partitions("t", PARTITIONS).groups(Set.of("a", "b", "c", "d", "e")));
+
+	@AfterEach
+	void close() {
+		this.cluster.close();
+		this.cluster.recorder().assertSafe();
+	}
+
+	/** Owner of each partition as the nodes believe it: fails on a partition believed by two. */
+	private Map<Integer, String> owners() {
+		Map<Integer, String> owners = new HashMap<>();
+		for (MembershipNode node : this.cluster.running()) {
+			for (LeadershipTerm term : node.partitions("t").owned()) {
+				String before = owners.put(term.partition().getAsInt(), node.nodeId());
+				assertThat(before).as("partition %s owned twice", term.partition()).isNull();
+			}
+		}
+		return owners;
+	}
+
+	private static int spread(Map<Integer, String> owners, List<MembershipNode> nodes) {
+		Map<String, Integer> counts = new HashMap<>();
+		nodes.forEach((n) -> counts.put(n.nodeId(), 0));
+		owners.values().forEach((o) -> counts.merge(o, 1, Integer::sum));
+		return counts.values().stream().mapToInt(Integer::intValue).max().orElse(0)
+				- counts.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+	}
+
+	private boolean balanced() {
+		Map<Integer, String> owners = owners();
+		return owners.size() == PARTITIONS && spread(owners, this.cluster.running()) <= 1;
+	}
+
+	@Test
+	void partitionsSpreadOverTheMembersAndMoveOnlyAsFarAsAJoinOrALeaveNeeds() {
+		this.cluster.start("n1");
+		await().atMost(LEASE.multipliedBy(10)).until(() -> owners().size() == PARTITIONS);
+		assertThat(owners().values()).containsOnly("n1");
+		this.cluster.start("n2");
+		this.cluster.start("n3");
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		Map<Integer, String> before = owners();
+		assertThat(this.cluster.node("n1").partitions("t").placement()).isEqualTo(before);
+
+		// a graceful stop: only n3's partitions move, and each reached its next owner after n3 let it go
+		MembershipNode leaving = this.cluster.node("n3");
+		leaving.stop(Duration.ofSeconds(5));
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		Map<Integer, String> after = owners();
+		before.forEach((partition, owner) -> {
+			if (!owner.equals("n3")) {
+				assertThat(after.get(partition)).as("partition %d", partition).isEqualTo(owner);
+			}
+		});
+		// one revocation per partition it had, said when its drain began
+		assertThat(this.cluster.events("n3")).filteredOn(PartitionRevokedEvent.class::isInstance)
+			.extracting((e) -> ((PartitionRevokedEvent) e).reason())
+			.hasSize((int) before.values().stream().filter("n3"::equals).count())
+			.containsOnly(RevocationReason.SHUTDOWN);
+	}
+
+	@Test
+	void theLeadershipsOfPlainGroupsSpreadToo() {
+		this.cluster.start("n1");
+		await().atMost(LEASE.multipliedBy(10))
+			.until(() -> this.cluster.node("n1").groups().stream()
+				.filter((g) -> !g.equals("t"))
+				.allMatch((g) -> this.cluster.node("n1").isLeader(g)));
+		this.cluster.start("n2");
+		this.cluster.start("n3");
+		// default, a, b, c, d, e: six leaderships over three nodes, two each
+		await().atMost(LEASE.multipliedBy(20)).until(() -> {
+			Map<String, Integer> led = new HashMap<>();
+			Set<String> groups = new HashSet<>(List.of("default", "a", "b", "c", "d", "e"));
+			for (MembershipNode node : this.cluster.running()) {
+				for (String group : groups) {
+					if (node.isLeader(group)) {
+						led.merge(node.nodeId(), 1, Integer::sum);
+					}
+				}
+			}
+			return led.values().stream().mapToInt(Integer::intValue).sum() == 6
+					&& new ArrayList<>(led.values()).stream().allMatch((c) -> c == 2);
+		});
+	}
+
+	@Test
+	void ownershipComesWithEventsAndEpochsThatOnlyGrow() {
+		this.cluster.start("n1");
+		await().atMost(LEASE.multipliedBy(10)).until(() -> owners().size() == PARTITIONS);
+		this.cluster.start("n2");
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		List<PartitionAssignedEvent> assigned = this.cluster.events("n2")
+			.stream()
+			.filter(PartitionAssignedEvent.class::isInstance)
+			.map(PartitionAssignedEvent.class::cast)
+			.toList();
+		assertThat(assigned).hasSize(PARTITIONS / 2).allSatisfy((e) -> assertThat(e.epoch()).isGreaterThan(1));
+		for (LeadershipTerm term : this.cluster.node("n2").partitions("t").owned()) {
+			assertThat(term.group()).isEqualTo("t");
+			assertThat(term.epoch()).isEqualTo(assigned.stream()
+				.filter((e) -> e.partition() == term.partition().getAsInt())
+				.findFirst()
+				.orElseThrow()
+				.epoch());
+		}
+	}
+
+}
