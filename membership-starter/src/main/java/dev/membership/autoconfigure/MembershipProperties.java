@@ -3,8 +3,10 @@ package dev.membership.autoconfigure;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -73,6 +75,12 @@ public class MembershipProperties {
 	 * 'default', always: its leader keeps the member roster.
 	 */
 	private Set<String> groups = new LinkedHashSet<>(List.of("default"));
+
+	/**
+	 * Partitioned groups, by name, with their partition count (1 to 4096): the coordinator spreads each group's
+	 * partitions over the members that declare it with the same count; one node owns each partition at a time.
+	 */
+	private Map<String, Integer> partitions = new LinkedHashMap<>();
 
 	private final Mongo mongo = new Mongo();
 
@@ -152,6 +160,14 @@ public class MembershipProperties {
 
 	public void setGroups(Set<String> groups) {
 		this.groups = groups;
+	}
+
+	public Map<String, Integer> getPartitions() {
+		return this.partitions;
+	}
+
+	public void setPartitions(Map<String, Integer> partitions) {
+		this.partitions = partitions;
 	}
 
 	public Mongo getMongo() {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -93,6 +94,7 @@ final class MembershipSettingsFactory {
 			.deadNodeRetention(properties.getDeadNodeRetention())
 			.drainTimeout(drainTimeout)
 			.groups(properties.getGroups())
+			.partitions((properties.getPartitions() != null) ? properties.getPartitions() : Map.of())
 			.build();
 	}
 

@@ -33,6 +33,13 @@ final class UnknownMembershipProperties {
 	/** Every valid name, from the properties class itself, so it cannot drift from what binds. */
 	private static final List<String> KNOWN = known("membership", MembershipProperties.class);
 
+	/** The valid names that are maps ({@code membership.partitions}): any name below one of them binds. */
+	private static final List<ConfigurationPropertyName> MAPS = java.util.Arrays
+		.stream(BeanUtils.getPropertyDescriptors(MembershipProperties.class))
+		.filter((property) -> java.util.Map.class.isAssignableFrom(property.getPropertyType()))
+		.map((property) -> ConfigurationPropertyName.of("membership." + dashed(property.getName())))
+		.toList();
+
 	private UnknownMembershipProperties() {
 	}
 
@@ -49,6 +56,7 @@ final class UnknownMembershipProperties {
 					.filter(PREFIX::isAncestorOf)
 					.map(UnknownMembershipProperties::withoutIndexes)
 					.filter((name) -> KNOWN.stream().noneMatch((known) -> ConfigurationPropertyName.of(known).equals(name)))
+					.filter((name) -> MAPS.stream().noneMatch((map) -> map.isAncestorOf(name)))
 					.forEach((name) -> unknown.add(name.toString()));
 			}
 		}

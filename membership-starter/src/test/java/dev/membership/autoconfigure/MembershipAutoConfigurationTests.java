@@ -74,7 +74,7 @@ class MembershipAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("membership.node-id=node-7", "membership.safety-margin=50ms",
 					"membership.dead-node-retention=5m", "membership.groups=alpha,beta",
-					"membership.mongo.nodes-collection=n", "membership.mongo.leases-collection=l",
+					"membership.partitions.tenants=8", "membership.mongo.nodes-collection=n", "membership.mongo.leases-collection=l",
 					"membership.mongo.operation-timeout=200ms", "membership.mongo.lease-write-concern=majority-journaled")
 			.run((context) -> {
 				MembershipSettings settings = context.getBean(MembershipSettings.class);
@@ -85,6 +85,7 @@ class MembershipAutoConfigurationTests {
 				assertThat(settings.safetyMargin()).isEqualTo(Duration.ofMillis(50));
 				assertThat(settings.deadNodeRetention()).isEqualTo(Duration.ofMinutes(5));
 				assertThat(settings.groups()).containsExactlyInAnyOrder("alpha", "beta", "default");
+				assertThat(settings.partitions()).containsExactly(java.util.Map.entry("tenants", 8));
 				MembershipProperties properties = context.getBean(MembershipProperties.class);
 				assertThat(properties.getMongo().getNodesCollection()).isEqualTo("n");
 				assertThat(MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout())
@@ -93,6 +94,9 @@ class MembershipAutoConfigurationTests {
 					.isEqualTo(WriteConcern.MAJORITY.withJournal(true));
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("alpha"));
+				// alone, the node is given every partition by the coordinator (itself)
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> membership.partitions("tenants").owned().size() == 8);
 			});
 	}
 
@@ -216,6 +220,8 @@ class MembershipAutoConfigurationTests {
 		assertFailure("membership.mongo.lease-write-concern=journaled",
 				"membership.mongo.lease-write-concern: 'journaled' is weaker than majority");
 		assertFailure("membership.dead-node-retention=100ms", "membership.dead-node-retention");
+		assertFailure("membership.partitions.tenants=0", "membership.partitions: a group has 1 to 4096 partitions");
+		assertFailure("membership.partitions.default=4", "membership.partitions: the default group cannot be");
 		assertFailure("membership.mongo.operation-timeout=5ms",
 				"membership.mongo.operation-timeout: every database call would have to finish within 5 ms");
 	}
