@@ -9,11 +9,12 @@ import org.springframework.context.annotation.Role;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.membership.Membership;
+import dev.membership.scheduling.ForEachOwnedPartitionBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyExecutionListener;
 
 /**
- * {@code @LeaderOnly} on bean methods and classes. Active also with {@code membership.enabled=false}: then this node
+ * {@code @LeaderOnly} on bean methods and classes, and {@code @ForEachOwnedPartition} on bean methods. Active also with {@code membership.enabled=false}: then this node
  * never leads, so leader-only methods never run here, and the post-processor says so once at startup.
  */
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
@@ -27,6 +28,14 @@ public class LeaderOnlyAutoConfiguration {
 		// resolved on first use: a post-processor must not pull the node (and MongoDB) in early
 		return new LeaderOnlyBeanPostProcessor(SingletonSupplier.of(membership::getIfAvailable),
 				SingletonSupplier.of(() -> listener.getIfAvailable(LeaderOnlyExecutionListener::none)));
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
+	static ForEachOwnedPartitionBeanPostProcessor forEachOwnedPartitionBeanPostProcessor(
+			ObjectProvider<Membership> membership) {
+		return new ForEachOwnedPartitionBeanPostProcessor(SingletonSupplier.of(membership::getIfAvailable));
 	}
 
 }

@@ -1,0 +1,34 @@
+package dev.membership.scheduling;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.springframework.aot.hint.annotation.Reflective;
+
+/**
+ * Runs the annotated method once for each partition of {@link #group()} this node owns, one after another on the
+ * calling thread, typically from {@code @Scheduled}: the call does nothing on a node that owns none. Each run is
+ * registered with its partition's term as {@code @LeaderOnly} work is with a leader's, so a hand-over of that partition
+ * (a rebalance, a graceful stop) waits for it; inside, {@code LeaderContext.currentTerm()} is the partition's term
+ * ({@code partition()}, {@code epoch()} to fence writes with). A run that throws does not stop the others: the first
+ * exception is rethrown once all ran, the later ones added to it as suppressed.
+ * <p>
+ * The method returns {@code void} and takes no parameters; the group must be a partitioned group of this node
+ * ({@code membership.partitions.<group>}). Both are checked at startup.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Reflective
+public @interface ForEachOwnedPartition {
+
+	/** The partitioned group. */
+	String group();
+
+	/** Interrupt a run when its partition is revoked or handed over while it runs. */
+	boolean interruptOnRevoke() default false;
+
+}

@@ -1,0 +1,82 @@
+package dev.membership.scheduling;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+
+import dev.membership.Membership;
+import dev.membership.leadership.LeadershipTerm;
+
+/**
+ * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each under its partition's term; no
+ * database call.
+ */
+public class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
+
+	private final Supplier<@Nullable Membership> membership;
+
+	private final Map<Method, Target> targets = new ConcurrentHashMap<>();
+
+	public ForEachOwnedPartitionInterceptor(Supplier<@Nullable Membership> membership) {
+		this.membership = membership;
+	}
+
+	@Override
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		Target target = this.targets.computeIfAbsent(invocation.getMethod(), (method) -> Target.of(invocation));
+		Membership m = this.membership.get();
+		if (target.group == null || m == null) {
+			return (target.group == null) ? invocation.proceed() : null;
+		}
+		Throwable first = null;
+		for (LeadershipTerm term : m.partitions(target.group).owned()) {
+			LeadershipTerm.Execution execution = target.interruptOnRevoke ? term.tryBeginInterruptible(target.name)
+					: term.tryBegin(target.name);
+			if (execution == null) {
+				continue; // handed over or ended since owned() answered
+			}
+			try (execution) {
+				// each run goes through the rest of the chain anew
+				((invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone() : invocation)
+					.proceed();
+			}
+			catch (Throwable ex) {
+				if (first == null) {
+					first = ex;
+				}
+				else {
+					first.addSuppressed(ex);
+				}
+			}
+		}
+		if (first != null) {
+			throw first;
+		}
+		return null;
+	}
+
+	/** What the annotation says of one method; a null group: not annotated (the method runs as it is). */
+	private record Target(@Nullable String group, String name, boolean interruptOnRevoke) {
+
+		static Target of(MethodInvocation invocation) {
+			Method method = invocation.getMethod();
+			Object self = invocation.getThis();
+			Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : method.getDeclaringClass();
+			ForEachOwnedPartition annotation = AnnotatedElementUtils
+				.findMergedAnnotation(AopUtils.getMostSpecificMethod(method, targetClass), ForEachOwnedPartition.class);
+			String name = targetClass.getSimpleName() + "." + method.getName();
+			return (annotation != null) ? new Target(annotation.group(), name, annotation.interruptOnRevoke())
+					: new Target(null, name, false);
+		}
+
+	}
+
+}
