@@ -53,6 +53,11 @@ public interface Membership {
 	 */
 	Partitions partitions(String group);
 
+	/** The partitioned groups of this node ({@code membership.partitions}); the others of {@link #groups()} are plain. */
+	default Set<String> partitionedGroups() {
+		return Set.of();
+	}
+
 	/** Makes this node compete for {@code group} too (idempotent). */
 	void join(String group);
 

@@ -15,12 +15,13 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  *
  * @param self this node
  * @param leader the leader of the {@code default} group, or null when it has none
- * @param groups every group this node competes for, by name
+ * @param groups every plain group this node competes for, by name
+ * @param partitions every partitioned group of this node, by name
  * @param members every member in the last roster this node took: live first, then oldest first
  */
 @JsonInclude(JsonInclude.Include.ALWAYS) // the actuator's mapper drops nulls; "leader": null is part of the API
 public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, Group> groups,
-		List<MemberDescriptor> members)
+		Map<String, PartitionedGroup> partitions, List<MemberDescriptor> members)
 		implements OperationResponseBody {
 
 	/** The answer to the write operation. */
@@ -38,6 +39,19 @@ public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, 
 	/** {@code leader} is a node id or null; {@code epoch} the last epoch seen (null if none). */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record Group(@Nullable String leader, @Nullable Long epoch, @Nullable String leaseExpiresAt) {
+	}
+
+	/**
+	 * {@code owners}: by partition number (a string, as JSON keys are), the owner as this node knows it: itself for
+	 * its own partitions, else the holder of the lease it last saw, else the node the coordinator placed it on (epoch
+	 * null: not seen). A partition neither owned, seen nor placed is absent.
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record PartitionedGroup(int count, Map<String, PartitionOwner> owners) {
+	}
+
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record PartitionOwner(String nodeId, @Nullable Long epoch) {
 	}
 
 	/** {@code leader}: the node leads at least one group. */

@@ -18,6 +18,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import dev.membership.Membership;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderInfo;
+import dev.membership.leadership.Partitions;
 
 /**
  * {@code /actuator/cluster}: the cluster as this node sees it (read), and a way for an operator to make this node
@@ -36,7 +37,15 @@ public class ClusterEndpoint {
 	public ClusterDescriptor cluster() {
 		Map<String, ClusterDescriptor.Group> groups = new LinkedHashMap<>();
 		Set<String> leaders = new HashSet<>();
+		Set<String> partitioned = this.membership.partitionedGroups();
+		Map<String, ClusterDescriptor.PartitionedGroup> partitions = new LinkedHashMap<>();
+		for (String group : new TreeSet<>(partitioned)) {
+			partitions.put(group, partitioned(this.membership.partitions(group)));
+		}
 		for (String group : new TreeSet<>(this.membership.groups())) {
+			if (partitioned.contains(group)) {
+				continue;
+			}
 			Optional<LeaderInfo> leader = this.membership.leader(group);
 			leader.ifPresent((info) -> leaders.add(info.nodeId()));
 			groups.put(group, leader
@@ -54,7 +63,23 @@ public class ClusterEndpoint {
 			.toList();
 		return new ClusterDescriptor(
 				new ClusterDescriptor.Self(this.membership.nodeId(), this.membership.advertisedAddress()), leader,
-				groups, members);
+				groups, partitions, members);
+	}
+
+	private static ClusterDescriptor.PartitionedGroup partitioned(Partitions partitions) {
+		Map<String, ClusterDescriptor.PartitionOwner> byPartition = new LinkedHashMap<>();
+		Map<Integer, LeaderInfo> known = partitions.owners();
+		Map<Integer, String> placed = partitions.placement();
+		for (int p = 0; p < partitions.count(); p++) {
+			LeaderInfo owner = known.get(p);
+			ClusterDescriptor.PartitionOwner shown = (owner != null)
+					? new ClusterDescriptor.PartitionOwner(owner.nodeId(), owner.epoch())
+					: (placed.get(p) != null) ? new ClusterDescriptor.PartitionOwner(placed.get(p), null) : null;
+			if (shown != null) {
+				byPartition.put(Integer.toString(p), shown);
+			}
+		}
+		return new ClusterDescriptor.PartitionedGroup(partitions.count(), byPartition);
 	}
 
 	/** Makes this node resign {@code group} (default: {@code default}). */

@@ -45,6 +45,13 @@ public class MembershipHealthIndicator extends AbstractHealthIndicator {
 		}
 		Map<String, Object> groups = new LinkedHashMap<>();
 		for (String group : new TreeSet<>(this.membership.groups())) {
+			if (this.membership.partitionedGroups().contains(group)) {
+				Map<String, Object> detail = new LinkedHashMap<>();
+				detail.put("role", "partitioned");
+				detail.put("owned", this.membership.partitions(group).owned().size());
+				groups.put(group, detail);
+				continue;
+			}
 			Map<String, Object> detail = new LinkedHashMap<>();
 			detail.put("role", this.membership.isLeader(group) ? "leader" : "follower");
 			this.membership.leader(group).ifPresent((leader) -> {

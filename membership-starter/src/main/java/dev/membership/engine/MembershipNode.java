@@ -314,13 +314,18 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	}
 
 	@Override
+	public Set<String> partitionedGroups() {
+		return this.settings.partitions().keySet();
+	}
+
+	@Override
 	public Partitions partitions(String group) {
 		Integer count = this.settings.partitions().get(group);
 		if (count == null) {
 			throw new IllegalArgumentException("Node " + nodeId() + " has no partitioned group '" + group
 					+ "' (membership.partitions." + group + "=<count> makes one)");
 		}
-		return new PartitionView(group, count, this.groups, this.assignments);
+		return new PartitionView(group, count, this.groups, this.assignments, this::advertisedAddress);
 	}
 
 	@Override

@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
 
@@ -20,11 +24,15 @@ final class PartitionView implements Partitions {
 
 	private final Assignments assignments;
 
-	PartitionView(String group, int count, Map<String, GroupElection> units, Assignments assignments) {
+	private final Supplier<@Nullable String> address;
+
+	PartitionView(String group, int count, Map<String, GroupElection> units, Assignments assignments,
+			Supplier<@Nullable String> address) {
 		this.group = group;
 		this.count = count;
 		this.units = units;
 		this.assignments = assignments;
+		this.address = address;
 	}
 
 	@Override
@@ -66,6 +74,22 @@ final class PartitionView implements Partitions {
 			task.run();
 		}
 		return true;
+	}
+
+	@Override
+	public Map<Integer, LeaderInfo> owners() {
+		Map<Integer, LeaderInfo> owners = new TreeMap<>();
+		for (int p = 0; p < this.count; p++) {
+			GroupElection unit = this.units.get(new Unit(this.group, p, this.count).leaseName());
+			if (unit != null) {
+				LeaderInfo self = unit.self(this.address.get());
+				LeaderInfo info = (self != null) ? self : unit.leader().knownOther();
+				if (info != null) {
+					owners.put(p, info);
+				}
+			}
+		}
+		return owners;
 	}
 
 	@Override

@@ -39,6 +39,13 @@ public interface Partitions {
 	Map<Integer, String> placement();
 
 	/**
+	 * Each partition's owner as this node knows it, with the owner's epoch: this node for the partitions it owns, else
+	 * the holder of the partition's lease it last saw (a read, a release notice). A partition whose owner this node has
+	 * not seen is absent. From memory: another node's ownership may have ended since.
+	 */
+	Map<Integer, LeaderInfo> owners();
+
+	/**
 	 * The partition of {@code key} among {@code partitions}: murmur3 (32-bit, seed 0) of the key's UTF-8 bytes, modulo
 	 * the count. Stable across versions, nodes and restarts; other services may compute it too.
 	 */

@@ -73,7 +73,7 @@ class MembershipActuatorTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
 			String json = JsonMapper.builder().build().writeValueAsString(context.getBean(ClusterEndpoint.class).cluster());
 			JsonNode root = JsonMapper.builder().build().readTree(json);
-			assertThat(root.propertyNames()).containsExactly("self", "leader", "groups", "members");
+			assertThat(root.propertyNames()).containsExactly("self", "leader", "groups", "partitions", "members");
 			assertThat(root.get("self").get("nodeId").asString()).isEqualTo("observed");
 			assertThat(root.get("self").get("address").asString()).isEqualTo("127.0.0.1:8081");
 			JsonNode leader = root.get("leader");
@@ -112,6 +112,24 @@ class MembershipActuatorTests {
 		assertThat(root.get("self").has("address")).isTrue();
 		assertThat(root.get("groups").get("default").get("leader").isNull()).isTrue();
 		assertThat(root.get("groups").get("default").get("epoch").isNull()).isTrue();
+	}
+
+	@Test
+	void theEndpointShowsEachPartitionedGroupsOwnersWithTheirEpochs() {
+		this.runner.withPropertyValues("membership.partitions.tenants=4").run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 4);
+			ClusterDescriptor cluster = context.getBean(ClusterEndpoint.class).cluster();
+			assertThat(cluster.groups()).containsOnlyKeys("default");
+			ClusterDescriptor.PartitionedGroup tenants = cluster.partitions().get("tenants");
+			assertThat(tenants.count()).isEqualTo(4);
+			assertThat(tenants.owners()).containsOnlyKeys("0", "1", "2", "3");
+			membership.partitions("tenants").owned().forEach((term) -> assertThat(tenants.owners())
+				.containsEntry(Integer.toString(term.partition().getAsInt()),
+						new ClusterDescriptor.PartitionOwner("observed", term.epoch())));
+			Map<?, ?> groups = (Map<?, ?>) context.getBean(MembershipHealthIndicator.class).health(true).getDetails().get("groups");
+			assertThat(groups.get("tenants")).isEqualTo(Map.of("role", "partitioned", "owned", 4));
+		});
 	}
 
 	@Test
