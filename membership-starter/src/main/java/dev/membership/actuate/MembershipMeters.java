@@ -42,10 +42,13 @@ public class MembershipMeters
 
 	private final MultiGauge heartbeats;
 
+	private final PartitionMeters partitions;
+
 	/** The membership is looked up lazily: the node itself reports to these meters. */
 	public MembershipMeters(MeterRegistry registry, Supplier<Membership> membership) {
 		this.registry = registry;
 		this.membership = membership;
+		this.partitions = new PartitionMeters(registry);
 		Gauge.builder("membership.members.live", this.membership, (m) -> m.get().liveMembers().size())
 			.description("Live members as this node sees them")
 			.register(registry);
@@ -59,6 +62,7 @@ public class MembershipMeters
 	@Override
 	public void onEvent(MembershipEvent event) {
 		refresh();
+		this.partitions.onEvent(event);
 	}
 
 	/** Picks up new groups and the current member set; called on every membership event. */
@@ -69,6 +73,12 @@ public class MembershipMeters
 			return;
 		}
 		for (String group : m.groups()) {
+			if (m.partitionedGroups().contains(group)) {
+				if (this.gaugedGroups.add(group)) {
+					this.partitions.register(m, group);
+				}
+				continue;
+			}
 			if (this.gaugedGroups.add(group)) {
 				Gauge.builder("membership.leader", m, (x) -> x.isLeader(group) ? 1 : 0)
 					.description("1 when this node leads the group")

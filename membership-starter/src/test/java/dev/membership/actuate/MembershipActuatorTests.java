@@ -198,6 +198,26 @@ class MembershipActuatorTests {
 	}
 
 	@Test
+	void partitionMetersCountOwnedAndMovedPartitions() {
+		this.runner.withUserConfiguration(Prometheus.class).withPropertyValues("membership.partitions.tenants=4").run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 4);
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			await().atMost(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
+				assertThat(registry.get("membership.partitions.owned").tag("group", "tenants").gauge().value()).isEqualTo(4);
+				assertThat(registry.get("membership.partitions.moves")
+					.tags("group", "tenants", "direction", "assigned")
+					.counter()
+					.count()).isEqualTo(4);
+			});
+			assertThat(registry.find("membership.leader").tag("group", "tenants").gauge()).isNull();
+			String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+			assertThat(scrape).contains("membership_partitions_owned{", "membership_partitions_moves_total{",
+					"membership_partitions_handoff_seconds_count{");
+		});
+	}
+
+	@Test
 	void readinessWaitsForTheFirstHeartbeatAndListing() {
 		int closedPort = EmbeddedMongo.freePort();
 		this.runner.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class))
