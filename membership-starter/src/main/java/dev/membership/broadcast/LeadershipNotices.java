@@ -13,12 +13,13 @@ import dev.membership.MembershipEventListener;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Tells the other nodes about leadership at once instead of at their next tick: a released lease (so a follower takes
- * over within milliseconds of a graceful stop or resign) and a new leader (so every node sees the change now); and
+ * Tells the other nodes about leadership at once instead of at their next tick: a released lease, a group's or a
+ * partition's (so a follower takes over within milliseconds of a graceful stop, resign or move) and a new leader (so every node sees the change now); and
  * hands the notices other nodes send to this one's engine, as its {@link NoticeChannel}. Advisory only: the lease
  * document still decides. A reaction of the node, not an application listener, so that no application listener can
  * stop the notices.
@@ -53,6 +54,11 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 	public void onEvent(MembershipEvent event) {
 		if (event instanceof LeaseReleasedEvent released) {
 			onReleased(released);
+		}
+		else if (event instanceof PartitionReleasedEvent released) {
+			// the partition's lease by its name: the node the placement hands it to takes it at once
+			this.broadcaster.send(LEASE_RELEASED,
+					Map.of("group", released.group() + "#" + released.partition(), "epoch", released.epoch()));
 		}
 		else if (event instanceof LeaderElectedEvent elected) {
 			onElected(elected);

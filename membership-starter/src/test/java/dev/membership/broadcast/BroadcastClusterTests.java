@@ -104,7 +104,8 @@ class BroadcastClusterTests {
 	}
 
 	ConfigurableApplicationContext node(String nodeId, String... overrides) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestNode.class).properties(overrides)
+		// default properties: a later call wins, so the test's own come last
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestNode.class)
 			.properties(
 				"spring.main.web-application-type=" + webApplicationType(), "spring.main.banner-mode=off", "server.address=127.0.0.1", "server.port=0",
 				"spring.mongodb.uri=" + mongo.uri() + "/" + this.database, "membership.node-id=" + nodeId,
@@ -112,6 +113,7 @@ class BroadcastClusterTests {
 				"membership.liveness-window=1s", "membership.lease-duration=1500ms",
 				"membership.broadcast.connect-timeout=300ms", "membership.broadcast.read-timeout=1s",
 				"logging.level.de.bwaldvogel=OFF")
+			.properties(overrides)
 			.run();
 		this.nodes.add(context);
 		return context;
@@ -352,6 +354,29 @@ class BroadcastClusterTests {
 
 	private static double accepted(ConfigurableApplicationContext context) {
 		return context.getBean(MeterRegistry.class).counter("membership.broadcast.received", "outcome", "accepted").count();
+	}
+
+	@Test
+	void aPartitionHandedOverByAGracefulStopIsTakenAtOnceNotAtTheSuccessorsNextTick() {
+		// reads only every 3 s: only the release notice can make the successor take the partitions sooner
+		List<ConfigurableApplicationContext> cluster = cluster(2, "membership.renewal-interval=3s",
+				"membership.liveness-window=5s", "membership.lease-duration=8s", "membership.partitions.tenants=4");
+		await().atMost(Duration.ofSeconds(40))
+			.until(() -> cluster.stream().allMatch((c) -> membership(c).partitions("tenants").owned().size() == 2));
+		ConfigurableApplicationContext leaving = cluster.stream()
+			.filter((c) -> !membership(c).isLeader("default"))
+			.findFirst()
+			.orElseThrow();
+		ConfigurableApplicationContext staying = cluster.get((cluster.get(0) == leaving) ? 1 : 0);
+		long before = membership(staying).partitions("tenants").owned().stream().mapToLong((t) -> t.epoch()).sum();
+		double noticesBefore = accepted(staying);
+		leaving.close();
+		await().atMost(Duration.ofMillis(2500))
+			.until(() -> membership(staying).partitions("tenants").owned().size() == 4);
+		// told of both releases (a tick of its own may have come first, but the notices were sent and accepted)
+		await().atMost(Duration.ofSeconds(1)).until(() -> accepted(staying) - noticesBefore >= 2);
+		assertThat(membership(staying).partitions("tenants").owned().stream().mapToLong((t) -> t.epoch()).sum())
+			.isGreaterThan(before);
 	}
 
 	@Test
