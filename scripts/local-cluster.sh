@@ -52,7 +52,22 @@ Housekeeping runs:   curl -s http://127.0.0.1:8081/housekeeping/runs
 Broadcast:           curl -s -X POST 'http://127.0.0.1:8081/cache/invalidate?key=k1'
                      curl -s http://127.0.0.1:8082/cache/events
 Failover:            kill -9 <pid of the leader's node>   (or kill <pid> for a graceful hand-over)
+Tenant roll-up:      curl -s http://127.0.0.1:8081/tenants/runs   (8 partitions of group 'tenants')
+Another node:        java -jar $JAR --server.port=8084 --server.address=127.0.0.1 --sample.embedded-mongo.port=$DB_PORT
 
-Press Ctrl-C to stop everything.
+Below: the owner of each tenant partition (node:epoch), printed whenever it changes. Kill a node or start
+another and watch partitions move. Press Ctrl-C to stop everything.
 INFO
-wait
+
+previous=""
+while true; do
+  owners=""
+  for port in "${PORTS[@]}" 8084 8085; do
+    if owners=$(curl -sf --max-time 1 "http://127.0.0.1:$port/tenants/owners" 2>/dev/null); then break; fi
+  done
+  if [[ -n "$owners" && "$owners" != "$previous" ]]; then
+    echo "$(date +%T) tenants: $owners"
+    previous="$owners"
+  fi
+  sleep 2
+done

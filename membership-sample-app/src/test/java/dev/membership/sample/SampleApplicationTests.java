@@ -23,7 +23,8 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "management.health.mongodb.enabled=false", "membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms",
-				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms" })
+				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms",
+				"sample.tenants.interval=100ms" })
 @Import(TestDatabase.InContext.class)
 class SampleApplicationTests {
 
@@ -64,6 +65,33 @@ class SampleApplicationTests {
 		assertThat(get("/actuator/health").body()).contains("\"membership\"");
 		assertThat(get("/").body()).contains("/actuator/cluster");
 		assertThat(get("/cache/events").body()).isEqualTo("[]");
+	}
+
+	@Test
+	void aSingleNodeOwnsEveryTenantPartitionAndRollsEachUpUnderItsOwnEpoch() throws Exception {
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.partitions("tenants").owned().size() == 8);
+		JsonNode owners = this.json.readTree(get("/actuator/cluster").body()).get("partitions").get("tenants");
+		assertThat(owners.get("count").asInt()).isEqualTo(8);
+		assertThat(owners.get("owners").get("5").get("nodeId").asString()).isEqualTo(this.membership.nodeId());
+		await().atMost(Duration.ofSeconds(10)).until(() -> finishedTenantRuns().size() == 8);
+		for (JsonNode run : finishedTenantRuns().values()) {
+			assertThat(run.propertyNames()).containsExactlyInAnyOrder("nodeId", "partition", "epoch", "startedAt",
+					"endedAt", "accepted");
+			assertThat(run.get("accepted").asBoolean()).as("fenced checkpoint of %s", run).isTrue();
+			long epoch = this.membership.partitions("tenants").term(run.get("partition").asInt()).orElseThrow().epoch();
+			assertThat(run.get("epoch").asLong()).isEqualTo(epoch);
+		}
+	}
+
+	/** The latest finished run of each partition. */
+	private java.util.Map<Integer, JsonNode> finishedTenantRuns() throws Exception {
+		java.util.Map<Integer, JsonNode> latest = new java.util.TreeMap<>();
+		for (JsonNode run : this.json.readTree(get("/tenants/runs").body())) {
+			if (run.hasNonNull("endedAt")) {
+				latest.putIfAbsent(run.get("partition").asInt(), run);
+			}
+		}
+		return latest;
 	}
 
 	private JsonNode finishedRun() throws Exception {

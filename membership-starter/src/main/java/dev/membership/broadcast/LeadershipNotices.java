@@ -57,8 +57,7 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 		}
 		else if (event instanceof PartitionReleasedEvent released) {
 			// the partition's lease by its name: the node the placement hands it to takes it at once
-			this.broadcaster.send(LEASE_RELEASED,
-					Map.of("group", released.group() + "#" + released.partition(), "epoch", released.epoch()));
+			released(released.group() + "#" + released.partition(), released.epoch(), released.successor());
 		}
 		else if (event instanceof LeaderElectedEvent elected) {
 			onElected(elected);
@@ -66,7 +65,17 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 	}
 
 	private void onReleased(LeaseReleasedEvent event) {
-		this.broadcaster.send(LEASE_RELEASED, Map.of("group", event.group(), "epoch", event.epoch()));
+		released(event.group(), event.epoch(), event.successor());
+	}
+
+	private void released(String lease, long epoch, @Nullable String successor) {
+		Map<String, Object> news = new LinkedHashMap<>();
+		news.put("group", lease);
+		news.put("epoch", epoch);
+		if (successor != null) {
+			news.put("successor", successor);
+		}
+		this.broadcaster.send(LEASE_RELEASED, news);
 	}
 
 	private void onElected(LeaderElectedEvent event) {
@@ -90,7 +99,8 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 			return;
 		}
 		if (LEASE_RELEASED.equals(event.topic()) && payload.path("epoch").isIntegralNumber()) {
-			to.leaseReleased(group, payload.path("epoch").asLong());
+			to.leaseReleased(group, payload.path("epoch").asLong(), event.senderNodeId(),
+					payload.path("successor").asString(null));
 		}
 		else if (LEADER_ELECTED.equals(event.topic()) && payload.path("leaseExpiresAt").isIntegralNumber()
 				&& payload.path("nodeId").isString()) {

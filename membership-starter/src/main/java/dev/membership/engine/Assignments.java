@@ -98,12 +98,19 @@ final class Assignments {
 	}
 
 	/**
-	 * Whether this node may try for {@code unit} now. {@code released}: its release was just told (by its holder, the
-	 * node it is placed on); {@code live}: the members as this node knows them.
+	 * Whether this node may try for {@code unit} now. {@code released}: its release was just told, by
+	 * {@code releasedBy} (null: not said, taken as the node it is placed on), naming {@code successor} (a move: only
+	 * that node tries, whatever this node's placement says, which may be older than the mover's); {@code live}: the
+	 * members as this node knows them. A release by another node than the placed one is a move to the placed one:
+	 * only it tries.
 	 */
-	boolean mayCompete(Unit unit, boolean released, List<Member> live) {
+	boolean mayCompete(Unit unit, boolean released, @Nullable String releasedBy, @Nullable String successor,
+			List<Member> live) {
 		if (unit.isDefault()) {
 			return true;
+		}
+		if (released && successor != null) {
+			return this.selfId.equals(successor);
 		}
 		if (!isPlaced(unit)) {
 			return !unit.isPartition();
@@ -113,7 +120,8 @@ final class Assignments {
 			return true;
 		}
 		boolean gone = owner != null && live.stream().noneMatch((m) -> m.live() && m.nodeId().equals(owner));
-		if (owner == null || !(released || gone)) {
+		boolean releasedByOwner = released && (releasedBy == null || releasedBy.equals(owner));
+		if (owner == null || !(releasedByOwner || gone)) {
 			return false;
 		}
 		return this.selfId.equals(successor(unit, owner, live));

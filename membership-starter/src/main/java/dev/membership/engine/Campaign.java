@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,10 +81,19 @@ final class Campaign {
 	 * the known leader's lease was just released, so do not wait for it to expire.
 	 */
 	void compete(LoopJob job, GroupElection group, boolean released) {
+		compete(job, group, released, null, null);
+	}
+
+	/**
+	 * As {@link #compete(LoopJob, GroupElection, boolean)}; {@code releasedBy} and {@code successor}: who released,
+	 * and to whom, when the release said so.
+	 */
+	private void compete(LoopJob job, GroupElection group, boolean released, @Nullable String releasedBy,
+			@Nullable String successor) {
 		GroupElection.State state = group.state();
 		if (!this.lifecycle.competes()
 				|| (state != GroupElection.State.FOLLOWING && state != GroupElection.State.HOLDING_OFF)
-				|| !this.assignments.mayCompete(group.unit(), released, this.members.get())) {
+				|| !this.assignments.mayCompete(group.unit(), released, releasedBy, successor, this.members.get())) {
 			job.next();
 			return;
 		}
@@ -143,7 +153,7 @@ final class Campaign {
 				+ "lead under it", this.self.nodeId(), group.name(), epoch);
 		long lease = this.settings.leaseDuration().toNanos();
 		group.declined(receivedNanos + lease);
-		this.loop.schedule(() -> this.farewell.release(group, epoch), lease);
+		this.loop.schedule(() -> this.farewell.release(group, epoch, null), lease);
 	}
 
 	/** After a lost attempt: learns the holder from the lease and tries again when it can have expired. */
@@ -209,8 +219,11 @@ final class Campaign {
 		}
 	}
 
-	/** Advisory news that the lease of {@code group} held with {@code releasedEpoch} was just released. */
-	LoopJob released(GroupElection group, long releasedEpoch) {
+	/**
+	 * Advisory news that the lease of {@code group} held with {@code releasedEpoch} by {@code holder} (null: not said)
+	 * was just released.
+	 */
+	LoopJob released(GroupElection group, long releasedEpoch, @Nullable String holder, @Nullable String successor) {
 		LoopJob job = new LoopJob("attempt on group " + group.name(),
 				(ex) -> log.warn("Membership attempt on group {} failed: {}", group.name(), ex.getMessage()));
 		return job.then((j) -> {
@@ -219,7 +232,7 @@ final class Campaign {
 				j.next(); // late: a newer leader is known already
 				return;
 			}
-			compete(j, group, true);
+			compete(j, group, true, holder, successor);
 		});
 	}
 

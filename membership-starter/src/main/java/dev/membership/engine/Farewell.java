@@ -2,6 +2,7 @@ package dev.membership.engine;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,10 +33,10 @@ final class Farewell {
 
 	/**
 	 * Releases the lease of {@code unit} held with {@code epoch}; the others see it in their next read of the leases,
-	 * or at once through the notice. Heartbeats first: the released lease no longer keeps this node live, and the
+	 * or at once through the notice, which names {@code successor} (the node a move hands it to) when not null. Heartbeats first: the released lease no longer keeps this node live, and the
 	 * keeper must not take it for gone meanwhile.
 	 */
-	LoopJob release(GroupElection unit, long epoch) {
+	LoopJob release(GroupElection unit, long epoch, @Nullable String successor) {
 		String group = unit.name();
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
@@ -50,7 +51,7 @@ final class Farewell {
 		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch),
 				(released, sent, received) -> {
 					if (released) {
-						unit.events().released(epoch);
+						unit.events().released(epoch, successor);
 					}
 				}, (ex) -> false));
 	}
@@ -70,7 +71,7 @@ final class Farewell {
 		released.forEach((unit, epoch) -> job.then((j) -> this.loop.call(j,
 				() -> this.store.release(unit.name(), this.self.holder(), epoch), (done, sent, received) -> {
 					if (done) {
-						unit.events().released(epoch);
+						unit.events().released(epoch, null);
 					}
 				}, (ex) -> {
 					log.warn("Could not release lease of {} on shutdown: {}", unit.name(), ex.getMessage());

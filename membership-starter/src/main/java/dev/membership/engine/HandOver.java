@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -44,8 +45,13 @@ final class HandOver {
 
 	private final CompletableFuture<Void> stopped;
 
+	/** The node the placement puts a unit on now, as this node last read it. */
+	private final Function<Unit, @Nullable String> placedOwner;
+
 	HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell, Lifecycle lifecycle,
-			Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped) {
+			Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped,
+			Function<Unit, @Nullable String> placedOwner) {
+		this.placedOwner = placedOwner;
 		this.nodeId = settings.nodeId();
 		this.settings = settings;
 		this.runtime = runtime;
@@ -79,7 +85,11 @@ final class HandOver {
 						"end of the term of " + group.name(), () -> {
 							Long epoch = group.drained(term);
 							if (epoch != null) {
-								this.loop.submit(this.farewell.release(group, epoch));
+								// a move names where it goes, as this node's placement says now: a node that has
+								// not read the new placement yet must not take it on the way
+								String successor = (reason == RevocationReason.MOVED)
+										? this.placedOwner.apply(group.unit()) : null;
+								this.loop.submit(this.farewell.release(group, epoch, successor));
 							}
 						})));
 			}

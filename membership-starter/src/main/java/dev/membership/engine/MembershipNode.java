@@ -114,7 +114,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
 				this.lifecycle, renewals, this::moves);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
-				this.groups::values, this.stopped);
+				this.groups::values, this.stopped, this.assignments::owner);
 		this.settings.groups().forEach(this::join);
 		this.settings.partitions().forEach((group, count) -> {
 			for (int p = 0; p < count; p++) {

@@ -2,6 +2,8 @@ package dev.membership.engine;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.spi.NoticeReceiver;
 
@@ -27,10 +29,10 @@ final class Notices implements NoticeReceiver {
 	}
 
 	@Override
-	public void leaseReleased(String group, long epoch) {
+	public void leaseReleased(String group, long epoch, @Nullable String holder, @Nullable String successor) {
 		GroupElection election = this.groups.get(group);
 		if (election != null) {
-			this.loop.submit(this.campaign.released(election, epoch));
+			this.loop.submit(this.campaign.released(election, epoch, holder, successor));
 		}
 	}
 

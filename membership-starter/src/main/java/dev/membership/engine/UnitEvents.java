@@ -59,10 +59,10 @@ final class UnitEvents {
 		}
 	}
 
-	void released(long epoch) {
+	void released(long epoch, @Nullable String successor) {
 		this.events.publish(this.unit.isPartition()
-				? new PartitionReleasedEvent(this.selfId, this.unit.group(), this.unit.partition(), epoch)
-				: new LeaseReleasedEvent(this.selfId, this.unit.group(), epoch));
+				? new PartitionReleasedEvent(this.selfId, this.unit.group(), this.unit.partition(), epoch, successor)
+				: new LeaseReleasedEvent(this.selfId, this.unit.group(), epoch, successor));
 	}
 
 	/** The known leader changed (groups only: a partition's owners are the placement's business). */

@@ -123,6 +123,33 @@ class PartitionClusterTests {
 	}
 
 	@Test
+	void aJoinMovesEachPartitionOnceStraightToTheNewNode() {
+		this.cluster.withNotices();
+		this.cluster.start("n1");
+		this.cluster.start("n2");
+		this.cluster.start("n3");
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		Map<String, Integer> before = new HashMap<>();
+		List.of("n1", "n2", "n3").forEach((n) -> before.put(n, assignedTo(n)));
+		this.cluster.start("n4");
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		// the release notices reach every node: only the node the placement names takes a partition, so no
+		// partition lands on another node on its way to n4
+		before.forEach((n, count) -> assertThat(assignedTo(n)).as("%s: %s", n, List.of("n1", "n2", "n3", "n4")
+			.stream()
+			.map((x) -> x + "=" + this.cluster.events(x)
+				.stream()
+				.filter((e) -> e.getClass().getSimpleName().matches("Partition.*|Member.*"))
+				.toList())
+			.toList()).isEqualTo(count));
+		assertThat(assignedTo("n4")).isEqualTo(this.cluster.node("n4").partitions("t").owned().size()).isPositive();
+	}
+
+	private int assignedTo(String nodeId) {
+		return (int) this.cluster.events(nodeId).stream().filter(PartitionAssignedEvent.class::isInstance).count();
+	}
+
+	@Test
 	void ownershipComesWithEventsAndEpochsThatOnlyGrow() {
 		this.cluster.start("n1");
 		await().atMost(LEASE.multipliedBy(10)).until(() -> owners().size() == PARTITIONS);

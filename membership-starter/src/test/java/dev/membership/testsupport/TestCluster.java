@@ -14,6 +14,9 @@ import com.mongodb.client.MongoClient;
 import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
+import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.leadership.PartitionReleasedEvent;
+import dev.membership.spi.NoticeReceiver;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.mongo.MongoStores;
 
@@ -47,6 +50,10 @@ public final class TestCluster implements AutoCloseable {
 
 	private final Map<String, List<MembershipEvent>> events = new ConcurrentHashMap<>();
 
+	private final Map<String, NoticeReceiver> receivers = new ConcurrentHashMap<>();
+
+	private volatile boolean notices;
+
 	private Consumer<MembershipSettings.Builder> customizer = (b) -> {
 	};
 
@@ -55,6 +62,12 @@ public final class TestCluster implements AutoCloseable {
 		synchronized (TestCluster.class) {
 			this.namespace = "cluster" + (++namespaces);
 		}
+	}
+
+	/** Nodes tell each other of released leases at once, as LeadershipNotices does over HTTP. */
+	public TestCluster withNotices() {
+		this.notices = true;
+		return this;
 	}
 
 	public TestCluster customize(Consumer<MembershipSettings.Builder> customizer) {
@@ -102,6 +115,16 @@ public final class TestCluster implements AutoCloseable {
 		MembershipNode node = MembershipNode.builder(settings.build(), store)
 			.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
 			.observer(this.recorder)
+			.noticeChannel((receiver) -> this.receivers.put(key, receiver))
+			.reaction((event) -> {
+				if (this.notices && event instanceof LeaseReleasedEvent released) {
+					tellOthers(key, released.group(), released.epoch(), nodeId, released.successor());
+				}
+				else if (this.notices && event instanceof PartitionReleasedEvent released) {
+					tellOthers(key, released.group() + "#" + released.partition(), released.epoch(), nodeId,
+							released.successor());
+				}
+			})
 			.listener((event) -> {
 				received.add(event);
 				extra.onEvent(event);
@@ -114,6 +137,14 @@ public final class TestCluster implements AutoCloseable {
 		this.stores.put(key, store);
 		this.events.put(key, received);
 		return node;
+	}
+
+	private void tellOthers(String key, String lease, long epoch, String holder, String successor) {
+		this.receivers.forEach((other, receiver) -> {
+			if (!other.equals(key)) {
+				receiver.leaseReleased(lease, epoch, holder, successor);
+			}
+		});
 	}
 
 	public MembershipNode start(String nodeId) {

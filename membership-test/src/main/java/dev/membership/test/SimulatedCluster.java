@@ -493,7 +493,8 @@ public final class SimulatedCluster implements AutoCloseable {
 		this.database.findLease(group)
 			.filter((lease) -> !lease.expiresAt().isAfter(LeaseRecord.RELEASED))
 			.filter((lease) -> this.nudged.add(candidate.nodeId() + "/" + group + "/" + lease.epoch()))
-			.ifPresent((lease) -> receiver.leaseReleased(group, lease.epoch()));
+			.ifPresent((lease) -> receiver.leaseReleased(group, lease.epoch(),
+					(lease.holder() != null) ? lease.holder().nodeId() : null, null));
 		return false;
 	}
 

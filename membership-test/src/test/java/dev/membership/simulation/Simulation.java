@@ -572,7 +572,7 @@ final class Simulation {
 					}
 					else if (event instanceof PartitionReleasedEvent released) {
 						Simulation.this.hint(this.id, new LeaseReleasedEvent(released.observerNodeId(),
-								released.group() + "#" + released.partition(), released.epoch()));
+								released.group() + "#" + released.partition(), released.epoch(), released.successor()));
 					}
 					else if (event instanceof PartitionRevokedEvent revoked) {
 						Simulation.this.work.termEnded(revoked.group() + "#" + revoked.partition(), revoked.epoch(),
@@ -669,7 +669,7 @@ final class Simulation {
 				return;
 			}
 			if (event instanceof LeaseReleasedEvent released) {
-				target.leaseReleased(released.group(), released.epoch());
+				target.leaseReleased(released.group(), released.epoch(), released.observerNodeId(), released.successor());
 			}
 			else if (event instanceof LeaderInfo leader) {
 				target.leaderElected(leader);

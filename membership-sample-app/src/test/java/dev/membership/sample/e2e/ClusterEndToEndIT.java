@@ -137,6 +137,7 @@ class ClusterEndToEndIT {
 			.until(() -> currentLeader(nodes).filter((p) -> epochOf(p) > highest).isPresent());
 
 		checkHousekeepingRuns(nodes);
+		checkTenantRuns(nodes);
 	}
 
 	/**
@@ -313,6 +314,46 @@ class ClusterEndToEndIT {
 		assertThat(leaderOfEpoch).hasSizeGreaterThan(1);
 	}
 
+	/**
+	 * The partitioned roll-up through everything the cluster went through (a graceful stop, a kill -9, joins, a
+	 * database outage): per partition, runs never overlapped unless the earlier one's fenced write was refused (a run
+	 * that outlived its ownership, which the fence is for), epochs never went back, and the partitions were spread.
+	 */
+	private static void checkTenantRuns(List<Proc> nodes) throws Exception {
+		List<JsonNode> all = new ArrayList<>();
+		json.readTree(get(nodes.get(0), "/tenants/runs").body()).forEach(all::add);
+		all.removeIf((r) -> !r.hasNonNull("endedAt"));
+		all.sort(Comparator.comparing((JsonNode r) -> Instant.parse(r.get("startedAt").asString())));
+		Map<Integer, JsonNode> previousOf = new HashMap<>();
+		Map<String, String> ownerOfEpoch = new HashMap<>();
+		Set<String> owners = new HashSet<>();
+		for (JsonNode run : all) {
+			int partition = run.get("partition").asInt();
+			long epoch = run.get("epoch").asLong();
+			String node = run.get("nodeId").asString();
+			String first = ownerOfEpoch.putIfAbsent(partition + "/" + epoch, node);
+			assertThat(first == null || first.equals(node)).as("partition %d epoch %d run by %s and %s", partition, epoch,
+					first, node).isTrue();
+			owners.add(node);
+			JsonNode previous = previousOf.put(partition, run);
+			if (previous != null) {
+				assertThat(epoch).as("partition %d: epochs never go back", partition)
+					.isGreaterThanOrEqualTo(previous.get("epoch").asLong());
+				boolean overlaps = Instant.parse(run.get("startedAt").asString())
+					.isBefore(Instant.parse(previous.get("endedAt").asString()));
+				if (overlaps) {
+					assertThat(previous.path("accepted").asBoolean(false))
+						.as("partition %d: run %s overlapped %s, whose fenced write was accepted", partition, run, previous)
+						.isFalse();
+				}
+			}
+		}
+		System.out.printf("e2e tenant roll-up: %d runs of %d partitions checked, run by %s%n", all.size(),
+				previousOf.size(), owners);
+		assertThat(previousOf).hasSize(8);
+		assertThat(owners).hasSizeGreaterThan(1);
+	}
+
 	/** Stops the database once the leader has just renewed; returns the end of its last lease, as the leader wrote it. */
 	private static Instant stopDatabaseAndWatchTheLeader(Proc database, Proc leader) throws Exception {
 		Instant seen = leaseExpiry(leader).orElseThrow();
@@ -442,7 +483,7 @@ class ClusterEndToEndIT {
 				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
 				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
 				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
-				"--sample.items.lifetime=500ms"));
+				"--sample.items.lifetime=500ms", "--sample.tenants.interval=1s"));
 		for (String override : extra) {
 			// the same property twice would reach the application as "a,b": the later one replaces the default
 			String key = override.substring(0, override.indexOf('=') + 1);

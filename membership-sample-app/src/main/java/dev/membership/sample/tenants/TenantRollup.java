@@ -1,0 +1,120 @@
+package dev.membership.sample.tenants;
+
+import java.time.Duration;
+import java.util.Date;
+import java.util.List;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.data.domain.Sort;
+import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
+import org.springframework.data.mongodb.core.query.Update;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+import dev.membership.Membership;
+import dev.membership.leadership.LeaderContext;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.mongo.EpochFence;
+import dev.membership.mongo.FencedWriteResult;
+import dev.membership.scheduling.ForEachOwnedPartition;
+
+/**
+ * Partitioned work: the tenants are split into {@code sample.tenants.partitions} partitions of group {@code tenants},
+ * spread over the live nodes, and each node rolls up the partitions it owns. Every run is recorded when it starts and
+ * when it ends, both stamped by the database, so that {@code GET /tenants/runs} shows that no partition ever ran on two
+ * nodes at once; each run ends with a fenced write of its partition's checkpoint under the partition's own epoch.
+ */
+@RestController
+@ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
+public class TenantRollup {
+
+	private static final Logger log = LoggerFactory.getLogger(TenantRollup.class);
+
+	static final String RUNS = "tenant_runs";
+
+	static final String CHECKPOINTS = "tenant_checkpoints";
+
+	private final MongoTemplate mongo;
+
+	private final Membership membership;
+
+	private final Duration workDuration;
+
+	public TenantRollup(MongoTemplate mongo, Membership membership,
+			@Value("${sample.tenants.work-duration:0s}") Duration workDuration) {
+		this.mongo = mongo;
+		this.membership = membership;
+		this.workDuration = workDuration;
+	}
+
+	/** Once per owned partition, each under its partition's term; a move waits for the run to end. */
+	@ForEachOwnedPartition(group = "tenants")
+	@Scheduled(fixedDelayString = "${sample.tenants.interval:2s}")
+	public void rollup() {
+		LeadershipTerm term = LeaderContext.currentTerm();
+		int partition = term.partition().orElseThrow();
+		Query run = Query.query(Criteria.where("_id").is(UUID.randomUUID().toString()));
+		this.mongo.upsert(run, new Update().set("nodeId", this.membership.nodeId())
+			.set("partition", partition)
+			.set("epoch", term.epoch())
+			.currentDate("startedAt"), RUNS);
+		Boolean accepted = null;
+		try {
+			work();
+			// the partition's checkpoint only moves under its newest epoch: a late run of an old owner is rejected
+			FencedWriteResult checkpoint = EpochFence.of(term)
+				.upsert(this.mongo, Query.query(Criteria.where("_id").is("partition-" + partition)),
+						new Update().set("rolledUpAt", new Date()).set("by", this.membership.nodeId()), CHECKPOINTS);
+			accepted = checkpoint.applied() && !checkpoint.isFencedOut();
+			if (!accepted) {
+				log.warn("Roll-up of partition {} under epoch {} was fenced out: epoch {} has written since", partition,
+						term.epoch(), checkpoint.supersededBy().orElse(-1));
+			}
+		}
+		finally {
+			this.mongo.updateFirst(run, new Update().currentDate("endedAt").set("accepted", accepted), RUNS);
+		}
+	}
+
+	private void work() {
+		if (this.workDuration.isZero()) {
+			return;
+		}
+		try {
+			Thread.sleep(this.workDuration.toMillis()); // stands for real work that takes this long
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** One line: each partition's owner as this node knows it ({@code 0=node-a:3}, epoch after the colon). */
+	@GetMapping(path = "/tenants/owners", produces = "text/plain")
+	public String owners() {
+		StringBuilder line = new StringBuilder();
+		var owners = this.membership.partitions("tenants").owners();
+		var placed = this.membership.partitions("tenants").placement();
+		for (int p = 0; p < this.membership.partitions("tenants").count(); p++) {
+			var owner = owners.get(p);
+			String who = (owner != null) ? owner.nodeId() + ":" + owner.epoch() : placed.getOrDefault(p, "none");
+			line.append((p > 0) ? " " : "").append(p).append('=').append(who);
+		}
+		return line.append('\n').toString();
+	}
+
+	/** Every run that started on any node, newest first (at most 500). */
+	@GetMapping("/tenants/runs")
+	public List<TenantRun> runs() {
+		return this.mongo.find(new Query().with(Sort.by(Sort.Direction.DESC, "startedAt")).limit(500), TenantRun.class,
+				RUNS);
+	}
+
+}
