@@ -81,7 +81,7 @@ public class MembershipTestAutoConfiguration {
 
 			@Override
 			public void start() {
-				cluster.settle();
+				cluster.firstRound();
 				this.running = true;
 			}
 

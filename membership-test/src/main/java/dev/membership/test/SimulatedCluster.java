@@ -25,6 +25,7 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.Partitions;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnly;
@@ -156,7 +157,7 @@ public final class SimulatedCluster implements AutoCloseable {
 		cluster.bind(() -> node);
 		cluster.ownsNode = true;
 		node.start();
-		cluster.settle();
+		cluster.firstRound();
 		return cluster;
 	}
 
@@ -181,6 +182,10 @@ public final class SimulatedCluster implements AutoCloseable {
 	}
 
 	PlacementPolicy placement() {
+		return this.placement;
+	}
+
+	PinnedPlacement pins() {
 		return this.placement;
 	}
 
@@ -382,6 +387,15 @@ public final class SimulatedCluster implements AutoCloseable {
 		return node.leader(group).orElseThrow();
 	}
 
+	/**
+	 * The partitioned group {@code group} of the node under test ({@code membership.partitions.<group>}): assign a
+	 * partition to the node, or revoke it, as the coordinator would.
+	 */
+	public SimulatedPartitions partitions(String group) {
+		runningNode().partitions(group); // fails for a group that is not partitioned, naming the property
+		return new SimulatedPartitions(this, group);
+	}
+
 	/** Starts a peer {@code nodeId} (no group but {@code default}) and waits until the node under test lists it live. */
 	public Member addMember(String nodeId) {
 		runningNode();
@@ -427,7 +441,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	// ------------------------------------------------------------------ internals
 
-	private MembershipNode runningNode() {
+	MembershipNode runningNode() {
 		MembershipNode node = node();
 		if (!node.isRunning()) {
 			throw new IllegalStateException("The node under test is not running (not started yet, or stopped)");
@@ -437,11 +451,25 @@ public final class SimulatedCluster implements AutoCloseable {
 	}
 
 	/** Runs what is due now, including events the node under test published from other threads. */
+	/**
+	 * After the start: what is due now, and, when the node has partitioned groups, the rounds it takes alone to be
+	 * placed every partition and own it.
+	 */
+	void firstRound() {
+		settle();
+		MembershipNode node = nodeIfAny();
+		if (node != null && node.isRunning() && !node.partitionedGroups().isEmpty()) {
+			runUntil("the node under test owns every partition", () -> node.partitionedGroups()
+				.stream()
+				.allMatch((group) -> node.partitions(group).owned().size() == node.partitions(group).count()));
+		}
+	}
+
 	void settle() {
 		this.driver.awaitIdle(REAL_TIMEOUT);
 	}
 
-	private MembershipNode peer(String nodeId) {
+	MembershipNode peer(String nodeId) {
 		return this.peers.computeIfAbsent(nodeId, (id) -> {
 			if (id.equals(node().nodeId())) {
 				throw new IllegalArgumentException(id + " is the node under test");
@@ -526,7 +554,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * Moves virtual time, one due piece of work at a time, until {@code done}; while leader-only work holds up a
 	 * hand-over, first waits (in real time, up to the drain timeout) for it to finish, as production would.
 	 */
-	private void runUntil(String what, BooleanSupplier done) {
+	void runUntil(String what, BooleanSupplier done) {
 		MembershipSettings settings = node().settings();
 		Duration virtualLimit = settings.leaseDuration().multipliedBy(MAX_INTERVALS);
 		long limit = this.time.nanoTime() + virtualLimit.toNanos();
@@ -555,7 +583,18 @@ public final class SimulatedCluster implements AutoCloseable {
 		MembershipNode node = node();
 		return node.groups()
 			.stream()
-			.anyMatch((group) -> node.currentTerm(group).filter(LeadershipTerm::isHandingOver).isPresent());
+			.anyMatch((group) -> node.currentTerm(group).filter(LeadershipTerm::isHandingOver).isPresent())
+				|| node.partitionedGroups().stream().anyMatch((group) -> partitionHandedOver(node, group));
+	}
+
+	private static boolean partitionHandedOver(MembershipNode node, String group) {
+		Partitions partitions = node.partitions(group);
+		for (int p = 0; p < partitions.count(); p++) {
+			if (partitions.term(p).filter(LeadershipTerm::isHandingOver).isPresent()) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }
