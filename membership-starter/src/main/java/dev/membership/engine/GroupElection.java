@@ -69,13 +69,12 @@ final class GroupElection {
 
 	private volatile @Nullable Instant leaseExpiresAt;
 
-	/** RESIGNED, MOVED or SHUTDOWN while handing over. */
+	/** RESIGNED, MOVED or SHUTDOWN while handing over; how long after that this node stays out of the race. */
 	private @Nullable RevocationReason handingOverFor;
 
-	private long holdOffUntilNanos;
-
-	/** How long a resign keeps this node out of the race once its term has ended (a move: not at all). */
 	private long resignHoldOffNanos;
+
+	private long holdOffUntilNanos;
 
 	/** The next scheduled attempt to acquire. */
 	NodeRuntime.@Nullable Timer attempt;
@@ -190,8 +189,8 @@ final class GroupElection {
 
 	/** Lost: a renewal found the lease gone. */
 	void lost(Term lost) {
-		confined();
-		if (this.term == lost && (this.state == State.LEADING || this.state == State.HANDING_OVER)) {
+		State now = state();
+		if (this.term == lost && (now == State.LEADING || now == State.HANDING_OVER)) {
 			end(lost, RevocationReason.LEASE_LOST);
 			afterEnd();
 		}
@@ -214,10 +213,7 @@ final class GroupElection {
 
 	/** Stopping: a graceful stop drains this group's work. */
 	void stopping() {
-		if (state() == State.LEADING) {
-			move(State.LEADING, State.HANDING_OVER);
-			this.handingOverFor = RevocationReason.SHUTDOWN;
-		}
+		resigned(RevocationReason.SHUTDOWN, 0);
 	}
 
 	/** Drained, after a resign or move: ends the term; returns its epoch, to release, or null when it had ended. */

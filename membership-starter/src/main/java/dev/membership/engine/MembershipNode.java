@@ -4,16 +4,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,14 +49,14 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private final String incarnation = UUID.randomUUID().toString();
 
-	private final Map<String, GroupElection> groups = new ConcurrentHashMap<>();
-
 	private final Lifecycle lifecycle = new Lifecycle();
 
 	/** Completes when a stop has done its work, so that a second caller of stop() returns no earlier than the first. */
 	private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
 	private final MembershipNodeBuilder built;
+
+	private final Units units;
 
 	private final NodeRuntime runtime;
 
@@ -91,11 +88,12 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.built = b;
 		this.runtime = (b.runtime != null) ? b.runtime : new ThreadedRuntime(b.settings.nodeId());
 		this.events = new EventDispatch(this.runtime, b.listener);
+		this.units = new Units(this.settings, this.clock, this.runtime, this.events, b.observer);
 		this.serverClock = new ServerClock(b.clock);
 		this.loop = new NodeLoop(nodeId(), this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
-				this.groups::values);
+				this.units::all);
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings);
-		Self self = new Self(nodeId(), this.incarnation, () -> this.holder, this.groups::values,
+		Self self = new Self(nodeId(), this.incarnation, () -> this.holder, this.units::all,
 				this.settings.partitions(), samples);
 		this.roster = new MemberRoster(nodeId(), this.events);
 		this.readiness = new Readiness(nodeId(), this.events);
@@ -111,40 +109,12 @@ public final class MembershipNode implements Membership, AutoCloseable {
 				this.roster, this.readiness, this.assignments, reads);
 		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads);
-		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
-				this.lifecycle, renewals, this::moves);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
-				this.groups::values, this.stopped, this.assignments::owner);
-		this.settings.groups().forEach(this::join);
-		this.settings.partitions().forEach((group, count) -> {
-			for (int p = 0; p < count; p++) {
-				add(new Unit(group, p, count));
-			}
-		});
-	}
-
-	private void add(Unit unit) {
-		this.groups.computeIfAbsent(unit.leaseName(), (name) -> new GroupElection(unit, nodeId(), this.clock,
-				this.runtime, this.events, this.built.observer));
-	}
-
-	/**
-	 * On the loop, after a read: hands over what this node leads but the placement puts on another node. A term younger
-	 * than two intervals stays: the placement read may predate it (this node took the unit as the successor of a node
-	 * that left), and the coordinator has not yet seen its lease.
-	 */
-	private void moves() {
-		if (this.lifecycle.phase() != Phase.RUNNING) {
-			return;
-		}
-		long settled = this.settings.renewalInterval().toNanos() * 2;
-		for (GroupElection unit : this.groups.values()) {
-			Term term = unit.term();
-			if (term != null && term.isValid() && !term.isHandingOver() && term.ageNanos() >= settled
-					&& this.assignments.placedElsewhere(unit.unit())) {
-				this.handOver.move(unit);
-			}
-		}
+				this.units::all, this.stopped, this.assignments::owner);
+		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
+				this.handOver);
+		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
+				this.lifecycle, renewals, rebalance);
 	}
 
 	public static MembershipNodeBuilder builder(MembershipSettings settings, MembershipStore store) {
@@ -179,7 +149,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			this.lifecycle.move(Phase.NEW, Phase.RUNNING);
 			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(), this.incarnation,
 					address, groups());
-			NoticeReceiver notices = new Notices(this.groups, this.loop, this.campaign, nodeId());
+			NoticeReceiver notices = new Notices(this.units.byLease(), this.loop, this.campaign, nodeId());
 			this.built.noticeChannels.forEach((channel) -> channel.connect(notices));
 			this.built.lateNoticeChannels.get().forEach((channel) -> channel.connect(notices));
 			this.loop.startTicking(this.tick::job);
@@ -242,7 +212,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			return;
 		}
 		this.stopped.complete(null);
-		for (GroupElection group : this.groups.values()) {
+		for (GroupElection group : this.units.all()) {
 			group.halt();
 		}
 		this.runtime.halt();
@@ -263,34 +233,35 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public boolean isLeader(String group) {
-		GroupElection election = this.groups.get(group);
+		GroupElection election = this.units.get(group);
 		return election != null && election.isLeader();
 	}
 
 	@Override
 	public Optional<LeadershipTerm> currentTerm(String group) {
-		GroupElection election = this.groups.get(group);
-		Term term = (election != null) ? election.term() : null;
+		Term term = term(group);
 		return (term != null && term.isValid()) ? Optional.of(term) : Optional.empty();
 	}
 
 	@Override
 	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name) {
-		GroupElection election = this.groups.get(group);
-		Term term = (election != null) ? election.term() : null;
+		Term term = term(group);
 		return (term != null) ? term.tryBegin(name) : null; // the term checks its deadline: one clock read
 	}
 
 	@Override
 	public LeadershipTerm.@Nullable Execution tryBeginInterruptible(String group, String name) {
-		GroupElection election = this.groups.get(group);
-		Term term = (election != null) ? election.term() : null;
+		Term term = term(group);
 		return (term != null) ? term.tryBeginInterruptible(name) : null;
+	}
+
+	private @Nullable Term term(String group) {
+		return this.units.term(group);
 	}
 
 	@Override
 	public Optional<LeaderInfo> leader(String group) {
-		GroupElection election = this.groups.get(group);
+		GroupElection election = this.units.get(group);
 		if (election == null) {
 			return Optional.empty();
 		}
@@ -310,7 +281,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public Set<String> groups() {
-		return this.groups.values().stream().map((g) -> g.unit().group()).collect(Collectors.toUnmodifiableSet());
+		return this.units.groups();
 	}
 
 	@Override
@@ -320,29 +291,17 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public Partitions partitions(String group) {
-		Integer count = this.settings.partitions().get(group);
-		if (count == null) {
-			throw new IllegalArgumentException("Node " + nodeId() + " has no partitioned group '" + group
-					+ "' (membership.partitions." + group + "=<count> makes one)");
-		}
-		return new PartitionView(group, count, this.groups, this.assignments, this::advertisedAddress);
+		return this.units.partitions(group, this.assignments, this::advertisedAddress);
 	}
 
 	@Override
 	public void join(String group) {
-		String problem = MembershipSettings.groupNameProblem(group);
-		if (problem != null) {
-			throw new IllegalArgumentException("Cannot join group '" + group + "': " + problem);
-		}
-		if (this.settings.partitions().containsKey(group)) {
-			return; // a partitioned group: its partitions are this node's already
-		}
-		add(Unit.group(group));
+		this.units.join(group);
 	}
 
 	@Override
 	public void resign(String group) {
-		GroupElection election = this.groups.get(group);
+		GroupElection election = this.units.get(group);
 		if (election != null) {
 			this.handOver.resign(election);
 		}

@@ -1,0 +1,48 @@
+package dev.membership.engine;
+
+import java.util.Collection;
+import java.util.function.Supplier;
+
+import dev.membership.engine.Lifecycle.Phase;
+
+/**
+ * On the loop, after each read of the placement: hands over what this node holds but the placement puts on another
+ * node (a move, through the drain as a resign). A term younger than two intervals stays: the placement read may predate
+ * it (this node took the unit as the successor of a node that left), and the coordinator has not yet seen its lease.
+ */
+final class Rebalance implements Runnable {
+
+	private final Lifecycle lifecycle;
+
+	private final Supplier<Collection<GroupElection>> units;
+
+	private final Assignments assignments;
+
+	private final HandOver handOver;
+
+	private final long settledNanos;
+
+	Rebalance(MembershipSettings settings, Lifecycle lifecycle, Supplier<Collection<GroupElection>> units,
+			Assignments assignments, HandOver handOver) {
+		this.lifecycle = lifecycle;
+		this.units = units;
+		this.assignments = assignments;
+		this.handOver = handOver;
+		this.settledNanos = settings.renewalInterval().toNanos() * 2;
+	}
+
+	@Override
+	public void run() {
+		if (this.lifecycle.phase() != Phase.RUNNING) {
+			return;
+		}
+		for (GroupElection unit : this.units.get()) {
+			Term term = unit.term();
+			if (term != null && term.isValid() && !term.isHandingOver() && term.ageNanos() >= this.settledNanos
+					&& this.assignments.placedElsewhere(unit.unit())) {
+				this.handOver.move(unit);
+			}
+		}
+	}
+
+}

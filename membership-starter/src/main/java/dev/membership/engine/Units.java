@@ -1,0 +1,98 @@
+package dev.membership.engine;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.leadership.Partitions;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MonotonicClock;
+import dev.membership.spi.NodeRuntime;
+
+/**
+ * The units this node takes part in, by lease name: a plain group's leadership (its name), or one partition
+ * ({@code group#partition}), each with its {@link GroupElection}. Joined from any thread; read from any thread.
+ */
+final class Units {
+
+	private final Map<String, GroupElection> byLease = new ConcurrentHashMap<>();
+
+	private final MembershipSettings settings;
+
+	private final MonotonicClock clock;
+
+	private final NodeRuntime runtime;
+
+	private final EventDispatch events;
+
+	private final LeadershipObserver observer;
+
+	Units(MembershipSettings settings, MonotonicClock clock, NodeRuntime runtime, EventDispatch events,
+			LeadershipObserver observer) {
+		this.settings = settings;
+		this.clock = clock;
+		this.runtime = runtime;
+		this.events = events;
+		this.observer = observer;
+		settings.groups().forEach(this::join);
+		settings.partitions().forEach((group, count) -> {
+			for (int p = 0; p < count; p++) {
+				add(new Unit(group, p, count));
+			}
+		});
+	}
+
+	/** Takes part in the plain group {@code group} (a partitioned group's partitions are this node's already). */
+	void join(String group) {
+		String problem = MembershipSettings.groupNameProblem(group);
+		if (problem != null) {
+			throw new IllegalArgumentException("Cannot join group '" + group + "': " + problem);
+		}
+		if (!this.settings.partitions().containsKey(group)) {
+			add(Unit.group(group));
+		}
+	}
+
+	private void add(Unit unit) {
+		this.byLease.computeIfAbsent(unit.leaseName(), (name) -> new GroupElection(unit, this.settings.nodeId(),
+				this.clock, this.runtime, this.events, this.observer));
+	}
+
+	Map<String, GroupElection> byLease() {
+		return this.byLease;
+	}
+
+	Collection<GroupElection> all() {
+		return this.byLease.values();
+	}
+
+	@Nullable GroupElection get(String lease) {
+		return this.byLease.get(lease);
+	}
+
+	/** The current term of the unit named {@code lease}, valid or not; null when this node does not hold it. */
+	@Nullable Term term(String lease) {
+		GroupElection unit = this.byLease.get(lease);
+		return (unit != null) ? unit.term() : null;
+	}
+
+	/** The groups, plain and partitioned, by their names. */
+	Set<String> groups() {
+		return this.byLease.values().stream().map((g) -> g.unit().group()).collect(Collectors.toUnmodifiableSet());
+	}
+
+	Partitions partitions(String group, Assignments assignments, Supplier<@Nullable String> address) {
+		Integer count = this.settings.partitions().get(group);
+		if (count == null) {
+			throw new IllegalArgumentException("Node " + this.settings.nodeId() + " has no partitioned group '" + group
+					+ "' (membership.partitions." + group + "=<count> makes one)");
+		}
+		return new PartitionView(group, count, this.byLease, assignments, address);
+	}
+
+}
