@@ -46,8 +46,11 @@ final class PartitionMeters {
 			moves(assigned.group(), "assigned").increment();
 		}
 		else if (event instanceof PartitionRevokedEvent revoked) {
-			moves(revoked.group(), "revoked").increment();
-			this.handingOver.put(key(revoked.group(), revoked.partition(), revoked.epoch()), System.nanoTime());
+			// a hand-over overtaken by a fault is said twice: one move
+			if (this.handingOver.putIfAbsent(key(revoked.group(), revoked.partition(), revoked.epoch()),
+					System.nanoTime()) == null) {
+				moves(revoked.group(), "revoked").increment();
+			}
 		}
 		else if (event instanceof PartitionReleasedEvent released) {
 			Long began = this.handingOver.remove(key(released.group(), released.partition(), released.epoch()));

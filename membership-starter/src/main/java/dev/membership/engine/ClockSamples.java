@@ -54,6 +54,9 @@ final class ClockSamples {
 
 	private long distrustUntilNanos;
 
+	/** How many jumps beyond the margin the samples showed so far. */
+	private long jumps;
+
 	/** Database time at this node's first sample: when it started, as the others see it. */
 	private @Nullable Instant startedAt;
 
@@ -67,6 +70,14 @@ final class ClockSamples {
 	/** This node's start in database time: its first sample; null before it. */
 	@Nullable Instant startedAt() {
 		return this.startedAt;
+	}
+
+	/**
+	 * How many jumps beyond the margin the samples showed so far: a lease write sent before a jump that a later sample
+	 * showed was judged in the old clock, whichever reply showed it.
+	 */
+	long jumps() {
+		return this.jumps;
 	}
 
 	/** Whether no reply brought a sample for the clock sync interval (or ever): then ask the store for its time. */
@@ -106,6 +117,7 @@ final class ClockSamples {
 			return true;
 		}
 		this.recent.clear();
+		this.jumps++;
 		distrustUntil(receivedNanos + this.leaseNanos);
 		log.warn("The database's clock jumped by {} against the estimate of node {} (a failover to a primary whose "
 				+ "clock differs, or a change of the server's clock): leases written before read wrong in the new clock, "

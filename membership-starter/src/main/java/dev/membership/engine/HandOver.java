@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -94,6 +96,28 @@ final class HandOver {
 						})));
 			}
 		}));
+	}
+
+	/**
+	 * Waits for a graceful stop ({@code stopped}) at most the drain timeout plus {@code timeout}, then a little for the
+	 * reactions (the release notices) and listeners to see the SHUTDOWN revocations.
+	 */
+	void await(CompletableFuture<Void> stopped, Duration timeout) {
+		try {
+			// both timeouts start a little late: a second of slack, so a stop that ends on time is not cut short
+			stopped.get(this.settings.drainTimeout().plus(timeout).plusSeconds(1).toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			log.warn("Membership node {} was interrupted while stopping; it hands over without waiting further",
+					this.nodeId);
+			return;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			log.debug("Membership node {} is still stopping: {}", this.nodeId, ex.toString());
+			return;
+		}
+		this.runtime.awaitEvents((timeout.compareTo(Duration.ofSeconds(2)) < 0) ? timeout : Duration.ofSeconds(2));
 	}
 
 	/** Runs {@code then} once {@code drained} completed or the drain timeout passed, whichever comes first. */

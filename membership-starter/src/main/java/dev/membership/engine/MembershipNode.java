@@ -8,9 +8,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -103,7 +100,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, self, this.heartbeats,
 				farewell, this.lifecycle, this.assignments, this.roster::members);
 		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, b.metrics, self,
-				this.campaign);
+				this.campaign, this.heartbeats);
 		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
 		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads);
@@ -134,8 +131,6 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		return this.lifecycle.phase() == Phase.RUNNING;
 	}
 
-	// ---------------------------------------------------------------- lifecycle
-
 	public void start() {
 		synchronized (this.lifecycle) {
 			if (this.lifecycle.phase() != Phase.NEW) {
@@ -163,23 +158,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 * take over as soon as the work is done, never while it still runs. A second call waits for the first.
 	 */
 	public void stop(Duration timeout) {
-		CompletableFuture<Void> done = stopAsync(timeout);
-		try {
-			// both timeouts start a little late: a second of slack, so a stop that ends on time is not cut short
-			done.get(this.settings.drainTimeout().plus(timeout).plusSeconds(1).toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			log.warn("Membership node {} was interrupted while stopping; it hands over without waiting further",
-					nodeId());
-			return;
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			log.debug("Membership node {} is still stopping: {}", nodeId(), ex.toString());
-			return;
-		}
-		// let reactions (the release notice) and listeners see the SHUTDOWN revocations
-		this.runtime.awaitEvents((timeout.compareTo(Duration.ofSeconds(2)) < 0) ? timeout : Duration.ofSeconds(2));
+		this.handOver.await(stopAsync(timeout), timeout);
 	}
 
 	/**
@@ -217,8 +196,6 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		}
 		this.runtime.halt();
 	}
-
-	// ---------------------------------------------------------------- queries
 
 	@Override
 	public String nodeId() {

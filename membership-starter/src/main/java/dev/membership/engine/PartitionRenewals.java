@@ -15,6 +15,8 @@ import dev.membership.spi.MembershipStore;
 
 /**
  * The renewal of every partition this node owns, in one store call per interval ({@link MembershipStore#renewAll}),
+ * with the leases of the plain groups it leads when it has partitioned groups (so a node's renewals are one call
+ * whatever it holds; a node without partitioned groups renews each group on its own, {@link Campaign#renew}),
  * confirmed by the node's read of the same interval: a lease read back held by this node under the term's epoch, and
  * not released, was renewed, and its {@code renewedAt} is the clock sample of the renewal. Only then does a term's
  * deadline move (from when the renewal was sent), and not when that sample shows a jump of the database's clock, as
@@ -38,11 +40,16 @@ final class PartitionRenewals {
 
 	private final Campaign campaign;
 
+	private final Heartbeats heartbeats;
+
+	/** Whether plain groups' leases are renewed here too. */
+	private final boolean batchesGroups;
+
 	/** The renewal of this interval, until the read confirms it. */
 	private @Nullable Pending pending;
 
 	PartitionRenewals(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
-			ElectionMetrics metrics, Self self, Campaign campaign) {
+			ElectionMetrics metrics, Self self, Campaign campaign, Heartbeats heartbeats) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
@@ -50,6 +57,13 @@ final class PartitionRenewals {
 		this.metrics = metrics;
 		this.self = self;
 		this.campaign = campaign;
+		this.heartbeats = heartbeats;
+		this.batchesGroups = !settings.partitions().isEmpty();
+	}
+
+	/** Whether this node's plain groups are renewed here, in the one call, rather than each on its own. */
+	boolean renewsGroups() {
+		return this.batchesGroups;
 	}
 
 	void renew(LoopJob job) {
@@ -57,7 +71,7 @@ final class PartitionRenewals {
 		Map<GroupElection, Term> owned = new LinkedHashMap<>();
 		Map<String, Long> epochs = new LinkedHashMap<>();
 		for (GroupElection unit : this.self.groups()) {
-			Term term = unit.unit().isPartition() ? unit.term() : null;
+			Term term = (unit.unit().isPartition() || this.batchesGroups) ? unit.term() : null;
 			if (term != null && term.isValid()) {
 				owned.put(unit, term);
 				epochs.put(unit.name(), term.epoch());
@@ -70,8 +84,10 @@ final class PartitionRenewals {
 		long sent = this.loop.clock().nanoTime();
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
 		Holder holder = this.self.holder();
+		long jumps = this.samples.jumps();
 		this.loop.call(job, () -> this.store.renewAll(holder, epochs, expiresAt),
-				(renewed, sentNanos, received) -> this.pending = new Pending(sentNanos, received, expiresAt, owned),
+				(renewed, sentNanos, received) -> this.pending = new Pending(sentNanos, received, expiresAt, owned,
+						jumps),
 				(ex) -> {
 					owned.keySet().forEach((unit) -> this.metrics.renewal(unit.unit().group(),
 							ElectionMetrics.RenewalOutcome.ERROR));
@@ -106,7 +122,13 @@ final class PartitionRenewals {
 				continue;
 			}
 			if (trusted == null && lease.renewedAt() != null) {
-				trusted = this.samples.take(p.sentNanos(), p.receivedNanos(), lease.renewedAt());
+				// and no other reply since the renewal was sent showed a jump (a heartbeat's, say, taken before
+				// this read): the renewal's expiry was written in the old clock then, whatever this sample says
+				trusted = this.samples.take(p.sentNanos(), p.receivedNanos(), lease.renewedAt())
+						&& this.samples.jumps() == p.jumpsAtSend();
+			}
+			if (!unit.unit().isPartition()) {
+				this.heartbeats.renewed(p.sentNanos()); // a group's renewal keeps this node live
 			}
 			this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.RENEWED);
 			if (Boolean.TRUE.equals(trusted)) {
@@ -115,7 +137,8 @@ final class PartitionRenewals {
 		}
 	}
 
-	private record Pending(long sentNanos, long receivedNanos, Instant expiresAt, Map<GroupElection, Term> owned) {
+	private record Pending(long sentNanos, long receivedNanos, Instant expiresAt, Map<GroupElection, Term> owned,
+			long jumpsAtSend) {
 
 		Set<String> names() {
 			return Set.copyOf(List.copyOf(this.owned.keySet()).stream().map(GroupElection::name).toList());

@@ -13,8 +13,8 @@ import dev.membership.spi.MembershipStore;
  * call, heartbeat unless the group leases keep this node live, then either keep the roster (as the leader of the
  * default group) or follow it (the read confirms the partitions' renewal), hand over what the placement puts on
  * another node, compete where it may, and remove long-dead nodes when the keeper saw some. The store stamps every
- * heartbeat and renewal with its clock, so a steady tick is two store calls (three with partitions; the keeper: one
- * more when other groups have leaders).
+ * heartbeat and renewal with its clock, so a steady tick is two store calls, three with partitioned groups (their
+ * renewal in one call with the groups', the heartbeat or the keeper's read of the node documents, and the read).
  */
 final class Tick {
 
@@ -77,7 +77,7 @@ final class Tick {
 		});
 		job.then(this::syncClockIfDue).then(this::initializeStoreOnce);
 		for (GroupElection group : this.self.groups()) {
-			if (!group.unit().isPartition()) {
+			if (!group.unit().isPartition() && !this.partitions.renewsGroups()) {
 				job.then((j) -> this.campaign.renew(j, group));
 			}
 		}
@@ -130,7 +130,8 @@ final class Tick {
 			return;
 		}
 		if (this.self.keeperGroup() == null && this.heartbeats.documentDue()) {
-			this.readSkipped = true;
+			// renewals waiting for the read's confirmation need it this tick: then the document costs a call more
+			this.readSkipped = this.partitions.toConfirm().isEmpty();
 			this.heartbeats.beat(job, (ex) -> {
 				this.readSkipped = false; // the renewals keep it live meanwhile: read, and try again next tick
 				return true;

@@ -53,7 +53,10 @@ final class UnitEvents {
 		if (!this.unit.isPartition()) {
 			this.events.publish(new LeaderRevokedEvent(this.selfId, this.unit.group(), epoch, reason));
 		}
-		else if (this.revocationSaid != epoch) {
+		else if (this.revocationSaid != epoch || reason == RevocationReason.RENEWAL_DEADLINE_PASSED
+				|| reason == RevocationReason.LEASE_LOST) {
+			// a graceful hand-over overtaken by a fault (the deadline passed, the lease went) is said again: the
+			// partition's work may still run, so the next owner's can overlap it, which only fencing prevents
 			this.events.publish(new PartitionRevokedEvent(this.selfId, this.unit.group(), this.unit.partition(), epoch,
 					reason));
 		}

@@ -23,6 +23,7 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
+import dev.membership.leadership.RevocationReason;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.test.VirtualScheduler;
@@ -102,7 +103,7 @@ final class Simulation {
 		this.invariants = new SafetyInvariants(this.store, this::noteLazily, this.scheduler::now);
 		int nodeCount = (config.nodes() > 0) ? config.nodes() : 2 + this.random.nextInt(6);
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
-		this.partitions = (this.random.nextInt(2) == 0) ? 2 + this.random.nextInt(7) : 0;
+		this.partitions = 2 + this.random.nextInt(7); // a partitioned group in every run
 		this.settings = config.settings("n0", this.groups, this.partitions);
 		for (int i = 1; i <= nodeCount; i++) {
 			this.nodes.add(new SimulatedNode("n" + i));
@@ -533,6 +534,9 @@ final class Simulation {
 
 		boolean stopping;
 
+		/** The partitions whose graceful hand-over began here, by {@code group#p/epoch}, until their release. */
+		final Map<String, RevocationReason> handingOver = new java.util.HashMap<>();
+
 		String lastIncarnation;
 
 		long stoppedAt;
@@ -571,12 +575,28 @@ final class Simulation {
 						Simulation.this.work.termEnded(revoked.group(), revoked.epoch(), revoked.reason());
 					}
 					else if (event instanceof PartitionReleasedEvent released) {
-						Simulation.this.hint(this.id, new LeaseReleasedEvent(released.observerNodeId(),
-								released.group() + "#" + released.partition(), released.epoch(), released.successor()));
+						String unit = released.group() + "#" + released.partition();
+						// a graceful hand-over counts as one once it released the lease: its drain ended then
+						RevocationReason graceful = this.handingOver.remove(unit + "/" + released.epoch());
+						if (graceful != null) {
+							Simulation.this.work.termEnded(unit, released.epoch(), graceful);
+						}
+						Simulation.this.hint(this.id, new LeaseReleasedEvent(released.observerNodeId(), unit,
+								released.epoch(), released.successor()));
 					}
 					else if (event instanceof PartitionRevokedEvent revoked) {
-						Simulation.this.work.termEnded(revoked.group() + "#" + revoked.partition(), revoked.epoch(),
-								revoked.reason());
+						// said when a graceful drain begins (the belief may still end by its deadline meanwhile, a
+						// fault), and again with the fault's reason if one overtakes the drain
+						String unit = revoked.group() + "#" + revoked.partition();
+						RevocationReason reason = revoked.reason();
+						if (reason == RevocationReason.MOVED || reason == RevocationReason.RESIGNED
+								|| reason == RevocationReason.SHUTDOWN) {
+							this.handingOver.put(unit + "/" + revoked.epoch(), reason);
+						}
+						else {
+							this.handingOver.remove(unit + "/" + revoked.epoch());
+							Simulation.this.work.termEnded(unit, revoked.epoch(), reason);
+						}
 					}
 				})
 				.build();
