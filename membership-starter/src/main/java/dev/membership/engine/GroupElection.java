@@ -253,10 +253,7 @@ final class GroupElection {
 
 	/** Ends the current term without a word, like a crash. From any thread. */
 	void halt() {
-		Term t = this.term;
-		if (t != null) {
-			this.ending.silently(t);
-		}
+		this.ending.silently(this.term);
 	}
 
 	/**

@@ -14,7 +14,6 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.InvalidMembershipSettingsException.Violation;
-import dev.membership.spi.Roster;
 
 /**
  * How a node runs. Defaults follow the core design: renew every 5 s, lease 15 s, liveness window 10 s.
@@ -114,71 +113,18 @@ public final class MembershipSettings {
 	}
 
 	/**
-	 * Why {@code group} cannot be a group's name, or null when it can: blank, or the id of the roster document, which
-	 * lives among the lease documents.
+	 * Why {@code group} cannot be a group's name, or null when it can: blank, the id of the roster document (which
+	 * lives among the lease documents), or a name with a partition's separator.
 	 */
 	public static @Nullable String groupNameProblem(@Nullable String group) {
-		if (group == null || group.isBlank()) {
-			return "group names must not be blank";
-		}
-		if (Roster.ID.equals(group)) {
-			return "'" + Roster.ID + "' is reserved for the member roster and cannot name a group";
-		}
-		if (group.indexOf(Unit.SEPARATOR) >= 0) {
-			return "group names must not contain '" + Unit.SEPARATOR + "' (it names a partition's lease: " + group + ")";
-		}
-		return null;
+		return SettingsRules.groupNameProblem(group);
 	}
 
 	/** Every rule the settings break; empty when they are valid. */
 	public static List<Violation> check(String nodeId, Duration renewalInterval, Duration leaseDuration,
 			Duration livenessWindow, Duration safetyMargin, Duration deadNodeRetention) {
-		List<Violation> violations = new ArrayList<>();
-		if (nodeId == null || nodeId.isBlank()) {
-			violations.add(new Violation(List.of("node-id"), "must not be blank"));
-		}
-		boolean positive = true;
-		positive &= positive(violations, "renewal-interval", renewalInterval);
-		positive &= positive(violations, "lease-duration", leaseDuration);
-		positive &= positive(violations, "liveness-window", livenessWindow);
-		positive(violations, "dead-node-retention", deadNodeRetention);
-		if (safetyMargin != null && safetyMargin.isNegative()) {
-			violations.add(new Violation(List.of("safety-margin"), "must not be negative (was " + safetyMargin + ")"));
-		}
-		if (!positive) {
-			return violations;
-		}
-		if (renewalInterval.multipliedBy(2).compareTo(leaseDuration) > 0) {
-			violations.add(new Violation(List.of("renewal-interval", "lease-duration"),
-					"renewal-interval x 2 must not exceed lease-duration, so a leader can miss one renewal and keep "
-							+ "its lease (was " + renewalInterval + " x 2 > " + leaseDuration + ")"));
-		}
-		if (livenessWindow.compareTo(renewalInterval) <= 0 || livenessWindow.compareTo(leaseDuration) >= 0) {
-			violations.add(new Violation(List.of("renewal-interval", "liveness-window", "lease-duration"),
-					"liveness-window must be longer than renewal-interval and shorter than lease-duration (was "
-							+ renewalInterval + " < " + livenessWindow + " < " + leaseDuration + ")"));
-		}
-		Duration margin = (safetyMargin != null) ? safetyMargin : leaseDuration.dividedBy(10);
-		if (!margin.isNegative() && margin.compareTo(leaseDuration.minus(renewalInterval)) >= 0) {
-			violations.add(new Violation(List.of("safety-margin", "lease-duration", "renewal-interval"),
-					"safety-margin must be shorter than lease-duration - renewal-interval, or a leader would step "
-							+ "down before its next renewal (was " + margin + ")"));
-		}
-		if (deadNodeRetention != null && !deadNodeRetention.isNegative() && !deadNodeRetention.isZero()
-				&& deadNodeRetention.compareTo(livenessWindow) <= 0) {
-			violations.add(new Violation(List.of("dead-node-retention", "liveness-window"),
-					"dead-node-retention must be longer than liveness-window, or live nodes would be removed (was "
-							+ deadNodeRetention + ")"));
-		}
-		return violations;
-	}
-
-	private static boolean positive(List<Violation> violations, String name, Duration value) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			violations.add(new Violation(List.of(name), "must be a positive duration (was " + value + ")"));
-			return false;
-		}
-		return true;
+		return SettingsRules.check(nodeId, renewalInterval, leaseDuration, livenessWindow, safetyMargin,
+				deadNodeRetention);
 	}
 
 	public static final class Builder {
@@ -288,18 +234,7 @@ public final class MembershipSettings {
 				.filter(Objects::nonNull)
 				.distinct()
 				.forEach((problem) -> violations.add(new Violation(List.of("groups"), problem)));
-			this.partitions.forEach((group, count) -> {
-				String problem = groupNameProblem(group);
-				if (problem == null && DEFAULT_GROUP.equals(group)) {
-					problem = "the default group cannot be partitioned: its leader keeps the roster";
-				}
-				if (problem == null && (count < 1 || count > MAX_PARTITIONS)) {
-					problem = "a group has 1 to " + MAX_PARTITIONS + " partitions (" + group + ": " + count + ")";
-				}
-				if (problem != null) {
-					violations.add(new Violation(List.of("partitions"), problem));
-				}
-			});
+			violations.addAll(SettingsRules.partitionProblems(this.partitions));
 			if (!violations.isEmpty()) {
 				throw new InvalidMembershipSettingsException(violations);
 			}

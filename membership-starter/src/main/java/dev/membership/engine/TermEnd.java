@@ -86,9 +86,9 @@ final class TermEnd {
 		return true;
 	}
 
-	/** Ends {@code ending} without a word, like a crash. */
-	void silently(Term ending) {
-		if (ending.end()) {
+	/** Ends {@code ending} (if any) without a word, like a crash. */
+	void silently(@Nullable Term ending) {
+		if (ending != null && ending.end()) {
 			this.observer.ended(this.selfId, this.group, ending.epoch(), endedAt(ending));
 		}
 	}

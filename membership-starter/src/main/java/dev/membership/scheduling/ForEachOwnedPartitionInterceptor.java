@@ -19,13 +19,13 @@ import dev.membership.leadership.LeadershipTerm;
  * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each under its partition's term; no
  * database call.
  */
-public class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
+class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 
 	private final Supplier<@Nullable Membership> membership;
 
 	private final Map<Method, Target> targets = new ConcurrentHashMap<>();
 
-	public ForEachOwnedPartitionInterceptor(Supplier<@Nullable Membership> membership) {
+	ForEachOwnedPartitionInterceptor(Supplier<@Nullable Membership> membership) {
 		this.membership = membership;
 	}
 
