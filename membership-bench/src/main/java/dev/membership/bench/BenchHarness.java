@@ -21,22 +21,25 @@ import dev.membership.bench.failover.FailoverScenario;
 import dev.membership.bench.guard.GuardScenario;
 import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.scale.PartitionScenario;
 import dev.membership.bench.scale.ScaleScenario;
 import dev.membership.bench.support.Table;
 
 /**
  * Runs the benchmarks side by side and prints their tables (Markdown). Usage:
- * {@code bench.sh [guard] [load] [failover] [scale] [handover] [--quick] [--out FILE] [--trials N] [--leases MS,...]
- * [--sizes N[@R],...]}; no scenario means all five. {@code --quick} is the smoke run: tiny counts and short timings,
+ * {@code bench.sh [guard] [load] [failover] [scale] [handover] [partitions] [--quick] [--out FILE] [--trials N]
+ * [--leases MS,...] [--sizes N[@R],...]}; no scenario means all six. {@code --quick} is the smoke run: tiny counts and short timings,
  * seconds instead of minutes, figures not worth quoting. {@code --trials} changes the failover and hand-over
  * scenarios' trial counts, {@code --leases} the failover scenario's leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
  * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
  * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}); {@code --threads} the threads the simulated
- * nodes' loops share (32; 8 with {@code --quick}).
+ * nodes' loops share (32; 8 with {@code --quick}). For the partitions scenario {@code --sizes} lists {@code NxP}
+ * cases (N nodes, P partitions; default {@code 10x64,10x256,10x1024,100x64,100x256,100x1024}).
  */
 public final class BenchHarness {
 
-	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover");
+	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
+			"partitions");
 
 	private BenchHarness() {
 	}
@@ -89,6 +92,7 @@ public final class BenchHarness {
 				case "failover" -> new FailoverScenario(failoverSettings(quick, trials, leases), out).run();
 				case "scale" -> new ScaleScenario(scaleSettings(quick, sizes, threads), out).run();
 				case "handover" -> new WebHandOverScenario(handOverSettings(quick, trials), out).run();
+				case "partitions" -> new PartitionScenario(partitionSettings(quick, sizes, threads), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -143,6 +147,17 @@ public final class BenchHarness {
 		int storeThreads = (threads != null) ? threads : (quick ? 8 : 32);
 		return quick ? new ScaleScenario.Settings(configs, 2, 1, 1, Duration.ofSeconds(30), 200, storeThreads)
 				: new ScaleScenario.Settings(configs, 4, 3, 2, Duration.ofMinutes(3).plusSeconds(30), 200, storeThreads);
+	}
+
+	static PartitionScenario.Settings partitionSettings(boolean quick, List<String> sizes, Integer threads) {
+		// NxP: N nodes with P partitions of one group, at the production timings (renew 5 s, lease 15 s, liveness 10 s)
+		List<PartitionScenario.Case> cases = ((sizes != null) ? sizes
+				: quick ? List.of("3x16") : List.of("10x64", "10x256", "10x1024", "100x64", "100x256", "100x1024"))
+			.stream()
+			.map(PartitionScenario.Case::parse)
+			.toList();
+		return new PartitionScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5),
+				quick ? 2 : 3, Duration.ofMinutes(quick ? 1 : 3), (threads != null) ? threads : (quick ? 8 : 32));
 	}
 
 	static String machine(boolean quick) {

@@ -25,12 +25,13 @@ class BenchHarnessSmokeTests {
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 
 		assertThat(tables).extracting(Table::title)
-			.hasSize(5)
+			.hasSize(6)
 			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Scale"))
-			.anySatisfy((t) -> assertThat(t).startsWith("Graceful hand-over"));
+			.anySatisfy((t) -> assertThat(t).startsWith("Graceful hand-over"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Partitions"));
 
 		List<List<String>> guard = tables.get(0).rows();
 		assertThat(row(guard, GuardBenchmark.LEADER_ONLY_LEADER).get(4)).as("driver commands per @LeaderOnly call")
@@ -56,6 +57,14 @@ class BenchHarnessSmokeTests {
 		assertThat(tables.get(4).rows()).extracting((row) -> row.get(0) + " " + row.get(1))
 			.containsExactly("servlet TomcatWebServer", "reactive NettyWebServer");
 		assertThat(tables.get(4).rows()).allSatisfy((row) -> assertThat(Double.parseDouble(row.get(3))).isPositive());
+		// three nodes placed, balanced, and balanced again after a join, a graceful leave and a crash
+		assertThat(tables.get(5).rows()).hasSize(1).allSatisfy((row) -> {
+			assertThat(row.get(2)).as("placed").endsWith(" s");
+			assertThat(row.get(5)).as("join").doesNotContain("not");
+			assertThat(row.get(6)).as("leave").doesNotContain("not");
+			assertThat(row.get(7)).as("crash").doesNotContain("not");
+			assertThat(row.get(9)).as("double owners").isEqualTo("0");
+		});
 		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("### Scale");
 	}
 

@@ -1,0 +1,237 @@
+package dev.membership.bench.scale;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.mongodb.client.MongoClient;
+
+import dev.membership.bench.scale.StoreMeter.NodeCounts;
+import dev.membership.bench.scale.StoreMeter.Snapshot;
+import dev.membership.bench.support.BenchNode;
+import dev.membership.bench.support.EmbeddedMongoServer;
+import dev.membership.bench.support.SharedRuntimes;
+import dev.membership.bench.support.Table;
+import dev.membership.bench.support.Waits;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.mongo.MongoMembershipStore;
+
+/**
+ * Partitions: N plain-Java nodes in this JVM, each declaring group {@code t} with P partitions, against one embedded
+ * server. Per case: time until the partitions are placed and owned, balanced (max − min ≤ 1); store calls and documents
+ * read per node per renewal interval in steady state (followers, and the roster's keeper); then a join, a graceful
+ * leave and a crash of a node that does not keep the roster, each with the time until balanced again and the partitions
+ * that changed owner against the fewest that could. Ownership is sampled every 50 ms throughout: a partition owned by
+ * two nodes in one sample is counted as a double owner.
+ */
+public final class PartitionScenario {
+
+	/** N nodes, P partitions. */
+	public record Case(int nodes, int partitions) {
+
+		public static Case parse(String spec) {
+			String[] parts = spec.split("x");
+			return new Case(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+		}
+
+	}
+
+	/**
+	 * @param cases run in this order
+	 * @param renewalInterval the timings: lease 3 and liveness window 2 renewal intervals (the defaults: 5 s)
+	 * @param countIntervals renewal intervals counted in steady state
+	 * @param bound how long any step may take
+	 * @param storeThreads threads shared by every node's loop
+	 */
+	public record Settings(List<Case> cases, Duration renewalInterval, int countIntervals, Duration bound,
+			int storeThreads) {
+	}
+
+	private static final String GROUP = "t";
+
+	private final Settings settings;
+
+	private final PrintStream log;
+
+	private final AtomicInteger doubleOwners = new AtomicInteger();
+
+	public PartitionScenario(Settings settings, PrintStream log) {
+		this.settings = settings;
+		this.log = log;
+	}
+
+	public Table run() {
+		Duration r = this.settings.renewalInterval();
+		Table table = new Table("Partitions (one JVM, one embedded server; renew / lease / liveness "
+				+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
+				+ r.multipliedBy(2).toMillis() / 1000.0 + " s)", "N", "P", "placed and balanced after",
+				"store calls/node/interval followers mean / max; keeper", "docs read/interval cluster (3N + P)",
+				"join: balanced after; moved (min)", "graceful leave: balanced after; moved (leaver's)",
+				"crash: balanced after; moved (crashed one's)", "max - min", "double owners");
+		for (Case c : this.settings.cases()) {
+			runCase(c, table);
+		}
+		table.note("- Balanced: every partition owned by exactly one running node (its term valid), owned counts differing "
+				+ "by at most one. Times from the first node's start (placed), or from the join's start(), the leave's "
+				+ "stop() call, the crash's halt(). Moved: partitions whose owner changed; min for a join is "
+				+ "floor(P / (N + 1)), what the newcomer needs for balance. Store calls: every call a node made through "
+				+ "its runtime; documents: those in cursor replies plus findAndModify values, all nodes together. The "
+				+ "keeper of the roster also leads default. Double owners: samples (every 50 ms) in which a partition "
+				+ "had two owners; 0 expected.");
+		return table;
+	}
+
+	private void runCase(Case c, Table table) {
+		this.doubleOwners.set(0);
+		this.log.printf("  %d nodes x %d partitions: starting%n", c.nodes(), c.partitions());
+		StoreMeter meter = new StoreMeter();
+		List<MembershipNode> running = new ArrayList<>();
+		Map<MembershipNode, NodeCounts> counts = new HashMap<>();
+		try (EmbeddedMongoServer server = new EmbeddedMongoServer();
+				MongoClient client = server.newClient(meter);
+				SharedRuntimes runtimes = new SharedRuntimes(this.settings.storeThreads(), 4)) {
+			long start = System.nanoTime();
+			for (int i = 0; i < c.nodes(); i++) {
+				start(c, "node-" + i, client, runtimes, running, counts);
+				if (i % 20 == 19) {
+					Waits.pause(Duration.ofMillis(100));
+				}
+			}
+			String placed = untilBalanced(c, running, start);
+			Map<Integer, String> owners = owners(running);
+			// steady state
+			Map<MembershipNode, Snapshot> before = new HashMap<>();
+			running.forEach((n) -> before.put(n, counts.get(n).snapshot()));
+			Snapshot clusterBefore = meter.cluster().snapshot();
+			long countStart = System.nanoTime();
+			Waits.pause(this.settings.renewalInterval().multipliedBy(this.settings.countIntervals()));
+			double intervals = (System.nanoTime() - countStart) / (double) this.settings.renewalInterval().toNanos();
+			MembershipNode keeper = running.stream().filter((n) -> n.isLeader("default")).findFirst().orElse(null);
+			double sum = 0;
+			double max = 0;
+			int followers = 0;
+			double keeperCalls = 0;
+			for (MembershipNode n : running) {
+				double calls = (counts.get(n).snapshot().calls() - before.get(n).calls()) / intervals;
+				if (n == keeper) {
+					keeperCalls = calls;
+				}
+				else {
+					sum += calls;
+					max = Math.max(max, calls);
+					followers++;
+				}
+			}
+			double docs = (meter.cluster().snapshot().documents() - clusterBefore.documents()) / intervals;
+			String load = String.format(Locale.ROOT, "%.2f / %.2f; %.2f", sum / Math.max(1, followers), max, keeperCalls);
+			String read = String.format(Locale.ROOT, "%.0f (%d)", docs, 3 * c.nodes() + c.partitions());
+			this.log.printf("  placed and balanced after %s; calls %s; docs %s%n", placed, load, read);
+
+			// a join
+			long joinStart = System.nanoTime();
+			start(c, "node-" + c.nodes(), client, runtimes, running, counts);
+			String join = untilBalanced(c, running, joinStart) + "; " + moved(owners, owners(running)) + " ("
+					+ c.partitions() / (c.nodes() + 1) + ")";
+			this.log.printf("  join: %s%n", join);
+
+			// a graceful leave, then a crash, of nodes that do not keep the roster
+			owners = owners(running);
+			MembershipNode leaver = notKeeper(running);
+			int leaversOwn = leaver.partitions(GROUP).owned().size();
+			long leaveStart = System.nanoTime();
+			leaver.stopAsync(Duration.ofSeconds(5));
+			running.remove(leaver);
+			String leave = untilBalanced(c, running, leaveStart) + "; " + moved(owners, owners(running)) + " ("
+					+ leaversOwn + ")";
+			this.log.printf("  graceful leave: %s%n", leave);
+
+			owners = owners(running);
+			MembershipNode crashed = notKeeper(running);
+			int crashedOwn = crashed.partitions(GROUP).owned().size();
+			long crashStart = System.nanoTime();
+			crashed.halt();
+			running.remove(crashed);
+			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running)) + " ("
+					+ crashedOwn + ")";
+			this.log.printf("  crash: %s%n", crash);
+			table.row(c.nodes(), c.partitions(), placed, load, read, join, leave, crash, spread(running),
+					this.doubleOwners.get());
+			running.forEach(MembershipNode::halt);
+		}
+	}
+
+	private void start(Case c, String id, MongoClient client, SharedRuntimes runtimes, List<MembershipNode> running,
+			Map<MembershipNode, NodeCounts> counts) {
+		Duration r = this.settings.renewalInterval();
+		MembershipSettings settings = MembershipSettings.builder(id)
+			.renewalInterval(r)
+			.leaseDuration(r.multipliedBy(3))
+			.livenessWindow(r.multipliedBy(2))
+			.partitions(GROUP, c.partitions())
+			.build();
+		NodeCounts scope = new NodeCounts();
+		MembershipNode node = MembershipNode
+			.builder(settings, new MongoMembershipStore(client.getDatabase("bench"), BenchNode.storeSettings(settings)))
+			.advertisedAddress("127.0.0.1")
+			.runtime(runtimes.runtime(scope))
+			.build();
+		counts.put(node, scope);
+		running.add(node);
+		node.start();
+	}
+
+	/** Polls every 50 ms until balanced; returns the time since {@code since}, or says it was not reached. */
+	private String untilBalanced(Case c, List<MembershipNode> running, long since) {
+		long deadline = System.nanoTime() + this.settings.bound().toNanos();
+		while (System.nanoTime() < deadline) {
+			Map<Integer, String> owners = owners(running);
+			if (owners.size() == c.partitions() && spread(running) <= 1) {
+				return String.format(Locale.ROOT, "%.2f s", (System.nanoTime() - since) / 1e9);
+			}
+			Waits.pause(Duration.ofMillis(50));
+		}
+		return "not within " + this.settings.bound().toSeconds() + " s";
+	}
+
+	/** Each owned partition's owner; counts a sample where one has two. */
+	private Map<Integer, String> owners(List<MembershipNode> running) {
+		Map<Integer, String> owners = new HashMap<>();
+		boolean twice = false;
+		for (MembershipNode node : running) {
+			for (LeadershipTerm term : node.partitions(GROUP).owned()) {
+				twice |= owners.put(term.partition().getAsInt(), node.nodeId()) != null;
+			}
+		}
+		if (twice) {
+			this.doubleOwners.incrementAndGet();
+		}
+		return owners;
+	}
+
+	private static int spread(List<MembershipNode> running) {
+		int max = 0;
+		int min = Integer.MAX_VALUE;
+		for (MembershipNode node : running) {
+			int owned = node.partitions(GROUP).owned().size();
+			max = Math.max(max, owned);
+			min = Math.min(min, owned);
+		}
+		return running.isEmpty() ? 0 : max - min;
+	}
+
+	private static long moved(Map<Integer, String> before, Map<Integer, String> after) {
+		return after.entrySet().stream().filter((e) -> !e.getValue().equals(before.get(e.getKey()))).count();
+	}
+
+	private static MembershipNode notKeeper(List<MembershipNode> running) {
+		return running.stream().filter((n) -> !n.isLeader("default")).reduce((a, b) -> b).orElseThrow();
+	}
+
+}
