@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.membership.Membership;
+import dev.membership.sample.StandInWork;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.scheduling.LeaderOnly;
@@ -87,7 +88,7 @@ public class Housekeeping {
 		Boolean accepted = null;
 		String error = null;
 		try {
-			work();
+			StandInWork.take(this.workDuration);
 			purged = this.mongo.remove(Query.query(Criteria.where("expiresAt").lt(Date.from(start))), ITEMS)
 				.getDeletedCount();
 			// the checkpoint only moves under the newest epoch: a late run of an old leader is rejected here
@@ -109,18 +110,6 @@ public class Housekeeping {
 				.set("purged", purged)
 				.set("accepted", accepted)
 				.set("error", error), RUNS);
-		}
-	}
-
-	private void work() {
-		if (this.workDuration.isZero()) {
-			return;
-		}
-		try {
-			Thread.sleep(this.workDuration.toMillis()); // stands for real work that takes this long
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -20,6 +20,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.membership.Membership;
+import dev.membership.sample.StandInWork;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.mongo.EpochFence;
@@ -68,7 +69,7 @@ public class TenantRollup {
 			.currentDate("startedAt"), RUNS);
 		Boolean accepted = null;
 		try {
-			work();
+			StandInWork.take(this.workDuration);
 			// the partition's checkpoint only moves under its newest epoch: a late run of an old owner is rejected
 			FencedWriteResult checkpoint = EpochFence.of(term)
 				.upsert(this.mongo, Query.query(Criteria.where("_id").is("partition-" + partition)),
@@ -81,18 +82,6 @@ public class TenantRollup {
 		}
 		finally {
 			this.mongo.updateFirst(run, new Update().currentDate("endedAt").set("accepted", accepted), RUNS);
-		}
-	}
-
-	private void work() {
-		if (this.workDuration.isZero()) {
-			return;
-		}
-		try {
-			Thread.sleep(this.workDuration.toMillis()); // stands for real work that takes this long
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 
