@@ -157,7 +157,8 @@ public final class BenchHarness {
 			.map(PartitionScenario.Case::parse)
 			.toList();
 		return new PartitionScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5),
-				quick ? 2 : 3, Duration.ofMinutes(quick ? 1 : 3), (threads != null) ? threads : (quick ? 8 : 32));
+				quick ? 2 : 3, Duration.ofMinutes(quick ? 1 : 3), (threads != null) ? threads : (quick ? 8 : 32),
+				!Boolean.getBoolean("bench.partitions.no-notices"));
 	}
 
 	static String machine(boolean quick) {

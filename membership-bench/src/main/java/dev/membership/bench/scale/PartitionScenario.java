@@ -21,6 +21,8 @@ import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.PartitionReleasedEvent;
+import dev.membership.spi.NoticeReceiver;
 import dev.membership.mongo.MongoMembershipStore;
 
 /**
@@ -49,9 +51,11 @@ public final class PartitionScenario {
 	 * @param countIntervals renewal intervals counted in steady state
 	 * @param bound how long any step may take
 	 * @param storeThreads threads shared by every node's loop
+	 * @param notices whether the nodes tell each other of released leases at once (in this JVM, as LeadershipNotices
+	 * does over HTTP in a web application), or learn them from their reads only (plain Java without broadcast)
 	 */
 	public record Settings(List<Case> cases, Duration renewalInterval, int countIntervals, Duration bound,
-			int storeThreads) {
+			int storeThreads, boolean notices) {
 	}
 
 	private static final String GROUP = "t";
@@ -62,6 +66,9 @@ public final class PartitionScenario {
 
 	private final AtomicInteger doubleOwners = new AtomicInteger();
 
+	/** Each running node's notice receiver, by node id. */
+	private final Map<String, NoticeReceiver> receivers = new java.util.concurrent.ConcurrentHashMap<>();
+
 	public PartitionScenario(Settings settings, PrintStream log) {
 		this.settings = settings;
 		this.log = log;
@@ -69,7 +76,8 @@ public final class PartitionScenario {
 
 	public Table run() {
 		Duration r = this.settings.renewalInterval();
-		Table table = new Table("Partitions (one JVM, one embedded server; renew / lease / liveness "
+		Table table = new Table("Partitions (one JVM, one embedded server; notices " + (this.settings.notices()
+				? "in-JVM" : "none, reads only") + "; renew / lease / liveness "
 				+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
 				+ r.multipliedBy(2).toMillis() / 1000.0 + " s)", "N", "P", "placed and balanced after",
 				"store calls/node/interval followers mean / max; keeper", "docs read/interval cluster (3N + P)",
@@ -90,6 +98,7 @@ public final class PartitionScenario {
 
 	private void runCase(Case c, Table table) {
 		this.doubleOwners.set(0);
+		this.receivers.clear();
 		this.log.printf("  %d nodes x %d partitions: starting%n", c.nodes(), c.partitions());
 		StoreMeter meter = new StoreMeter();
 		List<MembershipNode> running = new ArrayList<>();
@@ -148,6 +157,7 @@ public final class PartitionScenario {
 			long leaveStart = System.nanoTime();
 			leaver.stopAsync(Duration.ofSeconds(5));
 			running.remove(leaver);
+			this.receivers.remove(leaver.nodeId()); // told nothing more; its own releases still reach the others
 			String leave = untilBalanced(c, running, leaveStart) + "; " + moved(owners, owners(running)) + " ("
 					+ leaversOwn + ")";
 			this.log.printf("  graceful leave: %s%n", leave);
@@ -158,6 +168,7 @@ public final class PartitionScenario {
 			long crashStart = System.nanoTime();
 			crashed.halt();
 			running.remove(crashed);
+			this.receivers.remove(crashed.nodeId());
 			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running)) + " ("
 					+ crashedOwn + ")";
 			this.log.printf("  crash: %s%n", crash);
@@ -181,6 +192,17 @@ public final class PartitionScenario {
 			.builder(settings, new MongoMembershipStore(client.getDatabase("bench"), BenchNode.storeSettings(settings)))
 			.advertisedAddress("127.0.0.1")
 			.runtime(runtimes.runtime(scope))
+			.noticeChannel((receiver) -> this.receivers.put(id, receiver))
+			.reaction((event) -> {
+				if (this.settings.notices() && event instanceof PartitionReleasedEvent released) {
+					this.receivers.forEach((other, receiver) -> {
+						if (!other.equals(id)) {
+							receiver.leaseReleased(released.group() + "#" + released.partition(), released.epoch(), id,
+									released.successor());
+						}
+					});
+				}
+			})
 			.build();
 		counts.put(node, scope);
 		running.add(node);
