@@ -56,6 +56,17 @@ final class Farewell {
 				}, (ex) -> false));
 	}
 
+	private void releaseOne(LoopJob job, GroupElection unit, long epoch) {
+		this.loop.call(job, () -> this.store.release(unit.name(), this.self.holder(), epoch), (done, sent, received) -> {
+			if (done) {
+				unit.events().released(epoch, null);
+			}
+		}, (ex) -> {
+			log.warn("Could not release lease of {} on shutdown: {}", unit.name(), ex.getMessage());
+			return true;
+		});
+	}
+
 	/**
 	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then releases the given leases (epochs
 	 * by group) and removes this node's document.
@@ -68,15 +79,26 @@ final class Farewell {
 			beforehand.run();
 			j.next();
 		});
-		released.forEach((unit, epoch) -> job.then((j) -> this.loop.call(j,
-				() -> this.store.release(unit.name(), this.self.holder(), epoch), (done, sent, received) -> {
-					if (done) {
-						unit.events().released(epoch, null);
-					}
-				}, (ex) -> {
-					log.warn("Could not release lease of {} on shutdown: {}", unit.name(), ex.getMessage());
-					return true;
-				})));
+		// every lease in one call; when not every one was released so (one had gone, the call failed), one by one
+		Map<String, Long> epochs = new java.util.LinkedHashMap<>();
+		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
+		job.then((j) -> {
+			if (epochs.isEmpty()) {
+				j.next();
+				return;
+			}
+			this.loop.call(j, () -> this.store.releaseAll(this.self.holder(), epochs), (count, sent, received) -> {
+				if (count == epochs.size()) {
+					released.forEach((unit, epoch) -> unit.events().released(epoch, null));
+				}
+				else {
+					released.forEach((unit, epoch) -> j.now((w) -> releaseOne(w, unit, epoch)));
+				}
+			}, (ex) -> {
+				released.forEach((unit, epoch) -> j.now((w) -> releaseOne(w, unit, epoch)));
+				return true;
+			});
+		});
 		return job.then((j) -> this.loop.call(j, () -> {
 			this.store.removeNode(this.self.nodeId(), this.self.incarnation());
 			return null;

@@ -106,6 +106,13 @@ final class LeaseDocuments {
 		return Filters.and(Filters.or(each), isHeldBy(holder), Filters.gt("expiresAt", RELEASED));
 	}
 
+	/** Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, released or not. */
+	static Bson releaseAllFilter(Holder holder, Map<String, Long> epochs) {
+		List<Bson> each = new ArrayList<>(epochs.size());
+		epochs.forEach((lease, epoch) -> each.add(Filters.and(Filters.eq("_id", lease), Filters.eq("epoch", epoch))));
+		return Filters.and(Filters.or(each), isHeldBy(holder));
+	}
+
 	static Bson heldBy(String group, Holder holder, long epoch) {
 		return Filters.and(Filters.eq("_id", group), isHeldBy(holder), Filters.eq("epoch", epoch));
 	}

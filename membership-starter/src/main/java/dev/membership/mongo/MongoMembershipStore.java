@@ -115,6 +115,16 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
+	public long releaseAll(Holder holder, Map<String, Long> epochs) {
+		if (epochs.isEmpty()) {
+			return 0;
+		}
+		return call("releaseAll", () -> this.leases
+			.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs), LeaseDocuments.releaseUpdate())
+			.getMatchedCount());
+	}
+
+	@Override
 	public Optional<LeaseRecord> findLease(String group) {
 		return call("findLease", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(group)).first())
 			.map(LeaseDocuments::toLease));

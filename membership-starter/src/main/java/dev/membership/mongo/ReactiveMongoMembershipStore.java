@@ -112,6 +112,15 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
+	public long releaseAll(Holder holder, Map<String, Long> epochs) {
+		if (epochs.isEmpty()) {
+			return 0;
+		}
+		return call("releaseAll", () -> one(this.leases.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs),
+				LeaseDocuments.releaseUpdate())).getMatchedCount());
+	}
+
+	@Override
 	public Optional<LeaseRecord> findLease(String group) {
 		return call("findLease", () -> Optional.ofNullable(one(this.leases.find(MembershipDocuments.byId(group)).first()))
 			.map(LeaseDocuments::toLease));

@@ -57,6 +57,21 @@ public interface MembershipStore {
 	/** Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}. */
 	boolean release(String group, Holder holder, long epoch);
 
+	/**
+	 * {@link #release} for every lease of {@code epochs} (lease name to epoch) at once; returns how many of them
+	 * {@code holder} held with those epochs, all now released. What a graceful stop releases its leases with; by
+	 * default one {@link #release} each, a store may do it in one call.
+	 */
+	default long releaseAll(Holder holder, Map<String, Long> epochs) {
+		long released = 0;
+		for (Map.Entry<String, Long> lease : epochs.entrySet()) {
+			if (release(lease.getKey(), holder, lease.getValue())) {
+				released++;
+			}
+		}
+		return released;
+	}
+
 	Optional<LeaseRecord> findLease(String group);
 
 	/**

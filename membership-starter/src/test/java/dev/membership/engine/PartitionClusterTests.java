@@ -82,7 +82,12 @@ class PartitionClusterTests {
 
 		// a graceful stop: only n3's partitions move, and each reached its next owner after n3 let it go
 		MembershipNode leaving = this.cluster.node("n3");
+		int[] releasesBefore = this.cluster.store("n3").releaseCalls();
 		leaving.stop(Duration.ofSeconds(5));
+		// the goodbye released every lease of n3 in one call
+		int[] releases = this.cluster.store("n3").releaseCalls();
+		assertThat(releases[1] - releasesBefore[1]).as("releaseAll calls").isEqualTo(1);
+		assertThat(releases[0] - releasesBefore[0]).as("single releases").isZero();
 		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
 		Map<Integer, String> after = owners();
 		before.forEach((partition, owner) -> {

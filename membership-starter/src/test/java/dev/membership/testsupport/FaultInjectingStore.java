@@ -27,6 +27,10 @@ import dev.membership.spi.StoreException;
  */
 public final class FaultInjectingStore implements MembershipStore {
 
+	private final java.util.concurrent.atomic.AtomicInteger releases = new java.util.concurrent.atomic.AtomicInteger();
+
+	private final java.util.concurrent.atomic.AtomicInteger releaseAlls = new java.util.concurrent.atomic.AtomicInteger();
+
 	public enum Mode {
 
 		NORMAL, DOWN, HANG, SLOW
@@ -156,7 +160,19 @@ public final class FaultInjectingStore implements MembershipStore {
 
 	@Override
 	public boolean release(String group, Holder holder, long epoch) {
+		this.releases.incrementAndGet();
 		return call(() -> this.delegate.release(group, holder, epoch));
+	}
+
+	@Override
+	public long releaseAll(Holder holder, Map<String, Long> epochs) {
+		this.releaseAlls.incrementAndGet();
+		return call(() -> this.delegate.releaseAll(holder, epochs));
+	}
+
+	/** Calls of release and of releaseAll so far. */
+	public int[] releaseCalls() {
+		return new int[] { this.releases.get(), this.releaseAlls.get() };
 	}
 
 	@Override

@@ -213,6 +213,24 @@ interface LeaseContract {
 	}
 
 	@Test
+	default void releaseAllReleasesOnlyTheLeasesHeldWithTheirEpochs() {
+		Instant now = store().serverTime();
+		store().tryAcquire("r#0", A, now, now.plus(HOUR));
+		store().tryAcquire("r#1", A, now, now.plus(HOUR));
+		store().tryAcquire("r#2", B, now, now.plus(HOUR));
+		Map<String, Long> mine = new TreeMap<>(Map.of("r#0", 1L, "r#1", 7L, "r#2", 1L, "r#3", 1L));
+		assertThat(store().releaseAll(A, mine)).isEqualTo(1); // r#1: another epoch; r#2 not A's; r#3 none
+		assertThat(store().findLease("r#0").get().expiresAt()).isEqualTo(LeaseRecord.RELEASED);
+		assertThat(store().findLease("r#0").get().epoch()).isEqualTo(1);
+		assertThat(store().findLease("r#1").get().expiresAt()).isAfter(now);
+		assertThat(store().findLease("r#2").get().isHeldBy(B)).isTrue();
+		assertThat(store().findLease("r#2").get().expiresAt()).isAfter(now);
+		assertThat(store().releaseAll(A, Map.of())).isZero();
+		// the next holder takes a released lease at once, with the next epoch
+		assertThat(store().tryAcquire("r#0", B, now, now.plus(HOUR)).get().epoch()).isEqualTo(2);
+	}
+
+	@Test
 	default void exactlyOneOfManyConcurrentClientsAndThreadsAcquires() throws Exception {
 		int clients = 4;
 		int threadsPerClient = 4;
