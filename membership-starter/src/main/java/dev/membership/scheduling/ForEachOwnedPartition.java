@@ -17,7 +17,11 @@ import org.springframework.aot.hint.annotation.Reflective;
  * exception is rethrown once all ran, the later ones added to it as suppressed.
  * <p>
  * The method returns {@code void} and takes no parameters; the group must be a partitioned group of this node
- * ({@code membership.partitions.<group>}). Both are checked at startup.
+ * ({@code membership.partitions.<group>}). Both are checked at startup. A method that returns a reactive type
+ * ({@code Mono}, {@code Flux}) is called per subscription instead, once for each partition owned then, one after
+ * another, each pipeline registered with its partition's term and carrying it in Reactor's context
+ * ({@code ReactiveLeaderContext}); a {@code Flux} emits every partition's elements, a {@code Mono} completes when all
+ * did (values dropped); a failing partition does not stop the others, its error comes at the end.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

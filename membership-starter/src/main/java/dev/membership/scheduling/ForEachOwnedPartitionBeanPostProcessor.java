@@ -54,9 +54,12 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 	}
 
 	private static void check(Method method, String name) {
-		if (method.getReturnType() != void.class || method.getParameterCount() != 0) {
-			throw new IllegalStateException("@ForEachOwnedPartition method " + name + " must return void and take no "
-					+ "parameters: it runs once per owned partition, with the partition's term in LeaderContext");
+		boolean reactive = ForEachOwnedPartitionInterceptor.REACTOR_PRESENT
+				&& ReactiveLeaderOnly.forReturnType(method.getReturnType()) != null;
+		if ((method.getReturnType() != void.class && !reactive) || method.getParameterCount() != 0) {
+			throw new IllegalStateException("@ForEachOwnedPartition method " + name + " must return void (or a "
+					+ "reactive type, subscribed once per partition) and take no parameters: it runs once per owned "
+					+ "partition, with the partition's term in LeaderContext");
 		}
 	}
 

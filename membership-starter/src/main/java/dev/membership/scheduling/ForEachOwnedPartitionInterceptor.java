@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
 
 import dev.membership.Membership;
 import dev.membership.leadership.LeadershipTerm;
@@ -20,6 +21,9 @@ import dev.membership.leadership.LeadershipTerm;
  * database call.
  */
 class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
+
+	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
+			ForEachOwnedPartitionInterceptor.class.getClassLoader());
 
 	private final Supplier<@Nullable Membership> membership;
 
@@ -35,6 +39,12 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 		Membership m = this.membership.get();
 		if (target.group == null || m == null) {
 			return (target.group == null) ? invocation.proceed() : null;
+		}
+		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
+			// per subscription: the partitions owned then, each under its term
+			String group = target.group;
+			return target.reactive.guardEach(proxied, () -> m.partitions(group).owned(), target.name,
+					target.interruptOnRevoke);
 		}
 		Throwable first = null;
 		for (LeadershipTerm term : m.partitions(target.group).owned()) {
@@ -63,8 +73,12 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 		return null;
 	}
 
-	/** What the annotation says of one method; a null group: not annotated (the method runs as it is). */
-	private record Target(@Nullable String group, String name, boolean interruptOnRevoke) {
+	/**
+	 * What the annotation says of one method; a null group: not annotated (the method runs as it is).
+	 * {@code reactive}: the guard of a method that returns a reactive type.
+	 */
+	private record Target(@Nullable String group, String name, boolean interruptOnRevoke,
+			@Nullable ReactiveLeaderOnly reactive) {
 
 		static Target of(MethodInvocation invocation) {
 			Method method = invocation.getMethod();
@@ -73,8 +87,10 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 			ForEachOwnedPartition annotation = AnnotatedElementUtils
 				.findMergedAnnotation(AopUtils.getMostSpecificMethod(method, targetClass), ForEachOwnedPartition.class);
 			String name = targetClass.getSimpleName() + "." + method.getName();
-			return (annotation != null) ? new Target(annotation.group(), name, annotation.interruptOnRevoke())
-					: new Target(null, name, false);
+			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
+					: null;
+			return (annotation != null) ? new Target(annotation.group(), name, annotation.interruptOnRevoke(), reactive)
+					: new Target(null, name, false, null);
 		}
 
 	}

@@ -1,9 +1,11 @@
 package dev.membership.scheduling;
 
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -68,20 +70,37 @@ final class ReactiveLeaderOnly {
 			boolean cancelOnRevoke, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
 		if (this.adapter.isMultiValue()) {
-			deferred = Flux.defer(() -> subscribe(invocation, membership, group, name, cancelOnRevoke, executions,
-					skips, false));
+			deferred = Flux.defer(() -> subscribe(invocation, termOf(membership, group), name, cancelOnRevoke,
+					executions, skips, false));
 		}
 		else {
-			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, membership, group, name, cancelOnRevoke,
-					executions, skips, true)));
+			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, termOf(membership, group), name,
+					cancelOnRevoke, executions, skips, true)));
 		}
 		return this.adapter.fromPublisher(deferred);
 	}
 
-	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, Supplier<Membership> membership, String group,
-			String name, boolean cancelOnRevoke, Runnable executions, Runnable skips, boolean single) {
+	/**
+	 * The per-partition form ({@code @ForEachOwnedPartition}): per subscription, the method's pipeline once for each of
+	 * {@code terms} (the partitions owned then), one after another, each registered with its own term as above. A
+	 * multi-value type emits every partition's elements; a single-value one completes once all did (values dropped).
+	 * A partition whose pipeline fails does not stop the others; the errors come at the end.
+	 */
+	Object guardEach(ProxyMethodInvocation invocation, Supplier<List<LeadershipTerm>> terms, String name,
+			boolean cancelOnRevoke) {
+		Flux<Object> all = Flux.defer(() -> Flux.fromIterable(terms.get())
+			.concatMapDelayError((term) -> subscribe(invocation, term, name, cancelOnRevoke, NOT_CANCELLED,
+					NOT_CANCELLED, false)));
+		return this.adapter.fromPublisher(this.adapter.isMultiValue() ? all : all.then());
+	}
+
+	private static @Nullable LeadershipTerm termOf(Supplier<Membership> membership, String group) {
 		Membership m = membership.get();
-		LeadershipTerm current = (m != null) ? m.currentTerm(group).orElse(null) : null;
+		return (m != null) ? m.currentTerm(group).orElse(null) : null;
+	}
+
+	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, @Nullable LeadershipTerm current, String name,
+			boolean cancelOnRevoke, Runnable executions, Runnable skips, boolean single) {
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
 		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
 		LeadershipTerm.Execution execution = (current != null)

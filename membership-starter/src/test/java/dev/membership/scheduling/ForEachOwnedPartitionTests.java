@@ -8,6 +8,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,6 +23,7 @@ import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.ReactiveLeaderContext;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 
@@ -83,6 +86,23 @@ class ForEachOwnedPartitionTests {
 	}
 
 	@Test
+	void aReactiveMethodIsSubscribedOncePerOwnedPartitionEachWithItsTermInTheContext() {
+		runner("perpartition" + databases.incrementAndGet(), "solo").withBean(ReactiveRollups.class).run((ctx) -> {
+			Membership membership = ctx.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 6);
+			ReactiveRollups rollups = ctx.getBean(ReactiveRollups.class);
+			Mono<Void> once = rollups.rollup();
+			assertThat(rollups.runs()).as("nothing before the subscription").isEmpty();
+			once.block(Duration.ofSeconds(5));
+			assertThat(rollups.runs()).containsOnlyKeys(0, 1, 2, 3, 4, 5);
+			membership.partitions("tenants").owned().forEach((term) -> assertThat(rollups.runs())
+				.containsEntry(term.partition().getAsInt(), term.epoch()));
+			assertThat(rollups.partitions().collectList().block(Duration.ofSeconds(5)))
+				.containsExactly(0, 1, 2, 3, 4, 5);
+		});
+	}
+
+	@Test
 	void aGroupThatIsNotPartitionedFailsStartupNamingTheProperty() {
 		runner("perpartition" + databases.incrementAndGet(), "solo").withBean(Misnamed.class).run((ctx) -> {
 			assertThat(ctx).hasFailed();
@@ -111,6 +131,28 @@ class ForEachOwnedPartitionTests {
 		public void rollup() {
 			LeadershipTerm term = LeaderContext.currentTerm();
 			this.runs.put(term.partition().getAsInt(), term.epoch());
+		}
+
+	}
+
+	static class ReactiveRollups {
+
+		private final Map<Integer, Long> runs = new ConcurrentHashMap<>();
+
+		public Map<Integer, Long> runs() {
+			return this.runs;
+		}
+
+		@ForEachOwnedPartition(group = "tenants")
+		public Mono<Void> rollup() {
+			return ReactiveLeaderContext.currentTerm()
+				.doOnNext((term) -> this.runs.put(term.partition().getAsInt(), term.epoch()))
+				.then();
+		}
+
+		@ForEachOwnedPartition(group = "tenants")
+		public Flux<Integer> partitions() {
+			return ReactiveLeaderContext.currentTerm().map((term) -> term.partition().getAsInt()).flux();
 		}
 
 	}
