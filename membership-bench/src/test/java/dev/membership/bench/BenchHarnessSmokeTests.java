@@ -64,6 +64,7 @@ class BenchHarnessSmokeTests {
 			assertThat(row.get(6)).as("leave").doesNotContain("not");
 			assertThat(row.get(7)).as("crash").doesNotContain("not");
 			assertThat(row.get(9)).as("double owners").isEqualTo("0");
+			assertThat(row.get(10)).as("rolling restart").contains(" s; ").doesNotContain("not");
 		});
 		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("### Scale");
 	}

@@ -82,7 +82,8 @@ public final class PartitionScenario {
 				+ r.multipliedBy(2).toMillis() / 1000.0 + " s)", "N", "P", "placed and balanced after",
 				"store calls/node/interval followers mean / max; keeper", "docs read/interval cluster (3N + P)",
 				"join: balanced after; moved (min)", "graceful leave: balanced after; moved (leaver's)",
-				"crash: balanced after; moved (crashed one's)", "max - min", "double owners");
+				"crash: balanced after; moved (crashed one's)", "max - min", "double owners",
+				"rolling restart of every node: time; moves");
 		for (Case c : this.settings.cases()) {
 			runCase(c, table);
 		}
@@ -92,7 +93,9 @@ public final class PartitionScenario {
 				+ "floor(P / (N + 1)), what the newcomer needs for balance. Store calls: every call a node made through "
 				+ "its runtime; documents: those in cursor replies plus findAndModify values, all nodes together. The "
 				+ "keeper of the roster also leads default. Double owners: samples (every 50 ms) in which a partition "
-				+ "had two owners; 0 expected.");
+				+ "had two owners; 0 expected (sampled through every step, the rolling restart included). Rolling restart: "
+				+ "each node in turn, the roster's keeper last, stopped gracefully and replaced by a new node, the "
+				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts.");
 		return table;
 	}
 
@@ -172,10 +175,36 @@ public final class PartitionScenario {
 			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running)) + " ("
 					+ crashedOwn + ")";
 			this.log.printf("  crash: %s%n", crash);
+			String rolling = rollingRestart(c, client, runtimes, running, counts);
+			this.log.printf("  rolling restart: %s%n", rolling);
 			table.row(c.nodes(), c.partitions(), placed, load, read, join, leave, crash, spread(running),
-					this.doubleOwners.get());
+					this.doubleOwners.get(), rolling);
 			running.forEach(MembershipNode::halt);
 		}
+	}
+
+	/**
+	 * Every node in turn, the keeper last: a graceful stop, a new node in its place, balanced again before the next.
+	 * Returns the whole time and the partitions that changed owner on the way.
+	 */
+	private String rollingRestart(Case c, MongoClient client, SharedRuntimes runtimes, List<MembershipNode> running,
+			Map<MembershipNode, NodeCounts> counts) {
+		List<MembershipNode> order = new ArrayList<>(running);
+		order.sort((a, b) -> Boolean.compare(a.isLeader("default"), b.isLeader("default")));
+		long start = System.nanoTime();
+		long moves = 0;
+		for (MembershipNode old : order) {
+			Map<Integer, String> before = owners(running);
+			old.stopAsync(Duration.ofSeconds(5));
+			running.remove(old);
+			this.receivers.remove(old.nodeId());
+			start(c, old.nodeId() + "r", client, runtimes, running, counts);
+			if (untilBalanced(c, running, System.nanoTime()).startsWith("not")) {
+				return "not balanced after restarting " + old.nodeId();
+			}
+			moves += moved(before, owners(running));
+		}
+		return String.format(Locale.ROOT, "%.1f s; %d", (System.nanoTime() - start) / 1e9, moves);
 	}
 
 	private void start(Case c, String id, MongoClient client, SharedRuntimes runtimes, List<MembershipNode> running,
