@@ -46,6 +46,9 @@ final class Term implements LeadershipTerm {
 	 */
 	private final Map<String, AtomicInteger> runningByName = new ConcurrentHashMap<>();
 
+	/** The counter last looked up by name (racy by design: any one of the recent ones will do). */
+	private volatile @Nullable Named lastNamed;
+
 	/** Only the work that asked to be told of the end: threads to interrupt, pipelines to cancel. */
 	private final Set<Work> told = ConcurrentHashMap.newKeySet();
 
@@ -128,10 +131,7 @@ final class Term implements LeadershipTerm {
 		if (this.handingOver || !isValid()) {
 			return null;
 		}
-		AtomicInteger byName = this.runningByName.get(name);
-		if (byName == null) {
-			byName = this.runningByName.computeIfAbsent(name, (key) -> new AtomicInteger());
-		}
+		AtomicInteger byName = counter(name);
 		Work work = new Work(this, name, byName, thread, onEnd);
 		byName.incrementAndGet();
 		if (work.isTold()) {
@@ -144,6 +144,23 @@ final class Term implements LeadershipTerm {
 			return null;
 		}
 		return work.bind();
+	}
+
+	/**
+	 * The counter of {@code name}: the last one looked up when the name is the very same string (a guard passes its
+	 * own, every call), so that the usual call costs no map lookup.
+	 */
+	private AtomicInteger counter(String name) {
+		Named last = this.lastNamed;
+		if (last != null && last.name == name) {
+			return last.count;
+		}
+		AtomicInteger count = this.runningByName.computeIfAbsent(name, (key) -> new AtomicInteger());
+		this.lastNamed = new Named(name, count);
+		return count;
+	}
+
+	private record Named(String name, AtomicInteger count) {
 	}
 
 	void finished(Work work) {

@@ -45,12 +45,15 @@ public final class LeaderContext {
 		Slot slot = current.get();
 		LeadershipTerm previous = slot.term;
 		slot.term = term;
-		return () -> slot.term = previous;
+		return (previous == null) ? slot.clear : () -> slot.term = previous;
 	}
 
 	private static final class Slot {
 
 		private @Nullable LeadershipTerm term;
+
+		/** What leaves the outermost work on this thread: one per thread, so that entering allocates nothing. */
+		private final Scope clear = () -> this.term = null;
 
 	}
 

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.aop.TargetClassAware;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -45,7 +46,7 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	@Override
 	public Object invoke(MethodInvocation invocation) throws Throwable {
 		Target target = target(invocation);
-		if (target == NOT_GUARDED) {
+		if (!target.isGuarded()) {
 			return invocation.proceed();
 		}
 		// per subscription, calling the method anew each time: needs an invocation that can be cloned (Spring AOP's)
@@ -71,18 +72,25 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 	}
 
-	/** What the annotations say about this call's method, resolved once per method and target class. */
+	/**
+	 * What the annotations say about this call's method, resolved once per method and target class. The usual case
+	 * (one target class per method, a target that is neither a proxy nor {@link TargetClassAware}) compares the
+	 * target's runtime class only: {@link AopUtils#getTargetClass} costs more than the rest of the guard.
+	 */
 	private Target target(MethodInvocation invocation) {
 		Method method = invocation.getMethod();
 		Object self = invocation.getThis();
-		Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : method.getDeclaringClass();
 		Target cached = this.byMethod.get(method);
-		if (cached != null && cached.targetClass == targetClass) {
-			return cached; // the usual case: one target class per method, no key to build
+		if (cached != null && self != null && cached.runtimeClass == self.getClass()) {
+			return cached;
 		}
+		Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : method.getDeclaringClass();
 		Target target = this.targets.computeIfAbsent(new MethodClassKey(method, targetClass),
 				(key) -> Target.of(method, targetClass, this.listener.get()));
-		this.byMethod.putIfAbsent(method, target);
+		if (self != null && !(self instanceof TargetClassAware) && !AopUtils.isAopProxy(self)) {
+			// the runtime class alone then decides the target class: the next call of this method can skip the key
+			this.byMethod.put(method, target.seenOn(self.getClass()));
+		}
 		return target;
 	}
 
@@ -120,12 +128,25 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
 			LeaderOnlyInterceptor.class.getClassLoader());
 
-	private static final Target NOT_GUARDED = new Target(Object.class, "", false, "", LeaderOnlyExecutionListener.NOTHING,
-			LeaderOnlyExecutionListener.NOTHING, null);
+	private static final Target NOT_GUARDED = new Target(Object.class, Object.class, "", false, "",
+			LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING, null);
 
-	/** {@code reactive}: the guard of a method that returns a reactive type, whose work runs per subscription. */
-	private record Target(Class<?> targetClass, String group, boolean interruptOnRevoke, String name,
-			Runnable executions, Runnable skips, @Nullable ReactiveLeaderOnly reactive) {
+	/**
+	 * {@code runtimeClass}: the class of the target object this was last resolved for, which stands for the target
+	 * class on the fast path; {@code reactive}: the guard of a method that returns a reactive type, whose work runs per
+	 * subscription.
+	 */
+	private record Target(Class<?> runtimeClass, Class<?> targetClass, String group, boolean interruptOnRevoke,
+			String name, Runnable executions, Runnable skips, @Nullable ReactiveLeaderOnly reactive) {
+
+		boolean isGuarded() {
+			return !this.name.isEmpty(); // a guarded method's name is never empty
+		}
+
+		Target seenOn(Class<?> runtimeClass) {
+			return (runtimeClass == this.runtimeClass) ? this : new Target(runtimeClass, this.targetClass, this.group,
+					this.interruptOnRevoke, this.name, this.executions, this.skips, this.reactive);
+		}
 
 		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener) {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
@@ -139,7 +160,7 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			String name = targetClass.getSimpleName() + "." + method.getName();
 			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
 					: null;
-			return new Target(targetClass, annotation.group(), annotation.interruptOnRevoke(), name,
+			return new Target(targetClass, targetClass, annotation.group(), annotation.interruptOnRevoke(), name,
 					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
 		}
 

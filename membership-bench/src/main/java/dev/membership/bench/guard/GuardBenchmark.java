@@ -50,6 +50,8 @@ public class GuardBenchmark {
 
 	public static final String EMPTY_INTERCEPTOR = "proxy-with-empty-interceptor";
 
+	public static final String CLOCK_INTERCEPTOR = "proxy-with-clock-read";
+
 	public static final String LEADER_CHECK = "isLeader-if-then-call";
 
 	public static final String LEADER_ONLY_LEADER = "LeaderOnly-leader";
@@ -60,7 +62,7 @@ public class GuardBenchmark {
 
 	public static final String SHEDLOCK_HELD = "SchedulerLock-held-elsewhere";
 
-	@Param({ PLAIN, EMPTY_INTERCEPTOR, LEADER_CHECK, LEADER_ONLY_LEADER, LEADER_ONLY_FOLLOWER, SHEDLOCK_FREE, SHEDLOCK_HELD })
+	@Param({ PLAIN, EMPTY_INTERCEPTOR, CLOCK_INTERCEPTOR, LEADER_CHECK, LEADER_ONLY_LEADER, LEADER_ONLY_FOLLOWER, SHEDLOCK_FREE, SHEDLOCK_HELD })
 	public String guard;
 
 	private EmbeddedMongoServer server;
@@ -78,6 +80,9 @@ public class GuardBenchmark {
 	private AnnotationConfigApplicationContext context;
 
 	private Runnable call;
+
+	/** Far ahead: the clock-read guard always lets the call through, as a leader's does. */
+	private final long deadline = System.nanoTime() + TimeUnit.DAYS.toNanos(1);
 
 	/** Driver commands of the guarded node's client; the harness counts them per call in its own JVM. */
 	public static final CommandCounter COMMANDS = new CommandCounter();
@@ -99,6 +104,16 @@ public class GuardBenchmark {
 				ProxyFactory factory = new ProxyFactory(new GuardedJobs.Plain());
 				factory.setProxyTargetClass(true);
 				factory.addAdvice((MethodInterceptor) MethodInvocation::proceed);
+				GuardedJobs.Plain job = (GuardedJobs.Plain) factory.getProxy();
+				this.context.refresh();
+				this.call = job::run;
+			}
+			case CLOCK_INTERCEPTOR -> {
+				// the floor of a guard that is safe after a pause: the proxy and one read of the monotonic clock
+				ProxyFactory factory = new ProxyFactory(new GuardedJobs.Plain());
+				factory.setProxyTargetClass(true);
+				factory.addAdvice((MethodInterceptor) (invocation) -> (System.nanoTime() - this.deadline < 0)
+						? invocation.proceed() : null);
 				GuardedJobs.Plain job = (GuardedJobs.Plain) factory.getProxy();
 				this.context.refresh();
 				this.call = job::run;
