@@ -74,7 +74,7 @@ public class BroadcastAutoConfiguration {
 			// broadcastSettings first: its checks name every bad property (a short key too) before a key is parsed
 			if (!properties.getBroadcast().getKeys().isEmpty()) {
 				BroadcastKeyring keyring = BroadcastKeyring.ofStrings(properties.getBroadcast().getKeys());
-				return () -> keyring;
+				return BroadcastKeySource.of(keyring);
 			}
 			// looked up by name: an application with its own store may have no MongoDB classes at all
 			ClassLoader classLoader = beans.getBeanClassLoader();

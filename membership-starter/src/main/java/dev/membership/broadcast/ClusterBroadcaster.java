@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
@@ -61,6 +62,8 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private final RestClient http;
 
+	private final NoticeSender notices;
+
 	public ClusterBroadcaster(MembershipNode node, BroadcastKeySource keys, JsonMapper mapper,
 			BroadcastSettings settings, BroadcastMetrics metrics, Consumer<ClusterBroadcastEvent> localDelivery) {
 		this.node = node;
@@ -84,6 +87,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
 		requests.setReadTimeout(settings.readTimeout());
 		this.http = RestClient.builder().requestFactory(requests).build();
+		this.notices = new NoticeSender(client, settings, metrics, this::uri);
 	}
 
 	/**
@@ -105,26 +109,17 @@ public class ClusterBroadcaster implements AutoCloseable {
 		if (topic == null || topic.isBlank()) {
 			throw new IllegalArgumentException("A broadcast needs a topic");
 		}
-		UUID id = UUID.randomUUID();
-		Instant sentAt = this.node.serverTimeEstimate().orElse(null);
-		if (sentAt == null) {
-			return CompletableFuture.completedFuture(new BroadcastResult(id, List.of()));
+		Envelope envelope = envelope(topic, payload);
+		if (envelope == null) {
+			return CompletableFuture.completedFuture(new BroadcastResult(UUID.randomUUID(), List.of()));
 		}
-		JsonNode tree = this.mapper.valueToTree(payload);
-		ObjectNode envelope = this.mapper.createObjectNode();
-		envelope.put("id", id.toString());
-		envelope.put("sender", this.node.nodeId());
-		envelope.put("topic", topic);
-		envelope.put("sentAt", sentAt.toEpochMilli());
-		envelope.set("payload", tree);
-		byte[] body = this.mapper.writeValueAsBytes(envelope);
 		// the keys may come from the database (blocking, now and then): never on the caller's thread, which may be
 		// an event loop; no keys yet (store unreachable) fails the broadcast, since nothing can be signed
 		CompletableFuture<BroadcastResult> result = new CompletableFuture<>();
 		onSenders(() -> {
 			try {
 				BroadcastKeyring keyring = this.keys.keyring();
-				fanOut(id, topic, sentAt, tree, body, keyring).whenComplete((done, ex) -> {
+				fanOut(envelope.id, topic, envelope.sentAt, envelope.tree, envelope.body, keyring).whenComplete((done, ex) -> {
 					if (ex != null) {
 						result.completeExceptionally(ex);
 					}
@@ -138,6 +133,49 @@ public class ClusterBroadcaster implements AutoCloseable {
 			}
 		});
 		return result;
+	}
+
+	/**
+	 * Sends a notice of the starter's own now, from the caller's thread and without blocking it: signed here when the
+	 * keys are at hand, and handed to the HTTP client for each live member; as {@link #send} otherwise. What a
+	 * hand-over notice needs: it leaves the moment the node let go. {@code first} (when not null and live): the one
+	 * member it matters to (the successor), told alone; the others only when it could not be told, since they learn
+	 * of the new leader from it, and would otherwise compete with it for the store and the machine while it takes
+	 * over. (If it was told but does not take over, the others find the lease released at their next read.)
+	 */
+	CompletableFuture<BroadcastResult> sendAtOnce(String topic, Object payload, @Nullable String first) {
+		BroadcastKeyring keyring = this.keys.keyringAtHand();
+		Envelope envelope = (keyring != null) ? envelope(topic, payload) : null;
+		if (keyring == null || envelope == null) {
+			return send(topic, payload);
+		}
+		List<Member> others = this.node.liveMembers()
+			.stream()
+			.filter((member) -> !member.nodeId().equals(this.node.nodeId()))
+			.toList();
+		return this.notices.tell(others, first, envelope.body, keyring.primaryKeyId(), keyring.sign(envelope.body))
+			.thenApply((deliveries) -> new BroadcastResult(envelope.id, deliveries));
+	}
+
+	/** The message as sent: its id, the time it says it was sent (the database's, estimated), payload and body. */
+	private record Envelope(UUID id, Instant sentAt, JsonNode tree, byte[] body) {
+	}
+
+	/** Null before this node has an estimate of the database's clock (nothing to stamp the message with). */
+	private @Nullable Envelope envelope(String topic, Object payload) {
+		UUID id = UUID.randomUUID();
+		Instant sentAt = this.node.serverTimeEstimate().orElse(null);
+		if (sentAt == null) {
+			return null;
+		}
+		JsonNode tree = this.mapper.valueToTree(payload);
+		ObjectNode envelope = this.mapper.createObjectNode();
+		envelope.put("id", id.toString());
+		envelope.put("sender", this.node.nodeId());
+		envelope.put("topic", topic);
+		envelope.put("sentAt", sentAt.toEpochMilli());
+		envelope.set("payload", tree);
+		return new Envelope(id, sentAt, tree, this.mapper.writeValueAsBytes(envelope));
 	}
 
 	/**
@@ -251,6 +289,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 			// let a last broadcast (the lease release on shutdown) reach the others
 			Duration grace = this.settings.connectTimeout().multipliedBy(2).plus(this.settings.readTimeout());
 			this.senders.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+			this.notices.awaitInFlight(grace);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

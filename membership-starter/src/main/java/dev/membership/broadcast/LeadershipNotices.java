@@ -12,17 +12,17 @@ import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
-import dev.membership.leadership.LeaseReleasedEvent;
-import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Tells the other nodes about leadership at once instead of at their next tick: a released lease, a group's or a
- * partition's (so a follower takes over within milliseconds of a graceful stop, resign or move) and a new leader (so every node sees the change now); and
- * hands the notices other nodes send to this one's engine, as its {@link NoticeChannel}. Advisory only: the lease
- * document still decides. A reaction of the node, not an application listener, so that no application listener can
- * stop the notices.
+ * Tells the other nodes about leadership at once instead of at their next tick: a lease this node let go of, a group's
+ * or a partition's (sent the moment it did, from the engine's thread, the successor first: it takes the lease over
+ * from that term within milliseconds of a graceful stop, resign or move, without waiting for the release to land), and
+ * a new leader (so every node sees the change now); and hands the notices other nodes send to this one's engine, as its
+ * {@link NoticeChannel}. Signed, so that only a node with the cluster's keys can say that a term was let go of; the
+ * lease document still decides. A reaction of the node, not an application listener, so that no application listener
+ * can stop the notices.
  */
 public class LeadershipNotices implements MembershipEventListener, NoticeChannel {
 
@@ -52,30 +52,21 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 
 	@Override
 	public void onEvent(MembershipEvent event) {
-		if (event instanceof LeaseReleasedEvent released) {
-			onReleased(released);
-		}
-		else if (event instanceof PartitionReleasedEvent released) {
-			// the partition's lease by its name: the node the placement hands it to takes it at once
-			released(released.group() + "#" + released.partition(), released.epoch(), released.successor());
-		}
-		else if (event instanceof LeaderElectedEvent elected) {
+		if (event instanceof LeaderElectedEvent elected) {
 			onElected(elected);
 		}
 	}
 
-	private void onReleased(LeaseReleasedEvent event) {
-		released(event.group(), event.epoch(), event.successor());
-	}
-
-	private void released(String lease, long epoch, @Nullable String successor) {
+	/** A group's lease, or a partition's by its lease name ({@code group#partition}). */
+	@Override
+	public void letGo(String lease, long epoch, @Nullable String successor) {
 		Map<String, Object> news = new LinkedHashMap<>();
 		news.put("group", lease);
 		news.put("epoch", epoch);
 		if (successor != null) {
 			news.put("successor", successor);
 		}
-		this.broadcaster.send(LEASE_RELEASED, news);
+		this.broadcaster.sendAtOnce(LEASE_RELEASED, news, successor);
 	}
 
 	private void onElected(LeaderElectedEvent event) {

@@ -106,11 +106,11 @@ final class Assignments {
 	 */
 	boolean mayCompete(Unit unit, boolean released, @Nullable String releasedBy, @Nullable String successor,
 			List<Member> live) {
-		if (unit.isDefault()) {
-			return true;
-		}
 		if (released && successor != null) {
 			return this.selfId.equals(successor);
+		}
+		if (unit.isDefault()) {
+			return true;
 		}
 		if (!isPlaced(unit)) {
 			return !unit.isPartition();
@@ -125,6 +125,25 @@ final class Assignments {
 			return false;
 		}
 		return this.selfId.equals(successor(unit, owner, live));
+	}
+
+	/**
+	 * Who should take {@code unit} over when this node leaves, from this node's view: where the policy would place it
+	 * without this node (what every other node works out too); for the default group (everyone's, placed by nobody),
+	 * the first other live member by id. Null (anyone who takes part) for a plain group nobody placed. From any thread.
+	 */
+	@Nullable String successorOnLeave(Unit unit, List<Member> live) {
+		if (isPlaced(unit)) {
+			return successor(unit, this.selfId, live);
+		}
+		if (!unit.isDefault()) {
+			return null;
+		}
+		return live.stream()
+			.filter((m) -> m.live() && !m.nodeId().equals(this.selfId))
+			.map(Member::nodeId)
+			.min(String::compareTo)
+			.orElse(null);
 	}
 
 	/** Where the policy would place {@code unit} without {@code leaving}, from this node's view of the members. */

@@ -81,15 +81,15 @@ final class Campaign {
 	 * the known leader's lease was just released, so do not wait for it to expire.
 	 */
 	void compete(LoopJob job, GroupElection group, boolean released) {
-		compete(job, group, released, null, null);
+		compete(job, group, released, null, 0, null);
 	}
 
 	/**
-	 * As {@link #compete(LoopJob, GroupElection, boolean)}; {@code releasedBy} and {@code successor}: who released,
-	 * and to whom, when the release said so.
+	 * As {@link #compete(LoopJob, GroupElection, boolean)}; {@code releasedBy}, {@code releasedEpoch} and
+	 * {@code successor}: who let go of which term, and to whom, when the notice said so.
 	 */
 	private void compete(LoopJob job, GroupElection group, boolean released, @Nullable String releasedBy,
-			@Nullable String successor) {
+			long releasedEpoch, @Nullable String successor) {
 		GroupElection.State state = group.state();
 		if (!this.lifecycle.competes()
 				|| (state != GroupElection.State.FOLLOWING && state != GroupElection.State.HOLDING_OFF)
@@ -112,17 +112,23 @@ final class Campaign {
 			job.next();
 			return;
 		}
-		tryAcquire(job, group);
+		tryAcquire(job, group, released ? releasedBy : null, releasedEpoch);
 	}
 
-	private void tryAcquire(LoopJob job, GroupElection group) {
+	/**
+	 * Tries for the lease; {@code from} (not null): the node that said it let go of the term {@code releasedEpoch},
+	 * which may then be taken over before its release lands.
+	 */
+	private void tryAcquire(LoopJob job, GroupElection group, @Nullable String from, long releasedEpoch) {
 		long sent = this.loop.clock().nanoTime();
 		Instant certainlyPassed = this.loop.serverClock().lowerBoundAt(sent);
 		// a node new to the database's clock takes no lease that another node may still believe in (ClockSamples)
 		Instant expiredBefore = this.samples.trustsExpiries(sent) ? certainlyPassed : ONLY_RELEASED;
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
 		Holder holder = this.self.holder();
-		this.loop.call(job, () -> this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
+		this.loop.call(job, () -> (from != null)
+				? this.store.tryTakeOver(group.name(), holder, from, releasedEpoch, expiredBefore, expiresAt)
+				: this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
 				(Optional<LeaseRecord> won, long sentNanos, long received) -> {
 					this.metrics.acquisition(group.unit().group(), won.isPresent()
 							? ElectionMetrics.AcquisitionOutcome.ACQUIRED : ElectionMetrics.AcquisitionOutcome.CONFLICT);
@@ -232,7 +238,7 @@ final class Campaign {
 				j.next(); // late: a newer leader is known already
 				return;
 			}
-			compete(j, group, true, holder, successor);
+			compete(j, group, true, holder, releasedEpoch, successor);
 		});
 	}
 

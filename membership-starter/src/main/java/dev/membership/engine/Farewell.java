@@ -23,7 +23,11 @@ final class Farewell {
 
 	private final Lifecycle lifecycle;
 
-	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle) {
+	private final LetGo letGo;
+
+	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle,
+			LetGo letGo) {
+		this.letGo = letGo;
 		this.store = store;
 		this.loop = loop;
 		this.self = self;
@@ -32,14 +36,20 @@ final class Farewell {
 	}
 
 	/**
-	 * Releases the lease of {@code unit} held with {@code epoch}; the others see it in their next read of the leases,
-	 * or at once through the notice, which names {@code successor} (the node a move hands it to) when not null. Heartbeats first: the released lease no longer keeps this node live, and the
-	 * keeper must not take it for gone meanwhile.
+	 * Lets go of the lease of {@code unit} held with {@code epoch} (no belief in it any more): says so at once, naming
+	 * {@code successor} (the node a move hands it to) when not null, so that the successor can take it over from this
+	 * term now, then releases it, so that the others see it in their next read of the leases too. Heartbeats before
+	 * the release: the released lease no longer keeps this node live, and the keeper must not take it for gone
+	 * meanwhile.
 	 */
 	LoopJob release(GroupElection unit, long epoch, @Nullable String successor) {
 		String group = unit.name();
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
+		job.then((j) -> {
+			this.letGo.said(unit, epoch, successor);
+			j.next();
+		});
 		job.then((j) -> {
 			if (this.lifecycle.ticks()) {
 				this.heartbeats.beat(j, (ex) -> true); // the release matters more
@@ -48,19 +58,14 @@ final class Farewell {
 				j.next();
 			}
 		});
+		// not released: the lease had gone (a successor took it over already, or it expired): nothing left to do
 		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch),
 				(released, sent, received) -> {
-					if (released) {
-						unit.events().released(epoch, successor);
-					}
 				}, (ex) -> false));
 	}
 
 	private void releaseOne(LoopJob job, GroupElection unit, long epoch) {
 		this.loop.call(job, () -> this.store.release(unit.name(), this.self.holder(), epoch), (done, sent, received) -> {
-			if (done) {
-				unit.events().released(epoch, null);
-			}
 		}, (ex) -> {
 			log.warn("Could not release lease of {} on shutdown: {}", unit.name(), ex.getMessage());
 			return true;
@@ -69,7 +74,7 @@ final class Farewell {
 
 	/**
 	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then releases the given leases (epochs
-	 * by group) and removes this node's document.
+	 * by group; let go of already) and removes this node's document.
 	 */
 	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand) {
 		LoopJob job = new LoopJob("leave", (ex) -> {
@@ -79,7 +84,8 @@ final class Farewell {
 			beforehand.run();
 			j.next();
 		});
-		// every lease in one call; when not every one was released so (one had gone, the call failed), one by one
+		// every lease in one call; one by one only when that call failed: a lease it did not release was no longer
+		// held in that term (a successor took it over on the notice, or it expired), so there is nothing to release
 		Map<String, Long> epochs = new java.util.LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
 		job.then((j) -> {
@@ -88,12 +94,6 @@ final class Farewell {
 				return;
 			}
 			this.loop.call(j, () -> this.store.releaseAll(this.self.holder(), epochs), (count, sent, received) -> {
-				if (count == epochs.size()) {
-					released.forEach((unit, epoch) -> unit.events().released(epoch, null));
-				}
-				else {
-					released.forEach((unit, epoch) -> j.now((w) -> releaseOne(w, unit, epoch)));
-				}
 			}, (ex) -> {
 				released.forEach((unit, epoch) -> j.now((w) -> releaseOne(w, unit, epoch)));
 				return true;

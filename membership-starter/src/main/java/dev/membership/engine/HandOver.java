@@ -50,10 +50,18 @@ final class HandOver {
 	/** The node the placement puts a unit on now, as this node last read it. */
 	private final Function<Unit, @Nullable String> placedOwner;
 
+	/** Who should take a unit over when this node leaves, as this node knows the members; null: anyone. */
+	private final Function<Unit, @Nullable String> successorOnLeave;
+
+	private final LetGo letGo;
+
 	HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell, Lifecycle lifecycle,
 			Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped,
-			Function<Unit, @Nullable String> placedOwner) {
+			Function<Unit, @Nullable String> placedOwner, Function<Unit, @Nullable String> successorOnLeave,
+			LetGo letGo) {
 		this.placedOwner = placedOwner;
+		this.successorOnLeave = successorOnLeave;
+		this.letGo = letGo;
 		this.nodeId = settings.nodeId();
 		this.settings = settings;
 		this.runtime = runtime;
@@ -192,8 +200,8 @@ final class HandOver {
 	}
 
 	/**
-	 * After the drain: ends every belief at once (from here, since the loop may be waiting on a call), then releases
-	 * the leases and says goodbye on the loop, within {@code timeout}.
+	 * After the drain: ends every belief at once (from here, since the loop may be waiting on a call) and says so, each
+	 * lease to its successor, then releases the leases and says goodbye on the loop, within {@code timeout}.
 	 */
 	void leave(Duration timeout) {
 		if (!this.lifecycle.move(Phase.DRAINING, Phase.STOPPING)) {
@@ -210,6 +218,8 @@ final class HandOver {
 					released.put(group, term.epoch());
 				}
 			}
+			// at once, not after the release: the successor takes each over from this very term
+			released.forEach((group, epoch) -> this.letGo.said(group, epoch, this.successorOnLeave.apply(group.unit())));
 			timer = this.runtime.watchdog()
 				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
 						timeout.toNanos());

@@ -59,6 +59,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private final EventDispatch events;
 
+	private final LetGo letGo = new LetGo();
+
 	private final ServerClock serverClock;
 
 	private final NodeLoop loop;
@@ -96,7 +98,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.readiness = new Readiness(nodeId(), this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
 		this.assignments = new Assignments(nodeId(), b.placement);
-		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle);
+		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo);
 		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, self, this.heartbeats,
 				farewell, this.lifecycle, this.assignments, this.roster::members);
 		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, b.metrics, self,
@@ -107,7 +109,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
-				this.units::all, this.stopped, this.assignments::owner);
+				this.units::all, this.stopped, this.assignments::owner,
+				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
 		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
@@ -145,8 +148,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(), this.incarnation,
 					address, groups());
 			NoticeReceiver notices = new Notices(this.units.byLease(), this.loop, this.campaign, nodeId());
-			this.built.noticeChannels.forEach((channel) -> channel.connect(notices));
-			this.built.lateNoticeChannels.get().forEach((channel) -> channel.connect(notices));
+			this.letGo.connect(notices, this.built.noticeChannels, this.built.lateNoticeChannels.get());
 			this.loop.startTicking(this.tick::job);
 		}
 	}
@@ -172,7 +174,13 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		}
 		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) { // the loop keeps renewing, competes no more
 			// on the watchdog, not on whichever thread ended the drain (a job's, or one ending a term)
-			this.handOver.drain().whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout), this.handOver::onWatchdog);
+			CompletableFuture<Void> drained = this.handOver.drain();
+			if (drained.isDone()) {
+				this.handOver.leave(timeout); // nothing ran: at once, a hop to the watchdog is time a successor waits
+			}
+			else {
+				drained.whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout), this.handOver::onWatchdog);
+			}
 		}
 		return this.stopped.copy(); // the caller's copy: completing it cannot fake a stop
 	}
@@ -216,24 +224,20 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public Optional<LeadershipTerm> currentTerm(String group) {
-		Term term = term(group);
+		Term term = this.units.term(group);
 		return (term != null && term.isValid()) ? Optional.of(term) : Optional.empty();
 	}
 
 	@Override
 	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name) {
-		Term term = term(group);
+		Term term = this.units.term(group);
 		return (term != null) ? term.tryBegin(name) : null; // the term checks its deadline: one clock read
 	}
 
 	@Override
 	public LeadershipTerm.@Nullable Execution tryBeginInterruptible(String group, String name) {
-		Term term = term(group);
+		Term term = this.units.term(group);
 		return (term != null) ? term.tryBeginInterruptible(name) : null;
-	}
-
-	private @Nullable Term term(String group) {
-		return this.units.term(group);
 	}
 
 	@Override

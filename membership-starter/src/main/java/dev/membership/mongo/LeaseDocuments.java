@@ -62,6 +62,14 @@ final class LeaseDocuments {
 				Filters.and(isHeldBy(holder), Filters.lt("expiresAt", Date.from(expiresAt)))));
 	}
 
+	/** As {@link #acquireFilter}, or still held by node {@code from} with {@code epoch}, which it let go of. */
+	static Bson takeOverFilter(String group, Holder holder, String from, long epoch, Instant expiredBefore,
+			Instant expiresAt) {
+		return Filters.and(Filters.eq("_id", group), Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)),
+				Filters.and(isHeldBy(holder), Filters.lt("expiresAt", Date.from(expiresAt))),
+				Filters.and(Filters.eq("holderNodeId", from), Filters.eq("epoch", epoch))));
+	}
+
 	static Bson acquireUpdate(Holder holder, Instant expiresAt) {
 		return Updates.combine(Updates.set("holderNodeId", holder.nodeId()),
 				Updates.set("holderIncarnation", holder.incarnation()), Updates.set("holderAddress", holder.address()),

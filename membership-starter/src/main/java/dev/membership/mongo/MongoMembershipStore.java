@@ -90,6 +90,15 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
+	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
+			Instant expiredBefore, Instant expiresAt) {
+		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
+				LeaseDocuments.takeOverFilter(group, holder, from, epoch, expiredBefore, expiresAt),
+				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))
+			.map(LeaseDocuments::toLease));
+	}
+
+	@Override
 	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		return call("renew",
 				() -> Optional.ofNullable(LeaseDocuments.renewedAt(this.leases.findOneAndUpdate(

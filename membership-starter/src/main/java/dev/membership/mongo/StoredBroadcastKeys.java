@@ -15,6 +15,7 @@ import com.mongodb.client.model.Updates;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +55,12 @@ class StoredBroadcastKeys implements BroadcastKeySource {
 	StoredBroadcastKeys(NodeDocuments.FindOneAndUpdate upsert, Function<Bson, Document> find) {
 		this.upsert = upsert;
 		this.find = find;
+	}
+
+	@Override
+	public @Nullable BroadcastKeyring keyringAtHand() {
+		BroadcastKeyring current = this.cached;
+		return (current != null && System.nanoTime() - this.cachedAtNanos < REFRESH.toNanos()) ? current : null;
 	}
 
 	@Override

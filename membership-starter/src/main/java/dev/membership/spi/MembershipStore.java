@@ -37,6 +37,18 @@ public interface MembershipStore {
 	Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt);
 
 	/**
+	 * As {@link #tryAcquire}, and also when node {@code from} still holds the lease with {@code epoch}: that node told
+	 * this one, in an authenticated notice, that it let go of that term (its belief ended after its drain, and its
+	 * release is on the way), so that the hand-over need not wait for the release to reach the store. The epoch pins
+	 * the term: a later term of the same node, or any other holder, is not taken. By default {@link #tryAcquire}
+	 * alone, which takes the lease once the release has landed; a store should do both in one conditional write.
+	 */
+	default Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
+			Instant expiredBefore, Instant expiresAt) {
+		return tryAcquire(group, holder, expiredBefore, expiresAt);
+	}
+
+	/**
 	 * Extends the lease to {@code expiresAt} if {@code holder} still holds it with {@code epoch} and has not released it,
 	 * never moving the expiry back (a renewal that reaches the store after a later one must not shorten the lease, nor
 	 * one that arrives after the release revive it), and stamps {@code renewedAt} with the store's clock. Returns that

@@ -1,16 +1,30 @@
 package dev.membership.spi;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a node hears other nodes' leadership news as it happens (a lease just released, a leader just elected), so that
  * a hand-over takes milliseconds rather than the next read of the leases: the starter's broadcast, or a simulator.
  * The news is advisory: the lease in the store decides every leadership, so a lost, late, repeated or false notice
- * costs at most one store call. A node sends its own news as events ({@code LeaseReleasedEvent},
- * {@code LeaderElectedEvent}) that a channel's reaction carries to the others.
+ * costs at most one store call, except that a node told that another let go of a term may take that lease over from that
+ * very term (the release still on its way): so a channel must carry only what the node said, authenticated. A node
+ * says that it let go through {@link #letGo}, and its other news as events ({@code LeaderElectedEvent}) that a
+ * channel's reaction carries to the others.
  */
 @FunctionalInterface
 public interface NoticeChannel {
 
 	/** Called once, as the node starts, with where to deliver the others' news. */
 	void connect(NoticeReceiver receiver);
+
+	/**
+	 * This node let go of {@code lease}, held with {@code epoch}: its leader-only work drained and its belief ended;
+	 * the release is being written. Called the moment that is so, on the engine's thread, before the release lands:
+	 * tell the others now ({@link NoticeReceiver#leaseReleased(String, long, String, String)} with this node's id),
+	 * {@code successor} first when not null. Must not block. By default nothing: the others see the release in their
+	 * next read of the leases.
+	 */
+	default void letGo(String lease, long epoch, @Nullable String successor) {
+	}
 
 }

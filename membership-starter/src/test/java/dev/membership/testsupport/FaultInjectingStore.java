@@ -149,6 +149,12 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
+	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
+			Instant expiredBefore, Instant expiresAt) {
+		return call(() -> this.delegate.tryTakeOver(group, holder, from, epoch, expiredBefore, expiresAt));
+	}
+
+	@Override
 	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
 		return call(() -> this.delegate.renew(group, holder, epoch, expiresAt));
 	}

@@ -64,10 +64,23 @@ public final class InMemoryMembershipStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		return acquire(group, holder, null, 0, expiredBefore, expiresAt);
+	}
+
+	@Override
+	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
+			Instant expiredBefore, Instant expiresAt) {
+		return acquire(group, holder, from, epoch, expiredBefore, expiresAt);
+	}
+
+	private Optional<LeaseRecord> acquire(String group, Holder holder, @Nullable String from, long epoch,
+			Instant expiredBefore, Instant expiresAt) {
 		synchronized (this.data) {
 			LeaseRecord lease = this.data.leases.get(group);
 			boolean free = lease == null || lease.expiresAt().isBefore(millis(expiredBefore))
-					|| (lease.isHeldBy(holder) && lease.expiresAt().isBefore(millis(expiresAt)));
+					|| (lease.isHeldBy(holder) && lease.expiresAt().isBefore(millis(expiresAt)))
+					|| (from != null && lease.holder() != null && from.equals(lease.holder().nodeId())
+							&& lease.epoch() == epoch);
 			if (!free) {
 				return Optional.empty();
 			}

@@ -66,7 +66,7 @@ public class MembershipTestAutoConfiguration {
 		byte[] key = new byte[32];
 		new SecureRandom().nextBytes(key);
 		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(Base64.getEncoder().encodeToString(key)));
-		return () -> keyring;
+		return BroadcastKeySource.of(keyring);
 	}
 
 	/**

@@ -50,7 +50,13 @@ final class DefectiveStore implements MembershipStore {
 		 * An acquisition does not return the store's stamp, so its acquirer cannot see that it judged the lease in the
 		 * database's previous clock (a jump between its last sample and the write).
 		 */
-		ACQUISITION_NOT_STAMPED
+		ACQUISITION_NOT_STAMPED,
+
+		/**
+		 * A take-over on a notice matches any term of the node that let go, not just the one it let go of: a late or
+		 * repeated notice takes a lease its sender holds again.
+		 */
+		TAKE_OVER_ANY_TERM_OF_THE_SENDER
 
 	}
 
@@ -87,6 +93,26 @@ final class DefectiveStore implements MembershipStore {
 		Optional<LeaseRecord> taken = this.store.tryAcquire(group, holder, before, expiresAt);
 		taken.ifPresent((lease) -> this.trace.accept(() -> "store: " + holder.nodeId() + " acquired " + group
 				+ " epoch " + lease.epoch() + " until " + lease.expiresAt()));
+		if (this.defect == Defect.ACQUISITION_NOT_STAMPED) {
+			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null));
+		}
+		return taken;
+	}
+
+	@Override
+	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
+			Instant expiredBefore, Instant expiresAt) {
+		long term = epoch;
+		if (this.defect == Defect.TAKE_OVER_ANY_TERM_OF_THE_SENDER) {
+			term = this.store.findLease(group)
+				.filter((lease) -> lease.holder() != null && lease.holder().nodeId().equals(from))
+				.map(LeaseRecord::epoch)
+				.orElse(epoch);
+		}
+		Optional<LeaseRecord> taken = this.store.tryTakeOver(group, holder, from, term, expiredBefore, expiresAt);
+		taken.ifPresent((lease) -> this.trace.accept(() -> "store: " + holder.nodeId() + " took " + group
+				+ " over from " + from + " (let go of epoch " + epoch + ") at epoch " + lease.epoch() + " until "
+				+ lease.expiresAt()));
 		if (this.defect == Defect.ACQUISITION_NOT_STAMPED) {
 			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null));
 		}

@@ -38,7 +38,10 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		NO_DRAIN,
 
 		/** Acquisitions come back without the store's stamp, which shows a jump of its clock to the acquirer. */
-		ACQUISITION_NOT_STAMPED;
+		ACQUISITION_NOT_STAMPED,
+
+		/** A take-over on a notice takes whatever term the node that let go holds now. */
+		TAKE_OVER_ANY_TERM_OF_THE_SENDER;
 
 		SimulationConfig apply(SimulationConfig config) {
 			return switch (this) {
@@ -50,6 +53,8 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND -> config.withSafetyMargin(Duration.ZERO, 0.02);
 				case NO_DRAIN -> config.withDrainTimeout(Duration.ZERO);
 				case ACQUISITION_NOT_STAMPED -> config.withDefect(DefectiveStore.Defect.ACQUISITION_NOT_STAMPED);
+				case TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
+					config.withDefect(DefectiveStore.Defect.TAKE_OVER_ANY_TERM_OF_THE_SENDER);
 			};
 		}
 

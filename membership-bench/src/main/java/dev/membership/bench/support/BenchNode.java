@@ -17,12 +17,15 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
+import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.broadcast.BroadcastReceiver;
 import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
+import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.NoticeReceiver;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.MongoStoreSettings;
 
@@ -82,13 +85,24 @@ public final class BenchNode implements AutoCloseable {
 			.observer(observer)
 			// as the starter wires it: the notices are one of the node's reactions
 			.reaction((event) -> notices[0].onEvent(event))
-			.noticeChannel((receiver) -> notices[0].connect(receiver))
+			.noticeChannel(new NoticeChannel() {
+				@Override
+				public void connect(NoticeReceiver receiver) {
+					notices[0].connect(receiver);
+				}
+
+				@Override
+				public void letGo(String lease, long epoch, String successor) {
+					notices[0].letGo(lease, epoch, successor);
+				}
+			})
 			.build();
-		ClusterBroadcaster broadcaster = new ClusterBroadcaster(node, () -> keyring, mapper, broadcast,
+		BroadcastKeySource keys = BroadcastKeySource.of(keyring);
+		ClusterBroadcaster broadcaster = new ClusterBroadcaster(node, keys, mapper, broadcast,
 				BroadcastMetrics.none(), (event) -> {
 				});
 		notices[0] = new LeadershipNotices(node, broadcaster);
-		BroadcastReceiver receiver = new BroadcastReceiver(node.nodeId(), () -> keyring, mapper, broadcast,
+		BroadcastReceiver receiver = new BroadcastReceiver(node.nodeId(), keys, mapper, broadcast,
 				node::serverTimeEstimate, (event) -> {
 					if (LeadershipNotices.isInternal(event.topic())) {
 						notices[0].apply(event);

@@ -1,0 +1,70 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.TestCluster;
+
+import static dev.membership.testsupport.TestCluster.LEASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A graceful hand-over does not wait for the release to reach the database: the leaving node says that it let go of
+ * its term (after the drain, once its belief ended), and the successor it names takes the lease over from that very
+ * term while the release is still on its way. Every belief recorded on one clock; none overlaps.
+ */
+class HandOverByNoticeTests {
+
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
+
+	private final TestCluster cluster = new TestCluster(mongo).withNotices();
+
+	@AfterEach
+	void close() {
+		this.cluster.close();
+		this.cluster.recorder().assertSafe();
+	}
+
+	@Test
+	void theSuccessorTakesOverFromTheTermLetGoOfWhileTheReleaseCannotLand() {
+		MembershipNode a = this.cluster.start("a");
+		await().atMost(LEASE.multipliedBy(10)).until(() -> a.isLeader("default"));
+		MembershipNode b = this.cluster.start("b");
+		MembershipNode c = this.cluster.start("c");
+		await().atMost(LEASE.multipliedBy(10))
+			.until(() -> a.liveMembers().size() == 3 && b.leader("default").isPresent()
+					&& c.leader("default").isPresent());
+		long epoch = a.currentTerm("default").orElseThrow().epoch();
+
+		// a's store hangs from now on: its release (and its renewals, and its goodbye) cannot land
+		this.cluster.store("a").hang();
+		CompletableFuture<Void> stopped = a.stopAsync(Duration.ofSeconds(5));
+
+		// b, the first other live member by id, takes over from a's term: not by the release, not by the expiry
+		await().atMost(LEASE.dividedBy(2)).until(() -> b.isLeader("default"));
+		LeaseRecord lease = this.cluster.store("b").findLease("default").orElseThrow();
+		assertThat(lease.holder().nodeId()).isEqualTo("b");
+		assertThat(lease.epoch()).isEqualTo(epoch + 1);
+		assertThat(c.isLeader("default")).isFalse();
+		await().atMost(LEASE).untilAsserted(() -> assertThat(this.cluster.events("a"))
+			.filteredOn(LeaseReleasedEvent.class::isInstance)
+			.singleElement()
+			.isEqualTo(new LeaseReleasedEvent("a", "default", epoch, "b")));
+
+		// the release lands late and matches nothing: b keeps the lease
+		this.cluster.store("a").heal();
+		stopped.join();
+		assertThat(this.cluster.store("b").findLease("default").orElseThrow().holder().nodeId()).isEqualTo("b");
+		assertThat(b.isLeader("default")).isTrue();
+	}
+
+}
