@@ -87,7 +87,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
 		requests.setReadTimeout(settings.readTimeout());
 		this.http = RestClient.builder().requestFactory(requests).build();
-		this.notices = new NoticeSender(client, settings, metrics, this::uri);
+		this.notices = new NoticeSender(settings, metrics, this::uri);
 	}
 
 	/**
@@ -136,25 +136,25 @@ public class ClusterBroadcaster implements AutoCloseable {
 	}
 
 	/**
-	 * Sends a notice of the starter's own now, from the caller's thread and without blocking it: signed here when the
-	 * keys are at hand, and handed to the HTTP client for each live member; as {@link #send} otherwise. What a
-	 * hand-over notice needs: it leaves the moment the node let go. {@code first} (when not null and live): the one
-	 * member it matters to (the successor), told alone; the others only when it could not be told, since they learn
-	 * of the new leader from it, and would otherwise compete with it for the store and the machine while it takes
-	 * over. (If it was told but does not take over, the others find the lease released at their next read.)
+	 * Sends a notice of the starter's own now, on the caller's thread, which may block for it (at most the connect and
+	 * read timeouts per member): signed here when the keys are at hand, as {@link #send} otherwise. What a hand-over
+	 * notice needs: it leaves the moment the node let go. {@code first} (when not null and live): the one member it
+	 * matters to (the successor), told alone; the others only when it could not be told, since they learn of the new
+	 * leader from it, and would otherwise compete with it for the store and the machine while it takes over. (If it
+	 * was told but does not take over, the others find the lease released at their next read.)
 	 */
-	CompletableFuture<BroadcastResult> sendAtOnce(String topic, Object payload, @Nullable String first) {
+	BroadcastResult sendAtOnce(String topic, Object payload, @Nullable String first) {
 		BroadcastKeyring keyring = this.keys.keyringAtHand();
 		Envelope envelope = (keyring != null) ? envelope(topic, payload) : null;
 		if (keyring == null || envelope == null) {
-			return send(topic, payload);
+			return send(topic, payload).exceptionally((ex) -> new BroadcastResult(UUID.randomUUID(), List.of())).join();
 		}
 		List<Member> others = this.node.liveMembers()
 			.stream()
 			.filter((member) -> !member.nodeId().equals(this.node.nodeId()))
 			.toList();
-		return this.notices.tell(others, first, envelope.body, keyring.primaryKeyId(), keyring.sign(envelope.body))
-			.thenApply((deliveries) -> new BroadcastResult(envelope.id, deliveries));
+		return new BroadcastResult(envelope.id,
+				this.notices.tell(others, first, envelope.body, keyring.primaryKeyId(), keyring.sign(envelope.body)));
 	}
 
 	/** The message as sent: its id, the time it says it was sent (the database's, estimated), payload and body. */
@@ -289,7 +289,6 @@ public class ClusterBroadcaster implements AutoCloseable {
 			// let a last broadcast (the lease release on shutdown) reach the others
 			Duration grace = this.settings.connectTimeout().multipliedBy(2).plus(this.settings.readTimeout());
 			this.senders.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
-			this.notices.awaitInFlight(grace);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -57,12 +57,24 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 		}
 	}
 
-	/** A group's lease, or a partition's by its lease name ({@code group#partition}). */
+	/**
+	 * Groups' leases, or partitions' by their lease names ({@code group#partition}), in one notice: on this thread,
+	 * which may block for it, the successor alone when it can be told.
+	 */
 	@Override
-	public void letGo(String lease, long epoch, @Nullable String successor) {
+	public void letGo(Map<String, Long> leases, @Nullable String successor) {
 		Map<String, Object> news = new LinkedHashMap<>();
-		news.put("group", lease);
-		news.put("epoch", epoch);
+		if (leases.size() == 1) {
+			Map.Entry<String, Long> lease = leases.entrySet().iterator().next();
+			news.put("group", lease.getKey());
+			news.put("epoch", lease.getValue());
+		}
+		else {
+			news.put("leases", leases.entrySet()
+				.stream()
+				.map((lease) -> Map.of("group", lease.getKey(), "epoch", lease.getValue()))
+				.toList());
+		}
 		if (successor != null) {
 			news.put("successor", successor);
 		}
@@ -85,19 +97,30 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 	public void apply(ClusterBroadcastEvent event) {
 		NoticeReceiver to = this.receiver;
 		JsonNode payload = event.payloadTree();
+		if (to != null && LEASE_RELEASED.equals(event.topic())) {
+			String successor = payload.path("successor").asString(null);
+			released(to, payload, event.senderNodeId(), successor);
+			for (JsonNode lease : payload.path("leases")) {
+				released(to, lease, event.senderNodeId(), successor);
+			}
+			return;
+		}
 		String group = payload.path("group").asString(null);
 		if (to == null || group == null) {
 			return;
 		}
-		if (LEASE_RELEASED.equals(event.topic()) && payload.path("epoch").isIntegralNumber()) {
-			to.leaseReleased(group, payload.path("epoch").asLong(), event.senderNodeId(),
-					payload.path("successor").asString(null));
-		}
-		else if (LEADER_ELECTED.equals(event.topic()) && payload.path("leaseExpiresAt").isIntegralNumber()
+		if (LEADER_ELECTED.equals(event.topic()) && payload.path("leaseExpiresAt").isIntegralNumber()
 				&& payload.path("nodeId").isString()) {
 			to.leaderElected(new LeaderInfo(group, payload.path("nodeId").asString(),
 					payload.path("address").asString(null), payload.path("epoch").asLong(),
 					Instant.ofEpochMilli(payload.path("leaseExpiresAt").asLong())));
+		}
+	}
+
+	private static void released(NoticeReceiver to, JsonNode lease, String sender, @Nullable String successor) {
+		String group = lease.path("group").asString(null);
+		if (group != null && lease.path("epoch").isIntegralNumber()) {
+			to.leaseReleased(group, lease.path("epoch").asLong(), sender, successor);
 		}
 	}
 

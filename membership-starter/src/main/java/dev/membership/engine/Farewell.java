@@ -47,7 +47,7 @@ final class Farewell {
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
 		job.then((j) -> {
-			this.letGo.said(unit, epoch, successor);
+			this.letGo.said(Map.of(unit, epoch), (u) -> successor, false); // the loop never waits for the notice
 			j.next();
 		});
 		job.then((j) -> {

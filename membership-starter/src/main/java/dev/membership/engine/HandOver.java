@@ -200,10 +200,11 @@ final class HandOver {
 	}
 
 	/**
-	 * After the drain: ends every belief at once (from here, since the loop may be waiting on a call) and says so, each
-	 * lease to its successor, then releases the leases and says goodbye on the loop, within {@code timeout}.
+	 * After the drain: ends every belief at once (from here, since the loop may be waiting on a call), releases the
+	 * leases and says goodbye on the loop, within {@code timeout}, and meanwhile says that it let go of each lease, to
+	 * its successor: here when {@code callerWaits} (the thread that stops the node), else on the reactions lane.
 	 */
-	void leave(Duration timeout) {
+	void leave(Duration timeout, boolean callerWaits) {
 		if (!this.lifecycle.move(Phase.DRAINING, Phase.STOPPING)) {
 			return; // halted meanwhile
 		}
@@ -218,8 +219,6 @@ final class HandOver {
 					released.put(group, term.epoch());
 				}
 			}
-			// at once, not after the release: the successor takes each over from this very term
-			released.forEach((group, epoch) -> this.letGo.said(group, epoch, this.successorOnLeave.apply(group.unit())));
 			timer = this.runtime.watchdog()
 				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
 						timeout.toNanos());
@@ -227,6 +226,8 @@ final class HandOver {
 			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
 				left.completeExceptionally(new IllegalStateException("loop stopped"));
 			}
+			// meanwhile, not after the release: the successor takes each lease over from this very term
+			this.letGo.said(released, this.successorOnLeave, callerWaits);
 		}
 		catch (RuntimeException ex) {
 			left.completeExceptionally(ex);

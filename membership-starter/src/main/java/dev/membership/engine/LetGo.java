@@ -1,26 +1,38 @@
 package dev.membership.engine;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Says that this node let go of a unit's term, the moment it has: after the drain, once the belief ended, before the
- * release is written. The notice channels carry it to the others at once (the successor may take the lease over from
- * that term without waiting for the release to land), and the release event tells this node's listeners. From the
- * loop or the watchdog; channels never block.
+ * Says that this node let go of a unit's term, the moment it has: after the drain, once the belief ended, while the
+ * release is written. The notice channels carry it to the others (the successor may take the lease over from that
+ * term without waiting for the release to land), and the release event tells this node's listeners. A channel may
+ * block for the notice: it runs on the thread that stops the node (which waits for the stop anyway), else on the
+ * reactions lane, never on the loop or the watchdog.
  */
 final class LetGo {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
 
+	private final NodeRuntime runtime;
+
 	private volatile List<NoticeChannel> channels = List.of();
+
+	LetGo(NodeRuntime runtime) {
+		this.runtime = runtime;
+	}
 
 	/**
 	 * Connects the node's channels to {@code notices} (where the others' news goes) and keeps them to say this node's:
@@ -33,19 +45,36 @@ final class LetGo {
 		this.channels = List.copyOf(all);
 	}
 
-	/** {@code unit}'s term {@code epoch} is over here; {@code successor}: who should take it, when this node knows. */
-	void said(GroupElection unit, long epoch, @Nullable String successor) {
-		String lease = unit.unit().leaseName();
+	/**
+	 * The terms of {@code released} (unit to epoch) are over here; {@code successors}: who should take each, when this
+	 * node knows. One notice per successor. {@code here}: the caller may block (it stops the node); else the channels
+	 * run on the reactions lane.
+	 */
+	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, boolean here) {
+		Map<Optional<String>, Map<String, Long>> bySuccessor = new LinkedHashMap<>();
+		released.forEach((unit, epoch) -> {
+			String successor = successors.apply(unit.unit());
+			unit.events().released(epoch, successor);
+			bySuccessor.computeIfAbsent(Optional.ofNullable(successor), (key) -> new LinkedHashMap<>())
+				.put(unit.unit().leaseName(), epoch);
+		});
+		Runnable tell = () -> bySuccessor.forEach((successor, leases) -> tell(leases, successor.orElse(null)));
+		if (here || !this.runtime.reactions().execute(tell)) {
+			tell.run();
+		}
+	}
+
+	private void tell(Map<String, Long> leases, @Nullable String successor) {
 		for (NoticeChannel channel : this.channels) {
 			try {
-				channel.letGo(lease, epoch, successor);
+				channel.letGo(leases, successor);
 			}
 			catch (RuntimeException ex) {
-				// advisory: the others see the release in their next read of the leases
-				log.warn("Notice channel {} failed to tell that {} was let go of: {}", channel, lease, ex.toString());
+				// advisory: the others see the releases in their next read of the leases
+				log.warn("Notice channel {} failed to tell that {} were let go of: {}", channel, leases.keySet(),
+						ex.toString());
 			}
 		}
-		unit.events().released(epoch, successor);
 	}
 
 }

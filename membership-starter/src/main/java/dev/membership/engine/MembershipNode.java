@@ -59,7 +59,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	private final EventDispatch events;
 
-	private final LetGo letGo = new LetGo();
+	private final LetGo letGo;
 
 	private final ServerClock serverClock;
 
@@ -86,6 +86,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		this.clock = b.clock;
 		this.built = b;
 		this.runtime = (b.runtime != null) ? b.runtime : new ThreadedRuntime(b.settings.nodeId());
+		this.letGo = new LetGo(this.runtime);
 		this.events = new EventDispatch(this.runtime, b.listener);
 		this.units = new Units(this.settings, this.clock, this.runtime, this.events, b.observer);
 		this.serverClock = new ServerClock(b.clock);
@@ -160,7 +161,7 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 * take over as soon as the work is done, never while it still runs. A second call waits for the first.
 	 */
 	public void stop(Duration timeout) {
-		this.handOver.await(stopAsync(timeout), timeout);
+		this.handOver.await(stopAsync(timeout, true), timeout);
 	}
 
 	/**
@@ -168,6 +169,11 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	 * simulations and callers that must not block.
 	 */
 	public CompletableFuture<Void> stopAsync(Duration timeout) {
+		return stopAsync(timeout, false);
+	}
+
+	/** {@code callerWaits}: this thread waits for the stop anyway, so it can carry the notices when nothing ran. */
+	private CompletableFuture<Void> stopAsync(Duration timeout, boolean callerWaits) {
 		if (this.lifecycle.move(Phase.NEW, Phase.STOPPED)) {
 			this.runtime.shutdown();
 			this.stopped.complete(null);
@@ -176,10 +182,10 @@ public final class MembershipNode implements Membership, AutoCloseable {
 			// on the watchdog, not on whichever thread ended the drain (a job's, or one ending a term)
 			CompletableFuture<Void> drained = this.handOver.drain();
 			if (drained.isDone()) {
-				this.handOver.leave(timeout); // nothing ran: at once, a hop to the watchdog is time a successor waits
+				this.handOver.leave(timeout, callerWaits); // nothing ran: at once, no hop for a successor to wait for
 			}
 			else {
-				drained.whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout), this.handOver::onWatchdog);
+				drained.whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout, false), this.handOver::onWatchdog);
 			}
 		}
 		return this.stopped.copy(); // the caller's copy: completing it cannot fake a stop

@@ -1,5 +1,7 @@
 package dev.membership.spi;
 
+import java.util.Map;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,13 +20,15 @@ public interface NoticeChannel {
 	void connect(NoticeReceiver receiver);
 
 	/**
-	 * This node let go of {@code lease}, held with {@code epoch}: its leader-only work drained and its belief ended;
-	 * the release is being written. Called the moment that is so, on the engine's thread, before the release lands:
-	 * tell the others now ({@link NoticeReceiver#leaseReleased(String, long, String, String)} with this node's id),
-	 * {@code successor} first when not null. Must not block. By default nothing: the others see the release in their
-	 * next read of the leases.
+	 * This node let go of {@code leases} (lease name to the epoch it held it with), all for {@code successor} (null:
+	 * none named): their leader-only work drained and its beliefs ended; the releases are being written. Called the
+	 * moment that is so, before the releases land: tell the successor now
+	 * ({@link NoticeReceiver#leaseReleased(String, long, String, String)} with this node's id for each), and the
+	 * others when there is none or it cannot be reached. May block for it (at most the channel's own timeouts): the
+	 * engine calls it on the thread that stops the node, or on its reactions lane, never on its loop or watchdog. By
+	 * default nothing: the others see the releases in their next read of the leases.
 	 */
-	default void letGo(String lease, long epoch, @Nullable String successor) {
+	default void letGo(Map<String, Long> leases, @Nullable String successor) {
 	}
 
 }

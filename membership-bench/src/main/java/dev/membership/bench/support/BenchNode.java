@@ -92,8 +92,8 @@ public final class BenchNode implements AutoCloseable {
 				}
 
 				@Override
-				public void letGo(String lease, long epoch, String successor) {
-					notices[0].letGo(lease, epoch, successor);
+				public void letGo(java.util.Map<String, Long> leases, String successor) {
+					notices[0].letGo(leases, successor);
 				}
 			})
 			.build();
