@@ -27,6 +27,12 @@ public final class BroadcastKeyring {
 
 	private final Map<String, SecretKeySpec> keys = new LinkedHashMap<>();
 
+	/**
+	 * An initialized MAC per key, never used itself: each signature works on a clone, about a tenth of the cost of
+	 * looking the algorithm up and initializing anew (measured cold, as a hand-over notice runs).
+	 */
+	private final Map<String, Mac> prototypes = new LinkedHashMap<>();
+
 	public BroadcastKeyring(List<byte[]> secrets) {
 		if (secrets.isEmpty()) {
 			throw new IllegalArgumentException("At least one broadcast key is needed");
@@ -35,7 +41,9 @@ public final class BroadcastKeyring {
 			if (secret.length < MIN_KEY_BYTES) {
 				throw new IllegalArgumentException("A broadcast key needs at least " + MIN_KEY_BYTES + " bytes");
 			}
-			this.keys.put(idOf(secret), new SecretKeySpec(secret, ALGORITHM));
+			SecretKeySpec key = new SecretKeySpec(secret, ALGORITHM);
+			this.keys.put(idOf(secret), key);
+			this.prototypes.put(idOf(secret), newMac(key));
 		}
 		this.primaryId = idOf(secrets.get(0));
 	}
@@ -52,7 +60,7 @@ public final class BroadcastKeyring {
 
 	/** Base64 HMAC of {@code body} with the primary key. */
 	public String sign(byte[] body) {
-		return Base64.getEncoder().encodeToString(mac(this.keys.get(this.primaryId), body));
+		return Base64.getEncoder().encodeToString(mac(this.primaryId, body));
 	}
 
 	/** Whether {@code signature} is the HMAC of {@code body} under the key named {@code keyId}; constant time. */
@@ -68,7 +76,7 @@ public final class BroadcastKeyring {
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
-		return MessageDigest.isEqual(mac(key, body), given);
+		return MessageDigest.isEqual(mac(keyId, body), given);
 	}
 
 	static String idOf(byte[] secret) {
@@ -81,11 +89,22 @@ public final class BroadcastKeyring {
 		}
 	}
 
-	private static byte[] mac(SecretKeySpec key, byte[] body) {
+	private byte[] mac(String keyId, byte[] body) {
+		Mac mac;
+		try {
+			mac = (Mac) this.prototypes.get(keyId).clone(); // the prototype is only read: safe from any thread
+		}
+		catch (CloneNotSupportedException ex) {
+			mac = newMac(this.keys.get(keyId)); // a provider whose MAC cannot be cloned
+		}
+		return mac.doFinal(body);
+	}
+
+	private static Mac newMac(SecretKeySpec key) {
 		try {
 			Mac mac = Mac.getInstance(ALGORITHM);
 			mac.init(key);
-			return mac.doFinal(body);
+			return mac;
 		}
 		catch (GeneralSecurityException ex) {
 			throw new IllegalStateException(ex);

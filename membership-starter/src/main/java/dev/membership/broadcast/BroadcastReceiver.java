@@ -148,8 +148,8 @@ public class BroadcastReceiver {
 			return false;
 		}
 		try {
-			return MediaType.APPLICATION_JSON.isCompatibleWith(MediaType.parseMediaType(contentType))
-					&& !MediaType.parseMediaType(contentType).isWildcardType();
+			MediaType type = MediaType.parseMediaType(contentType);
+			return MediaType.APPLICATION_JSON.isCompatibleWith(type) && !type.isWildcardType();
 		}
 		catch (InvalidMediaTypeException ex) {
 			return false;

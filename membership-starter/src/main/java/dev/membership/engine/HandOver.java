@@ -222,12 +222,13 @@ final class HandOver {
 			timer = this.runtime.watchdog()
 				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
 						timeout.toNanos());
+			// first, not after the release: the successor takes each lease over from this very term, and the release
+			// (for the others, should the notice be lost) does not compete with it for the store meanwhile
+			this.letGo.said(released, this.successorOnLeave, callerWaits);
 			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left));
 			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
 				left.completeExceptionally(new IllegalStateException("loop stopped"));
 			}
-			// meanwhile, not after the release: the successor takes each lease over from this very term
-			this.letGo.said(released, this.successorOnLeave, callerWaits);
 		}
 		catch (RuntimeException ex) {
 			left.completeExceptionally(ex);

@@ -92,7 +92,9 @@ public final class FailoverScenario {
 			groups.put(contender, new Group(contender, lease));
 		}
 		try {
-			boolean parallel = lease.compareTo(this.settings.parallelFrom()) >= 0;
+			// long crash trials side by side, to save time; graceful hand-overs one at a time, so that none of them
+			// competes with another library's for the two cores
+			boolean parallel = kind == Kind.CRASH && lease.compareTo(this.settings.parallelFrom()) >= 0;
 			ExecutorService pool = Executors.newFixedThreadPool(contenders.size());
 			try {
 				for (int i = 0; i < this.settings.trials(); i++) {
