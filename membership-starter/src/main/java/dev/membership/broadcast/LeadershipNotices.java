@@ -1,8 +1,15 @@
 package dev.membership.broadcast;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -29,6 +36,9 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 	public static final String LEASE_RELEASED = "membership.lease-released";
 
 	public static final String LEADER_ELECTED = "membership.leader-elected";
+
+	/** The longest a node keeps the sender of a let-go notice waiting for its answer (see {@link #apply}). */
+	static final Duration ANSWER_WITHIN = Duration.ofMillis(500);
 
 	private final Membership node;
 
@@ -99,10 +109,12 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 		JsonNode payload = event.payloadTree();
 		if (to != null && LEASE_RELEASED.equals(event.topic())) {
 			String successor = payload.path("successor").asString(null);
-			released(to, payload, event.senderNodeId(), successor);
+			List<CompletableFuture<Void>> attempts = new ArrayList<>();
+			released(to, payload, event.senderNodeId(), successor, attempts);
 			for (JsonNode lease : payload.path("leases")) {
-				released(to, lease, event.senderNodeId(), successor);
+				released(to, lease, event.senderNodeId(), successor, attempts);
 			}
+			awaitBriefly(attempts);
 			return;
 		}
 		String group = payload.path("group").asString(null);
@@ -117,10 +129,29 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 		}
 	}
 
-	private static void released(NoticeReceiver to, JsonNode lease, String sender, @Nullable String successor) {
+	private static void released(NoticeReceiver to, JsonNode lease, String sender, @Nullable String successor,
+			List<CompletableFuture<Void>> attempts) {
 		String group = lease.path("group").asString(null);
 		if (group != null && lease.path("epoch").isIntegralNumber()) {
-			to.leaseReleased(group, lease.path("epoch").asLong(), sender, successor);
+			attempts.add(to.leaseReleased(group, lease.path("epoch").asLong(), sender, successor).toCompletableFuture());
+		}
+	}
+
+	/**
+	 * Answers the sender once this node's attempts are over, or after {@link #ANSWER_WITHIN} at most: the sender
+	 * releases its leases after the answer, and its release then keeps out of the way of the take-over in the store.
+	 * Only ever on a thread that may block (the servlet's, or the reactive handler's bounded-elastic one).
+	 */
+	private static void awaitBriefly(List<CompletableFuture<Void>> attempts) {
+		try {
+			CompletableFuture.allOf(attempts.toArray(CompletableFuture[]::new))
+				.get(ANSWER_WITHIN.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// the answer only paces the sender's release
 		}
 	}
 

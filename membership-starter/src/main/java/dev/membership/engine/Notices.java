@@ -1,6 +1,8 @@
 package dev.membership.engine;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,11 +31,15 @@ final class Notices implements NoticeReceiver {
 	}
 
 	@Override
-	public void leaseReleased(String group, long epoch, @Nullable String holder, @Nullable String successor) {
+	public CompletionStage<Void> leaseReleased(String group, long epoch, @Nullable String holder,
+			@Nullable String successor) {
 		GroupElection election = this.groups.get(group);
-		if (election != null) {
-			this.loop.submit(this.campaign.released(election, epoch, holder, successor));
+		CompletableFuture<Void> over = new CompletableFuture<>();
+		if (election == null || !this.loop
+			.submit(this.campaign.released(election, epoch, holder, successor).onEnd(() -> over.complete(null)))) {
+			over.complete(null);
 		}
+		return over;
 	}
 
 	@Override

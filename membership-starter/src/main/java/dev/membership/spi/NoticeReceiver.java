@@ -1,5 +1,7 @@
 package dev.membership.spi;
 
+import java.util.concurrent.CompletionStage;
+
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.leadership.LeaderInfo;
@@ -8,15 +10,17 @@ import dev.membership.leadership.LeaderInfo;
 public interface NoticeReceiver {
 
 	/**
-	 * Node {@code holder} released the lease of {@code group} that it held with {@code epoch}: try to acquire at once
-	 * if it is this node's to take: {@code successor}'s when the release names one (a move), else the node the
-	 * placement names. Null {@code holder} or {@code successor}: not said.
+	 * Node {@code holder} let go of the lease of {@code group} that it held with {@code epoch} (its release may still
+	 * be on its way): try for it at once if it is this node's to take: {@code successor}'s when the notice names one,
+	 * else the node the placement names. Null {@code holder} or {@code successor}: not said. Returns at once; the stage
+	 * completes (never exceptionally) once this node's attempt, if it made one, is over: a channel that can answer
+	 * its sender after a short wait lets the sender's own release keep out of the way of the take-over.
 	 */
-	void leaseReleased(String group, long epoch, @Nullable String holder, @Nullable String successor);
+	CompletionStage<Void> leaseReleased(String group, long epoch, @Nullable String holder, @Nullable String successor);
 
 	/** As {@link #leaseReleased(String, long, String, String)} from a sender that says neither who nor to whom. */
-	default void leaseReleased(String group, long epoch) {
-		leaseReleased(group, epoch, null, null);
+	default CompletionStage<Void> leaseReleased(String group, long epoch) {
+		return leaseReleased(group, epoch, null, null);
 	}
 
 	/** Another node was elected leader of {@code leader.group()}: remembered if newer than what is known. */
