@@ -13,6 +13,7 @@ import com.mongodb.client.MongoClient;
 
 import dev.membership.bench.scale.StoreMeter.NodeCounts;
 import dev.membership.bench.scale.StoreMeter.Snapshot;
+import dev.membership.bench.support.BeliefIntervals;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.bench.support.SharedRuntimes;
@@ -66,6 +67,8 @@ public final class PartitionScenario {
 
 	private final AtomicInteger doubleOwners = new AtomicInteger();
 
+	private final BeliefIntervals beliefs = new BeliefIntervals();
+
 	/** Each running node's notice receiver, by node id. */
 	private final Map<String, NoticeReceiver> receivers = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -82,7 +85,7 @@ public final class PartitionScenario {
 				+ r.multipliedBy(2).toMillis() / 1000.0 + " s)", "N", "P", "placed and balanced after",
 				"store calls/node/interval followers mean / max; keeper", "docs read/interval cluster (3N + P)",
 				"join: balanced after; moved (min)", "graceful leave: balanced after; moved (leaver's)",
-				"crash: balanced after; moved (crashed one's)", "max - min", "double owners",
+				"crash: balanced after; moved (crashed one's)", "max - min", "overlapping beliefs (samples with two owners)",
 				"rolling restart of every node: time; moves");
 		for (Case c : this.settings.cases()) {
 			runCase(c, table);
@@ -92,8 +95,11 @@ public final class PartitionScenario {
 				+ "stop() call, the crash's halt(). Moved: partitions whose owner changed; min for a join is "
 				+ "floor(P / (N + 1)), what the newcomer needs for balance. Store calls: every call a node made through "
 				+ "its runtime; documents: those in cursor replies plus findAndModify values, all nodes together. The "
-				+ "keeper of the roster also leads default. Double owners: samples (every 50 ms) in which a partition "
-				+ "had two owners; 0 expected (sampled through every step, the rolling restart included). Rolling restart: "
+				+ "keeper of the roster also leads default. Overlapping beliefs: pairs of nodes whose "
+				+ "beliefs in one partition (or group) overlapped, each begun and ended by its node's engine, on one clock "
+				+ "(a halted node's end when it halted); 0 expected, through every step, the rolling restart included. In "
+				+ "brackets, samples (every 50 ms) that showed a partition with two owners: the sampler reads the nodes "
+				+ "one after another, so a hand-over that falls between two reads shows there. Rolling restart: "
 				+ "each node in turn, the roster's keeper last, stopped gracefully and replaced by a new node, the "
 				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts.");
 		return table;
@@ -101,6 +107,7 @@ public final class PartitionScenario {
 
 	private void runCase(Case c, Table table) {
 		this.doubleOwners.set(0);
+		this.beliefs.clear();
 		this.receivers.clear();
 		this.log.printf("  %d nodes x %d partitions: starting%n", c.nodes(), c.partitions());
 		StoreMeter meter = new StoreMeter();
@@ -170,6 +177,7 @@ public final class PartitionScenario {
 			int crashedOwn = crashed.partitions(GROUP).owned().size();
 			long crashStart = System.nanoTime();
 			crashed.halt();
+			this.beliefs.halted(crashed.nodeId(), System.nanoTime());
 			running.remove(crashed);
 			this.receivers.remove(crashed.nodeId());
 			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running)) + " ("
@@ -178,7 +186,7 @@ public final class PartitionScenario {
 			String rolling = rollingRestart(c, client, runtimes, running, counts);
 			this.log.printf("  rolling restart: %s%n", rolling);
 			table.row(c.nodes(), c.partitions(), placed, load, read, join, leave, crash, spread(running),
-					this.doubleOwners.get(), rolling);
+					this.beliefs.overlaps() + " (" + this.doubleOwners.get() + ")", rolling);
 			running.forEach(MembershipNode::halt);
 		}
 	}
@@ -221,6 +229,7 @@ public final class PartitionScenario {
 			.builder(settings, new MongoMembershipStore(client.getDatabase("bench"), BenchNode.storeSettings(settings)))
 			.advertisedAddress("127.0.0.1")
 			.runtime(runtimes.runtime(scope))
+			.observer(this.beliefs)
 			.noticeChannel((receiver) -> this.receivers.put(id, receiver))
 			.reaction((event) -> {
 				if (this.settings.notices() && event instanceof PartitionReleasedEvent released) {
