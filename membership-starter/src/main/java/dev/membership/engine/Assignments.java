@@ -106,11 +106,11 @@ final class Assignments {
 	 */
 	boolean mayCompete(Unit unit, boolean released, @Nullable String releasedBy, @Nullable String successor,
 			List<Member> live) {
-		if (released && successor != null) {
-			return this.selfId.equals(successor);
-		}
 		if (unit.isDefault()) {
 			return true;
+		}
+		if (released && successor != null) {
+			return this.selfId.equals(successor);
 		}
 		if (!isPlaced(unit)) {
 			return !unit.isPartition();
@@ -130,7 +130,9 @@ final class Assignments {
 	/**
 	 * Who should take {@code unit} over when this node leaves, from this node's view: where the policy would place it
 	 * without this node (what every other node works out too); for the default group (everyone's, placed by nobody),
-	 * the first other live member by id. Null (anyone who takes part) for a plain group nobody placed. From any thread.
+	 * the first other live member by id: the one the notice goes to, though any member told may try for the default
+	 * group (a soak of the simulator found member lists that never converged when only the named one might). Null
+	 * (anyone who takes part) for a plain group nobody placed. From any thread.
 	 */
 	@Nullable String successorOnLeave(Unit unit, List<Member> live) {
 		if (isPlaced(unit)) {
