@@ -138,14 +138,30 @@ final class Campaign {
 					else if (!this.samples.take(sentNanos, received, won.get().acquiredAt())) {
 						declined(group, won.get().epoch(), received);
 					}
-					else {
-						// followers learn the new term from the lease, which they read every interval
-						group.acquired(won.get(), deadlineFor(sent), expiresAt, holder.address());
+					else if (!begin(group, won.get(), deadlineFor(sent), expiresAt, holder)) {
+						// answered after this node began to stop: a term now would escape the drain, so none begins,
+						// and the lease goes back at once
+						this.loop.submit(this.farewell.release(group, won.get().epoch(), null));
 					}
 				}, (ex) -> {
 					this.metrics.acquisition(group.unit().group(), ElectionMetrics.AcquisitionOutcome.ERROR);
 					return false;
 				});
+	}
+
+	/**
+	 * Begins the term of a lease just won, unless the node began to stop meanwhile: under the lifecycle's lock, so that
+	 * a stop's drain, which runs after the lifecycle moved on, either sees the term or the term never begins. Followers
+	 * learn of it from the lease, which they read every interval.
+	 */
+	private boolean begin(GroupElection group, LeaseRecord won, long deadlineNanos, Instant expiresAt, Holder holder) {
+		synchronized (this.lifecycle) {
+			if (!this.lifecycle.competes()) {
+				return false;
+			}
+			group.acquired(won, deadlineNanos, expiresAt, holder.address());
+			return true;
+		}
 	}
 
 	/**

@@ -160,6 +160,8 @@ final class HandOver {
 
 	/** Hands every led group over; completes when its leader-only work is done or the drain timeout passed. */
 	CompletableFuture<Void> drain() {
+		// every term there is: the lifecycle moved on before this, and the loop begins a term only while it has not
+		// (Campaign checks that under the lifecycle's lock), so a term either is here or never begins
 		Map<GroupElection, CompletableFuture<Void>> drains = new LinkedHashMap<>();
 		for (GroupElection group : this.groups.get()) {
 			Term term = group.term();
@@ -188,6 +190,23 @@ final class HandOver {
 			drainedOrTimedOut.complete(null); // halted meanwhile
 		}
 		return drainedOrTimedOut;
+	}
+
+	/**
+	 * For a caller that waits for the stop anyway: waits here for {@code drained} (which ends by the drain timeout at
+	 * the latest), then leaves from this thread, which carries the notices to the successors (no hop for them).
+	 */
+	void leaveHere(CompletableFuture<Void> drained, Duration timeout) {
+		try {
+			drained.get(this.settings.drainTimeout().plusSeconds(1).toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// the drain's own timeout said what still ran
+		}
+		leave(timeout, true);
 	}
 
 	private void warnDrainTimedOut(String group, CompletableFuture<Void> drained, @Nullable Term term) {

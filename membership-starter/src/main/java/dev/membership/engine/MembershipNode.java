@@ -181,8 +181,8 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) { // the loop keeps renewing, competes no more
 			// on the watchdog, not on whichever thread ended the drain (a job's, or one ending a term)
 			CompletableFuture<Void> drained = this.handOver.drain();
-			if (drained.isDone()) {
-				this.handOver.leave(timeout, callerWaits); // nothing ran: at once, no hop for a successor to wait for
+			if (callerWaits) {
+				this.handOver.leaveHere(drained, timeout); // no hop between the drain's end and the successor
 			}
 			else {
 				drained.whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout, false), this.handOver::onWatchdog);
