@@ -193,10 +193,31 @@ final class HandOver {
 	}
 
 	/**
+	 * A graceful stop, once: the drain, then {@link #leave} on this thread when {@code callerWaits} (no hop between the
+	 * drain's end and the successor), else on the watchdog (not on whichever thread ended the drain: a job's, or one
+	 * ending a term). A node that never started just stops.
+	 */
+	void stop(Duration timeout, boolean callerWaits) {
+		if (this.lifecycle.move(Phase.NEW, Phase.STOPPED)) {
+			this.runtime.shutdown();
+			this.stopped.complete(null);
+		}
+		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) { // the loop keeps renewing, competes no more
+			CompletableFuture<Void> drained = drain();
+			if (callerWaits) {
+				leaveHere(drained, timeout);
+			}
+			else {
+				drained.whenCompleteAsync((ok, ex) -> leave(timeout, false), this::onWatchdog);
+			}
+		}
+	}
+
+	/**
 	 * For a caller that waits for the stop anyway: waits here for {@code drained} (which ends by the drain timeout at
 	 * the latest), then leaves from this thread, which carries the notices to the successors (no hop for them).
 	 */
-	void leaveHere(CompletableFuture<Void> drained, Duration timeout) {
+	private void leaveHere(CompletableFuture<Void> drained, Duration timeout) {
 		try {
 			drained.get(this.settings.drainTimeout().plusSeconds(1).toNanos(), TimeUnit.NANOSECONDS);
 		}

@@ -172,22 +172,9 @@ public final class MembershipNode implements Membership, AutoCloseable {
 		return stopAsync(timeout, false);
 	}
 
-	/** {@code callerWaits}: this thread waits for the stop anyway, so it can carry the notices when nothing ran. */
+	/** {@code callerWaits}: this thread waits for the stop anyway, so it can carry the notices to the successors. */
 	private CompletableFuture<Void> stopAsync(Duration timeout, boolean callerWaits) {
-		if (this.lifecycle.move(Phase.NEW, Phase.STOPPED)) {
-			this.runtime.shutdown();
-			this.stopped.complete(null);
-		}
-		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) { // the loop keeps renewing, competes no more
-			// on the watchdog, not on whichever thread ended the drain (a job's, or one ending a term)
-			CompletableFuture<Void> drained = this.handOver.drain();
-			if (callerWaits) {
-				this.handOver.leaveHere(drained, timeout); // no hop between the drain's end and the successor
-			}
-			else {
-				drained.whenCompleteAsync((ok, ex) -> this.handOver.leave(timeout, false), this.handOver::onWatchdog);
-			}
-		}
+		this.handOver.stop(timeout, callerWaits);
 		return this.stopped.copy(); // the caller's copy: completing it cannot fake a stop
 	}
 
