@@ -77,8 +77,29 @@ final class Units {
 
 	/** The current term of the unit named {@code lease}, valid or not; null when this node does not hold it. */
 	@Nullable Term term(String lease) {
+		Found last = this.lastFound;
+		if (last != null && last.lease == lease) {
+			return last.unit.term();
+		}
 		GroupElection unit = this.byLease.get(lease);
-		return (unit != null) ? unit.term() : null;
+		if (unit == null) {
+			return null;
+		}
+		if (last == null) {
+			this.lastFound = new Found(lease, unit);
+		}
+		return unit.term();
+	}
+
+	/**
+	 * The first unit found by {@link #term}, for the very same string (a guard passes its annotation's, every call):
+	 * the guarded call of the usual application, one group, costs no map lookup. Written once, so that threads of
+	 * several groups never contend for it; a plain field, since its record's fields are final and units are never
+	 * removed.
+	 */
+	private @Nullable Found lastFound;
+
+	private record Found(String lease, GroupElection unit) {
 	}
 
 	/** The groups, plain and partitioned, by their names. */

@@ -38,6 +38,13 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private final Map<Method, Target> byMethod = new ConcurrentHashMap<>();
 
+	/**
+	 * The first target found in {@link #byMethod}: the call of the one method most applications guard costs no map
+	 * lookup. Written once, so that threads calling several guarded methods never contend for it; a plain field, since
+	 * a {@link Target}'s fields are final.
+	 */
+	private @Nullable Target last;
+
 	public LeaderOnlyInterceptor(Supplier<Membership> membership, Supplier<LeaderOnlyExecutionListener> listener) {
 		this.membership = membership;
 		this.listener = listener;
@@ -80,8 +87,15 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	private Target target(MethodInvocation invocation) {
 		Method method = invocation.getMethod();
 		Object self = invocation.getThis();
+		Target last = this.last;
+		if (last != null && last.method == method && self != null && last.runtimeClass == self.getClass()) {
+			return last;
+		}
 		Target cached = this.byMethod.get(method);
 		if (cached != null && self != null && cached.runtimeClass == self.getClass()) {
+			if (last == null) {
+				this.last = cached;
+			}
 			return cached;
 		}
 		Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : method.getDeclaringClass();
@@ -128,24 +142,25 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
 			LeaderOnlyInterceptor.class.getClassLoader());
 
-	private static final Target NOT_GUARDED = new Target(Object.class, Object.class, "", false, "",
+	private static final Target NOT_GUARDED = new Target(null, Object.class, Object.class, "", false, "",
 			LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING, null);
 
 	/**
-	 * {@code runtimeClass}: the class of the target object this was last resolved for, which stands for the target
-	 * class on the fast path; {@code reactive}: the guard of a method that returns a reactive type, whose work runs per
-	 * subscription.
+	 * {@code method}: the method resolved (null when not guarded); {@code runtimeClass}: the class of the target object
+	 * this was last resolved for, which stands for the target class on the fast path; {@code reactive}: the guard of a
+	 * method that returns a reactive type, whose work runs per subscription.
 	 */
-	private record Target(Class<?> runtimeClass, Class<?> targetClass, String group, boolean interruptOnRevoke,
-			String name, Runnable executions, Runnable skips, @Nullable ReactiveLeaderOnly reactive) {
+	private record Target(@Nullable Method method, Class<?> runtimeClass, Class<?> targetClass, String group,
+			boolean interruptOnRevoke, String name, Runnable executions, Runnable skips,
+			@Nullable ReactiveLeaderOnly reactive) {
 
 		boolean isGuarded() {
 			return !this.name.isEmpty(); // a guarded method's name is never empty
 		}
 
 		Target seenOn(Class<?> runtimeClass) {
-			return (runtimeClass == this.runtimeClass) ? this : new Target(runtimeClass, this.targetClass, this.group,
-					this.interruptOnRevoke, this.name, this.executions, this.skips, this.reactive);
+			return (runtimeClass == this.runtimeClass) ? this : new Target(this.method, runtimeClass, this.targetClass,
+					this.group, this.interruptOnRevoke, this.name, this.executions, this.skips, this.reactive);
 		}
 
 		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener) {
@@ -160,8 +175,9 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			String name = targetClass.getSimpleName() + "." + method.getName();
 			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
 					: null;
-			return new Target(targetClass, targetClass, annotation.group(), annotation.interruptOnRevoke(), name,
-					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
+			return new Target(method, targetClass, targetClass, annotation.group(), annotation.interruptOnRevoke(),
+					name, listener.executions(annotation.group(), name), listener.skips(annotation.group(), name),
+					reactive);
 		}
 
 	}
