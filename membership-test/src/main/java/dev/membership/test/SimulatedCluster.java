@@ -1,17 +1,12 @@
 package dev.membership.test;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -25,7 +20,6 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
-import dev.membership.leadership.Partitions;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnly;
@@ -35,9 +29,7 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;
-import dev.membership.spi.NoticeReceiver;
 import dev.membership.spi.PlacementPolicy;
-import dev.membership.spi.StoreException;
 
 /**
  * A cluster for tests, without a database and without waiting: the node under test, and simulated peers, all real
@@ -56,12 +48,6 @@ public final class SimulatedCluster implements AutoCloseable {
 	/** The peer that takes a group over when {@link #revoke} does not say which one. */
 	public static final String DEFAULT_PEER = "simulated-peer";
 
-	/** The node under test, as a candidate for a lease (peers are their ids). */
-	private static final String UNDER_TEST = "\0under-test";
-
-	/** How many lease durations of virtual time one request may take before it is reported as not reached. */
-	private static final int MAX_INTERVALS = 50;
-
 	/** How long real time may pass for work due at one instant of virtual time (listeners, leader-only work). */
 	private static final Duration REAL_TIMEOUT = Duration.ofSeconds(30);
 
@@ -71,67 +57,25 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	private final VirtualDriver driver = new VirtualDriver(this.scheduler);
 
-	private final InMemoryMembershipStore database = new InMemoryMembershipStore(this.time.wallClock());
+	private final VirtualRun run = new VirtualRun(this.time, this.driver, REAL_TIMEOUT);
 
-	private final Map<String, MembershipNode> peers = new ConcurrentHashMap<>();
+	private final SimulatedDatabase database = new SimulatedDatabase(
+			new InMemoryMembershipStore(this.time.wallClock()));
 
 	/** Every node's placement: the default one, but for what a test pinned on a node. */
 	private final PinnedPlacement placement = new PinnedPlacement();
 
+	private final SimulatedPeers peers = new SimulatedPeers(this.database, this.time, this.driver, this.placement);
+
 	private final List<MembershipEvent> events = new CopyOnWriteArrayList<>();
 
-	/** The releases each candidate was told of, once each (node/group/epoch). */
-	private final Set<String> nudged = ConcurrentHashMap.newKeySet();
-
-	/** Where each node hears leadership news (its notice channel): by peer id, the node under test as UNDER_TEST. */
-	private final Map<String, NoticeReceiver> notices = new ConcurrentHashMap<>();
-
-	private final MembershipStore nodeStore;
-
-	/** Whether every call of the node under test fails. */
-	private volatile boolean cutOff;
-
-	/** Who alone may acquire a lease right now, or null. */
-	private volatile Gate gate;
+	private final MembershipStore nodeStore = this.database.client(SimulatedDatabase.UNDER_TEST);
 
 	private volatile Supplier<MembershipNode> node;
 
 	private boolean ownsNode;
 
 	SimulatedCluster() {
-		this.nodeStore = gated(InMemoryMembershipStore.sharing(this.database), UNDER_TEST);
-	}
-
-	/**
-	 * A client of the in-memory database for {@code candidate} (a peer's id, or {@link #UNDER_TEST}): its lease
-	 * acquisitions are refused, as if another node had just taken the lease, while a test makes another candidate
-	 * leader; the node under test's calls also fail while it is cut off.
-	 */
-	private MembershipStore gated(InMemoryMembershipStore client, String candidate) {
-		return (MembershipStore) Proxy.newProxyInstance(MembershipStore.class.getClassLoader(),
-				new Class<?>[] { MembershipStore.class }, (proxy, method, args) -> {
-					if (method.getDeclaringClass() == Object.class) {
-						return method.invoke(client, args);
-					}
-					if (candidate.equals(UNDER_TEST) && this.cutOff) {
-						throw new StoreException("The database is unreachable (simulated)", null);
-					}
-					Gate gate = this.gate;
-					if (gate != null && method.getName().equals("tryAcquire") && args[0].equals(gate.group())
-							&& !candidate.equals(gate.candidate())) {
-						return Optional.empty();
-					}
-					try {
-						return method.invoke(client, args);
-					}
-					catch (InvocationTargetException ex) {
-						throw ex.getCause();
-					}
-				});
-	}
-
-	/** While a test makes {@code candidate} the leader of {@code group}, no one else can acquire it. */
-	private record Gate(String group, String candidate) {
 	}
 
 	/**
@@ -178,7 +122,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	/** The node under test's notice channel: the cluster tells it of a released lease, as a peer's notice would. */
 	NoticeChannel noticeChannel() {
-		return (receiver) -> this.notices.put(UNDER_TEST, receiver);
+		return this.peers.noticeChannel(SimulatedDatabase.UNDER_TEST);
 	}
 
 	PlacementPolicy placement() {
@@ -271,13 +215,17 @@ public final class SimulatedCluster implements AutoCloseable {
 		MembershipNode node = runningNode();
 		node.join(group);
 		this.placement.pin(group, node.nodeId());
-		this.peers.values().stream().filter((peer) -> peer.isLeader(group)).forEach((peer) -> peer.resign(group));
-		this.gate = new Gate(group, UNDER_TEST);
+		this.peers.forEach((id, peer) -> {
+			if (peer.isLeader(group)) {
+				peer.resign(group);
+			}
+		});
+		this.database.gate(group, SimulatedDatabase.UNDER_TEST);
 		try {
 			runUntil("the node under test leads '" + group + "'", () -> takesOver(node, group));
 		}
 		finally {
-			this.gate = null;
+			this.database.openGate();
 		}
 		return node.currentTerm(group).orElseThrow();
 	}
@@ -320,17 +268,17 @@ public final class SimulatedCluster implements AutoCloseable {
 		MembershipNode peer = peer(DEFAULT_PEER);
 		peer.join(group);
 		try {
-			this.gate = new Gate(group, DEFAULT_PEER);
+			this.database.gate(group, DEFAULT_PEER);
 			switch (reason) {
 				case RESIGNED -> {
 					this.placement.pin(group, DEFAULT_PEER);
 					node.resign(group);
 				}
 				// the database is out of reach until the node's own deadline has passed
-				case RENEWAL_DEADLINE_PASSED -> this.cutOff = true;
+				case RENEWAL_DEADLINE_PASSED -> this.database.cutOff(true);
 				// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
 				// renewal, and the peer, not the node, takes the lease
-				case LEASE_LOST -> this.database.setLeaseExpiry(group, LeaseRecord.RELEASED);
+				case LEASE_LOST -> this.database.data().setLeaseExpiry(group, LeaseRecord.RELEASED);
 				default -> throw new IllegalArgumentException(reason.toString());
 			}
 			// the peer takes a released lease at once, before the node's next tick could try
@@ -348,13 +296,13 @@ public final class SimulatedCluster implements AutoCloseable {
 			this.placement.pin(group, DEFAULT_PEER);
 			// a node cut off stays so until the lease has expired in the database and the peer has it
 			runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
-			this.cutOff = false;
+			this.database.cutOff(false);
 			runUntil(DEFAULT_PEER + " leads '" + group + "' and the node under test knows it",
 					() -> peer.isLeader(group) && isLeaderSeen(group, DEFAULT_PEER));
 		}
 		finally {
-			this.cutOff = false;
-			this.gate = null;
+			this.database.cutOff(false);
+			this.database.openGate();
 		}
 	}
 
@@ -376,13 +324,13 @@ public final class SimulatedCluster implements AutoCloseable {
 				other.resign(group);
 			}
 		});
-		this.gate = new Gate(group, nodeId);
+		this.database.gate(group, nodeId);
 		try {
 			runUntil(nodeId + " leads '" + group + "' and the node under test knows it",
 					() -> takesOver(peer, group) && isLeaderSeen(group, nodeId));
 		}
 		finally {
-			this.gate = null;
+			this.database.openGate();
 		}
 		return node.leader(group).orElseThrow();
 	}
@@ -406,7 +354,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	/** Stops the peer {@code nodeId} gracefully and waits until the node under test no longer lists it. */
 	public void removeMember(String nodeId) {
-		MembershipNode peer = existingPeer(nodeId);
+		MembershipNode peer = this.peers.existing(nodeId);
 		peer.stop(REAL_TIMEOUT);
 		this.peers.remove(nodeId);
 		awaitGone(nodeId);
@@ -418,14 +366,14 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * {@code dead-node-retention}.
 	 */
 	public void crashMember(String nodeId) {
-		existingPeer(nodeId).halt();
+		this.peers.existing(nodeId).halt();
 		this.peers.remove(nodeId);
 		runUntil(nodeId + " is no longer live for the node under test", () -> liveMember(nodeId).isEmpty());
 	}
 
 	/** Lets {@code duration} of virtual time pass: every renewal, heartbeat and timeout due meanwhile happens. */
 	public void advance(Duration duration) {
-		this.driver.moveTo(this.time.nanoTime() + duration.toNanos(), REAL_TIMEOUT);
+		this.run.advance(duration);
 	}
 
 	/** Stops the peers, and the node under test when this cluster started it, at once (as a crash would). */
@@ -434,8 +382,7 @@ public final class SimulatedCluster implements AutoCloseable {
 		if (this.ownsNode) {
 			node().halt();
 		}
-		this.peers.values().forEach(MembershipNode::halt);
-		this.peers.clear();
+		this.peers.haltAll();
 		this.driver.close();
 	}
 
@@ -450,7 +397,6 @@ public final class SimulatedCluster implements AutoCloseable {
 		return node;
 	}
 
-	/** Runs what is due now, including events the node under test published from other threads. */
 	/**
 	 * After the start: what is due now, and, when the node has partitioned groups, the rounds it takes alone to be
 	 * placed every partition and own it.
@@ -466,64 +412,16 @@ public final class SimulatedCluster implements AutoCloseable {
 	}
 
 	void settle() {
-		this.driver.awaitIdle(REAL_TIMEOUT);
+		this.run.settle();
 	}
 
 	MembershipNode peer(String nodeId) {
-		return this.peers.computeIfAbsent(nodeId, (id) -> {
-			if (id.equals(node().nodeId())) {
-				throw new IllegalArgumentException(id + " is the node under test");
-			}
-			MembershipSettings mine = node().settings();
-			MembershipSettings settings = MembershipSettings.builder(id)
-				.renewalInterval(mine.renewalInterval())
-				.leaseDuration(mine.leaseDuration())
-				.livenessWindow(mine.livenessWindow())
-				.safetyMargin(mine.safetyMargin())
-				.deadNodeRetention(mine.deadNodeRetention())
-				.clockSyncInterval(mine.clockSyncInterval())
-				.drainTimeout(mine.drainTimeout())
-				.partitions(mine.partitions())
-				.build();
-			// no address: the node under test never tries to reach a peer over the network
-			MembershipStore store = gated(InMemoryMembershipStore.sharing(this.database), id);
-			MembershipNode peer = MembershipNode.builder(settings, store)
-				.clock(this.time)
-				.runtime(this.driver.runtime())
-				.noticeChannel((receiver) -> this.notices.put(id, receiver))
-				.placement(this.placement)
-				.build();
-			peer.start();
-			return peer;
-		});
+		return this.peers.peer(nodeId, node().settings());
 	}
 
-	private MembershipNode existingPeer(String nodeId) {
-		MembershipNode peer = this.peers.get(nodeId);
-		if (peer == null) {
-			throw new IllegalArgumentException("No simulated peer '" + nodeId + "'; peers: " + this.peers.keySet());
-		}
-		return peer;
-	}
-
-	/**
-	 * Whether {@code candidate} leads {@code group}; when the lease was just released, tells it so (as a leadership
-	 * notice would), so that it takes the lease at once rather than whichever node's timer comes first.
-	 */
 	private boolean takesOver(MembershipNode candidate, String group) {
-		if (candidate.isLeader(group)) {
-			return true;
-		}
-		NoticeReceiver receiver = this.notices.get((candidate == nodeIfAny()) ? UNDER_TEST : candidate.nodeId());
-		if (receiver == null) {
-			return false;
-		}
-		this.database.findLease(group)
-			.filter((lease) -> !lease.expiresAt().isAfter(LeaseRecord.RELEASED))
-			.filter((lease) -> this.nudged.add(candidate.nodeId() + "/" + group + "/" + lease.epoch()))
-			.ifPresent((lease) -> receiver.leaseReleased(group, lease.epoch(),
-					(lease.holder() != null) ? lease.holder().nodeId() : null, null));
-		return false;
+		return this.peers.takesOver(candidate,
+				(candidate == nodeIfAny()) ? SimulatedDatabase.UNDER_TEST : candidate.nodeId(), group);
 	}
 
 	private boolean isLeaderSeen(String group, String nodeId) {
@@ -550,51 +448,9 @@ public final class SimulatedCluster implements AutoCloseable {
 		return null;
 	}
 
-	/**
-	 * Moves virtual time, one due piece of work at a time, until {@code done}; while leader-only work holds up a
-	 * hand-over, first waits (in real time, up to the drain timeout) for it to finish, as production would.
-	 */
+	/** Moves virtual time until {@code done}, as {@link VirtualRun#until} does. */
 	void runUntil(String what, BooleanSupplier done) {
-		MembershipSettings settings = node().settings();
-		Duration virtualLimit = settings.leaseDuration().multipliedBy(MAX_INTERVALS);
-		long limit = this.time.nanoTime() + virtualLimit.toNanos();
-		// real time is spent only waiting for leader-only work to end: at most one drain timeout per call
-		long waitUntil = System.nanoTime() + settings.drainTimeout().toNanos();
-		settle();
-		while (!done.getAsBoolean()) {
-			long submitted = this.driver.submissions();
-			long waitLeft = waitUntil - System.nanoTime();
-			if (waitLeft > 0 && handOverWaitsForWork()) {
-				if (!this.driver.awaitSubmissionAfter(submitted, Duration.ofNanos(waitLeft))) {
-					waitUntil = System.nanoTime(); // not ended within the drain timeout: left behind, as in production
-				}
-				settle();
-				continue;
-			}
-			if (!this.driver.step(limit, REAL_TIMEOUT)) {
-				throw new IllegalStateException("The simulated cluster did not reach the state asked for (" + what
-						+ ") within " + virtualLimit + " of virtual time");
-			}
-		}
-	}
-
-	/** Whether the node under test is handing a group over: its leader-only work may still be draining. */
-	private boolean handOverWaitsForWork() {
-		MembershipNode node = node();
-		return node.groups()
-			.stream()
-			.anyMatch((group) -> node.currentTerm(group).filter(LeadershipTerm::isHandingOver).isPresent())
-				|| node.partitionedGroups().stream().anyMatch((group) -> partitionHandedOver(node, group));
-	}
-
-	private static boolean partitionHandedOver(MembershipNode node, String group) {
-		Partitions partitions = node.partitions(group);
-		for (int p = 0; p < partitions.count(); p++) {
-			if (partitions.term(p).filter(LeadershipTerm::isHandingOver).isPresent()) {
-				return true;
-			}
-		}
-		return false;
+		this.run.until(node(), what, done);
 	}
 
 }

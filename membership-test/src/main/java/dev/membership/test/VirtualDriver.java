@@ -1,7 +1,6 @@
 package dev.membership.test;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -36,7 +35,7 @@ final class VirtualDriver implements AutoCloseable {
 	private boolean busy;
 
 	/** The lane whose work the driver's thread runs now, or null: written and read on that thread only. */
-	private @Nullable VirtualLane running;
+	private VirtualScheduler.@Nullable Owner running;
 
 	private boolean closed;
 
@@ -163,7 +162,7 @@ final class VirtualDriver implements AutoCloseable {
 
 	/** A runtime for one node: its four lanes on this driver. */
 	NodeRuntime runtime() {
-		return new Runtime();
+		return new VirtualRuntime(this);
 	}
 
 	@Override
@@ -178,12 +177,18 @@ final class VirtualDriver implements AutoCloseable {
 		}
 	}
 
+	/** Whether the calling thread is the driver's, running work of {@code lane} now. */
+	boolean isRunning(VirtualScheduler.Owner lane) {
+		return Thread.currentThread() == this.thread && this.running == lane;
+	}
+
 	private boolean dueNow() {
 		Long next = this.scheduler.nextAt();
 		return next != null && next <= this.scheduler.now();
 	}
 
-	private VirtualScheduler.@Nullable Event submit(VirtualLane lane, long delayNanos, Runnable work) {
+	/** Schedules {@code work} of {@code lane} {@code delayNanos} from now; null once the driver is closed. */
+	VirtualScheduler.@Nullable Event submit(VirtualScheduler.Owner lane, long delayNanos, Runnable work) {
 		this.lock.lock();
 		try {
 			if (this.closed) {
@@ -211,7 +216,7 @@ final class VirtualDriver implements AutoCloseable {
 				this.busy = true;
 				this.lock.unlock();
 				try {
-					this.running = (VirtualLane) event.owner();
+					this.running = event.owner();
 					event.run();
 				}
 				catch (Throwable ex) {
@@ -231,116 +236,6 @@ final class VirtualDriver implements AutoCloseable {
 		finally {
 			this.lock.unlock();
 		}
-	}
-
-	/** One lane of a node: refuses new work once shut down, and drops what it holds when halted. */
-	private final class VirtualLane implements NodeRuntime.Lane, VirtualScheduler.Owner {
-
-		volatile boolean accepting = true;
-
-		volatile boolean dropped;
-
-		@Override
-		public boolean execute(Runnable work) {
-			return this.accepting && submit(this, 0, work) != null;
-		}
-
-		@Override
-		public NodeRuntime.@Nullable Timer schedule(Runnable work, long delayNanos) {
-			VirtualScheduler.Event event = this.accepting ? submit(this, delayNanos, work) : null;
-			return (event != null) ? event::cancel : null;
-		}
-
-		@Override
-		public boolean isDead() {
-			return this.dropped;
-		}
-
-		@Override
-		public boolean isPaused() {
-			return false;
-		}
-
-		@Override
-		public void defer(VirtualScheduler.Event event) {
-			throw new IllegalStateException("A lane of the simulated cluster never pauses");
-		}
-
-		@Override
-		public boolean isCurrent() {
-			return Thread.currentThread() == VirtualDriver.this.thread && VirtualDriver.this.running == this;
-		}
-
-		void shutdown() {
-			this.accepting = false;
-		}
-
-		void halt() {
-			this.accepting = false;
-			this.dropped = true;
-		}
-
-	}
-
-	private final class Runtime implements NodeRuntime {
-
-		private final VirtualLane loop = new VirtualLane();
-
-		private final VirtualLane watchdog = new VirtualLane();
-
-		private final VirtualLane reactions = new VirtualLane();
-
-		private final VirtualLane application = new VirtualLane();
-
-		@Override
-		public VirtualLane loop() {
-			return this.loop;
-		}
-
-		@Override
-		public VirtualLane watchdog() {
-			return this.watchdog;
-		}
-
-		@Override
-		public VirtualLane reactions() {
-			return this.reactions;
-		}
-
-		@Override
-		public VirtualLane application() {
-			return this.application;
-		}
-
-		@Override
-		public void shutdown() {
-			this.loop.halt();
-			this.watchdog.halt();
-			this.reactions.shutdown();
-			this.application.shutdown();
-		}
-
-		@Override
-		public void awaitEvents(Duration timeout) {
-			// events are due now: they run before the driver goes idle
-			try {
-				awaitIdle(timeout);
-			}
-			catch (IllegalStateException ex) {
-				log.warn("Events of a stopping simulated node did not finish within {}", timeout);
-			}
-			this.reactions.halt();
-			this.application.halt();
-		}
-
-		@Override
-		public void halt() {
-			this.loop.halt();
-			this.watchdog.halt();
-			this.reactions.halt();
-			this.application.halt();
-		}
-
 	}
 
 }
