@@ -1,18 +1,30 @@
 package dev.membership.bench.scale;
 
+import static dev.membership.bench.scale.ScaleProbes.allListAllLive;
+import static dev.membership.bench.scale.ScaleProbes.cell;
+import static dev.membership.bench.scale.ScaleProbes.count;
+import static dev.membership.bench.scale.ScaleProbes.eventBound;
+import static dev.membership.bench.scale.ScaleProbes.leaderOf;
+import static dev.membership.bench.scale.ScaleProbes.leaders;
+import static dev.membership.bench.scale.ScaleProbes.listsLive;
+import static dev.membership.bench.scale.ScaleProbes.liveRange;
+import static dev.membership.bench.scale.ScaleProbes.newNode;
+import static dev.membership.bench.scale.ScaleProbes.plus;
+import static dev.membership.bench.scale.ScaleProbes.pollInterval;
+import static dev.membership.bench.scale.ScaleProbes.processCpuNanos;
+import static dev.membership.bench.scale.ScaleProbes.progress;
+import static dev.membership.bench.scale.ScaleProbes.seconds;
+import static dev.membership.bench.scale.ScaleProbes.untilEvery;
+import static dev.membership.bench.scale.ScaleProbes.usedHeapAfterGc;
+
 import java.io.PrintStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Predicate;
 
 import com.mongodb.client.MongoClient;
 
@@ -21,14 +33,11 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.bench.scale.StoreMeter.NodeCounts;
 import dev.membership.bench.scale.StoreMeter.Snapshot;
-import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.bench.support.SharedRuntimes;
 import dev.membership.bench.support.Stats;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
-import dev.membership.liveness.Member;
-import dev.membership.mongo.MongoMembershipStore;
 
 /**
  * Scale: N plain-Java nodes in this JVM against one embedded server and one shared client, on a few shared threads
@@ -98,7 +107,7 @@ public final class ScaleScenario {
 			int startsPerSecond, int storeThreads) {
 	}
 
-	private static final String GROUP = MembershipSettings.DEFAULT_GROUP;
+	static final String GROUP = MembershipSettings.DEFAULT_GROUP;
 
 	private static final int LIGHT_THREADS = 4;
 
@@ -393,151 +402,6 @@ public final class ScaleScenario {
 			}
 		}
 		return cell(times, timedOut, bound);
-	}
-
-	private static String cell(List<Double> times, int timedOut, Duration bound) {
-		Stats s = new Stats(times);
-		String cell = times.isEmpty() ? "-" : Table.ms(s.median()) + " / " + Table.ms(s.max());
-		return (timedOut == 0) ? cell : cell + " (" + timedOut + " not within " + bound.toSeconds() + " s)";
-	}
-
-	/** Long enough for a join or a crash to show everywhere, with room for a loaded machine. */
-	private static Duration eventBound(Config config) {
-		return config.leaseDuration().plus(config.renewalInterval().multipliedBy(6)).plusSeconds(30);
-	}
-
-	/**
-	 * Waits until {@code condition} holds for every node, each node checked until it holds once (a node that lists a
-	 * joiner keeps listing it); false after {@code bound}.
-	 */
-	private static boolean untilEvery(List<MembershipNode> nodes, Predicate<MembershipNode> condition, Duration bound,
-			Duration pollEvery) {
-		Set<MembershipNode> pending = new LinkedHashSet<>(nodes);
-		long deadline = System.nanoTime() + bound.toNanos();
-		while (true) {
-			pending.removeIf(condition);
-			if (pending.isEmpty()) {
-				return true;
-			}
-			if (System.nanoTime() > deadline) {
-				return false;
-			}
-			Waits.pause(pollEvery);
-		}
-	}
-
-	/** Polling every node costs O(N) lists of N members: poll less often the larger the cluster. */
-	private static Duration pollInterval(int size, int maxMillis) {
-		return Duration.ofMillis(Math.max(10, Math.min(maxMillis, size / 20)));
-	}
-
-	private static boolean allListAllLive(List<MembershipNode> nodes, int size) {
-		for (MembershipNode n : nodes) { // stops at the first that does not: cheap while it does not converge
-			if (n.liveMembers().size() != size) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	private static String liveRange(List<MembershipNode> nodes) {
-		int min = Integer.MAX_VALUE;
-		int max = 0;
-		for (MembershipNode n : nodes) {
-			int live = n.liveMembers().size();
-			min = Math.min(min, live);
-			max = Math.max(max, live);
-		}
-		return min + "-" + max;
-	}
-
-	private static String progress(List<MembershipNode> nodes, int size, StoreMeter meter) {
-		int all = 0;
-		int min = Integer.MAX_VALUE;
-		int max = 0;
-		for (MembershipNode n : nodes) {
-			int live = n.liveMembers().size();
-			all += (live == size) ? 1 : 0;
-			min = Math.min(min, live);
-			max = Math.max(max, live);
-		}
-		Snapshot c = meter.cluster().snapshot();
-		return String.format(Locale.ROOT, "%d of %d nodes list all live; each lists %d-%d live; %d commands, %d failed",
-				all, size, min, max, c.commands(), c.failures());
-	}
-
-	/** Who led in how many of the samples, e.g. "node-8 40/40". */
-	private static String leaders(Map<MembershipNode, Integer> ledSamples, int samples) {
-		if (ledSamples.isEmpty()) {
-			return "none in " + samples + " samples";
-		}
-		StringBuilder out = new StringBuilder();
-		ledSamples.forEach((n, k) -> out.append((out.length() > 0) ? ", " : "").append(n.nodeId()).append(' ')
-			.append(k).append('/').append(samples));
-		return out.toString();
-	}
-
-	private static boolean listsLive(MembershipNode node, String id) {
-		for (Member m : node.liveMembers()) {
-			if (m.nodeId().equals(id)) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static MembershipNode leaderOf(List<MembershipNode> nodes) {
-		for (MembershipNode n : nodes) {
-			if (n.isLeader(GROUP)) {
-				return n;
-			}
-		}
-		return null;
-	}
-
-	private static MembershipNode newNode(Config config, String id, MongoClient client, NodeRuntime runtime) {
-		MembershipSettings settings = config.settings(id);
-		return MembershipNode
-			.builder(settings,
-					new MongoMembershipStore(client.getDatabase("bench"), BenchNode.storeSettings(settings)))
-			.advertisedAddress("127.0.0.1")
-			.runtime(runtime)
-			.build();
-	}
-
-	private static Snapshot plus(Snapshot a, Snapshot b) {
-		return new Snapshot(a.calls() + b.calls(), a.commands() + b.commands(), a.documents() + b.documents(),
-				a.bytes() + b.bytes(), a.failures() + b.failures());
-	}
-
-	private static String count(double value) {
-		if (value >= 1e6) {
-			return Table.num(value / 1e6, 2) + "M";
-		}
-		if (value >= 1e3) {
-			return Table.num(value / 1e3, 1) + "k";
-		}
-		return Table.num(value, 0);
-	}
-
-	private static String seconds(Duration d) {
-		return (d.toMillis() % 1000 == 0) ? String.valueOf(d.toSeconds())
-				: Table.num(d.toMillis() / 1000.0, 1);
-	}
-
-	/** CPU time of this whole JVM (nodes, client, server, harness), or 0 where the JVM does not tell. */
-	private static long processCpuNanos() {
-		return (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
-				? os.getProcessCpuTime() : 0;
-	}
-
-	private static long usedHeapAfterGc() {
-		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-		for (int i = 0; i < 3; i++) {
-			System.gc();
-			Waits.pause(Duration.ofMillis(100));
-		}
-		return memory.getHeapMemoryUsage().getUsed();
 	}
 
 }
