@@ -1,12 +1,6 @@
 package dev.membership.sample.e2e;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,12 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
-import org.awaitility.Awaitility;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,6 +25,13 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import dev.membership.sample.e2e.SampleProcesses.Proc;
+
+import static dev.membership.sample.e2e.SampleProcesses.LOGS;
+import static dev.membership.sample.e2e.SampleProcesses.cluster;
+import static dev.membership.sample.e2e.SampleProcesses.freePort;
+import static dev.membership.sample.e2e.SampleProcesses.get;
+import static dev.membership.sample.e2e.SampleProcesses.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -42,46 +41,28 @@ import static org.awaitility.Awaitility.await;
  */
 class ClusterEndToEndIT {
 
-	private static final Duration LEASE = Duration.ofSeconds(1);
+	private static final Duration LEASE = SampleProcesses.LEASE;
 
-	private static final Duration INTERVAL = Duration.ofMillis(200);
+	private static final Duration INTERVAL = SampleProcesses.INTERVAL;
 
-	private static final Path JAR = Path.of(System.getProperty("sample.jar", "target/membership-sample-app.jar"));
+	private static final JsonMapper json = SampleProcesses.json;
 
-	private static final Path LOGS = Path.of(System.getProperty("e2e.logs", "target/e2e-logs"));
-
-	private static final List<Proc> processes = new CopyOnWriteArrayList<>();
-
-	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
-
-	private static final JsonMapper json = new JsonMapper();
+	private static SampleProcesses processes;
 
 	private static int databasePort;
 
 	private static Path databaseDirectory;
 
-	private record Proc(String name, Process process, int port) {
-	}
-
 	@BeforeAll
 	static void prepare() throws IOException {
-		assertThat(JAR).as("the packaged sample app (run through Maven verify)").exists();
-		Files.createDirectories(LOGS);
+		processes = new SampleProcesses();
 		databasePort = freePort();
 		databaseDirectory = Files.createTempDirectory(LOGS, "db");
-		Runtime.getRuntime().addShutdownHook(new Thread(() -> processes.forEach((p) -> p.process.destroyForcibly())));
-		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
-		Awaitility.setDefaultPollDelay(Duration.ZERO);
 	}
 
 	@AfterAll
 	static void stopEverything() throws InterruptedException {
-		processes.forEach((p) -> p.process.destroy());
-		for (Proc p : processes) {
-			if (!p.process.waitFor(10, TimeUnit.SECONDS)) {
-				p.process.destroyForcibly();
-			}
-		}
+		processes.close();
 	}
 
 	@Test
@@ -97,13 +78,13 @@ class ClusterEndToEndIT {
 		// graceful stop of the leader
 		long epoch = epochOf(leader);
 		long stopped = System.nanoTime();
-		leader.process.destroy(); // SIGTERM
+		leader.process().destroy(); // SIGTERM
 		Proc successor = awaitLeaderAfter(nodes, leader, epoch);
 		Duration graceful = Duration.ofNanos(System.nanoTime() - stopped);
-		System.out.printf("e2e graceful stop (SIGTERM) of the leader: new leader %s after %d ms%n", successor.name,
+		System.out.printf("e2e graceful stop (SIGTERM) of the leader: new leader %s after %d ms%n", successor.name(),
 				graceful.toMillis());
 		assertThat(graceful).isLessThan(Duration.ofSeconds(1));
-		assertThat(leader.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+		assertThat(leader.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
 		nodes.remove(leader);
 		nodes.add(startNode("n4"));
 		awaitReady(nodes);
@@ -112,10 +93,10 @@ class ClusterEndToEndIT {
 		// crash of the leader
 		epoch = epochOf(leader);
 		long killed = System.nanoTime();
-		leader.process.destroyForcibly(); // SIGKILL
+		leader.process().destroyForcibly(); // SIGKILL
 		successor = awaitLeaderAfter(nodes, leader, epoch);
 		Duration crash = Duration.ofNanos(System.nanoTime() - killed);
-		System.out.printf("e2e kill -9 of the leader: new leader %s after %d ms (lease %d ms)%n", successor.name,
+		System.out.printf("e2e kill -9 of the leader: new leader %s after %d ms (lease %d ms)%n", successor.name(),
 				crash.toMillis(), LEASE.toMillis());
 		assertThat(crash).isLessThan(LEASE.plus(INTERVAL).plusMillis(500));
 		nodes.remove(leader);
@@ -128,7 +109,7 @@ class ClusterEndToEndIT {
 		Instant leaseEnd = stopDatabaseAndWatchTheLeader(database, leader);
 		Instant steppedDown = Instant.now();
 		System.out.printf("e2e database stopped: leader %s stepped down %d ms before its lease would have ended%n",
-				leader.name, Duration.between(steppedDown, leaseEnd).toMillis());
+				leader.name(), Duration.between(steppedDown, leaseEnd).toMillis());
 		// the stand-in's clock is this machine's clock, so this comparison is valid here
 		assertThat(steppedDown).isBefore(leaseEnd);
 		database = startDatabase();
@@ -160,15 +141,15 @@ class ClusterEndToEndIT {
 		for (int stop = 0; stop < stops; stop++) {
 			Proc stopping = leader;
 			// the run seen in progress, from the same read: a second read could fall between two runs
-			JsonNode running = await("a run in progress on " + stopping.name).atMost(Duration.ofSeconds(10))
+			JsonNode running = await("a run in progress on " + stopping.name()).atMost(Duration.ofSeconds(10))
 				.until(() -> runs(stopping).stream()
-					.filter((r) -> r.get("nodeId").asString().equals(stopping.name) && !r.hasNonNull("endedAt"))
+					.filter((r) -> r.get("nodeId").asString().equals(stopping.name()) && !r.hasNonNull("endedAt"))
 					.findFirst(), Optional::isPresent)
 				.orElseThrow();
-			stopping.process.destroy(); // SIGTERM, mid-run
+			stopping.process().destroy(); // SIGTERM, mid-run
 			nodes.remove(stopping);
-			assertThat(stopping.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-			processes.remove(stopping);
+			assertThat(stopping.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+			processes.exited(stopping);
 			JsonNode next = awaitFirstRunAfter(nodes.get(0), running.get("epoch").asLong());
 			JsonNode drained = runs(nodes.get(0)).stream()
 				.filter((r) -> r.get("id").asString().equals(running.get("id").asString()))
@@ -185,7 +166,7 @@ class ClusterEndToEndIT {
 			handOvers.add(handOver);
 			assertThat(handOver).as("the next leader acquired the lease after the drained run ended").isNotNegative();
 			System.out.printf("e2e SIGTERM mid-run #%d: %s's run ended; %s acquired the lease %d ms later and started "
-					+ "its first run %d ms later%n", stop + 1, stopping.name, next.get("nodeId").asString(), handOver,
+					+ "its first run %d ms later%n", stop + 1, stopping.name(), next.get("nodeId").asString(), handOver,
 					gap);
 			nodes.add(startNode("d" + (4 + stop), database, work));
 			awaitReady(nodes);
@@ -255,12 +236,7 @@ class ClusterEndToEndIT {
 
 	private static void checkCacheInvalidationReachesTheOthersExactlyOnce(List<Proc> nodes) throws Exception {
 		Proc sender = nodes.get(0);
-		HttpResponse<String> sent = http.send(
-				HttpRequest.newBuilder(uri(sender, "/cache/invalidate?key=e2e-key"))
-					.POST(HttpRequest.BodyPublishers.noBody())
-					.header("Accept", "*/*")
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> sent = post(sender, "/cache/invalidate?key=e2e-key");
 		assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
 		for (Proc other : nodes.subList(1, nodes.size())) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> invalidations(other, "e2e-key") == 1);
@@ -358,14 +334,14 @@ class ClusterEndToEndIT {
 	private static Instant stopDatabaseAndWatchTheLeader(Proc database, Proc leader) throws Exception {
 		Instant seen = leaseExpiry(leader).orElseThrow();
 		await().atMost(Duration.ofSeconds(2)).until(() -> leaseExpiry(leader).filter((e) -> e.isAfter(seen)).isPresent());
-		database.process.destroy();
+		database.process().destroy();
 		Instant latest = seen;
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
 		while (System.nanoTime() < deadline) {
 			Optional<Instant> expiry = leaseExpiry(leader);
 			if (expiry.isEmpty()) {
-				assertThat(database.process.waitFor(20, TimeUnit.SECONDS)).isTrue();
-				processes.remove(database);
+				assertThat(database.process().waitFor(20, TimeUnit.SECONDS)).isTrue();
+				processes.exited(database);
 				return latest;
 			}
 			latest = expiry.get().isAfter(latest) ? expiry.get() : latest;
@@ -394,7 +370,7 @@ class ClusterEndToEndIT {
 				memberSets.add(live);
 			}
 			Set<String> names = new HashSet<>();
-			nodes.forEach((n) -> names.add(n.name));
+			nodes.forEach((n) -> names.add(n.name()));
 			return leaders.size() == 1 && memberSets.equals(Set.of(names))
 					&& nodes.stream().filter(ClusterEndToEndIT::leadsItself).count() == 1;
 		});
@@ -403,7 +379,7 @@ class ClusterEndToEndIT {
 
 	private static Proc awaitLeaderAfter(List<Proc> nodes, Proc old, long epoch) {
 		List<Proc> others = nodes.stream().filter((n) -> n != old).toList();
-		await("a new leader after " + old.name).atMost(Duration.ofSeconds(10))
+		await("a new leader after " + old.name()).atMost(Duration.ofSeconds(10))
 			.until(() -> currentLeader(others).filter((p) -> epochOf(p) > epoch).isPresent());
 		return currentLeader(others).orElseThrow();
 	}
@@ -448,99 +424,27 @@ class ClusterEndToEndIT {
 		}
 	}
 
-	private static JsonNode cluster(Proc node) {
-		try {
-			HttpResponse<String> response = get(node, "/actuator/cluster");
-			return (response.statusCode() == 200) ? json.readTree(response.body()) : null;
-		}
-		catch (Exception ex) {
-			return null;
-		}
-	}
 
 	// ------------------------------------------------------------------ processes
 
 	private static Proc startDatabase() throws IOException {
-		return startDatabase(databasePort, databaseDirectory);
+		return processes.startDatabase(databasePort, databaseDirectory);
 	}
 
 	private static Proc startDatabase(int port, Path directory) throws IOException {
-		Proc database = start("database", 0, "--sample.embedded-mongo.standalone=true",
-				"--sample.embedded-mongo.port=" + port, "--sample.embedded-mongo.directory=" + directory);
-		await("the database port").atMost(Duration.ofSeconds(60)).until(() -> accepts(port));
-		return database;
+		return processes.startDatabase(port, directory);
 	}
 
 	private static Proc startNode(String name) throws IOException {
-		return startNode(name, databasePort);
+		return processes.startNode(name, databasePort);
 	}
 
 	private static Proc startNode(String name, int database, String... extra) throws IOException {
-		int port = freePort();
-		List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
-				// the database port is taken by the standalone database, so the node joins it
-				"--sample.embedded-mongo.port=" + database, "--membership.node-id=" + name,
-				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
-				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
-				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
-				"--sample.items.lifetime=500ms", "--sample.tenants.interval=1s"));
-		for (String override : extra) {
-			// the same property twice would reach the application as "a,b": the later one replaces the default
-			String key = override.substring(0, override.indexOf('=') + 1);
-			args.removeIf((arg) -> arg.startsWith(key));
-			args.add(override);
-		}
-		return start(name, port, args.toArray(String[]::new));
-	}
-
-	private static Proc start(String name, int port, String... args) throws IOException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
-		command.addAll(List.of(args));
-		Path log = LOGS.resolve(name + "-" + System.nanoTime() % 100000 + ".log");
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		Proc proc = new Proc(name, process, port);
-		processes.add(proc);
-		return proc;
+		return processes.startNode(name, database, extra);
 	}
 
 	private static void awaitReady(List<Proc> nodes) {
-		for (Proc node : nodes) {
-			await(node.name + " ready").atMost(Duration.ofSeconds(90)).until(() -> {
-				assertThat(node.process.isAlive()).as("%s is running (see %s)", node.name, LOGS).isTrue();
-				try {
-					return get(node, "/actuator/health/readiness").statusCode() == 200;
-				}
-				catch (IOException ex) {
-					return false;
-				}
-			});
-		}
-	}
-
-	private static HttpResponse<String> get(Proc node, String path) throws IOException, InterruptedException {
-		return http.send(HttpRequest.newBuilder(uri(node, path)).timeout(Duration.ofSeconds(2)).header("Accept", "*/*").build(),
-				HttpResponse.BodyHandlers.ofString());
-	}
-
-	private static URI uri(Proc node, String path) {
-		return URI.create("http://127.0.0.1:" + node.port + path);
-	}
-
-	private static boolean accepts(int port) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
+		processes.awaitReady(nodes);
 	}
 
 }

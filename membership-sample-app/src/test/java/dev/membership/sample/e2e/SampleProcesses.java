@@ -1,0 +1,180 @@
+package dev.membership.sample.e2e;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.Awaitility;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The packaged sample app as real processes on free loopback ports, with short timings: a standalone embedded
+ * database, and nodes that join it, each logging to its own file. Closing stops every process it started, even when
+ * a check failed; so does the JVM's exit.
+ */
+final class SampleProcesses implements AutoCloseable {
+
+	static final Duration LEASE = Duration.ofSeconds(1);
+
+	static final Duration INTERVAL = Duration.ofMillis(200);
+
+	static final Path JAR = Path.of(System.getProperty("sample.jar", "target/membership-sample-app.jar"));
+
+	static final Path LOGS = Path.of(System.getProperty("e2e.logs", "target/e2e-logs"));
+
+	static final JsonMapper json = new JsonMapper();
+
+	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+
+	record Proc(String name, Process process, int port) {
+	}
+
+	private final List<Proc> processes = new CopyOnWriteArrayList<>();
+
+	SampleProcesses() throws IOException {
+		assertThat(JAR).as("the packaged sample app (run through Maven verify)").exists();
+		Files.createDirectories(LOGS);
+		Runtime.getRuntime()
+			.addShutdownHook(new Thread(() -> this.processes.forEach((p) -> p.process.destroyForcibly())));
+		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
+		Awaitility.setDefaultPollDelay(Duration.ZERO);
+	}
+
+	/** A standalone database on {@code port}, kept in {@code directory}; returns once it accepts connections. */
+	Proc startDatabase(int port, Path directory) throws IOException {
+		Proc database = start("database", 0, "--sample.embedded-mongo.standalone=true",
+				"--sample.embedded-mongo.port=" + port, "--sample.embedded-mongo.directory=" + directory);
+		await("the database port").atMost(Duration.ofSeconds(60)).until(() -> accepts(port));
+		return database;
+	}
+
+	/**
+	 * A node of the database on port {@code database}; {@code extra} properties replace the defaults of the same name
+	 * (the same property twice would reach the application as "a,b").
+	 */
+	Proc startNode(String name, int database, String... extra) throws IOException {
+		int port = freePort();
+		List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
+				// the database port is taken by the standalone database, so the node joins it
+				"--sample.embedded-mongo.port=" + database, "--membership.node-id=" + name,
+				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
+				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
+				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
+				"--sample.items.lifetime=500ms", "--sample.tenants.interval=1s"));
+		for (String override : extra) {
+			String key = override.substring(0, override.indexOf('=') + 1);
+			args.removeIf((arg) -> arg.startsWith(key));
+			args.add(override);
+		}
+		return start(name, port, args.toArray(String[]::new));
+	}
+
+	private Proc start(String name, int port, String... args) throws IOException {
+		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
+		command.addAll(List.of(args));
+		Path log = LOGS.resolve(name + "-" + System.nanoTime() % 100000 + ".log");
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		Proc proc = new Proc(name, process, port);
+		this.processes.add(proc);
+		return proc;
+	}
+
+	/** SIGTERM, then waits until the process has exited (its graceful stop over). */
+	void stopGracefully(Proc proc) throws InterruptedException {
+		proc.process.destroy();
+		assertThat(proc.process.waitFor(30, TimeUnit.SECONDS)).as("%s exited after SIGTERM", proc.name).isTrue();
+		this.processes.remove(proc);
+	}
+
+	/** Forgets a process that has exited. */
+	void exited(Proc proc) {
+		this.processes.remove(proc);
+	}
+
+	void awaitReady(List<Proc> nodes) {
+		for (Proc node : nodes) {
+			await(node.name + " ready").atMost(Duration.ofSeconds(90)).until(() -> {
+				assertThat(node.process.isAlive()).as("%s is running (see %s)", node.name, LOGS).isTrue();
+				try {
+					return get(node, "/actuator/health/readiness").statusCode() == 200;
+				}
+				catch (IOException ex) {
+					return false;
+				}
+			});
+		}
+	}
+
+	static HttpResponse<String> get(Proc node, String path) throws IOException, InterruptedException {
+		return http.send(HttpRequest.newBuilder(uri(node, path)).timeout(Duration.ofSeconds(2)).header("Accept", "*/*").build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	static HttpResponse<String> post(Proc node, String path) throws IOException, InterruptedException {
+		return http.send(HttpRequest.newBuilder(uri(node, path))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.header("Accept", "*/*")
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/** The node's {@code /actuator/cluster}, or null when it does not answer. */
+	static JsonNode cluster(Proc node) {
+		try {
+			HttpResponse<String> response = get(node, "/actuator/cluster");
+			return (response.statusCode() == 200) ? json.readTree(response.body()) : null;
+		}
+		catch (Exception ex) {
+			return null;
+		}
+	}
+
+	private static URI uri(Proc node, String path) {
+		return URI.create("http://127.0.0.1:" + node.port + path);
+	}
+
+	private static boolean accepts(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+	/** SIGTERM to every process still running, SIGKILL to those that do not exit within 10 s. */
+	@Override
+	public void close() throws InterruptedException {
+		this.processes.forEach((p) -> p.process.destroy());
+		for (Proc p : this.processes) {
+			if (!p.process.waitFor(10, TimeUnit.SECONDS)) {
+				p.process.destroyForcibly();
+			}
+		}
+		this.processes.clear();
+	}
+
+}
