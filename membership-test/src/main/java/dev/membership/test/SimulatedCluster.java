@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
@@ -18,14 +16,12 @@ import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderInfo;
-import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnly;
 import dev.membership.scheduling.LeaderOnlyExecutionListener;
 import dev.membership.scheduling.LeaderOnlyInterceptor;
-import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;
@@ -66,6 +62,11 @@ public final class SimulatedCluster implements AutoCloseable {
 	private final PinnedPlacement placement = new PinnedPlacement();
 
 	private final SimulatedPeers peers = new SimulatedPeers(this.database, this.time, this.driver, this.placement);
+
+	private final SimulatedLeadership leadership = new SimulatedLeadership(this, this.database, this.placement,
+			this.peers);
+
+	private final SimulatedMembers members = new SimulatedMembers(this, this.peers, REAL_TIMEOUT);
 
 	private final List<MembershipEvent> events = new CopyOnWriteArrayList<>();
 
@@ -167,7 +168,7 @@ public final class SimulatedCluster implements AutoCloseable {
 		return node;
 	}
 
-	private MembershipNode nodeIfAny() {
+	MembershipNode nodeIfAny() {
 		Supplier<MembershipNode> supplier = this.node;
 		return (supplier != null) ? supplier.get() : null;
 	}
@@ -212,22 +213,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * leads it resigns first, so the node takes over with a new epoch; does nothing when the node already leads.
 	 */
 	public LeadershipTerm elect(String group) {
-		MembershipNode node = runningNode();
-		node.join(group);
-		this.placement.pin(group, node.nodeId());
-		this.peers.forEach((id, peer) -> {
-			if (peer.isLeader(group)) {
-				peer.resign(group);
-			}
-		});
-		this.database.gate(group, SimulatedDatabase.UNDER_TEST);
-		try {
-			runUntil("the node under test leads '" + group + "'", () -> takesOver(node, group));
-		}
-		finally {
-			this.database.openGate();
-		}
-		return node.currentTerm(group).orElseThrow();
+		return this.leadership.elect(group);
 	}
 
 	/**
@@ -253,57 +239,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * </ul>
 	 */
 	public void revoke(String group, RevocationReason reason) {
-		Objects.requireNonNull(reason, "reason");
-		MembershipNode node = runningNode();
-		if (!node.isLeader(group)) {
-			throw new IllegalStateException("The node under test does not lead '" + group + "': elect(\"" + group
-					+ "\") first");
-		}
-		if (reason == RevocationReason.SHUTDOWN) {
-			throw new IllegalArgumentException("SHUTDOWN comes from stopping the node: call node().stop(...) or close "
-					+ "the application context");
-		}
-		long epoch = node.currentTerm(group).map(LeadershipTerm::epoch).orElse(0L);
-		int seen = this.events.size();
-		MembershipNode peer = peer(DEFAULT_PEER);
-		peer.join(group);
-		try {
-			this.database.gate(group, DEFAULT_PEER);
-			switch (reason) {
-				case RESIGNED -> {
-					this.placement.pin(group, DEFAULT_PEER);
-					node.resign(group);
-				}
-				// the database is out of reach until the node's own deadline has passed
-				case RENEWAL_DEADLINE_PASSED -> this.database.cutOff(true);
-				// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
-				// renewal, and the peer, not the node, takes the lease
-				case LEASE_LOST -> this.database.data().setLeaseExpiry(group, LeaseRecord.RELEASED);
-				default -> throw new IllegalArgumentException(reason.toString());
-			}
-			// the peer takes a released lease at once, before the node's next tick could try
-			runUntil("the node under test is revoked from '" + group + "'", () -> {
-				takesOver(peer, group);
-				return revokedSince(seen, group, epoch) != null;
-			});
-			LeaderRevokedEvent revoked = revokedSince(seen, group, epoch);
-			if (revoked.reason() != reason) {
-				throw new IllegalStateException("The node was revoked from '" + group + "' for " + revoked.reason()
-						+ ", not " + reason);
-			}
-			// from now on the coordinator places the group on the peer too (pinned only now, so that a move to the
-			// peer cannot come before the cause the test asked for)
-			this.placement.pin(group, DEFAULT_PEER);
-			// a node cut off stays so until the lease has expired in the database and the peer has it
-			runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
-			this.database.cutOff(false);
-			runUntil(DEFAULT_PEER + " leads '" + group + "' and the node under test knows it",
-					() -> peer.isLeader(group) && isLeaderSeen(group, DEFAULT_PEER));
-		}
-		finally {
-			this.database.cutOff(false);
-			this.database.openGate();
-		}
+		this.leadership.revoke(group, reason);
 	}
 
 	/**
@@ -311,28 +247,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * leads, as does any other peer; returns the leader as the node under test sees it.
 	 */
 	public LeaderInfo electOther(String group, String nodeId) {
-		MembershipNode node = runningNode();
-		if (node.nodeId().equals(nodeId)) {
-			throw new IllegalArgumentException(nodeId + " is the node under test: use elect(\"" + group + "\")");
-		}
-		MembershipNode peer = peer(nodeId);
-		peer.join(group);
-		this.placement.pin(group, nodeId);
-		node.resign(group);
-		this.peers.forEach((id, other) -> {
-			if (!id.equals(nodeId) && other.isLeader(group)) {
-				other.resign(group);
-			}
-		});
-		this.database.gate(group, nodeId);
-		try {
-			runUntil(nodeId + " leads '" + group + "' and the node under test knows it",
-					() -> takesOver(peer, group) && isLeaderSeen(group, nodeId));
-		}
-		finally {
-			this.database.openGate();
-		}
-		return node.leader(group).orElseThrow();
+		return this.leadership.electOther(group, nodeId);
 	}
 
 	/**
@@ -346,18 +261,12 @@ public final class SimulatedCluster implements AutoCloseable {
 
 	/** Starts a peer {@code nodeId} (no group but {@code default}) and waits until the node under test lists it live. */
 	public Member addMember(String nodeId) {
-		runningNode();
-		peer(nodeId);
-		runUntil(nodeId + " is a live member for the node under test", () -> liveMember(nodeId).isPresent());
-		return liveMember(nodeId).orElseThrow();
+		return this.members.add(nodeId);
 	}
 
 	/** Stops the peer {@code nodeId} gracefully and waits until the node under test no longer lists it. */
 	public void removeMember(String nodeId) {
-		MembershipNode peer = this.peers.existing(nodeId);
-		peer.stop(REAL_TIMEOUT);
-		this.peers.remove(nodeId);
-		awaitGone(nodeId);
+		this.members.remove(nodeId);
 	}
 
 	/**
@@ -366,9 +275,7 @@ public final class SimulatedCluster implements AutoCloseable {
 	 * {@code dead-node-retention}.
 	 */
 	public void crashMember(String nodeId) {
-		this.peers.existing(nodeId).halt();
-		this.peers.remove(nodeId);
-		runUntil(nodeId + " is no longer live for the node under test", () -> liveMember(nodeId).isEmpty());
+		this.members.crash(nodeId);
 	}
 
 	/** Lets {@code duration} of virtual time pass: every renewal, heartbeat and timeout due meanwhile happens. */
@@ -419,34 +326,10 @@ public final class SimulatedCluster implements AutoCloseable {
 		return this.peers.peer(nodeId, node().settings());
 	}
 
-	private boolean takesOver(MembershipNode candidate, String group) {
-		return this.peers.takesOver(candidate,
-				(candidate == nodeIfAny()) ? SimulatedDatabase.UNDER_TEST : candidate.nodeId(), group);
-	}
 
-	private boolean isLeaderSeen(String group, String nodeId) {
-		return node().leader(group).map(LeaderInfo::nodeId).filter(nodeId::equals).isPresent();
-	}
 
-	private Optional<Member> liveMember(String nodeId) {
-		return node().liveMembers().stream().filter((m) -> m.nodeId().equals(nodeId)).findFirst();
-	}
 
-	private void awaitGone(String nodeId) {
-		runUntil(nodeId + " has left for the node under test",
-				() -> node().members().stream().noneMatch((m) -> m.nodeId().equals(nodeId)));
-	}
 
-	private LeaderRevokedEvent revokedSince(int index, String group, long epoch) {
-		List<MembershipEvent> all = this.events;
-		for (int i = index; i < all.size(); i++) {
-			if (all.get(i) instanceof LeaderRevokedEvent revoked && revoked.group().equals(group)
-					&& revoked.epoch() == epoch) {
-				return revoked;
-			}
-		}
-		return null;
-	}
 
 	/** Moves virtual time until {@code done}, as {@link VirtualRun#until} does. */
 	void runUntil(String what, BooleanSupplier done) {
