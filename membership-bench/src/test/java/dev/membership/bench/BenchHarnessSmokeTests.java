@@ -65,7 +65,8 @@ class BenchHarnessSmokeTests {
 			assertThat(row.get(7)).as("crash").doesNotContain("not");
 			// overlapping beliefs on one clock, then (in brackets) samples that showed two owners
 			assertThat(row.get(9)).as("overlapping beliefs").startsWith("0 (");
-			assertThat(row.get(10)).as("rolling restart").contains(" s; ").doesNotContain("not");
+			assertThat(row.get(10)).as("graceful hand-off per partition").endsWith(")").contains(" ms (");
+			assertThat(row.get(11)).as("rolling restart").contains(" s; ").doesNotContain("not");
 		});
 		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("### Scale");
 	}

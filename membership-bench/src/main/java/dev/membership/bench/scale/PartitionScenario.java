@@ -21,10 +21,15 @@ import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
-import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.mongo.MongoMembershipStore;
+
+import static dev.membership.bench.scale.PartitionProbes.handOffCell;
+import static dev.membership.bench.scale.PartitionProbes.moved;
+import static dev.membership.bench.scale.PartitionProbes.notKeeper;
+import static dev.membership.bench.scale.PartitionProbes.owners;
+import static dev.membership.bench.scale.PartitionProbes.spread;
 
 /**
  * Partitions: N plain-Java nodes in this JVM, each declaring group {@code t} with P partitions, against one embedded
@@ -72,6 +77,9 @@ public final class PartitionScenario {
 
 	private final BeliefIntervals beliefs = new BeliefIntervals();
 
+	/** Graceful hand-offs of the current case, per partition, in ms: see {@link BeliefIntervals#handOffMillis}. */
+	private final List<Double> handOffs = new ArrayList<>();
+
 	/** Each running node's notice receiver, by node id. */
 	private final Map<String, NoticeReceiver> receivers = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -89,6 +97,7 @@ public final class PartitionScenario {
 				"store calls/node/interval followers mean / max; keeper", "docs read/interval cluster (3N + P)",
 				"join: balanced after; moved (min)", "graceful leave: balanced after; moved (leaver's)",
 				"crash: balanced after; moved (crashed one's)", "max - min", "overlapping beliefs (samples with two owners)",
+				"graceful hand-off per partition: median / p90 / max (partitions)",
 				"rolling restart of every node (at most " + ROLLING_AT_MOST + "): time; moves");
 		for (Case c : this.settings.cases()) {
 			runCase(c, table);
@@ -102,7 +111,9 @@ public final class PartitionScenario {
 				+ "beliefs in one partition (or group) overlapped, each begun and ended by its node's engine, on one clock "
 				+ "(a halted node's end when it halted); 0 expected, through every step, the rolling restart included. In "
 				+ "brackets, samples (every 50 ms) that showed a partition with two owners: the sampler reads the nodes "
-				+ "one after another, so a hand-over that falls between two reads shows there. Rolling restart: "
+				+ "one after another, so a hand-over that falls between two reads shows there. Graceful hand-off: for "
+				+ "each partition of a node stopped gracefully (the leave and every rolling restart), the time from the end "
+				+ "of its belief (its drain over) to the start of its successor's, on one clock. Rolling restart: "
 				+ "each node in turn, the roster's keeper last, stopped gracefully and replaced by a new node, the "
 				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts. "
 				+ "Above " + ROLLING_AT_MOST + " nodes, the last " + ROLLING_AT_MOST + " of that order (the keeper "
@@ -114,6 +125,7 @@ public final class PartitionScenario {
 	private void runCase(Case c, Table table) {
 		this.doubleOwners.set(0);
 		this.beliefs.clear();
+		this.handOffs.clear();
 		this.receivers.clear();
 		this.log.printf("  %d nodes x %d partitions: starting%n", c.nodes(), c.partitions());
 		StoreMeter meter = new StoreMeter();
@@ -130,7 +142,7 @@ public final class PartitionScenario {
 				}
 			}
 			String placed = untilBalanced(c, running, start);
-			Map<Integer, String> owners = owners(running);
+			Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
 			// steady state
 			Map<MembershipNode, Snapshot> before = new HashMap<>();
 			running.forEach((n) -> before.put(n, counts.get(n).snapshot()));
@@ -162,23 +174,24 @@ public final class PartitionScenario {
 			// a join
 			long joinStart = System.nanoTime();
 			start(c, "node-" + c.nodes(), client, runtimes, running, counts);
-			String join = untilBalanced(c, running, joinStart) + "; " + moved(owners, owners(running)) + " ("
+			String join = untilBalanced(c, running, joinStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
 					+ c.partitions() / (c.nodes() + 1) + ")";
 			this.log.printf("  join: %s%n", join);
 
 			// a graceful leave, then a crash, of nodes that do not keep the roster
-			owners = owners(running);
+			owners = owners(running, GROUP, this.doubleOwners);
 			MembershipNode leaver = notKeeper(running);
 			int leaversOwn = leaver.partitions(GROUP).owned().size();
 			long leaveStart = System.nanoTime();
 			leaver.stopAsync(Duration.ofSeconds(5));
 			running.remove(leaver);
 			this.receivers.remove(leaver.nodeId()); // told nothing more; its own releases still reach the others
-			String leave = untilBalanced(c, running, leaveStart) + "; " + moved(owners, owners(running)) + " ("
+			String leave = untilBalanced(c, running, leaveStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
 					+ leaversOwn + ")";
+			this.handOffs.addAll(this.beliefs.handOffMillis(leaver.nodeId(), leaveStart));
 			this.log.printf("  graceful leave: %s%n", leave);
 
-			owners = owners(running);
+			owners = owners(running, GROUP, this.doubleOwners);
 			MembershipNode crashed = notKeeper(running);
 			int crashedOwn = crashed.partitions(GROUP).owned().size();
 			long crashStart = System.nanoTime();
@@ -186,13 +199,15 @@ public final class PartitionScenario {
 			this.beliefs.halted(crashed.nodeId(), System.nanoTime());
 			running.remove(crashed);
 			this.receivers.remove(crashed.nodeId());
-			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running)) + " ("
+			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
 					+ crashedOwn + ")";
 			this.log.printf("  crash: %s%n", crash);
 			String rolling = rollingRestart(c, client, runtimes, running, counts);
 			this.log.printf("  rolling restart: %s%n", rolling);
-			table.row(c.nodes(), c.partitions(), placed, load, read, join, leave, crash, spread(running),
-					this.beliefs.overlaps() + " (" + this.doubleOwners.get() + ")", rolling);
+			String handOffs = handOffCell(this.handOffs);
+			this.log.printf("  graceful hand-off per partition: %s%n", handOffs);
+			table.row(c.nodes(), c.partitions(), placed, load, read, join, leave, crash, spread(running, GROUP),
+					this.beliefs.overlaps() + " (" + this.doubleOwners.get() + ")", handOffs, rolling);
 			running.forEach(MembershipNode::halt);
 		}
 	}
@@ -209,7 +224,8 @@ public final class PartitionScenario {
 		long start = System.nanoTime();
 		long moves = 0;
 		for (MembershipNode old : order) {
-			Map<Integer, String> before = owners(running);
+			Map<Integer, String> before = owners(running, GROUP, this.doubleOwners);
+			long stopped = System.nanoTime();
 			old.stopAsync(Duration.ofSeconds(5));
 			running.remove(old);
 			this.receivers.remove(old.nodeId());
@@ -217,7 +233,8 @@ public final class PartitionScenario {
 			if (untilBalanced(c, running, System.nanoTime()).startsWith("not")) {
 				return "not balanced after restarting " + old.nodeId();
 			}
-			moves += moved(before, owners(running));
+			this.handOffs.addAll(this.beliefs.handOffMillis(old.nodeId(), stopped));
+			moves += moved(before, owners(running, GROUP, this.doubleOwners));
 		}
 		String of = (order.size() < running.size()) ? " (" + order.size() + " of " + running.size() + " nodes)" : "";
 		return String.format(Locale.ROOT, "%.1f s; %d%s", (System.nanoTime() - start) / 1e9, moves, of);
@@ -259,47 +276,13 @@ public final class PartitionScenario {
 	private String untilBalanced(Case c, List<MembershipNode> running, long since) {
 		long deadline = System.nanoTime() + this.settings.bound().toNanos();
 		while (System.nanoTime() < deadline) {
-			Map<Integer, String> owners = owners(running);
-			if (owners.size() == c.partitions() && spread(running) <= 1) {
+			Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
+			if (owners.size() == c.partitions() && spread(running, GROUP) <= 1) {
 				return String.format(Locale.ROOT, "%.2f s", (System.nanoTime() - since) / 1e9);
 			}
 			Waits.pause(Duration.ofMillis(50));
 		}
 		return "not within " + this.settings.bound().toSeconds() + " s";
-	}
-
-	/** Each owned partition's owner; counts a sample where one has two. */
-	private Map<Integer, String> owners(List<MembershipNode> running) {
-		Map<Integer, String> owners = new HashMap<>();
-		boolean twice = false;
-		for (MembershipNode node : running) {
-			for (LeadershipTerm term : node.partitions(GROUP).owned()) {
-				twice |= owners.put(term.partition().getAsInt(), node.nodeId()) != null;
-			}
-		}
-		if (twice) {
-			this.doubleOwners.incrementAndGet();
-		}
-		return owners;
-	}
-
-	private static int spread(List<MembershipNode> running) {
-		int max = 0;
-		int min = Integer.MAX_VALUE;
-		for (MembershipNode node : running) {
-			int owned = node.partitions(GROUP).owned().size();
-			max = Math.max(max, owned);
-			min = Math.min(min, owned);
-		}
-		return running.isEmpty() ? 0 : max - min;
-	}
-
-	private static long moved(Map<Integer, String> before, Map<Integer, String> after) {
-		return after.entrySet().stream().filter((e) -> !e.getValue().equals(before.get(e.getKey()))).count();
-	}
-
-	private static MembershipNode notKeeper(List<MembershipNode> running) {
-		return running.stream().filter((n) -> !n.isLeader("default")).reduce((a, b) -> b).orElseThrow();
 	}
 
 }

@@ -54,6 +54,29 @@ public final class BeliefIntervals implements LeadershipObserver {
 		return overlaps;
 	}
 
+	/**
+	 * For each belief of {@code nodeId} that ended at or after {@code sinceNanos}, in milliseconds: the time from its
+	 * end until another node began to believe in that unit (a unit nobody took since is left out). After a graceful
+	 * stop, the node's beliefs end once their drains are over: this is how long its partitions went without an owner.
+	 */
+	public synchronized List<Double> handOffMillis(String nodeId, long sinceNanos) {
+		List<Interval> all = new ArrayList<>(this.closed);
+		all.addAll(this.open.values());
+		List<Double> gaps = new ArrayList<>();
+		for (Interval ended : this.closed) {
+			if (!ended.nodeId().equals(nodeId) || ended.endNanos() < sinceNanos) {
+				continue;
+			}
+			all.stream()
+				.filter((i) -> i.unit().equals(ended.unit()) && !i.nodeId().equals(nodeId)
+						&& i.startNanos() >= ended.startNanos())
+				.mapToLong(Interval::startNanos)
+				.min()
+				.ifPresent((next) -> gaps.add((next - ended.endNanos()) / 1e6));
+		}
+		return gaps;
+	}
+
 	/** A halted node is a dead process here: whatever it believed ends with it, at {@code atNanos}. */
 	public synchronized void halted(String nodeId, long atNanos) {
 		this.open.entrySet().removeIf((e) -> {
