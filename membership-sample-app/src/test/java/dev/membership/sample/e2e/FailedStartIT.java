@@ -1,7 +1,5 @@
 package dev.membership.sample.e2e;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,6 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import static dev.membership.sample.e2e.SampleProcesses.JAR;
+import static dev.membership.sample.e2e.SampleProcesses.LOGS;
+import static dev.membership.sample.e2e.SampleProcesses.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -17,10 +18,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * restart or report it).
  */
 class FailedStartIT {
-
-	private static final Path JAR = Path.of(System.getProperty("sample.jar", "target/membership-sample-app.jar"));
-
-	private static final Path LOGS = Path.of(System.getProperty("e2e.logs", "target/e2e-logs"));
 
 	@Test
 	void aStartThatFailsExitsWithANonZeroStatus() throws Exception {
@@ -45,12 +42,6 @@ class FailedStartIT {
 		}
 		finally {
 			process.destroyForcibly();
-		}
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
 		}
 	}
 
