@@ -1,12 +1,9 @@
 package dev.membership.bench.scale;
 
 import static dev.membership.bench.scale.ScaleProbes.allListAllLive;
-import static dev.membership.bench.scale.ScaleProbes.cell;
 import static dev.membership.bench.scale.ScaleProbes.count;
-import static dev.membership.bench.scale.ScaleProbes.eventBound;
 import static dev.membership.bench.scale.ScaleProbes.leaderOf;
 import static dev.membership.bench.scale.ScaleProbes.leaders;
-import static dev.membership.bench.scale.ScaleProbes.listsLive;
 import static dev.membership.bench.scale.ScaleProbes.liveRange;
 import static dev.membership.bench.scale.ScaleProbes.newNode;
 import static dev.membership.bench.scale.ScaleProbes.plus;
@@ -14,7 +11,6 @@ import static dev.membership.bench.scale.ScaleProbes.pollInterval;
 import static dev.membership.bench.scale.ScaleProbes.processCpuNanos;
 import static dev.membership.bench.scale.ScaleProbes.progress;
 import static dev.membership.bench.scale.ScaleProbes.seconds;
-import static dev.membership.bench.scale.ScaleProbes.untilEvery;
 import static dev.membership.bench.scale.ScaleProbes.usedHeapAfterGc;
 
 import java.io.PrintStream;
@@ -30,7 +26,6 @@ import com.mongodb.client.MongoClient;
 
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
-import dev.membership.spi.NodeRuntime;
 import dev.membership.bench.scale.StoreMeter.NodeCounts;
 import dev.membership.bench.scale.StoreMeter.Snapshot;
 import dev.membership.bench.support.EmbeddedMongoServer;
@@ -145,48 +140,8 @@ public final class ScaleScenario {
 				collapsed.add(config);
 			}
 		}
-		table.note(note());
+		table.note(ScaleNotes.note(this.settings, LIGHT_THREADS));
 		return table;
-	}
-
-	private String note() {
-		return String.join("\n", List.of(
-				"- Plain-Java nodes (no Spring) in one JVM, all sharing one MongoDB client (a process per node would "
-						+ "each have its own) against one embedded server (mongo-java-server, in memory), with timings "
-						+ "renewal interval / lease / liveness window as in the second column (5 / 15 / 10 s are the "
-						+ "production defaults). Nodes run on a bench-only NodeRuntime: one timer thread, "
-						+ this.settings.storeThreads() + " threads shared by every node's loop (store calls block), "
-						+ LIGHT_THREADS + " by every node's watchdog and event lanes; each lane is a serial strand on "
-						+ "them. Nodes start staggered, " + this.settings.startsPerSecond() + " per second.",
-				"- All list all live after: seconds from the last node's start() until every node's liveMembers() "
-						+ "holds every node. A size that does not get there within the bound says so, is counted "
-						+ "anyway (the load it makes while it fails), gets no join or crash, and larger sizes with the "
-						+ "same timings are skipped.",
-				"- Counts: over " + this.settings.countIntervals() + " renewal intervals right after convergence (after "
-						+ "the heap sample). Store calls: the node's calls through its runtime (every store call of a "
-						+ "node goes through NodeRuntime.call). Commands, documents and bytes: a CommandListener on the "
-						+ "shared client charges each command to the node whose store call runs on that thread. "
-						+ "Documents read: documents in cursor replies (find, getMore batches) plus one per "
-						+ "findAndModify reply whose value is not null. Leader: the node where isLeader(\"default\") "
-						+ "held in most of the samples taken every 100 ms during the count (\"-\": none led); "
-						+ "followers: the mean over the nodes that never led in a sample. Cluster docs: all "
-						+ "nodes' documents per interval, and that as a multiple of N. Cluster MiB: the encoded size of "
-						+ "every reply (the driver hands listeners the raw reply bytes, so every reply is measured, "
-						+ "none estimated).",
-				"- find p50 / p99: the driver's elapsed time (CommandSucceededEvent) of every find command in the count. "
-						+ "The stand-in answers a find with every document in its first batch (no getMore in these "
-						+ "runs), so this is the whole listing's round trip: the server's work and, on a loaded machine, "
-						+ "the waits for a core.",
-				"- Join: from start() of a new node until every running node (itself included) lists it live; "
-						+ "joins: " + this.settings.joins() + ", one after another. Crash: halt() of a non-leader (no "
-						+ "goodbye, its document stays) until no running node lists it live; crashes: "
-						+ this.settings.crashes() + ", one after another, after the joins. Both polled through "
-						+ "liveMembers().",
-				"- Heap per node: used heap after System.gc() with the nodes running and converged, minus before the "
-						+ "first node started, divided by N (includes the server's documents and the client).",
-				"- CPU: this JVM's CPU time during the count (nodes, client, server and harness together) over the "
-						+ "count's wall time; at the number of cores, the machine is saturated and the nodes fall behind "
-						+ "their renewal interval (fewer store calls per interval than the same nodes make at small sizes)."));
 	}
 
 	/** One size; false when it did not converge. */
@@ -313,8 +268,9 @@ public final class ScaleScenario {
 			String crashCell = "-";
 			if (converged) {
 				List<MembershipNode> running = new ArrayList<>(nodes);
-				joinCell = joins(config, client, runtimes, running, started);
-				crashCell = crashes(config, running);
+				ScaleChurn churn = new ScaleChurn(this.log, this.settings.joins(), this.settings.crashes());
+				joinCell = churn.joins(config, client, runtimes, running, started);
+				crashCell = churn.crashes(config, running);
 			}
 
 			Stats find = new Stats(finds);
@@ -342,66 +298,6 @@ public final class ScaleScenario {
 		@Override
 		void close();
 
-	}
-
-	/** Joins one after another: from start() until every running node lists the new one live. */
-	private String joins(Config config, MongoClient client, SharedRuntimes runtimes, List<MembershipNode> running,
-			List<MembershipNode> started) {
-		List<Double> times = new ArrayList<>();
-		int timedOut = 0;
-		Duration bound = eventBound(config);
-		for (int j = 0; j < this.settings.joins(); j++) {
-			String id = "joiner-" + j;
-			MembershipNode joiner = newNode(config, id, client, runtimes.runtime(new NodeCounts()));
-			started.add(joiner);
-			running.add(joiner);
-			long t = System.nanoTime();
-			joiner.start();
-			boolean ok = untilEvery(running, (n) -> listsLive(n, id), bound, pollInterval(running.size(), 100));
-			double ms = (System.nanoTime() - t) / 1e6;
-			this.log.printf("  %s listed live everywhere%s after %.0f ms%n", id, ok ? "" : " NOT", ms);
-			if (ok) {
-				times.add(ms);
-			}
-			else {
-				timedOut++;
-			}
-		}
-		return cell(times, timedOut, bound);
-	}
-
-	/** Crashes one after another: from halt() of a non-leader until no running node lists it live. */
-	private String crashes(Config config, List<MembershipNode> running) {
-		List<Double> times = new ArrayList<>();
-		int timedOut = 0;
-		Duration bound = eventBound(config);
-		for (int c = 0; c < this.settings.crashes(); c++) {
-			MembershipNode victim = null;
-			for (int i = running.size() / 2; i < running.size() + running.size() / 2; i++) {
-				MembershipNode n = running.get(i % running.size());
-				if (!n.isLeader(GROUP)) {
-					victim = n;
-					break;
-				}
-			}
-			if (victim == null) {
-				break;
-			}
-			running.remove(victim);
-			String id = victim.nodeId();
-			long t = System.nanoTime();
-			victim.halt();
-			boolean ok = untilEvery(running, (n) -> !listsLive(n, id), bound, pollInterval(running.size(), 100));
-			double ms = (System.nanoTime() - t) / 1e6;
-			this.log.printf("  %s (crashed) unlisted everywhere%s after %.0f ms%n", id, ok ? "" : " NOT", ms);
-			if (ok) {
-				times.add(ms);
-			}
-			else {
-				timedOut++;
-			}
-		}
-		return cell(times, timedOut, bound);
 	}
 
 }
