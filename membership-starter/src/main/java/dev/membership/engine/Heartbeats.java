@@ -80,6 +80,15 @@ final class Heartbeats {
 				this.loop.clock().nanoTime(), this.settings.deadNodeRetention());
 	}
 
+	/**
+	 * The roster lists this process with other groups or partitions than its document says: the keeper knows it from
+	 * its leases only, since another process with this id took the document. Renewals keep it live but do not tell its
+	 * groups, so the document is due again at the next tick.
+	 */
+	void documentLost() {
+		this.lastDocument = null;
+	}
+
 	/** Writes this node's document; {@code recover} says which failures the job survives. */
 	void beat(LoopJob job, Predicate<RuntimeException> recover) {
 		NodeRecord record = this.self.document();

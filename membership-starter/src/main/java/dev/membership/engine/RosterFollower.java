@@ -87,6 +87,9 @@ final class RosterFollower {
 		for (Member m : stored) {
 			if (m.live() && m.nodeId().equals(this.self.nodeId())) {
 				this.heartbeats.writtenBy(m.incarnation(), m.lastHeartbeat());
+				if (!this.self.isDescribedBy(m)) {
+					this.heartbeats.documentLost();
+				}
 			}
 		}
 		List<Member> shown = shown(stored, writtenAt);

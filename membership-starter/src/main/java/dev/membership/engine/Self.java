@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -89,6 +90,16 @@ final class Self {
 	Member member(@Nullable Instant lastHeartbeat) {
 		return new Member(this.nodeId, this.incarnation, holder().address(), startedAt(), lastHeartbeat, groupNames(),
 				true, this.partitions);
+	}
+
+	/**
+	 * Whether {@code entry}, when it is this very process's, tells its groups and partitions as its document does (an
+	 * entry the keeper made from this node's leases alone tells only the groups it holds).
+	 */
+	boolean isDescribedBy(Member entry) {
+		return !this.incarnation.equals(entry.incarnation())
+				|| (Set.copyOf(entry.groups()).equals(Set.copyOf(groupNames()))
+						&& entry.partitions().equals(this.partitions));
 	}
 
 	/** Whether {@code members} lists this very process as live. */
