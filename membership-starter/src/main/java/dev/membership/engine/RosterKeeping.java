@@ -64,7 +64,10 @@ final class RosterKeeping {
 			}
 			Key key = new Key(lease.holder().nodeId(), lease.holder().incarnation());
 			renewals.merge(key, renewed, (a, b) -> a.isAfter(b) ? a : b);
-			heldGroups.computeIfAbsent(key, (k) -> new TreeSet<>()).add(lease.group());
+			Set<String> held = heldGroups.computeIfAbsent(key, (k) -> new TreeSet<>());
+			if (lease.group().indexOf(Unit.SEPARATOR) < 0) {
+				held.add(lease.group()); // a partition's lease (group#p) is no group of its own for the placement
+			}
 			addresses.put(key, lease.holder().address());
 		}
 		List<Member> roster = new ArrayList<>(records.size() + 1);

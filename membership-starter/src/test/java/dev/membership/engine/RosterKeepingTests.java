@@ -136,6 +136,19 @@ class RosterKeepingTests {
 	}
 
 	@Test
+	void aHolderKnownFromItsLeasesAloneListsItsPlainGroupsNotItsPartitions() {
+		Member keeper = new Member("k", "1", "x", NOW, NOW, List.of("default"), true);
+		Holder twin = new Holder("t", "2", "y");
+		Map<String, LeaseRecord> leases = Map.of("reports",
+				new LeaseRecord("reports", twin, 1, NOW.plusSeconds(5), NOW, NOW.minusSeconds(1)), "tenants#2",
+				new LeaseRecord("tenants#2", twin, 3, NOW.plusSeconds(5), NOW, NOW.minusSeconds(1)));
+		assertThat(this.keeping.build(keeper, List.of(), leases, List.of(), NOW))
+			.filteredOn((m) -> m.nodeId().equals("t"))
+			.singleElement()
+			.satisfies((m) -> assertThat(m.groups()).containsExactly("reports"));
+	}
+
+	@Test
 	void documentsOlderThanTheRetentionAreSeen() {
 		List<NodeRecord> records = List.of(node("a", NOW.minusSeconds(601)), node("b", NOW));
 		assertThat(RosterKeeping.anyNotSeenSince(records, NOW.minusSeconds(600))).isTrue();
