@@ -33,6 +33,9 @@ final class DatabaseClock {
 
 	private long largestBackwardNanos;
 
+	/** The latest the clock has read so far, as virtual time plus offset: a stamp written then reads that late now. */
+	private long latestReadNanos = Long.MIN_VALUE;
+
 	private long lastJumpAt = Long.MIN_VALUE / 2;
 
 	private boolean unsettled;
@@ -67,6 +70,15 @@ final class DatabaseClock {
 		return Duration.ofNanos(this.largestBackwardNanos);
 	}
 
+	/**
+	 * How far the clock now reads behind the latest it has read: a renewal or heartbeat stamped before a jump
+	 * backwards reads that much more recent now, so its writer counts as live that much longer (zero once the clock
+	 * has caught up with its latest reading again).
+	 */
+	Duration behindLatest() {
+		return Duration.ofNanos(Math.max(0, this.latestReadNanos - (this.virtualNow.getAsLong() + this.offsetNanos)));
+	}
+
 	/** A failover to a primary whose clock differs; returns the jump (zero: too soon after the last one). */
 	Duration jump(Random random, Duration lease) {
 		long now = this.virtualNow.getAsLong();
@@ -77,6 +89,7 @@ final class DatabaseClock {
 		long size = small ? Duration.ofMillis(1 + random.nextInt(300)).toNanos()
 				: Duration.ofMillis(1_000 + random.nextInt(29_000)).toNanos();
 		long jump = random.nextBoolean() ? size : -size;
+		this.latestReadNanos = Math.max(this.latestReadNanos, now + this.offsetNanos);
 		this.offsetNanos += jump;
 		this.maxOffsetNanos = Math.max(this.maxOffsetNanos, this.offsetNanos);
 		if (jump < 0) {

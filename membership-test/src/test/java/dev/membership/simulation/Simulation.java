@@ -178,7 +178,10 @@ final class Simulation {
 	 * the keeper's term. A leader seen at the heal may still lose its term (it was cut off, or the database's clock
 	 * jumped): then the bound runs from its successor's term, and while nobody leads, only the cap runs: at most one
 	 * lease later, plus as much as the database's clock went back (a lease renewed before a backward jump holds that
-	 * much longer in the new clock, and nobody may take it before).
+	 * much longer in the new clock, and nobody may take it before). Likewise a renewal or heartbeat stamped before a
+	 * jump backwards reads that much more recent in the new clock, and the keeper counts a crashed process live until
+	 * the window has passed in the new clock: the bound runs from no earlier than when the clock reads past its latest
+	 * reading before the heal.
 	 */
 	private boolean runUntilRostersAgree(long from) {
 		long bound = this.settings.livenessWindow()
@@ -187,8 +190,9 @@ final class Simulation {
 			.toNanos();
 		long cap = from + bound + this.settings.leaseDuration().toNanos() + bound
 				+ this.databaseClock.largestBackwardJump().toNanos();
+		long caughtUp = from + this.databaseClock.behindLatest().toNanos();
 		LongSupplier deadline = () -> Math.min(cap, ledGroups().contains(MembershipSettings.DEFAULT_GROUP)
-				? Math.max(from, this.invariants.lastTermStart(MembershipSettings.DEFAULT_GROUP)) + bound : cap);
+				? Math.max(caughtUp, this.invariants.lastTermStart(MembershipSettings.DEFAULT_GROUP)) + bound : cap);
 		return runUntilHolds(this::rostersAgree, deadline, () -> "member lists still differ from the running nodes "
 				+ Duration.ofNanos(bound) + " after the keeper's term began: " + rosterDisagreement());
 	}
