@@ -136,25 +136,28 @@ public class ClusterBroadcaster implements AutoCloseable {
 	}
 
 	/**
-	 * Sends a notice of the starter's own now, on the caller's thread, which may block for it (at most the connect and
-	 * read timeouts per member): signed here when the keys are at hand, as {@link #send} otherwise. What a hand-over
-	 * notice needs: it leaves the moment the node let go. {@code first} (when not null and live): the one member it
-	 * matters to (the successor), told alone; the others only when it could not be told, since they learn of the new
-	 * leader from it, and would otherwise compete with it for the store and the machine while it takes over. (If it
+	 * Sends a notice of the starter's own now, on the caller's thread, which may block for it (connect and read timeouts
+	 * per member): signed here when the keys are at hand, as {@link #send} otherwise; a hand-over notice leaves the
+	 * moment the node let go. {@code first} (when not null and live): the successor, told alone; the others, who would
+	 * compete with it for the store and the machine, get {@code othersPayload} only when it could not be told. (If it
 	 * was told but does not take over, the others find the lease released at their next read.)
 	 */
-	BroadcastResult sendAtOnce(String topic, Object payload, @Nullable String first) {
+	BroadcastResult sendAtOnce(String topic, Object payload, @Nullable String first, Object othersPayload) {
 		BroadcastKeyring keyring = this.keys.keyringAtHand();
 		Envelope envelope = (keyring != null) ? envelope(topic, payload) : null;
 		if (keyring == null || envelope == null) {
-			return send(topic, payload).exceptionally((ex) -> new BroadcastResult(UUID.randomUUID(), List.of())).join();
+			return send(topic, othersPayload).exceptionally((ex) -> new BroadcastResult(UUID.randomUUID(), List.of()))
+				.join();
 		}
 		List<Member> others = this.node.liveMembers()
 			.stream()
 			.filter((member) -> !member.nodeId().equals(this.node.nodeId()))
 			.toList();
-		return new BroadcastResult(envelope.id,
-				this.notices.tell(others, first, envelope.body, keyring.primaryKeyId(), keyring.sign(envelope.body)));
+		NoticeSender.Signed toFirst = NoticeSender.Signed.of(envelope.body, keyring);
+		return new BroadcastResult(envelope.id, this.notices.tell(others, first, toFirst, () -> {
+			Envelope other = (othersPayload == payload) ? null : envelope(topic, othersPayload);
+			return (other == null) ? toFirst : NoticeSender.Signed.of(other.body, keyring);
+		}));
 	}
 
 	/** The message as sent: its id, the time it says it was sent (the database's, estimated), payload and body. */

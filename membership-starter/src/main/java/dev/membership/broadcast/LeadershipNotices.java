@@ -85,10 +85,15 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 				.map((lease) -> Map.of("group", lease.getKey(), "epoch", lease.getValue()))
 				.toList());
 		}
-		if (successor != null) {
-			news.put("successor", successor);
+		if (successor == null) {
+			this.broadcaster.sendAtOnce(LEASE_RELEASED, news, null, news);
+			return;
 		}
-		this.broadcaster.sendAtOnce(LEASE_RELEASED, news, successor);
+		// the others hear of it only when the successor could not be told: then without its name, so that each decides
+		// by its own view (the leaver's may still list a member that has left)
+		Map<String, Object> named = new LinkedHashMap<>(news);
+		named.put("successor", successor);
+		this.broadcaster.sendAtOnce(LEASE_RELEASED, named, successor, news);
 	}
 
 	private void onElected(LeaderElectedEvent event) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -44,30 +45,42 @@ final class NoticeSender {
 		this.uris = uris;
 	}
 
+	/** A notice as it goes out: its body, and the key and signature it carries. */
+	record Signed(byte[] body, String keyId, String signature) {
+
+		static Signed of(byte[] body, BroadcastKeyring keyring) {
+			return new Signed(body, keyring.primaryKeyId(), keyring.sign(body));
+		}
+
+	}
+
 	/**
 	 * Tells {@code first} alone when it is among {@code members} (the successor), and the others only when it could
-	 * not be told, since they learn of the new leader from it; everyone when {@code first} is null or not among them.
+	 * not be told, since they learn of the new leader from it; then they get {@code toOthers} (a notice that names no
+	 * successor, so that each decides by its own view whom the placement would choose), as does everyone when
+	 * {@code first} is null or not among them.
 	 */
-	List<Delivery> tell(List<Member> members, @Nullable String first, byte[] body, String keyId, String signature) {
+	List<Delivery> tell(List<Member> members, @Nullable String first, Signed toFirst, Supplier<Signed> toOthers) {
 		List<Delivery> deliveries = new ArrayList<>();
 		boolean told = false;
 		for (Member member : members) {
 			if (member.nodeId().equals(first)) {
-				Delivery delivery = post(member, body, keyId, signature, false);
+				Delivery delivery = post(member, toFirst, false);
 				deliveries.add(delivery);
 				told = delivery.outcome() == Outcome.DELIVERED;
 			}
 		}
+		Signed others = told ? null : toOthers.get();
 		for (Member member : members) {
 			if (!member.nodeId().equals(first)) {
-				deliveries.add(told ? new Delivery(member.nodeId(), member.address(), Outcome.SKIPPED,
-						"the successor was told") : post(member, body, keyId, signature, true));
+				deliveries.add((others == null) ? new Delivery(member.nodeId(), member.address(), Outcome.SKIPPED,
+						"the successor was told") : post(member, others, true));
 			}
 		}
 		return deliveries;
 	}
 
-	private Delivery post(Member member, byte[] body, String keyId, String signature, boolean retry) {
+	private Delivery post(Member member, Signed notice, boolean retry) {
 		String address = member.address();
 		if (address == null || address.isBlank()) {
 			return new Delivery(member.nodeId(), null, Outcome.SKIPPED, "no address");
@@ -75,7 +88,7 @@ final class NoticeSender {
 		String failure = null;
 		for (int attempt = 1; attempt <= (retry ? 2 : 1); attempt++) {
 			try {
-				int status = post(this.uris.apply(address), body, keyId, signature);
+				int status = post(this.uris.apply(address), notice.body(), notice.keyId(), notice.signature());
 				failure = (status / 100 == 2) ? null : "HTTP " + status;
 				break;
 			}
