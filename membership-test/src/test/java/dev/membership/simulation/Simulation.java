@@ -483,17 +483,42 @@ final class Simulation {
 
 	// ---------------------------------------------------------------- hints
 
+	/**
+	 * Carries a node's news to the others, as the production channel does: a release that names its successor to the
+	 * successor alone, and to the others, without the name, only when the successor could not be told (not running,
+	 * its copy lost, or paused: a post then times out, though it may have arrived); the rest to everyone. Each copy may
+	 * be lost, delayed or doubled.
+	 */
 	private void hint(String from, Object event) {
-		for (SimulatedNode node : this.nodes) {
-			if (node.id.equals(from) || this.random.nextDouble() < this.hintLoss) {
-				continue;
+		Object toOthers = event;
+		if (event instanceof LeaseReleasedEvent released && released.successor() != null) {
+			SimulatedNode successor = this.nodes.stream()
+				.filter((n) -> n.id.equals(released.successor()) && !n.id.equals(from) && n.node != null)
+				.findFirst()
+				.orElse(null);
+			if (successor != null && deliver(successor, event) && !successor.runtime.isPaused()) {
+				return;
 			}
-			int copies = (this.random.nextInt(20) == 0) ? 2 : 1;
-			for (int i = 0; i < copies; i++) {
-				long delay = (long) (this.random.nextDouble() * this.hintDelayMaxNanos);
-				this.scheduler.after(delay, null, () -> node.receive(event));
+			toOthers = new LeaseReleasedEvent(released.observerNodeId(), released.group(), released.epoch(), null);
+		}
+		for (SimulatedNode node : this.nodes) {
+			if (!node.id.equals(from) && (toOthers == event || !node.id.equals(((LeaseReleasedEvent) event).successor()))) {
+				deliver(node, toOthers);
 			}
 		}
+	}
+
+	/** Delivers {@code event} to {@code node} after a random delay, maybe twice; false when it is lost. */
+	private boolean deliver(SimulatedNode node, Object event) {
+		if (this.random.nextDouble() < this.hintLoss) {
+			return false;
+		}
+		int copies = (this.random.nextInt(20) == 0) ? 2 : 1;
+		for (int i = 0; i < copies; i++) {
+			long delay = (long) (this.random.nextDouble() * this.hintDelayMaxNanos);
+			this.scheduler.after(delay, null, () -> node.receive(event));
+		}
+		return true;
 	}
 
 	private void note(String what) {

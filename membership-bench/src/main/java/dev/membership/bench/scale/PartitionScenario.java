@@ -258,10 +258,17 @@ public final class PartitionScenario {
 			.noticeChannel((receiver) -> this.receivers.put(id, receiver))
 			.reaction((event) -> {
 				if (this.settings.notices() && event instanceof PartitionReleasedEvent released) {
+					// as LeadershipNotices does: the successor alone, else the others without its name
+					String lease = released.group() + "#" + released.partition();
+					NoticeReceiver successor = (released.successor() != null && !released.successor().equals(id))
+							? this.receivers.get(released.successor()) : null;
+					if (successor != null) {
+						successor.leaseReleased(lease, released.epoch(), id, released.successor());
+						return;
+					}
 					this.receivers.forEach((other, receiver) -> {
 						if (!other.equals(id)) {
-							receiver.leaseReleased(released.group() + "#" + released.partition(), released.epoch(), id,
-									released.successor());
+							receiver.leaseReleased(lease, released.epoch(), id, null);
 						}
 					});
 				}
