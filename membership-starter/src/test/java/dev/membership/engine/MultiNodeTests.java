@@ -87,9 +87,13 @@ class MultiNodeTests {
 					.satisfies((info) -> assertThat(info.nodeId()).isEqualTo(leader));
 			}
 		});
-		for (String id : ids) {
-			assertThat(this.cluster.events(id)).filteredOn(MemberJoinedEvent.class::isInstance).hasSizeGreaterThanOrEqualTo(4);
-		}
+		// events reach the reactions on their own lane, after the roster that caused them
+		await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+			for (String id : ids) {
+				assertThat(this.cluster.events(id)).filteredOn(MemberJoinedEvent.class::isInstance)
+					.hasSizeGreaterThanOrEqualTo(4);
+			}
+		});
 	}
 
 	@Test
