@@ -24,7 +24,8 @@ public interface NoticeChannel {
 	 * none named): their leader-only work drained and its beliefs ended; the releases are being written. Called the
 	 * moment that is so, before the releases land: tell the successor now
 	 * ({@link NoticeReceiver#leaseReleased(String, long, String, String)} with this node's id for each), and the
-	 * others when there is none or it cannot be reached. May block for it (at most the channel's own timeouts): the
+	 * others when there is none or it cannot be reached, then without its name (a successor that cannot be reached may
+	 * have left: each of the others decides by its own view of the placement). May block for it (at most the channel's own timeouts): the
 	 * engine calls it on the thread that stops the node, or on its reactions lane, never on its loop or watchdog. By
 	 * default nothing: the others see the releases in their next read of the leases.
 	 */
