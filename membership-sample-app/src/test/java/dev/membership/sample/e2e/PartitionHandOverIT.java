@@ -51,6 +51,9 @@ class PartitionHandOverIT {
 
 	private static int database;
 
+	/** Reads the runs: one client for the whole test (a client per poll would start its monitors every 10 ms). */
+	private static MongoClient client;
+
 	@BeforeAll
 	static void prepare() throws Exception {
 		processes = new SampleProcesses();
@@ -58,6 +61,9 @@ class PartitionHandOverIT {
 
 	@AfterAll
 	static void stopEverything() throws InterruptedException {
+		if (client != null) {
+			client.close();
+		}
 		processes.close();
 	}
 
@@ -65,6 +71,7 @@ class PartitionHandOverIT {
 	void partitionRunsNeverOverlapAcrossAJoinAGracefulStopMidRunAndAScaleDown() throws Exception {
 		database = freePort();
 		processes.startDatabase(database, Files.createTempDirectory(LOGS, "partitions-db"));
+		client = MongoClients.create("mongodb://127.0.0.1:" + database);
 		List<Proc> nodes = new ArrayList<>();
 		nodes.add(processes.startNode("p1", database, with(WORK, LONG_WORK)));
 		nodes.add(processes.startNode("p2", database, WORK));
@@ -194,13 +201,10 @@ class PartitionHandOverIT {
 	 */
 	private static List<Run> runs() {
 		List<Run> runs = new ArrayList<>();
-		try (MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + database)) {
-			for (Document d : client.getDatabase("membership-sample").getCollection("tenant_runs").find()) {
-				runs.add(new Run(d.getString("_id"), d.getString("nodeId"), d.get("partition", Number.class).intValue(),
-						d.get("epoch", Number.class).longValue(), d.getDate("startedAt").toInstant(),
-						(d.getDate("endedAt") != null) ? d.getDate("endedAt").toInstant() : null,
-						d.getBoolean("accepted")));
-			}
+		for (Document d : client.getDatabase("membership-sample").getCollection("tenant_runs").find()) {
+			runs.add(new Run(d.getString("_id"), d.getString("nodeId"), d.get("partition", Number.class).intValue(),
+					d.get("epoch", Number.class).longValue(), d.getDate("startedAt").toInstant(),
+					(d.getDate("endedAt") != null) ? d.getDate("endedAt").toInstant() : null, d.getBoolean("accepted")));
 		}
 		runs.sort(Comparator.comparing(Run::startedAt));
 		return runs;
