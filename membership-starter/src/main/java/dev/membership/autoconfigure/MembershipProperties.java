@@ -90,6 +90,8 @@ public class MembershipProperties {
 
 	private final Readiness readiness = new Readiness();
 
+	private final LeaderOnly leaderOnly = new LeaderOnly();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -178,6 +180,10 @@ public class MembershipProperties {
 		return this.broadcast;
 	}
 
+	public LeaderOnly getLeaderOnly() {
+		return this.leaderOnly;
+	}
+
 	public Shutdown getShutdown() {
 		return this.shutdown;
 	}
@@ -214,6 +220,25 @@ public class MembershipProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+	}
+
+	public static class LeaderOnly {
+
+		/**
+		 * Whether startup fails when @LeaderOnly or @ForEachOwnedPartition methods are @Scheduled but scheduling is
+		 * not enabled (no @EnableScheduling), so that they would never run. Turn it off only if the application calls
+		 * those methods itself.
+		 */
+		private boolean requireScheduling = true;
+
+		public boolean isRequireScheduling() {
+			return this.requireScheduling;
+		}
+
+		public void setRequireScheduling(boolean requireScheduling) {
+			this.requireScheduling = requireScheduling;
 		}
 
 	}

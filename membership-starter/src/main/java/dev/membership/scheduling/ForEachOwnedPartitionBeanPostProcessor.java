@@ -11,22 +11,29 @@ import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
 
 import dev.membership.Membership;
 
 /**
  * Adds the per-partition runs to beans with {@link ForEachOwnedPartition} methods, and fails startup when such a method
- * returns a value, takes parameters, or names a group that is not a partitioned group of this node.
+ * returns a value, takes parameters, names a group that is not a partitioned group of this node, or could not work as
+ * written ({@link GuardChecks}).
  */
 public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
-		implements SmartInitializingSingleton {
+		implements SmartInitializingSingleton, EnvironmentAware {
 
 	private final Supplier<@Nullable Membership> membership;
 
 	/** Method description to its group. */
 	private final Map<String, String> methods = new TreeMap<>();
+
+	private final GuardChecks checks = new GuardChecks("ForEachOwnedPartition");
+
+	private @Nullable Environment environment;
 
 	public ForEachOwnedPartitionBeanPostProcessor(Supplier<@Nullable Membership> membership) {
 		this.membership = membership;
@@ -44,6 +51,7 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 					ForEachOwnedPartition.class);
 			if (annotation != null) {
 				String name = type.getSimpleName() + "." + method.getName();
+				this.checks.guarded(method, name);
 				check(method, name);
 				synchronized (this.methods) {
 					this.methods.put(name, annotation.group());
@@ -57,27 +65,32 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 		boolean reactive = ForEachOwnedPartitionInterceptor.REACTOR_PRESENT
 				&& ReactiveLeaderOnly.forReturnType(method.getReturnType()) != null;
 		if ((method.getReturnType() != void.class && !reactive) || method.getParameterCount() != 0) {
-			throw new IllegalStateException("@ForEachOwnedPartition method " + name + " must return void (or a "
-					+ "reactive type, subscribed once per partition) and take no parameters: it runs once per owned "
-					+ "partition, with the partition's term in LeaderContext");
+			throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " returns a value or takes "
+					+ "parameters: it runs once per owned partition, with the partition's term in LeaderContext, so "
+					+ "there is no one value to return and nothing to pass.", "Make " + name + " return void (or a "
+							+ "reactive type, subscribed once per partition) and take no parameters.");
 		}
 	}
 
 	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
 	public void afterSingletonsInstantiated() {
+		this.checks.schedulingEnabled(this.beanFactory, this.environment);
 		Membership m = this.membership.get();
 		if (m == null) {
 			return; // membership is off: the node owns nothing, so the methods never run (nothing to check against)
 		}
 		synchronized (this.methods) {
 			this.methods.forEach((name, group) -> {
-				try {
-					m.partitions(group);
-				}
-				catch (IllegalArgumentException ex) {
-					throw new IllegalStateException("@ForEachOwnedPartition method " + name + " names group '" + group
-							+ "', which is not a partitioned group of this node: set membership.partitions." + group
-							+ "=<count>", ex);
+				if (!m.partitionedGroups().contains(group)) {
+					throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " names group '" + group
+							+ "', which is not a partitioned group of this node, so it would never run.",
+							"Set membership.partitions." + group + "=<count> (the number of partitions, the same on "
+									+ "every node), or use @LeaderOnly(group = \"" + group + "\") for a plain group.");
 				}
 			});
 		}

@@ -2,11 +2,13 @@ package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,17 +19,20 @@ import org.springframework.aop.support.StaticMethodMatcher;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
 
 import dev.membership.Membership;
 
 /**
  * Adds the leader-only check to beans with {@code @LeaderOnly} methods (or the annotation on the class), and makes
- * this node compete for every group those annotations name, before it joins the cluster.
+ * this node compete for every group those annotations name, before it joins the cluster. Fails startup where the
+ * guard could not work as written ({@link GuardChecks}), and for a partitioned group, which no node leads as a whole.
  */
 public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
-		implements SmartInitializingSingleton {
+		implements SmartInitializingSingleton, EnvironmentAware {
 
 	private static final Logger log = LoggerFactory.getLogger(LeaderOnlyBeanPostProcessor.class);
 
@@ -35,9 +40,12 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 
 	private final LeaderOnlyInterceptor interceptor;
 
-	private final Set<String> groups = ConcurrentHashMap.newKeySet();
+	/** The guarded methods by group, as {@code Type.method} ({@code Type.*} for a class). */
+	private final Map<String, Set<String>> methods = new ConcurrentSkipListMap<>();
 
-	private final Set<String> methods = new ConcurrentSkipListSet<>();
+	private final GuardChecks checks = new GuardChecks("LeaderOnly");
+
+	private @Nullable Environment environment;
 
 	public LeaderOnlyBeanPostProcessor(Supplier<Membership> membership,
 			Supplier<LeaderOnlyExecutionListener> listener) {
@@ -62,33 +70,63 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 	}
 
 	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
+	}
+
+	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		Class<?> type = AopUtils.getTargetClass(bean);
 		LeaderOnly onClass = AnnotatedElementUtils.findMergedAnnotation(type, LeaderOnly.class);
 		if (onClass != null) {
-			this.groups.add(onClass.group());
-			this.methods.add(type.getSimpleName() + ".* (group '" + onClass.group() + "')");
+			add(onClass.group(), type.getSimpleName() + ".*");
 		}
 		ReflectionUtils.doWithMethods(type, (method) -> {
+			String name = type.getSimpleName() + "." + method.getName();
 			LeaderOnly onMethod = AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class);
 			if (onMethod != null) {
-				this.groups.add(onMethod.group());
-				this.methods.add(type.getSimpleName() + "." + method.getName() + " (group '" + onMethod.group() + "')");
+				this.checks.guarded(method, name);
+				add(onMethod.group(), name);
+			}
+			else if (onClass != null) {
+				int modifiers = method.getModifiers();
+				if (Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers)) {
+					this.checks.guarded(method, name);
+				}
+				else {
+					this.checks.unguardedOnClass(method, name);
+				}
 			}
 		}, ReflectionUtils.USER_DECLARED_METHODS);
 		return super.postProcessAfterInitialization(bean, beanName);
 	}
 
+	private void add(String group, String name) {
+		this.methods.computeIfAbsent(group, (g) -> new ConcurrentSkipListSet<>()).add(name);
+	}
+
 	@Override
 	public void afterSingletonsInstantiated() {
+		this.checks.schedulingEnabled(this.beanFactory, this.environment);
 		Membership m = this.membership.get();
-		if (m != null) {
-			this.groups.forEach(m::join);
+		if (m == null) {
+			if (!this.methods.isEmpty()) {
+				log.warn("Membership is off (membership.enabled=false, or no Membership bean): this node never leads, "
+						+ "so these @LeaderOnly methods will not run here: {}", this.methods);
+			}
+			return;
 		}
-		else if (!this.methods.isEmpty()) {
-			log.warn("Membership is off (membership.enabled=false, or no Membership bean): this node never leads, so "
-					+ "these @LeaderOnly methods will not run here: {}", String.join(", ", this.methods));
-		}
+		Set<String> partitioned = m.partitionedGroups();
+		this.methods.forEach((group, names) -> {
+			if (partitioned.contains(group)) {
+				throw new GuardMisuseException("@LeaderOnly(group = \"" + group + "\") on " + String.join(", ", names)
+						+ ": '" + group + "' is a partitioned group (membership.partitions." + group + "), which no "
+						+ "node leads as a whole, so the method would never run.",
+						"Use @ForEachOwnedPartition(group = \"" + group + "\") to run it once for each partition this "
+								+ "node owns, or name a plain group (membership.groups).");
+			}
+		});
+		this.methods.keySet().forEach(m::join);
 	}
 
 }

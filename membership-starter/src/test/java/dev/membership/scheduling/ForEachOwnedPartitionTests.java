@@ -106,7 +106,7 @@ class ForEachOwnedPartitionTests {
 	void aGroupThatIsNotPartitionedFailsStartupNamingTheProperty() {
 		runner("perpartition" + databases.incrementAndGet(), "solo").withBean(Misnamed.class).run((ctx) -> {
 			assertThat(ctx).hasFailed();
-			assertThat(ctx.getStartupFailure()).rootCause()
+			assertThat(ctx.getStartupFailure()).isInstanceOf(GuardMisuseException.class)
 				.hasMessageContaining("membership.partitions.tenant=<count>");
 		});
 	}
@@ -115,7 +115,9 @@ class ForEachOwnedPartitionTests {
 	void aMethodThatReturnsAValueFailsStartup() {
 		runner("perpartition" + databases.incrementAndGet(), "solo").withBean(Returning.class).run((ctx) -> {
 			assertThat(ctx).hasFailed();
-			assertThat(ctx.getStartupFailure()).rootCause().hasMessageContaining("must return void");
+			assertThat(ctx.getStartupFailure()).hasRootCauseInstanceOf(GuardMisuseException.class)
+				.rootCause()
+				.hasMessageContaining("Make Returning.rollup return void");
 		});
 	}
 
