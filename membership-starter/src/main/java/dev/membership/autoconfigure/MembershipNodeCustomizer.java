@@ -1,5 +1,6 @@
 package dev.membership.autoconfigure;
 
+import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipNodeBuilder;
 
 /**
