@@ -9,7 +9,6 @@ import org.jspecify.annotations.Nullable;
 
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderInfo;
-import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
 import dev.membership.liveness.Member;
 
@@ -28,12 +27,6 @@ public interface Membership {
 	 * false at the local deadline even if the election thread is stuck.
 	 */
 	boolean isLeader(String group);
-
-	/**
-	 * The current term when this node leads {@code group}: whether, and under which epoch, it leads. Leader code itself
-	 * gets its term from {@link LeaderContext#currentTerm()}.
-	 */
-	Optional<LeadershipTerm> currentTerm(String group);
 
 	/** The leader of {@code group} as this node last saw it (may be this node). */
 	Optional<LeaderInfo> leader(String group);
@@ -58,15 +51,22 @@ public interface Membership {
 		return Set.of();
 	}
 
-	/** Makes this node compete for {@code group} too (idempotent). */
-	void join(String group);
+	/**
+	 * Makes this node compete for the leadership of the plain group {@code group} too (idempotent); groups named in
+	 * {@code membership.groups} or by {@code @LeaderOnly} are competed for from the start.
+	 * @throws IllegalArgumentException for a name no group may have, or a partitioned group's (its partitions are
+	 * placed by the coordinator)
+	 */
+	void competeFor(String group);
 
 	/**
-	 * Gives up leadership of {@code group}: no new leader-only work of the group starts from now on, work that asked to
-	 * be interrupted is, and once the rest has finished (at most the drain timeout) the belief ends and the lease is
-	 * released, so that another node takes over; this node then stays out of the race for two renewal intervals.
-	 * Returns at once; with no leader-only work running, the belief has ended when it returns. Does nothing when this
-	 * node does not lead the group.
+	 * Gives up leadership of the plain group {@code group}: no new leader-only work of the group starts from now on,
+	 * work that asked to be interrupted is, and once the rest has finished (at most the drain timeout) the belief ends
+	 * and the lease is released, so that another node takes over; this node then stays out of the race for two
+	 * renewal intervals. Returns at once; with no leader-only work running, the belief has ended when it returns. Does
+	 * nothing when this node competes for the group but does not lead it.
+	 * @throws IllegalArgumentException when this node does not compete for {@code group}, or it is a partitioned
+	 * group (release one of its partitions with {@link Partitions#release(int)})
 	 */
 	void resign(String group);
 
@@ -80,36 +80,10 @@ public interface Membership {
 	Optional<Instant> serverTimeEstimate();
 
 	/**
-	 * Registers leader-only work named {@code name} under this node's current term of {@code group}, as
-	 * {@link LeadershipTerm#tryBegin(String)} does: null when this node does not lead the group or is handing it over.
-	 * One in-memory check; for guards of your own (what {@code @LeaderOnly} and {@link #runIfLeader} use). Close the
-	 * execution on the same thread when the work ends.
-	 */
-	default LeadershipTerm.@Nullable Execution tryBegin(String group, String name) {
-		LeadershipTerm term = currentTerm(group).orElse(null);
-		return (term != null) ? term.tryBegin(name) : null;
-	}
-
-	/** As {@link #tryBegin(String, String)}, and interrupts this thread when the term ends or is handed over. */
-	default LeadershipTerm.@Nullable Execution tryBeginInterruptible(String group, String name) {
-		LeadershipTerm term = currentTerm(group).orElse(null);
-		return (term != null) ? term.tryBeginInterruptible(name) : null;
-	}
-
-	/**
 	 * Runs {@code task} if this node leads {@code group} and is not handing it over, without touching the database; the
 	 * task gets the term from {@link LeaderContext#currentTerm()}. A graceful stop or resign waits for the task before
-	 * it releases the lease. Returns whether it ran.
+	 * it releases the lease. Returns whether it ran. For work that is not a method ({@code @LeaderOnly} guards methods).
 	 */
-	default boolean runIfLeader(String group, Runnable task) {
-		LeadershipTerm.Execution execution = tryBegin(group, "runIfLeader(" + group + ")");
-		if (execution == null) {
-			return false;
-		}
-		try (execution) {
-			task.run();
-		}
-		return true;
-	}
+	boolean runIfLeader(String group, Runnable task);
 
 }

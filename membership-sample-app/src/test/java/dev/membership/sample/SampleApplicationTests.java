@@ -78,9 +78,34 @@ class SampleApplicationTests {
 			assertThat(run.propertyNames()).containsExactlyInAnyOrder("nodeId", "partition", "epoch", "startedAt",
 					"endedAt", "accepted");
 			assertThat(run.get("accepted").asBoolean()).as("fenced checkpoint of %s", run).isTrue();
-			long epoch = this.membership.partitions("tenants").term(run.get("partition").asInt()).orElseThrow().epoch();
+			long epoch = this.membership.partitions("tenants").owners().get(run.get("partition").asInt()).epoch();
 			assertThat(run.get("epoch").asLong()).isEqualTo(epoch);
 		}
+	}
+
+	@Test
+	void anOperatorReleasesOnePartitionOverHttpAndResigningAPartitionedGroupIsABadRequestThatSaysWhy()
+			throws Exception {
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.partitions("tenants").owned().size() == 8);
+		long epoch = this.membership.partitions("tenants").owners().get(3).epoch();
+		HttpResponse<String> released = post("/actuator/cluster", "{\"group\": \"tenants\", \"partition\": 3}");
+		assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
+		assertThat(this.json.readTree(released.body()))
+			.isEqualTo(this.json.readTree("{\"group\": \"tenants\", \"partition\": 3, \"resigned\": true}"));
+		// a lone node takes it back after its hold-off, under a new epoch
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.membership.partitions("tenants").owned().contains(3)
+					&& this.membership.partitions("tenants").owners().get(3).epoch() > epoch);
+		HttpResponse<String> whole = post("/actuator/cluster", "{\"group\": \"tenants\"}");
+		assertThat(whole.statusCode()).isEqualTo(400);
+		assertThat(whole.body()).contains("is partitioned").contains("release(partition)");
+	}
+
+	private HttpResponse<String> post(String path, String body) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** The latest finished run of each partition. */

@@ -24,8 +24,17 @@ public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, 
 		Map<String, PartitionedGroup> partitions, List<MemberDescriptor> members)
 		implements OperationResponseBody {
 
-	/** The answer to the write operation. */
-	public record Resignation(String group, boolean resigned) implements OperationResponseBody {
+	/**
+	 * The answer to the write operation, what a resign did: {@code partition} is null for a plain group; {@code resigned} is false when this node did
+	 * not lead the group (or own the partition), so there was nothing to hand over.
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record Resignation(String group, @Nullable Integer partition, boolean resigned)
+			implements OperationResponseBody {
+	}
+
+	/** Why the node refused a write operation (HTTP 400). */
+	public record Refusal(String error) implements OperationResponseBody {
 	}
 
 	@JsonInclude(JsonInclude.Include.ALWAYS)

@@ -11,6 +11,7 @@ import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
@@ -22,7 +23,7 @@ import dev.membership.leadership.Partitions;
 
 /**
  * {@code /actuator/cluster}: the cluster as this node sees it (read), and a way for an operator to make this node
- * resign a group (write). Answered from memory; no database call.
+ * resign a group or release a partition (write). Answered from memory; no database call.
  */
 @Endpoint(id = "cluster")
 public class ClusterEndpoint {
@@ -82,13 +83,25 @@ public class ClusterEndpoint {
 		return new ClusterDescriptor.PartitionedGroup(partitions.count(), byPartition);
 	}
 
-	/** Makes this node resign {@code group} (default: {@code default}). */
+	/**
+	 * Makes this node resign {@code group} (default: {@code default}), or release {@code partition} of a partitioned
+	 * group; a group or partition it cannot resign is a bad request that says why.
+	 */
 	@WriteOperation
-	public ClusterDescriptor.Resignation resign(@Nullable String group) {
+	public ClusterDescriptor.Resignation resign(@Nullable String group, @Nullable Integer partition) {
 		String target = (group != null && !group.isBlank()) ? group : MembershipSettings.DEFAULT_GROUP;
-		boolean wasLeader = this.membership.isLeader(target);
-		this.membership.resign(target);
-		return new ClusterDescriptor.Resignation(target, wasLeader);
+		try {
+			if (partition != null) {
+				return new ClusterDescriptor.Resignation(target, partition,
+						this.membership.partitions(target).release(partition));
+			}
+			boolean wasLeader = this.membership.isLeader(target);
+			this.membership.resign(target);
+			return new ClusterDescriptor.Resignation(target, null, wasLeader);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+		}
 	}
 
 	private static String iso(Instant instant) {

@@ -24,7 +24,7 @@ import dev.membership.MembershipEventListener;
 import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.Membership;
 import dev.membership.liveness.Member;
-import dev.membership.scheduling.LeaderOnlyExecutionListener;
+import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.spi.MembershipStore;
 
 /**

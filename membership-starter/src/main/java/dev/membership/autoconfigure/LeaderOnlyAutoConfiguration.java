@@ -11,7 +11,7 @@ import org.springframework.util.function.SingletonSupplier;
 import dev.membership.Membership;
 import dev.membership.scheduling.ForEachOwnedPartitionBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
-import dev.membership.scheduling.LeaderOnlyExecutionListener;
+import dev.membership.spi.LeaderOnlyExecutionListener;
 
 /**
  * {@code @LeaderOnly} on bean methods and classes, and {@code @ForEachOwnedPartition} on bean methods. Active also with {@code membership.enabled=false}: then this node

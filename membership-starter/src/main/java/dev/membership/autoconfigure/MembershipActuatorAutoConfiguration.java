@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.springframework.aot.hint.annotation.RegisterReflectionForBinding;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.actuate.autoconfigure.info.ConditionalOnEnabledInfoContributor;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,6 +21,7 @@ import dev.membership.Membership;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.actuate.ClusterDescriptor;
 import dev.membership.actuate.ClusterEndpoint;
+import dev.membership.actuate.ClusterWebEndpointExtension;
 import dev.membership.actuate.MembershipHealthIndicator;
 import dev.membership.actuate.MembershipInfoContributor;
 
@@ -27,7 +29,8 @@ import dev.membership.actuate.MembershipInfoContributor;
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(Membership.class)
-@RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.Resignation.class })
+@RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.Resignation.class,
+		ClusterDescriptor.Refusal.class })
 public class MembershipActuatorAutoConfiguration {
 
 	@Bean
@@ -35,6 +38,14 @@ public class MembershipActuatorAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	ClusterEndpoint clusterEndpoint(Membership membership) {
 		return new ClusterEndpoint(membership);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ClusterEndpoint.class)
+	@ConditionalOnAvailableEndpoint(endpoint = ClusterEndpoint.class, exposure = EndpointExposure.WEB)
+	ClusterWebEndpointExtension clusterWebEndpointExtension(ClusterEndpoint endpoint) {
+		return new ClusterWebEndpointExtension(endpoint);
 	}
 
 	@Bean

@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
@@ -40,6 +41,13 @@ import dev.membership.mongo.ReactiveMongoMembershipStore;
 @EnableConfigurationProperties(MembershipProperties.class)
 @ImportRuntimeHints(MembershipRuntimeHints.class)
 public class MembershipAutoConfiguration {
+
+	/**
+	 * The {@code SmartLifecycle} phase in which the node joins and leaves: after the web server starts
+	 * ({@code DEFAULT_PHASE - 2048}, its port is part of the advertised address), before its graceful shutdown
+	 * ({@code DEFAULT_PHASE - 1024}), so that a graceful stop hands over while the others can still be told.
+	 */
+	public static final int LIFECYCLE_PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
 	@Bean
 	@ConditionalOnMissingBean

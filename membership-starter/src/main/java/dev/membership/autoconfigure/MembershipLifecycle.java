@@ -8,16 +8,15 @@ import dev.membership.engine.MembershipNode;
  * Joins the cluster after the web server started (its port is part of the advertised address) and leaves before the
  * web server stops, so that a graceful shutdown hands leadership over at once.
  */
-public class MembershipLifecycle implements SmartLifecycle {
+class MembershipLifecycle implements SmartLifecycle {
 
-	/** After the web server starts (DEFAULT_PHASE - 2048), before its graceful shutdown (DEFAULT_PHASE - 1024). */
-	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+	static final int PHASE = MembershipAutoConfiguration.LIFECYCLE_PHASE;
 
 	private final MembershipNode node;
 
 	private volatile boolean running;
 
-	public MembershipLifecycle(MembershipNode node) {
+	MembershipLifecycle(MembershipNode node) {
 		this.node = node;
 	}
 

@@ -25,7 +25,7 @@ import dev.membership.liveness.NodeReadyEvent;
  * answers Boot's ACCEPTING_TRAFFIC with REFUSING_TRAFFIC until then. When the timeout passes first (the database is
  * down at start, say), the node reports ready anyway and says why: user requests should not wait for membership.
  */
-public class MembershipReadinessGate implements MembershipEventListener {
+class MembershipReadinessGate implements MembershipEventListener {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipReadinessGate.class);
 
@@ -44,7 +44,7 @@ public class MembershipReadinessGate implements MembershipEventListener {
 	/** Ends the wait at the timeout; cancelled when the node gets ready, someone else refuses, or the context closes. */
 	private CompletableFuture<Void> timer;
 
-	public MembershipReadinessGate(Membership membership, ApplicationEventPublisher publisher, Duration timeout) {
+	MembershipReadinessGate(Membership membership, ApplicationEventPublisher publisher, Duration timeout) {
 		this.membership = membership;
 		this.publisher = publisher;
 		this.timeout = timeout;

@@ -30,9 +30,9 @@ import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
 
-import dev.membership.engine.MembershipNode;
 import dev.membership.broadcast.BroadcastResult.Delivery;
 import dev.membership.broadcast.BroadcastResult.Outcome;
+import dev.membership.Membership;
 import dev.membership.liveness.Member;
 
 /**
@@ -46,7 +46,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private static final int MAX_PARALLEL_SENDS = 16;
 
-	private final MembershipNode node;
+	private final Membership node;
 
 	private final BroadcastKeySource keys;
 
@@ -64,7 +64,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private final NoticeSender notices;
 
-	public ClusterBroadcaster(MembershipNode node, BroadcastKeySource keys, JsonMapper mapper,
+	public ClusterBroadcaster(Membership node, BroadcastKeySource keys, JsonMapper mapper,
 			BroadcastSettings settings, BroadcastMetrics metrics, Consumer<ClusterBroadcastEvent> localDelivery) {
 		this.node = node;
 		this.keys = keys;

@@ -84,7 +84,7 @@ final class HandOver {
 
 	private void handOver(GroupElection group, RevocationReason reason, long holdOffNanos) {
 		Term term = group.term();
-		if (term == null || !term.isValid() || term.isHandingOver()) {
+		if (term == null || !term.isValid() || term.isEnding()) {
 			return;
 		}
 		CompletableFuture<Void> drained = term.handOver(); // from now on no new work of the group starts here

@@ -26,6 +26,7 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeReceiver;
+import dev.membership.spi.WorkRegistry;
 
 /**
  * One cluster member: heartbeats, the member roster and leader leases, driven from a store, a clock and settings. Plain
@@ -36,7 +37,7 @@ import dev.membership.spi.NoticeReceiver;
  * The {@link NodeRuntime} says where it runs: by default one loop thread (every store call and every change of state),
  * one watchdog (ends a belief at its deadline even when the loop is stuck in a call) and two event threads.
  */
-public final class MembershipNode implements Membership, AutoCloseable {
+public final class MembershipNode implements Membership, WorkRegistry, AutoCloseable {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
 
@@ -222,15 +223,34 @@ public final class MembershipNode implements Membership, AutoCloseable {
 	}
 
 	@Override
-	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name) {
-		Term term = this.units.term(group);
-		return (term != null) ? term.tryBegin(name) : null; // the term checks its deadline: one clock read
+	public List<LeadershipTerm> ownedTerms(String group) {
+		return partitionView(group).ownedTerms();
 	}
 
 	@Override
-	public LeadershipTerm.@Nullable Execution tryBeginInterruptible(String group, String name) {
+	public Optional<LeadershipTerm> partitionTerm(String group, int partition) {
+		return partitionView(group).term(partition);
+	}
+
+	@Override
+	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name, boolean interruptible) {
 		Term term = this.units.term(group);
-		return (term != null) ? term.tryBeginInterruptible(name) : null;
+		return (term != null) ? term.tryBegin(name, interruptible) : null; // the term checks its deadline: one read
+	}
+
+	@Override
+	public LeadershipTerm.@Nullable Execution tryBegin(LeadershipTerm term, String name, boolean interruptible) {
+		return Term.of(term).tryBegin(name, interruptible);
+	}
+
+	@Override
+	public LeadershipTerm.@Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd) {
+		return Term.of(term).tryBeginDetached(name, onEnd);
+	}
+
+	@Override
+	public boolean runIfLeader(String group, Runnable task) {
+		return Work.run(tryBegin(group, "runIfLeader(" + group + ")", false), task);
 	}
 
 	@Override
@@ -265,20 +285,21 @@ public final class MembershipNode implements Membership, AutoCloseable {
 
 	@Override
 	public Partitions partitions(String group) {
-		return this.units.partitions(group, this.assignments, this::advertisedAddress);
+		return partitionView(group);
+	}
+
+	private PartitionView partitionView(String group) {
+		return this.units.partitions(group, this.assignments, this::advertisedAddress, this.handOver::resign);
 	}
 
 	@Override
-	public void join(String group) {
+	public void competeFor(String group) {
 		this.units.join(group);
 	}
 
 	@Override
 	public void resign(String group) {
-		GroupElection election = this.units.get(group);
-		if (election != null) {
-			this.handOver.resign(election);
-		}
+		this.handOver.resign(this.units.plainGroup(group));
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -26,13 +27,17 @@ final class PartitionView implements Partitions {
 
 	private final Supplier<@Nullable String> address;
 
+	/** Hands a partition's unit over as a resign does. */
+	private final Consumer<GroupElection> release;
+
 	PartitionView(String group, int count, Map<String, GroupElection> units, Assignments assignments,
-			Supplier<@Nullable String> address) {
+			Supplier<@Nullable String> address, Consumer<GroupElection> release) {
 		this.group = group;
 		this.count = count;
 		this.units = units;
 		this.assignments = assignments;
 		this.address = address;
+		this.release = release;
 	}
 
 	@Override
@@ -46,34 +51,49 @@ final class PartitionView implements Partitions {
 	}
 
 	@Override
-	public List<LeadershipTerm> owned() {
+	public List<Integer> owned() {
+		List<Integer> owned = new ArrayList<>();
+		for (int p = 0; p < this.count; p++) {
+			Term term = term0(p);
+			if (term != null && term.isValid() && !term.isEnding()) {
+				owned.add(p);
+			}
+		}
+		return owned;
+	}
+
+	/** The terms of the partitions this node owns now (valid, not ending), by partition. */
+	List<LeadershipTerm> ownedTerms() {
 		List<LeadershipTerm> owned = new ArrayList<>();
 		for (int p = 0; p < this.count; p++) {
 			Term term = term0(p);
-			if (term != null && term.isValid() && !term.isHandingOver()) {
+			if (term != null && term.isValid() && !term.isEnding()) {
 				owned.add(term);
 			}
 		}
 		return owned;
 	}
 
-	@Override
-	public Optional<LeadershipTerm> term(int partition) {
+	/** The term of {@code partition} while valid (ending or not). */
+	Optional<LeadershipTerm> term(int partition) {
 		Term term = term0(partition);
 		return (term != null && term.isValid()) ? Optional.of(term) : Optional.empty();
 	}
 
 	@Override
-	public boolean runIfOwner(int partition, Runnable task) {
+	public boolean release(int partition) {
 		Term term = term0(partition);
-		LeadershipTerm.Execution execution = (term != null) ? term.tryBegin(this.group + "#" + partition) : null;
-		if (execution == null) {
+		if (term == null || !term.isValid() || term.isEnding()) {
 			return false;
 		}
-		try (execution) {
-			task.run();
-		}
+		this.release.accept(this.units.get(new Unit(this.group, partition, this.count).leaseName()));
 		return true;
+	}
+
+	@Override
+	public boolean runIfOwner(int partition, Runnable task) {
+		Term term = term0(partition);
+		return Work.run((term != null) ? term.tryBegin(this.group + "#" + partition, false) : null, task);
 	}
 
 	@Override

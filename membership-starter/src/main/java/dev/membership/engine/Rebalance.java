@@ -38,7 +38,7 @@ final class Rebalance implements Runnable {
 		}
 		for (GroupElection unit : this.units.get()) {
 			Term term = unit.term();
-			if (term != null && term.isValid() && !term.isHandingOver() && term.ageNanos() >= this.settledNanos
+			if (term != null && term.isValid() && !term.isEnding() && term.ageNanos() >= this.settledNanos
 					&& this.assignments.placedElsewhere(unit.unit())) {
 				this.handOver.move(unit);
 			}

@@ -20,7 +20,7 @@ import dev.membership.spi.MonotonicClock;
  * (extend at renewals, hand over, end), which only the engine can reach. Readers on any thread; the deadline moves
  * only forward, and once the term has ended, by its deadline or by its owner, it stays ended.
  */
-final class Term implements LeadershipTerm {
+final class Term extends LeadershipTerm {
 
 	private final Unit unit;
 
@@ -64,6 +64,14 @@ final class Term implements LeadershipTerm {
 		this.deadlineNanos = deadlineNanos;
 		this.clock = clock;
 		this.startedNanos = clock.nanoTime();
+	}
+
+	/** {@code term} as the engine's: work registers with a term the engine made, never with a stand-in (a mock). */
+	static Term of(LeadershipTerm term) {
+		if (term instanceof Term own) {
+			return own;
+		}
+		throw new IllegalArgumentException(term + " is not a term the engine made (a mock?): work cannot register");
 	}
 
 	/** How long ago this node began the term, by its own clock. */
@@ -112,23 +120,26 @@ final class Term implements LeadershipTerm {
 	}
 
 	@Override
-	public boolean isHandingOver() {
+	public boolean isEnding() {
 		return this.handingOver || this.ended;
 	}
 
-	@Override
-	public @Nullable Execution tryBegin(String name) {
-		return begin(name, null, null);
+	/**
+	 * Registers work that runs on this thread, which has this term as its context until the execution is closed (and
+	 * is interrupted at the end when {@code interruptible}); null when the term is no longer valid or is ending.
+	 */
+	@Nullable Execution tryBegin(String name, boolean interruptible) {
+		return begin(name, interruptible ? Thread.currentThread() : null, null);
 	}
 
-	@Override
-	public @Nullable Execution tryBeginInterruptible(String name) {
-		return begin(name, Thread.currentThread(), null);
-	}
-
-	@Override
-	public @Nullable Execution tryBegin(String name, Runnable onEnd) {
+	/** Registers work on no particular thread, told of the end by {@code onEnd}; null as above. */
+	@Nullable Execution tryBeginDetached(String name, Runnable onEnd) {
 		return begin(name, null, onEnd);
+	}
+
+	/** Makes this term the calling thread's context until the returned action runs: for {@link Work}. */
+	Runnable enterHere() {
+		return enterOnThisThread();
 	}
 
 	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd) {

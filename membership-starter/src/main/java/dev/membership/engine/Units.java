@@ -4,12 +4,13 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.membership.leadership.Partitions;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
@@ -51,11 +52,45 @@ final class Units {
 	void join(String group) {
 		String problem = MembershipSettings.groupNameProblem(group);
 		if (problem != null) {
-			throw new IllegalArgumentException("Cannot join group '" + group + "': " + problem);
+			throw new IllegalArgumentException("Cannot compete for group '" + group + "': " + problem);
 		}
-		if (!this.settings.partitions().containsKey(group)) {
-			add(Unit.group(group));
+		if (this.settings.partitions().containsKey(group)) {
+			throw new IllegalArgumentException("Cannot compete for group '" + group + "' as a whole: it is a "
+					+ "partitioned group, whose partitions the coordinator places (work of its partitions runs with "
+					+ "@ForEachOwnedPartition or partitions(\"" + group + "\").runIfOwner)");
 		}
+		add(Unit.group(group));
+	}
+
+	/**
+	 * The election of the plain group {@code group}, for an operation on it as a whole (a resign).
+	 * @throws IllegalArgumentException for a partitioned group, one of its partitions' lease names, or a group this
+	 * node does not compete for, each with what to do instead
+	 */
+	GroupElection plainGroup(String group) {
+		Integer partitions = this.settings.partitions().get(group);
+		if (partitions != null) {
+			throw new IllegalArgumentException("Group '" + group + "' is partitioned (" + partitions + " partitions): "
+					+ "no node leads it as a whole. Release one of its partitions with partitions(\"" + group
+					+ "\").release(partition), or POST /actuator/cluster {\"group\": \"" + group
+					+ "\", \"partition\": <n>}");
+		}
+		GroupElection election = this.byLease.get(group);
+		if (election == null || election.unit().isPartition()) {
+			throw new IllegalArgumentException("Node " + this.settings.nodeId() + " does not compete for a group '"
+					+ group + "'; its groups are " + new TreeSet<>(plainGroups())
+					+ (election != null ? " (a partition is released with partitions(group).release(partition))"
+							: ""));
+		}
+		return election;
+	}
+
+	private Set<String> plainGroups() {
+		return this.byLease.values()
+			.stream()
+			.filter((g) -> !g.unit().isPartition())
+			.map((g) -> g.unit().group())
+			.collect(Collectors.toSet());
 	}
 
 	private void add(Unit unit) {
@@ -107,13 +142,14 @@ final class Units {
 		return this.byLease.values().stream().map((g) -> g.unit().group()).collect(Collectors.toUnmodifiableSet());
 	}
 
-	Partitions partitions(String group, Assignments assignments, Supplier<@Nullable String> address) {
+	PartitionView partitions(String group, Assignments assignments, Supplier<@Nullable String> address,
+			Consumer<GroupElection> release) {
 		Integer count = this.settings.partitions().get(group);
 		if (count == null) {
 			throw new IllegalArgumentException("Node " + this.settings.nodeId() + " has no partitioned group '" + group
 					+ "' (membership.partitions." + group + "=<count> makes one)");
 		}
-		return new PartitionView(group, count, this.byLease, assignments, address);
+		return new PartitionView(group, count, this.byLease, assignments, address, release);
 	}
 
 }

@@ -30,7 +30,8 @@ final class Work implements LeadershipTerm.Execution {
 	/** What to run when the term ends, for work on no particular thread; null for work on one thread. */
 	private final @Nullable Runnable onEnd;
 
-	private LeaderContext.@Nullable Scope scope;
+	/** Leaves the term's context on this work's thread; null for work on no particular thread. */
+	private @Nullable Runnable leave;
 
 	private boolean closed;
 
@@ -42,6 +43,17 @@ final class Work implements LeadershipTerm.Execution {
 		this.byName = byName;
 		this.thread = thread;
 		this.onEnd = onEnd;
+	}
+
+	/** Runs {@code task} as the work {@code execution} registered, if it did (not null); returns whether it ran. */
+	static boolean run(LeadershipTerm.@Nullable Execution execution, Runnable task) {
+		if (execution == null) {
+			return false;
+		}
+		try (execution) {
+			task.run();
+		}
+		return true;
 	}
 
 	@Override
@@ -66,7 +78,7 @@ final class Work implements LeadershipTerm.Execution {
 	/** Work on this thread has the term as its context until it is closed. */
 	Work bind() {
 		if (this.onEnd == null) {
-			this.scope = LeaderContext.enter(this.term);
+			this.leave = this.term.enterHere();
 		}
 		return this;
 	}
@@ -117,8 +129,8 @@ final class Work implements LeadershipTerm.Execution {
 				}
 			}
 		}
-		if (this.scope != null) {
-			this.scope.close();
+		if (this.leave != null) {
+			this.leave.run();
 		}
 		this.term.finished(this);
 	}

@@ -4,12 +4,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The leadership term of the leader-only work running on this thread: the one way leader code gets its term, however
- * it came to run ({@code @LeaderOnly}, {@code Membership.runIfLeader}, a custom guard's
- * {@link LeadershipTerm#tryBegin(String)}) and however deep in its calls:
+ * it came to run ({@code @LeaderOnly}, {@code @ForEachOwnedPartition}, {@code Membership.runIfLeader},
+ * {@code Partitions.runIfOwner}) and however deep in its calls:
  * <pre>
  * long epoch = LeaderContext.currentTerm().epoch();
  * </pre>
- * In a reactive pipeline, {@link ReactiveLeaderContext#currentTerm()}.
+ * In a reactive pipeline, {@link ReactiveLeaderContext#currentTerm()}. Only work registered with a term has one here:
+ * nothing public sets it.
  */
 public final class LeaderContext {
 
@@ -27,7 +28,8 @@ public final class LeaderContext {
 		LeadershipTerm term = current.get().term;
 		if (term == null) {
 			throw new IllegalStateException("No leader-only work runs on this thread: call this from a @LeaderOnly "
-					+ "method or a runIfLeader task (Membership.currentTerm(group) tells whether this node leads)");
+					+ "or @ForEachOwnedPartition method, or a runIfLeader / runIfOwner task (Membership.isLeader(group) "
+					+ "tells whether this node leads)");
 		}
 		return term;
 	}
@@ -37,11 +39,8 @@ public final class LeaderContext {
 		return current.get().term != null;
 	}
 
-	/**
-	 * Makes {@code term} current on this thread until the returned scope is closed: what an execution of thread-bound
-	 * work does ({@link LeadershipTerm#tryBegin(String)}), for engines of other runtimes.
-	 */
-	public static Scope enter(LeadershipTerm term) {
+	/** Makes {@code term} current on this thread until the returned action runs: {@link LeadershipTerm}'s own. */
+	static Runnable enter(LeadershipTerm term) {
 		Slot slot = current.get();
 		LeadershipTerm previous = slot.term;
 		slot.term = term;
@@ -53,15 +52,7 @@ public final class LeaderContext {
 		private @Nullable LeadershipTerm term;
 
 		/** What leaves the outermost work on this thread: one per thread, so that entering allocates nothing. */
-		private final Scope clear = () -> this.term = null;
-
-	}
-
-	@FunctionalInterface
-	public interface Scope extends AutoCloseable {
-
-		@Override
-		void close();
+		private final Runnable clear = () -> this.term = null;
 
 	}
 

@@ -1,72 +1,86 @@
 package dev.membership.leadership;
 
+import java.net.URL;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.OptionalInt;
 
-import org.jspecify.annotations.Nullable;
-
 /**
- * One uninterrupted period in which this node leads a group under one epoch: what leader code needs. The object is
- * live: it stays valid for as long as this node holds the epoch and its (renewed) deadline has not passed, and turns
- * invalid at once when the belief ends (revocation, missed deadline, shutdown), so leader code may keep it and ask
- * again. All in memory: no database call.
+ * One uninterrupted period in which this node leads a group (or owns a partition) under one epoch: what leader code
+ * reads. Leader code gets it from {@link LeaderContext#currentTerm()} ({@link ReactiveLeaderContext#currentTerm()} in a
+ * reactive pipeline), uses {@link #epoch()} to fence its writes (reject anything stamped with a lower epoch),
+ * {@link #remaining()} to avoid starting work it cannot finish while still leader, and {@link #isEnding()} to wrap up
+ * long work early.
  * <p>
- * Leader code gets it from {@link LeaderContext#currentTerm()} ({@link ReactiveLeaderContext#currentTerm()} in a
- * reactive pipeline), uses {@link #epoch()} to fence its writes (reject anything stamped with a lower epoch) and
- * {@link #remaining()} to avoid starting work it cannot finish while still leader. Work registers with
- * {@code tryBegin...}, so that a graceful hand-over waits for it before the lease is released ({@code @LeaderOnly} and
- * {@code Membership.runIfLeader} do that for you).
+ * The object is live: it stays valid for as long as this node holds the epoch and its (renewed) deadline has not
+ * passed, and turns invalid at once when the belief ends (revocation, missed deadline, shutdown), so leader code may
+ * keep it and ask again. All in memory: no database call. Only the starter's engine makes terms: nothing else can
+ * subclass this type (a subclass from any other code fails when constructed), and nothing public starts, extends or
+ * ends one.
  */
-public interface LeadershipTerm {
+public abstract class LeadershipTerm {
 
-	String group();
+	/**
+	 * For the engine's term only: a subclass loaded from anywhere but the starter's own jar (or classes folder) fails
+	 * here, so that no code can make up a term and pass it for one.
+	 */
+	protected LeadershipTerm() {
+		if (!fromTheStarter(getClass())) {
+			throw new UnsupportedOperationException("Only membership-starter makes leadership terms; leader code gets "
+					+ "its term from LeaderContext.currentTerm(), and tests from dev.membership.test.SimulatedCluster");
+		}
+	}
+
+	private static boolean fromTheStarter(Class<?> type) {
+		ProtectionDomain ours = LeadershipTerm.class.getProtectionDomain();
+		ProtectionDomain theirs = type.getProtectionDomain();
+		if (ours == theirs) {
+			return true;
+		}
+		if (type.getClassLoader() != LeadershipTerm.class.getClassLoader()) {
+			return false;
+		}
+		return Objects.equals(location(ours), location(theirs)); // compared as text: URL.equals may resolve hosts
+	}
+
+	private static String location(ProtectionDomain domain) {
+		CodeSource source = domain.getCodeSource();
+		URL location = (source != null) ? source.getLocation() : null;
+		return (location != null) ? location.toExternalForm() : null;
+	}
+
+	public abstract String group();
 
 	/** The partition this term owns, for a partitioned group's partition; empty for a group's leadership. */
-	default OptionalInt partition() {
+	public OptionalInt partition() {
 		return OptionalInt.empty();
 	}
 
 	/** The fencing token: strictly greater than the epoch of any earlier term of the group, on any node. */
-	long epoch();
+	public abstract long epoch();
 
 	/** How long this node will still believe it leads if no renewal succeeds from now on; zero once ended. */
-	Duration remaining();
+	public abstract Duration remaining();
 
 	/**
 	 * Whether this node still leads under this term: not ended, and its renewed deadline has not passed. Once false,
 	 * false for good.
 	 */
-	boolean isValid();
+	public abstract boolean isValid();
 
 	/**
-	 * Whether this node has begun handing the group over (graceful stop or resign), or the term ended: no new work
-	 * starts, running work finishes (long work should wrap up).
+	 * Whether this term is ending or has ended: a hand-over has begun (graceful stop, resign, a partition moved) or
+	 * the term is over. No new work starts under it; running work should wrap up. Once true, true for good.
 	 */
-	boolean isHandingOver();
+	public abstract boolean isEnding();
 
 	/**
-	 * Registers leader-only work that runs on this thread, which has this term as its {@link LeaderContext} until the
-	 * execution is closed. Null when the term is no longer valid or is being handed over: then the work must not run.
-	 * Close it on the same thread when the work ends (try-with-resources accepts a null resource): a hand-over waits
-	 * for it.
-	 *
-	 * @param name what runs, for the log when a hand-over cannot wait for it any longer
+	 * One piece of work registered with a term, so that a hand-over waits for it: what the starter's guards hold while
+	 * guarded work runs. Obtained from {@code dev.membership.spi.WorkRegistry}, for guards of an integration's own.
 	 */
-	@Nullable Execution tryBegin(String name);
-
-	/** As {@link #tryBegin(String)}, and interrupts this thread when the term ends or is handed over meanwhile. */
-	@Nullable Execution tryBeginInterruptible(String name);
-
-	/**
-	 * Registers leader-only work that runs on no particular thread (a reactive pipeline, say): the execution may be
-	 * closed from any thread, and {@code onEnd} runs once if the term ends or is handed over while the work is open
-	 * (to cancel it). It runs on one of the node's own threads: it must only hand the news on, never block; what it
-	 * throws is logged and ignored.
-	 */
-	@Nullable Execution tryBegin(String name, Runnable onEnd);
-
-	/** One piece of leader-only work running under a term. */
-	interface Execution extends AutoCloseable {
+	public interface Execution extends AutoCloseable {
 
 		String name();
 
@@ -76,6 +90,14 @@ public interface LeadershipTerm {
 		@Override
 		void close();
 
+	}
+
+	/**
+	 * Makes this term the {@link LeaderContext} of the calling thread, until the returned action runs (on the same
+	 * thread): what registered work does while it runs. For the engine's term only.
+	 */
+	protected final Runnable enterOnThisThread() {
+		return LeaderContext.enter(this);
 	}
 
 }

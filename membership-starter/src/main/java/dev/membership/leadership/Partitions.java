@@ -3,7 +3,6 @@ package dev.membership.leadership;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A partitioned group as this node sees it: a fixed number of partitions, spread by the coordinator over the members
@@ -23,17 +22,24 @@ public interface Partitions {
 		return partitionOf(key, count());
 	}
 
-	/** The terms of the partitions this node owns now (valid, not handed over), by partition number. */
-	List<LeadershipTerm> owned();
-
-	/** The term of {@code partition} when this node owns it. */
-	Optional<LeadershipTerm> term(int partition);
+	/** The partitions this node owns now (under a valid term that is not ending), in ascending order. */
+	List<Integer> owned();
 
 	/**
 	 * Runs {@code task} if this node owns {@code partition} and is not handing it over; the task gets the partition's
 	 * term from {@link LeaderContext#currentTerm()}, and a hand-over waits for it. Returns whether it ran.
 	 */
 	boolean runIfOwner(int partition, Runnable task);
+
+	/**
+	 * Gives {@code partition} up, as {@link dev.membership.Membership#resign(String)} gives up a group: no new work of
+	 * the partition starts here, work that asked to be interrupted is, and once the rest has finished (at most the
+	 * drain timeout) this node's belief ends and the lease is released with the next owner told; this node then stays
+	 * out of the race for it for two renewal intervals. Another node takes it over when the placement lets it (the
+	 * coordinator may later place it here again). Returns at once; does nothing when this node does not own it.
+	 * @return whether this node owned the partition (and now hands it over)
+	 */
+	boolean release(int partition);
 
 	/** Which node the coordinator placed on each partition, as this node last read it (an unplaced one absent). */
 	Map<Integer, String> placement();

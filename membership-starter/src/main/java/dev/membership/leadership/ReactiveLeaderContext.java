@@ -29,8 +29,12 @@ public final class ReactiveLeaderContext {
 					"Not in the pipeline of a reactive @LeaderOnly method: no leadership term in Reactor's context"))));
 	}
 
-	/** Puts {@code term} in a pipeline's context ({@code contextWrite}): what the reactive guard does. */
-	public static Function<Context, Context> with(LeadershipTerm term) {
+	/**
+	 * Puts the term of {@code work} (registered with it, so that a hand-over waits for it) in a pipeline's context
+	 * ({@code contextWrite}): what the reactive guards do.
+	 */
+	public static Function<Context, Context> with(LeadershipTerm.Execution work) {
+		LeadershipTerm term = work.term();
 		return (context) -> context.put(KEY, term);
 	}
 

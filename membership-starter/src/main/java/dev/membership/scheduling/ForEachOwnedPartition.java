@@ -17,7 +17,8 @@ import org.springframework.aot.hint.annotation.Reflective;
  * exception is rethrown once all ran, the later ones added to it as suppressed.
  * <p>
  * The method returns {@code void} and takes no parameters; the group must be a partitioned group of this node
- * ({@code membership.partitions.<group>}). Both are checked at startup. A method that returns a reactive type
+ * ({@code membership.partitions.<group>}). Both are checked at startup, and so is scheduling for a {@code @Scheduled}
+ * method. As for {@code @LeaderOnly}, the guard is Spring's proxy: a call from inside the same object is not guarded. A method that returns a reactive type
  * ({@code Mono}, {@code Flux}) is called per subscription instead, once for each partition owned then, one after
  * another, each pipeline registered with its partition's term and carrying it in Reactor's context
  * ({@code ReactiveLeaderContext}); a {@code Flux} emits every partition's elements, a {@code Mono} completes when all

@@ -15,6 +15,7 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 import dev.membership.Membership;
 
@@ -38,7 +39,8 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 	public ForEachOwnedPartitionBeanPostProcessor(Supplier<@Nullable Membership> membership) {
 		this.membership = membership;
 		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, ForEachOwnedPartition.class, true),
-				new ForEachOwnedPartitionInterceptor(membership));
+				new ForEachOwnedPartitionInterceptor(
+						SingletonSupplier.of(() -> GuardChecks.registry(membership.get()))));
 		setProxyTargetClass(true); // @Scheduled methods are found on the class
 		setBeforeExistingAdvisors(true);
 	}
@@ -84,6 +86,7 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 		if (m == null) {
 			return; // membership is off: the node owns nothing, so the methods never run (nothing to check against)
 		}
+		this.checks.registers(m);
 		synchronized (this.methods) {
 			this.methods.forEach((name, group) -> {
 				if (!m.partitionedGroups().contains(group)) {

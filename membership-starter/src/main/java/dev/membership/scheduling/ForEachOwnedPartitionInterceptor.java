@@ -13,8 +13,8 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
-import dev.membership.Membership;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.spi.WorkRegistry;
 
 /**
  * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each under its partition's term; no
@@ -25,31 +25,28 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
 			ForEachOwnedPartitionInterceptor.class.getClassLoader());
 
-	private final Supplier<@Nullable Membership> membership;
+	private final Supplier<@Nullable WorkRegistry> registry;
 
 	private final Map<Method, Target> targets = new ConcurrentHashMap<>();
 
-	ForEachOwnedPartitionInterceptor(Supplier<@Nullable Membership> membership) {
-		this.membership = membership;
+	ForEachOwnedPartitionInterceptor(Supplier<@Nullable WorkRegistry> registry) {
+		this.registry = registry;
 	}
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Target target = this.targets.computeIfAbsent(invocation.getMethod(), (method) -> Target.of(invocation));
-		Membership m = this.membership.get();
-		if (target.group == null || m == null) {
+		WorkRegistry registry = this.registry.get();
+		if (target.group == null || registry == null) {
 			return (target.group == null) ? invocation.proceed() : null;
 		}
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			// per subscription: the partitions owned then, each under its term
-			String group = target.group;
-			return target.reactive.guardEach(proxied, () -> m.partitions(group).owned(), target.name,
-					target.interruptOnRevoke);
+			return target.reactive.guardEach(proxied, registry, target.group, target.name, target.interruptOnRevoke);
 		}
 		Throwable first = null;
-		for (LeadershipTerm term : m.partitions(target.group).owned()) {
-			LeadershipTerm.Execution execution = target.interruptOnRevoke ? term.tryBeginInterruptible(target.name)
-					: term.tryBegin(target.name);
+		for (LeadershipTerm term : registry.ownedTerms(target.group)) {
+			LeadershipTerm.Execution execution = registry.tryBegin(term, target.name, target.interruptOnRevoke);
 			if (execution == null) {
 				continue; // handed over or ended since owned() answered
 			}

@@ -15,6 +15,9 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.annotation.Schedules;
 import org.springframework.scheduling.config.TaskManagementConfigUtils;
 
+import dev.membership.Membership;
+import dev.membership.spi.WorkRegistry;
+
 /**
  * The startup checks of one guard annotation ({@code annotation}: {@code LeaderOnly} or {@code ForEachOwnedPartition})
  * that do not depend on the cluster: a method no Spring proxy can intercept (it would run unguarded), and
@@ -78,6 +81,21 @@ final class GuardChecks {
 	private static boolean schedulingIsOn(ConfigurableListableBeanFactory beanFactory) {
 		return beanFactory.containsBean(TaskManagementConfigUtils.SCHEDULED_ANNOTATION_PROCESSOR_BEAN_NAME)
 				|| beanFactory.getBeanNamesForType(ScheduledAnnotationBeanPostProcessor.class, true, false).length > 0;
+	}
+
+	/** Where the guards register work: the node behind the {@code Membership} bean; null when membership is off. */
+	static @Nullable WorkRegistry registry(@Nullable Membership membership) {
+		return (membership instanceof WorkRegistry registry) ? registry : null;
+	}
+
+	/** A {@code Membership} bean the guards cannot register work with would make every guarded method a no-op. */
+	void registers(@Nullable Membership membership) {
+		if (membership != null && !(membership instanceof WorkRegistry)) {
+			throw new GuardMisuseException("The Membership bean is a " + membership.getClass().getName() + ", which "
+					+ "cannot register work with a term, so @" + this.annotation + " methods would never run.",
+					"Let the starter make the Membership bean (or the test kit: @AutoConfigureMembershipTest), or "
+							+ "make yours a dev.membership.spi.WorkRegistry as dev.membership.engine.MembershipNode is.");
+		}
 	}
 
 	static boolean isScheduled(Method method) {

@@ -13,8 +13,13 @@ import org.springframework.aot.hint.annotation.Reflective;
  * {@link #group()}. On any other node the call returns at once without running: {@code null}, an empty
  * {@code Optional}, or zero/false for primitives. The check is in memory: no database operation per call.
  * <p>
- * Naming a group here makes the node compete for it. Inside the method, {@code LeaderContext.currentTerm()} (or a
- * {@code LeadershipTerm} parameter passed as {@code null}) gives the epoch to fence writes with.
+ * Naming a group here makes the node compete for it; a partitioned group fails startup (use
+ * {@link ForEachOwnedPartition}). Inside the method, {@code LeaderContext.currentTerm()} gives the term and its epoch
+ * to fence writes with. A {@code @Scheduled} method needs scheduling enabled ({@code @EnableScheduling}): startup fails
+ * otherwise.
+ * <p>
+ * The guard is Spring's proxy of the bean: a call from inside the same object ({@code this.purge()}) is not guarded,
+ * so call the method through the bean; a private, static or final method cannot be guarded and fails startup.
  * <p>
  * A method returning {@code Mono}, {@code Flux} or another reactive type is guarded per subscription: not leading
  * then, the subscriber gets an empty publisher and the method is not called; leading, the term is also in Reactor's

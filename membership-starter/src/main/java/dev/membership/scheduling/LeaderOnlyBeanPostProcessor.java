@@ -2,6 +2,8 @@ package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -23,7 +25,9 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
+import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.Membership;
 
 /**
@@ -50,7 +54,8 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 	public LeaderOnlyBeanPostProcessor(Supplier<Membership> membership,
 			Supplier<LeaderOnlyExecutionListener> listener) {
 		this.membership = membership;
-		this.interceptor = new LeaderOnlyInterceptor(membership, listener);
+		this.interceptor = new LeaderOnlyInterceptor(
+				SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), listener);
 		// on a class: its own public methods, never toString() and the like inherited from Object
 		ComposablePointcut onClass = new ComposablePointcut(new AnnotationMatchingPointcut(LeaderOnly.class, true))
 			.intersection(new StaticMethodMatcher() {
@@ -63,10 +68,6 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		this.advisor = new DefaultPointcutAdvisor(pointcut, this.interceptor);
 		setProxyTargetClass(true); // @Scheduled methods are found on the class
 		setBeforeExistingAdvisors(true);
-	}
-
-	public LeaderOnlyInterceptor interceptor() {
-		return this.interceptor;
 	}
 
 	@Override
@@ -111,11 +112,15 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		Membership m = this.membership.get();
 		if (m == null) {
 			if (!this.methods.isEmpty()) {
+				List<String> named = new ArrayList<>();
+				this.methods.forEach((group, names) -> names.forEach((name) -> named.add(name + " (group '" + group
+						+ "')")));
 				log.warn("Membership is off (membership.enabled=false, or no Membership bean): this node never leads, "
-						+ "so these @LeaderOnly methods will not run here: {}", this.methods);
+						+ "so these @LeaderOnly methods will not run here: {}", String.join(", ", named));
 			}
 			return;
 		}
+		this.checks.registers(m);
 		Set<String> partitioned = m.partitionedGroups();
 		this.methods.forEach((group, names) -> {
 			if (partitioned.contains(group)) {
@@ -126,7 +131,7 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 								+ "node owns, or name a plain group (membership.groups).");
 			}
 		});
-		this.methods.keySet().forEach(m::join);
+		this.methods.keySet().forEach(m::competeFor);
 	}
 
 }

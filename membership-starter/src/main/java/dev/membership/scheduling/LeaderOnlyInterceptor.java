@@ -19,18 +19,20 @@ import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
-import dev.membership.Membership;
+import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.spi.WorkRegistry;
 
 /**
  * Lets a {@code @LeaderOnly} call through only on the leader: one in-memory check of the current term (monotonic
- * deadline included) and its registration with the term, so that a hand-over waits for it; no database call.
+ * deadline included) and its registration with the term, so that a hand-over waits for it; no database call. Made
+ * by {@link LeaderOnlyBeanPostProcessor} in an application; public for the test kit's proxies without Spring.
  */
 public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private static final Logger log = LoggerFactory.getLogger(LeaderOnlyInterceptor.class);
 
-	private final Supplier<Membership> membership;
+	private final Supplier<@Nullable WorkRegistry> registry;
 
 	private final Supplier<LeaderOnlyExecutionListener> listener;
 
@@ -45,8 +47,9 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	 */
 	private @Nullable Target last;
 
-	public LeaderOnlyInterceptor(Supplier<Membership> membership, Supplier<LeaderOnlyExecutionListener> listener) {
-		this.membership = membership;
+	public LeaderOnlyInterceptor(Supplier<@Nullable WorkRegistry> registry,
+			Supplier<LeaderOnlyExecutionListener> listener) {
+		this.registry = registry;
 		this.listener = listener;
 	}
 
@@ -58,15 +61,14 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 		// per subscription, calling the method anew each time: needs an invocation that can be cloned (Spring AOP's)
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
-			return target.reactive.guard(proxied, this.membership, target.group, target.name,
+			return target.reactive.guard(proxied, this.registry, target.group, target.name,
 					target.interruptOnRevoke, target.executions, target.skips);
 		}
-		Membership m = this.membership.get();
+		WorkRegistry registry = this.registry.get();
 		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing;
 		// the term is the thread's LeaderContext meanwhile
-		LeadershipTerm.Execution execution = (m == null) ? null
-				: target.interruptOnRevoke ? m.tryBeginInterruptible(target.group, target.name)
-						: m.tryBegin(target.group, target.name);
+		LeadershipTerm.Execution execution = (registry == null) ? null
+				: registry.tryBegin(target.group, target.name, target.interruptOnRevoke);
 		if (execution == null) {
 			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,
 					target.group);

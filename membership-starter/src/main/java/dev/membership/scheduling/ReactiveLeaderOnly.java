@@ -1,10 +1,8 @@
 package dev.membership.scheduling;
 
-import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
-import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -16,10 +14,9 @@ import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
 
-import dev.membership.Membership;
-import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.ReactiveLeaderContext;
+import dev.membership.spi.WorkRegistry;
 
 /**
  * {@code @LeaderOnly} on a method that returns a reactive type (Mono, Flux, or any type Spring's
@@ -66,16 +63,16 @@ final class ReactiveLeaderOnly {
 		}
 	}
 
-	Object guard(ProxyMethodInvocation invocation, Supplier<Membership> membership, String group, String name,
-			boolean cancelOnRevoke, Runnable executions, Runnable skips) {
+	Object guard(ProxyMethodInvocation invocation, Supplier<@Nullable WorkRegistry> registry, String group,
+			String name, boolean cancelOnRevoke, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
 		if (this.adapter.isMultiValue()) {
-			deferred = Flux.defer(() -> subscribe(invocation, termOf(membership, group), name, cancelOnRevoke,
-					executions, skips, false));
+			deferred = Flux.defer(() -> subscribe(invocation, registry.get(), termOf(registry.get(), group), name,
+					cancelOnRevoke, executions, skips, false));
 		}
 		else {
-			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, termOf(membership, group), name,
-					cancelOnRevoke, executions, skips, true)));
+			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, registry.get(),
+					termOf(registry.get(), group), name, cancelOnRevoke, executions, skips, true)));
 		}
 		return this.adapter.fromPublisher(deferred);
 	}
@@ -86,36 +83,40 @@ final class ReactiveLeaderOnly {
 	 * multi-value type emits every partition's elements; a single-value one completes once all did (values dropped).
 	 * A partition whose pipeline fails does not stop the others; the errors come at the end.
 	 */
-	Object guardEach(ProxyMethodInvocation invocation, Supplier<List<LeadershipTerm>> terms, String name,
+	Object guardEach(ProxyMethodInvocation invocation, WorkRegistry registry, String group, String name,
 			boolean cancelOnRevoke) {
-		Flux<Object> all = Flux.defer(() -> Flux.fromIterable(terms.get())
-			.concatMapDelayError((term) -> subscribe(invocation, term, name, cancelOnRevoke, NOT_CANCELLED,
+		Flux<Object> all = Flux.defer(() -> Flux.fromIterable(registry.ownedTerms(group))
+			.concatMapDelayError((term) -> subscribe(invocation, registry, term, name, cancelOnRevoke, NOT_CANCELLED,
 					NOT_CANCELLED, false)));
 		return this.adapter.fromPublisher(this.adapter.isMultiValue() ? all : all.then());
 	}
 
-	private static @Nullable LeadershipTerm termOf(Supplier<Membership> membership, String group) {
-		Membership m = membership.get();
-		return (m != null) ? m.currentTerm(group).orElse(null) : null;
+	private static @Nullable LeadershipTerm termOf(@Nullable WorkRegistry registry, String group) {
+		return (registry != null) ? registry.currentTerm(group).orElse(null) : null;
 	}
 
-	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, @Nullable LeadershipTerm current, String name,
-			boolean cancelOnRevoke, Runnable executions, Runnable skips, boolean single) {
+	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, @Nullable WorkRegistry registry,
+			@Nullable LeadershipTerm current, String name, boolean cancelOnRevoke, Runnable executions, Runnable skips,
+			boolean single) {
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
 		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
-		LeadershipTerm.Execution execution = (current != null)
-				? current.tryBegin(name, (ended != null) ? () -> cancelElsewhere(ended) : NOT_CANCELLED) : null;
+		LeadershipTerm.Execution execution = (registry != null && current != null) ? registry.tryBeginDetached(current,
+				name, (ended != null) ? () -> cancelElsewhere(ended) : NOT_CANCELLED) : null;
 		if (execution == null) {
 			skips.run();
 			return Flux.empty();
 		}
-		LeadershipTerm term = execution.term();
 		Publisher<Object> source;
-		try (LeaderContext.Scope scope = LeaderContext.enter(term)) {
+		// the method's own call is thread-bound work too, with the term as this thread's context while it assembles
+		try (LeadershipTerm.Execution call = registry.tryBegin(current, name, false)) {
+			if (call == null) {
+				execution.close(); // ending since: as if not leading
+				skips.run();
+				return Flux.empty();
+			}
 			executions.run();
 			// each subscription calls the method anew, through the rest of the advice chain
-			MethodInvocation call = invocation.invocableClone();
-			Object result = call.proceed();
+			Object result = invocation.invocableClone().proceed();
 			source = (result != null) ? this.adapter.toPublisher(result) : Flux.empty();
 		}
 		catch (Throwable ex) {
@@ -127,14 +128,14 @@ final class ReactiveLeaderOnly {
 			if (ended != null) {
 				work = work.takeUntilOther(ended.asMono());
 			}
-			return work.contextWrite(ReactiveLeaderContext.with(term))
+			return work.contextWrite(ReactiveLeaderContext.with(execution))
 				.doFinally((signal) -> execution.close());
 		}
 		Flux<Object> work = Flux.from(source);
 		if (ended != null) {
 			work = work.takeUntilOther(ended.asMono());
 		}
-		return work.contextWrite(ReactiveLeaderContext.with(term))
+		return work.contextWrite(ReactiveLeaderContext.with(execution))
 			.doFinally((signal) -> execution.close());
 	}
 

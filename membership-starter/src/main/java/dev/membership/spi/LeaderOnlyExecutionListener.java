@@ -1,4 +1,4 @@
-package dev.membership.scheduling;
+package dev.membership.spi;
 
 /** Told of every {@code @LeaderOnly} call; for metrics. Must be fast. */
 public interface LeaderOnlyExecutionListener {

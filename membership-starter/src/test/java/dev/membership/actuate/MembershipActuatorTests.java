@@ -28,13 +28,14 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.membership.spi.WorkRegistry;
 import dev.membership.Membership;
 import dev.membership.leadership.LeadershipTerm;
-import dev.membership.autoconfigure.MembershipReadinessGate;
 import dev.membership.autoconfigure.MembershipActuatorAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
@@ -44,6 +45,7 @@ import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.FaultInjectingStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.mock;
 
@@ -124,7 +126,7 @@ class MembershipActuatorTests {
 			ClusterDescriptor.PartitionedGroup tenants = cluster.partitions().get("tenants");
 			assertThat(tenants.count()).isEqualTo(4);
 			assertThat(tenants.owners()).containsOnlyKeys("0", "1", "2", "3");
-			membership.partitions("tenants").owned().forEach((term) -> assertThat(tenants.owners())
+			((WorkRegistry) membership).ownedTerms("tenants").forEach((term) -> assertThat(tenants.owners())
 				.containsEntry(Integer.toString(term.partition().getAsInt()),
 						new ClusterDescriptor.PartitionOwner("observed", term.epoch())));
 			Map<?, ?> groups = (Map<?, ?>) context.getBean(MembershipHealthIndicator.class).health(true).getDetails().get("groups");
@@ -137,13 +139,34 @@ class MembershipActuatorTests {
 		this.runner.run((context) -> {
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
-			LeadershipTerm before = membership.currentTerm("default").orElseThrow();
-			ClusterDescriptor.Resignation result = context.getBean(ClusterEndpoint.class).resign(null);
-			assertThat(result).isEqualTo(new ClusterDescriptor.Resignation("default", true));
+			LeadershipTerm before = ((WorkRegistry) membership).currentTerm("default").orElseThrow();
+			ClusterDescriptor.Resignation result = context.getBean(ClusterEndpoint.class).resign(null, null);
+			assertThat(result).isEqualTo(new ClusterDescriptor.Resignation("default", null, true));
 			// the resign hands over on the node's loop (drain, then release): the term ends, and on this lone node a
 			// later term may follow after the hold-off, so the test watches the term it saw, not isLeader
-			assertThat(before.isHandingOver()).isTrue();
+			assertThat(before.isEnding()).isTrue();
 			await().atMost(Duration.ofSeconds(5)).until(() -> !before.isValid());
+		});
+	}
+
+	@Test
+	void theWriteOperationReleasesOnePartitionAndRefusesWhatCannotBeResignedWithTheReason() {
+		this.runner.withPropertyValues("membership.partitions.tenants=4").run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 4);
+			ClusterEndpoint endpoint = context.getBean(ClusterEndpoint.class);
+			assertThat(endpoint.resign("tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, true));
+			assertThat(membership.partitions("tenants").owned()).doesNotContain(3);
+			assertThat(endpoint.resign("tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, false));
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.resign("tenants", null))
+				.withMessageContaining("is partitioned");
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.resign("tenants", 4))
+				.withMessageContaining("partitions 0 to 3");
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> endpoint.resign("reprots", null))
+				.withMessageContaining("does not compete for a group 'reprots'");
 		});
 	}
 
@@ -294,7 +317,7 @@ class MembershipActuatorTests {
 			.withUserConfiguration(Faults.class)
 			.withPropertyValues("faults.down-at-start=true", "membership.readiness.enabled=false")
 			.run((context) -> {
-				assertThat(context).doesNotHaveBean(MembershipReadinessGate.class);
+				assertThat(context).doesNotHaveBean("membershipReadinessGate");
 				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
 				assertThat(context.getBean(ApplicationAvailability.class).getReadinessState())
 					.isEqualTo(ReadinessState.ACCEPTING_TRAFFIC);

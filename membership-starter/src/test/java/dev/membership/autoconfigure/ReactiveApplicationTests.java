@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 
+import dev.membership.spi.WorkRegistry;
 import dev.membership.Membership;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.scheduling.LeaderOnly;
@@ -60,7 +61,7 @@ class ReactiveApplicationTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
 			assertThat(membership.liveMembers()).hasSize(1);
 			Jobs jobs = context.getBean(Jobs.class);
-			long epoch = membership.currentTerm("default").orElseThrow().epoch();
+			long epoch = ((WorkRegistry) membership).currentTerm("default").orElseThrow().epoch();
 			assertThat(jobs.purge()).isEqualTo(epoch);
 			assertThat(jobs.runs()).isEqualTo(1);
 		});

@@ -42,6 +42,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.client.ReactorResourceFactory;
 
+import dev.membership.spi.WorkRegistry;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.MembershipEvent;
 import dev.membership.leadership.LeaderChangedEvent;
@@ -368,7 +369,7 @@ class BroadcastClusterTests {
 			.findFirst()
 			.orElseThrow();
 		ConfigurableApplicationContext staying = cluster.get((cluster.get(0) == leaving) ? 1 : 0);
-		long before = membership(staying).partitions("tenants").owned().stream().mapToLong((t) -> t.epoch()).sum();
+		long before = ((WorkRegistry) membership(staying)).ownedTerms("tenants").stream().mapToLong((t) -> t.epoch()).sum();
 		double noticesBefore = accepted(staying);
 		leaving.close();
 		await().atMost(Duration.ofMillis(2500))
@@ -376,7 +377,7 @@ class BroadcastClusterTests {
 		// told of both in one notice, as their successor (a tick of its own may have come first, but the notice was
 		// sent and accepted)
 		await().atMost(Duration.ofSeconds(1)).until(() -> accepted(staying) - noticesBefore >= 1);
-		assertThat(membership(staying).partitions("tenants").owned().stream().mapToLong((t) -> t.epoch()).sum())
+		assertThat(((WorkRegistry) membership(staying)).ownedTerms("tenants").stream().mapToLong((t) -> t.epoch()).sum())
 			.isGreaterThan(before);
 	}
 

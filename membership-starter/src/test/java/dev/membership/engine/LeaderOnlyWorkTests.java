@@ -138,7 +138,7 @@ class LeaderOnlyWorkTests {
 		assertThat(leader.isLeader(GROUP)).isTrue();
 		assertThat(leader.runIfLeader(GROUP, () -> {
 		})).isFalse();
-		assertThat(leader.currentTerm(GROUP).orElseThrow().isHandingOver()).isTrue();
+		assertThat(leader.currentTerm(GROUP).orElseThrow().isEnding()).isTrue();
 		Execution next = awaitFirstRunAfter(leader);
 		assertThat(next.startNanos()).isGreaterThanOrEqualTo(this.executions.last(leader.nodeId())
 			.filter((e) -> e.epoch() < next.epoch())
@@ -215,7 +215,7 @@ class LeaderOnlyWorkTests {
 		node.resign(GROUP);
 		await().atMost(LEASE).until(() -> !captured.isValid());
 		assertThat(captured.remaining()).isZero();
-		assertThat(captured.tryBegin("late")).isNull();
+		assertThat(node.tryBegin(captured, "late", false)).isNull();
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +22,7 @@ import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.LEASE;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -48,7 +50,7 @@ class PartitionClusterTests {
 	private Map<Integer, String> owners() {
 		Map<Integer, String> owners = new HashMap<>();
 		for (MembershipNode node : this.cluster.running()) {
-			for (LeadershipTerm term : node.partitions("t").owned()) {
+			for (LeadershipTerm term : node.ownedTerms("t")) {
 				String before = owners.put(term.partition().getAsInt(), node.nodeId());
 				assertThat(before).as("partition %s owned twice", term.partition()).isNull();
 			}
@@ -166,7 +168,7 @@ class PartitionClusterTests {
 			.map(PartitionAssignedEvent.class::cast)
 			.toList();
 		assertThat(assigned).hasSize(PARTITIONS / 2).allSatisfy((e) -> assertThat(e.epoch()).isGreaterThan(1));
-		for (LeadershipTerm term : this.cluster.node("n2").partitions("t").owned()) {
+		for (LeadershipTerm term : this.cluster.node("n2").ownedTerms("t")) {
 			assertThat(term.group()).isEqualTo("t");
 			assertThat(term.epoch()).isEqualTo(assigned.stream()
 				.filter((e) -> e.partition() == term.partition().getAsInt())
@@ -174,6 +176,45 @@ class PartitionClusterTests {
 				.orElseThrow()
 				.epoch());
 		}
+	}
+
+	@Test
+	void aPartitionIsReleasedOnItsOwnAndTheGroupAsAWholeCannotBeResigned() {
+		MembershipNode n1 = this.cluster.start("n1");
+		MembershipNode n2 = this.cluster.start("n2");
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		int partition = n1.partitions("t").owned().get(0);
+		long epoch = n1.partitionTerm("t", partition).orElseThrow().epoch();
+		assertThat(n1.partitions("t").release(partition)).isTrue();
+		assertThat(n1.partitions("t").owned()).doesNotContain(partition);
+		assertThat(n2.partitions("t").release(partition)).as("not n2's").isFalse();
+		// handed over (drained, released, taken again under a greater epoch, here or there)
+		await().atMost(LEASE.multipliedBy(10)).until(() -> ownerEpoch(partition) > epoch);
+		assertThat(this.cluster.events("n1")).anySatisfy((event) -> assertThat(event)
+			.isInstanceOfSatisfying(PartitionRevokedEvent.class, (revoked) -> {
+				assertThat(revoked.partition()).isEqualTo(partition);
+				assertThat(revoked.reason()).isEqualTo(RevocationReason.RESIGNED);
+			}));
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.resign("t"))
+			.withMessageContaining("partitions(\"t\").release(partition)");
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.resign("t#" + partition))
+			.withMessageContaining("does not compete for a group 't#" + partition + "'")
+			.withMessageContaining("release(partition)");
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.resign("reprots"))
+			.withMessageContaining("does not compete for a group 'reprots'")
+			.withMessageContaining("[a, b, c, d, default, e]");
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.competeFor("t"))
+			.withMessageContaining("partitioned group");
+	}
+
+	private long ownerEpoch(int partition) {
+		for (MembershipNode node : this.cluster.running()) {
+			Optional<LeadershipTerm> term = node.partitionTerm("t", partition);
+			if (term.isPresent()) {
+				return term.get().epoch();
+			}
+		}
+		return Long.MIN_VALUE;
 	}
 
 }

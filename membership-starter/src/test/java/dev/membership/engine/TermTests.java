@@ -12,6 +12,7 @@ import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /** A term as leader code sees it and as the engine holds it: validity, work, the drain and the end. */
@@ -46,13 +47,13 @@ class TermTests {
 		assertThat(this.term.end()).isTrue();
 		assertThat(this.term.end()).isFalse();
 		assertThat(this.term.isValid()).isFalse();
-		assertThat(this.term.isHandingOver()).isTrue();
+		assertThat(this.term.isEnding()).isTrue();
 	}
 
 	@Test
 	void threadBoundWorkHasTheTermAsItsContextUntilClosed() {
 		assertThat(LeaderContext.isActive()).isFalse();
-		try (LeadershipTerm.Execution run = this.term.tryBegin("job")) {
+		try (LeadershipTerm.Execution run = this.term.tryBegin("job", false)) {
 			assertThat(run).isNotNull();
 			assertThat(LeaderContext.currentTerm()).isSameAs(this.term);
 		}
@@ -63,7 +64,7 @@ class TermTests {
 	@Test
 	void workOnNoThreadIsToldOnceOfAHandOverAndTheDrainWaitsUntilItIsClosedFromAnotherThread() throws Exception {
 		AtomicInteger told = new AtomicInteger();
-		LeadershipTerm.Execution execution = this.term.tryBegin("pipeline", told::incrementAndGet);
+		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", told::incrementAndGet);
 		assertThat(execution).isNotNull();
 		assertThat(LeaderContext.isActive()).isFalse(); // not bound to this thread
 		CompletableFuture<Void> drained = this.term.handOver();
@@ -79,7 +80,7 @@ class TermTests {
 	@Test
 	void workClosedBeforeTheEndIsNotTold() {
 		AtomicInteger told = new AtomicInteger();
-		LeadershipTerm.Execution execution = this.term.tryBegin("pipeline", told::incrementAndGet);
+		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", told::incrementAndGet);
 		execution.close();
 		execution.close();
 		this.term.end();
@@ -89,12 +90,12 @@ class TermTests {
 
 	@Test
 	void runningWorkIsWaitedForAndNoNewWorkStartsOnceHandingOver() throws Exception {
-		LeadershipTerm.Execution execution = this.term.tryBegin("pipeline", () -> {
+		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", () -> {
 		});
 		CompletableFuture<Void> drained = this.term.handOver();
 		assertThat(drained).isNotDone();
 		assertThat(this.term.runningWork()).containsExactly("pipeline");
-		assertThat(this.term.tryBegin("late")).isNull();
+		assertThat(this.term.tryBegin("late", false)).isNull();
 		CompletableFuture.runAsync(execution::close).get(5, TimeUnit.SECONDS);
 		assertThat(drained).isDone();
 	}
@@ -102,17 +103,53 @@ class TermTests {
 	@Test
 	void aCallbackThatClosesItsExecutionAtOnceDoesNotDeadlock() {
 		LeadershipTerm.Execution[] execution = new LeadershipTerm.Execution[1];
-		execution[0] = this.term.tryBegin("pipeline", () -> execution[0].close());
+		execution[0] = this.term.tryBeginDetached("pipeline", () -> execution[0].close());
 		assertThat(this.term.handOver()).isDone();
 	}
 
 	@Test
 	void interruptibleWorkIsInterruptedAtTheEndAndTheFlagIsClearedWhenItCloses() {
-		LeadershipTerm.Execution execution = this.term.tryBeginInterruptible("job");
+		LeadershipTerm.Execution execution = this.term.tryBegin("job", true);
 		this.term.end();
 		assertThat(Thread.currentThread().isInterrupted()).isTrue();
 		execution.close();
 		assertThat(Thread.interrupted()).isFalse();
+	}
+
+	@Test
+	void noCodeButTheStartersCanMakeATerm() {
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(MadeUp::new)
+			.withMessageContaining("Only membership-starter makes leadership terms");
+	}
+
+	/** A term made up outside the starter (here: in its tests, another classes folder), as a user might try. */
+	static final class MadeUp extends LeadershipTerm {
+
+		@Override
+		public String group() {
+			return "default";
+		}
+
+		@Override
+		public long epoch() {
+			return Long.MAX_VALUE;
+		}
+
+		@Override
+		public Duration remaining() {
+			return Duration.ofDays(1);
+		}
+
+		@Override
+		public boolean isValid() {
+			return true;
+		}
+
+		@Override
+		public boolean isEnding() {
+			return false;
+		}
+
 	}
 
 }

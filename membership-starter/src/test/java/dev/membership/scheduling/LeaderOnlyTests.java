@@ -31,6 +31,7 @@ import org.springframework.context.event.EventListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
+import dev.membership.spi.WorkRegistry;
 import dev.membership.Membership;
 import dev.membership.MembershipEvent;
 import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
@@ -115,7 +116,7 @@ class LeaderOnlyTests {
 			assertThat(onFollower.flag()).isFalse();
 			assertThat(onFollower.epochFromContext()).isNull();
 			Jobs onLeader = leader.getBean(Jobs.class);
-			long epoch = leader.getBean(Membership.class).currentTerm("default").orElseThrow().epoch();
+			long epoch = ((WorkRegistry) leader.getBean(Membership.class)).currentTerm("default").orElseThrow().epoch();
 			assertThat(onLeader.report()).contains("report");
 			assertThat(onLeader.count()).isEqualTo(42);
 			assertThat(onLeader.flag()).isTrue();

@@ -5,6 +5,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.membership.spi.WorkRegistry;
 import dev.membership.Membership;
 import dev.membership.leadership.LeadershipTerm;
 
@@ -27,12 +28,7 @@ public final class JobRunner implements AutoCloseable {
 			return thread;
 		});
 		this.scheduler.scheduleWithFixedDelay(() -> {
-			LeadershipTerm term = node.currentTerm(group).orElse(null);
-			if (term == null) {
-				return;
-			}
-			LeadershipTerm.Execution execution = interruptible ? term.tryBeginInterruptible("job")
-					: term.tryBegin("job");
+			LeadershipTerm.Execution execution = ((WorkRegistry) node).tryBegin(group, "job", interruptible);
 			if (execution == null) {
 				return;
 			}

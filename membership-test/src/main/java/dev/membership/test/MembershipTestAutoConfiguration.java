@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Primary;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
-import dev.membership.autoconfigure.MembershipLifecycle;
+import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipNodeCustomizer;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
@@ -98,7 +98,7 @@ public class MembershipTestAutoConfiguration {
 
 			@Override
 			public int getPhase() {
-				return MembershipLifecycle.PHASE + 1; // after the node started
+				return MembershipAutoConfiguration.LIFECYCLE_PHASE + 1; // after the node started
 			}
 
 		};

@@ -20,7 +20,7 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.scheduling.LeaderOnlyExecutionListener;
+import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.scheduling.LeaderOnlyInterceptor;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRuntime;

@@ -38,7 +38,7 @@ final class SimulatedLeadership {
 
 	LeadershipTerm elect(String group) {
 		MembershipNode node = this.cluster.runningNode();
-		node.join(group);
+		node.competeFor(group);
 		this.placement.pin(group, node.nodeId());
 		this.peers.forEach((id, peer) -> {
 			if (peer.isLeader(group)) {
@@ -69,7 +69,7 @@ final class SimulatedLeadership {
 		long epoch = node.currentTerm(group).map(LeadershipTerm::epoch).orElse(0L);
 		int seen = this.cluster.events().size();
 		MembershipNode peer = this.cluster.peer(DEFAULT_PEER);
-		peer.join(group);
+		peer.competeFor(group);
 		try {
 			this.database.gate(group, DEFAULT_PEER);
 			switch (reason) {
@@ -115,7 +115,7 @@ final class SimulatedLeadership {
 			throw new IllegalArgumentException(nodeId + " is the node under test: use elect(\"" + group + "\")");
 		}
 		MembershipNode peer = this.cluster.peer(nodeId);
-		peer.join(group);
+		peer.competeFor(group);
 		this.placement.pin(group, nodeId);
 		node.resign(group);
 		this.peers.forEach((id, other) -> {

@@ -27,11 +27,11 @@ public final class SimulatedPartitions {
 	 */
 	public LeadershipTerm assign(int partition) {
 		MembershipNode node = this.cluster.runningNode();
-		Partitions partitions = partitions(node, partition);
+		check(node, partition);
 		this.cluster.pins().pin(this.group, partition, node.nodeId());
 		this.cluster.runUntil("the node under test owns partition " + partition + " of '" + this.group + "'",
-				() -> partitions.term(partition).filter((term) -> !term.isHandingOver()).isPresent());
-		return partitions.term(partition).orElseThrow();
+				() -> node.partitionTerm(this.group, partition).filter((term) -> !term.isEnding()).isPresent());
+		return node.partitionTerm(this.group, partition).orElseThrow();
 	}
 
 	/**
@@ -42,24 +42,24 @@ public final class SimulatedPartitions {
 	 */
 	public void revoke(int partition) {
 		MembershipNode node = this.cluster.runningNode();
-		Partitions partitions = partitions(node, partition);
-		if (partitions.term(partition).isEmpty()) {
+		check(node, partition);
+		if (node.partitionTerm(this.group, partition).isEmpty()) {
 			throw new IllegalStateException("The node under test does not own partition " + partition + " of '"
 					+ this.group + "': assign(" + partition + ") first");
 		}
 		MembershipNode peer = this.cluster.peer(SimulatedCluster.DEFAULT_PEER);
 		this.cluster.pins().pin(this.group, partition, SimulatedCluster.DEFAULT_PEER);
 		this.cluster.runUntil(SimulatedCluster.DEFAULT_PEER + " owns partition " + partition + " of '" + this.group + "'",
-				() -> partitions.term(partition).isEmpty() && peer.partitions(this.group).term(partition).isPresent());
+				() -> node.partitionTerm(this.group, partition).isEmpty()
+						&& peer.partitionTerm(this.group, partition).isPresent());
 	}
 
-	private Partitions partitions(MembershipNode node, int partition) {
+	private void check(MembershipNode node, int partition) {
 		Partitions partitions = node.partitions(this.group);
 		if (partition < 0 || partition >= partitions.count()) {
 			throw new IllegalArgumentException("Group '" + this.group + "' has partitions 0 to "
 					+ (partitions.count() - 1) + ", not " + partition);
 		}
-		return partitions;
 	}
 
 }

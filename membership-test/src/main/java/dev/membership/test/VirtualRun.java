@@ -6,7 +6,6 @@ import java.util.function.BooleanSupplier;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeadershipTerm;
-import dev.membership.leadership.Partitions;
 
 /**
  * How a {@link SimulatedCluster} moves virtual time towards a state a test asked for: one due piece of work at a time,
@@ -70,14 +69,13 @@ final class VirtualRun {
 	private static boolean handOverWaitsForWork(MembershipNode node) {
 		return node.groups()
 			.stream()
-			.anyMatch((group) -> node.currentTerm(group).filter(LeadershipTerm::isHandingOver).isPresent())
+			.anyMatch((group) -> node.currentTerm(group).filter(LeadershipTerm::isEnding).isPresent())
 				|| node.partitionedGroups().stream().anyMatch((group) -> partitionHandedOver(node, group));
 	}
 
 	private static boolean partitionHandedOver(MembershipNode node, String group) {
-		Partitions partitions = node.partitions(group);
-		for (int p = 0; p < partitions.count(); p++) {
-			if (partitions.term(p).filter(LeadershipTerm::isHandingOver).isPresent()) {
+		for (int p = 0; p < node.partitions(group).count(); p++) {
+			if (node.partitionTerm(group, p).filter(LeadershipTerm::isEnding).isPresent()) {
 				return true;
 			}
 		}

@@ -301,7 +301,7 @@ final class Simulation {
 	static Optional<LeadershipTerm> belief(MembershipNode node, String unit) {
 		int at = unit.indexOf('#');
 		return (at < 0) ? node.currentTerm(unit)
-				: node.partitions(unit.substring(0, at)).term(Integer.parseInt(unit.substring(at + 1)));
+				: node.partitionTerm(unit.substring(0, at), Integer.parseInt(unit.substring(at + 1)));
 	}
 
 	private boolean everyGroupLed() {
@@ -649,7 +649,7 @@ final class Simulation {
 				List<String> units = units();
 				String group = units.get(random.nextInt(units.size()));
 				LeadershipTerm term = belief(owner, group).orElse(null);
-				LeadershipTerm.Execution run = (term != null) ? term.tryBegin("housekeeping") : null;
+				LeadershipTerm.Execution run = (term != null) ? owner.tryBegin(term, "housekeeping", false) : null;
 				if (run != null) {
 					Simulation.this.work.began(this.id, group, run.term().epoch(), Simulation.this.scheduler.now());
 					lanes.application().schedule(() -> {

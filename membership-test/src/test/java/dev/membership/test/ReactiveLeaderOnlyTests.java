@@ -93,7 +93,7 @@ class ReactiveLeaderOnlyTests {
 		this.reports.untilResult().subscribe(received::set);
 		LeadershipTerm term = term();
 		this.cluster.node().resign("reports");
-		assertThat(term.isHandingOver()).isTrue();
+		assertThat(term.isEnding()).isTrue();
 		assertThat(this.cluster.node().isLeader("reports")).isTrue();
 		result.tryEmitValue("done");
 		assertThat(received).hasValue("done");

@@ -22,7 +22,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import dev.membership.Membership;
 import dev.membership.leadership.ReactiveLeaderContext;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.scheduling.LeaderOnlyExecutionListener;
+import dev.membership.spi.LeaderOnlyExecutionListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -34,7 +34,7 @@ import dev.membership.bench.support.CommandCounter;
 import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.bench.support.Waits;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
-import dev.membership.scheduling.LeaderOnlyExecutionListener;
+import dev.membership.spi.LeaderOnlyExecutionListener;
 
 /**
  * The cost of one guarded call of a trivial method, each guard the way its users set it up: {@code @LeaderOnly} on a

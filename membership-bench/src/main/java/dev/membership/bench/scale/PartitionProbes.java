@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.membership.bench.support.Stats;
 import dev.membership.engine.MembershipNode;
-import dev.membership.leadership.LeadershipTerm;
 
 /** What {@link PartitionScenario} reads off its nodes, and how it prints the hand-offs. */
 final class PartitionProbes {
@@ -33,8 +32,8 @@ final class PartitionProbes {
 		Map<Integer, String> owners = new HashMap<>();
 		boolean twice = false;
 		for (MembershipNode node : running) {
-			for (LeadershipTerm term : node.partitions(group).owned()) {
-				twice |= owners.put(term.partition().getAsInt(), node.nodeId()) != null;
+			for (int partition : node.partitions(group).owned()) {
+				twice |= owners.put(partition, node.nodeId()) != null;
 			}
 		}
 		if (twice) {
