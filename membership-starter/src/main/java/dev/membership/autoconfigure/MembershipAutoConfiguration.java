@@ -97,8 +97,8 @@ public class MembershipAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(MembershipNode.class)
 	@ConditionalOnMissingBean
-	MembershipLifecycle membershipLifecycle(MembershipNode node) {
-		return new MembershipLifecycle(node);
+	MembershipLifecycle membershipLifecycle(MembershipNode node, Environment environment) {
+		return new MembershipLifecycle(node, MembershipSettingsFactory.shutdownPhase(environment));
 	}
 
 	@Configuration(proxyBeanMethods = false)

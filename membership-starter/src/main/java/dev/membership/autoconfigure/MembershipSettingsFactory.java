@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 import dev.membership.InvalidMembershipSettingsException;
@@ -72,6 +73,16 @@ final class MembershipSettingsFactory {
 			violations.add(new Violation(List.of("shutdown.drain-timeout"),
 					"must be zero or a positive duration (was " + drainTimeout + ")"));
 		}
+		else {
+			Duration phase = shutdownPhase(environment);
+			if (drainTimeout.plus(MembershipLifecycle.LEAVE_ALLOWANCE).compareTo(phase) > 0) {
+				violations.add(new Violation(List.of("shutdown.drain-timeout", SHUTDOWN_PHASE),
+						"the drain (" + drainTimeout + ") must end at least " + MembershipLifecycle.LEAVE_ALLOWANCE
+								+ " before Spring's shutdown phase does (" + phase + "), so that the node can still "
+								+ "release its leases and say goodbye; Spring would otherwise cut the stop short and "
+								+ "the others would wait for the leases to expire"));
+			}
+		}
 		if (properties.getGroups() == null) {
 			violations.add(new Violation(List.of("groups"), "group names must not be blank"));
 		}
@@ -96,6 +107,14 @@ final class MembershipSettingsFactory {
 			.groups(properties.getGroups())
 			.partitions((properties.getPartitions() != null) ? properties.getPartitions() : Map.of())
 			.build();
+	}
+
+	/** Spring Boot's bound on each phase of a graceful shutdown, the membership phase among them. */
+	static final String SHUTDOWN_PHASE = "spring.lifecycle.timeout-per-shutdown-phase";
+
+	/** {@value #SHUTDOWN_PHASE}, bound as Spring Boot binds it (a bare number is milliseconds), 30 s when unset. */
+	static Duration shutdownPhase(Environment environment) {
+		return Binder.get(environment).bind(SHUTDOWN_PHASE, Duration.class).orElse(Duration.ofSeconds(30));
 	}
 
 	static String defaultNodeId(Environment environment) {

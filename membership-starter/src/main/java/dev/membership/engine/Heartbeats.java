@@ -8,7 +8,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.MembershipStatus;
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRecord;
 
 /**
@@ -54,6 +56,14 @@ final class Heartbeats {
 	/** Local monotonic time of the last successful heartbeat or renewal, or null before the first. */
 	@Nullable Long lastHeartbeatNanos() {
 		return this.heartbeatSucceeded ? this.lastHeartbeatNanos : null;
+	}
+
+	/** The node's status as health reports it, from what the heartbeats and the loop know. */
+	MembershipStatus status(boolean running, boolean ready, NodeLoop loop, MonotonicClock clock) {
+		Long last = lastHeartbeatNanos();
+		Duration age = (last != null) ? Duration.ofNanos(clock.nanoTime() - last) : null;
+		return new MembershipStatus(running, ready, age, loop.consecutiveFailures(), loop.lastError(),
+				duplicateNodeId());
 	}
 
 	boolean duplicateNodeId() {

@@ -159,10 +159,14 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 * Leaves gracefully. First the drain: no new leader-only work starts, work that asked to be interrupted is, and the
 	 * node keeps renewing its leases while the rest finishes (at most the settings' drain timeout). Then it ends every
 	 * leadership belief, releases the leases and removes its document (bounded by {@code timeout}), so that followers
-	 * take over as soon as the work is done, never while it still runs. A second call waits for the first.
+	 * take over as soon as the work is done, never while it still runs. Returns within the drain timeout plus
+	 * {@code timeout} (and a second of slack); what is left undone then (a release that did not land) is left to the
+	 * leases' expiry. A second call waits for the first.
 	 */
 	public void stop(Duration timeout) {
-		this.handOver.await(stopAsync(timeout, true), timeout);
+		long started = System.nanoTime();
+		this.handOver.stop(timeout, true); // this thread waits anyway: it carries the notices to the successors
+		this.handOver.await(this.stopped.copy(), timeout, started);
 	}
 
 	/**
@@ -170,12 +174,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 * simulations and callers that must not block.
 	 */
 	public CompletableFuture<Void> stopAsync(Duration timeout) {
-		return stopAsync(timeout, false);
-	}
-
-	/** {@code callerWaits}: this thread waits for the stop anyway, so it can carry the notices to the successors. */
-	private CompletableFuture<Void> stopAsync(Duration timeout, boolean callerWaits) {
-		this.handOver.stop(timeout, callerWaits);
+		this.handOver.stop(timeout, false);
 		return this.stopped.copy(); // the caller's copy: completing it cannot fake a stop
 	}
 
@@ -193,9 +192,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 			return;
 		}
 		this.stopped.complete(null);
-		for (GroupElection group : this.units.all()) {
-			group.halt();
-		}
+		this.units.all().forEach(GroupElection::halt);
 		this.runtime.halt();
 	}
 
@@ -255,12 +252,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	@Override
 	public Optional<LeaderInfo> leader(String group) {
-		GroupElection election = this.units.get(group);
-		if (election == null) {
-			return Optional.empty();
-		}
-		LeaderInfo self = election.self(advertisedAddress());
-		return (self != null) ? Optional.of(self) : Optional.ofNullable(election.leader().knownOther());
+		return this.units.leader(group, advertisedAddress());
 	}
 
 	@Override
@@ -304,10 +296,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	@Override
 	public MembershipStatus status() {
-		Long last = this.heartbeats.lastHeartbeatNanos();
-		Duration age = (last != null) ? Duration.ofNanos(this.clock.nanoTime() - last) : null;
-		return new MembershipStatus(isRunning(), this.readiness.ready(), age, this.loop.consecutiveFailures(),
-				this.loop.lastError(), this.heartbeats.duplicateNodeId());
+		return this.heartbeats.status(isRunning(), this.readiness.ready(), this.loop, this.clock);
 	}
 
 	@Override

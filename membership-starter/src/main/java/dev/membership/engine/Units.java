@@ -2,6 +2,7 @@ package dev.membership.engine;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
@@ -11,6 +12,7 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.membership.leadership.LeaderInfo;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
@@ -135,6 +137,16 @@ final class Units {
 	private @Nullable Found lastFound;
 
 	private record Found(String lease, GroupElection unit) {
+	}
+
+	/** The leader of {@code group} as this node knows it: itself (at {@code address}), or the one it last saw. */
+	Optional<LeaderInfo> leader(String group, @Nullable String address) {
+		GroupElection election = this.byLease.get(group);
+		if (election == null) {
+			return Optional.empty();
+		}
+		LeaderInfo self = election.self(address);
+		return (self != null) ? Optional.of(self) : Optional.ofNullable(election.leader().knownOther());
 	}
 
 	/** The groups, plain and partitioned, by their names. */

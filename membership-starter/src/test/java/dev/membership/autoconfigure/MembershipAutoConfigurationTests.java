@@ -227,6 +227,38 @@ class MembershipAutoConfigurationTests {
 	}
 
 	@Test
+	void theStopFitsInSpringsShutdownPhaseAndADrainThatWouldNotIsRefused() {
+		this.runner.withPropertyValues("membership.shutdown.drain-timeout=20s", "membership.lease-duration=15s",
+				"membership.renewal-interval=5s", "membership.liveness-window=10s").run((context) -> {
+			// the default phase, 30 s: 20 s of drain, then the leave within what is left, less a margin
+			assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout()).isEqualTo(Duration.ofMillis(8500));
+		});
+		this.runner
+			.withPropertyValues("membership.shutdown.drain-timeout=2s", "membership.lease-duration=1s",
+					"membership.renewal-interval=200ms", "membership.liveness-window=500ms")
+			.run((context) -> assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout())
+				.as("never longer than the lease").isEqualTo(Duration.ofSeconds(1)));
+		this.runner
+			.withPropertyValues("membership.shutdown.drain-timeout=29s",
+					"spring.lifecycle.timeout-per-shutdown-phase=30s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains(
+						"membership.shutdown.drain-timeout, spring.lifecycle.timeout-per-shutdown-phase: the drain (PT29S) "
+								+ "must end at least PT2S before Spring's shutdown phase does (PT30S)");
+				assertThat(analysis.getAction()).contains("spring.lifecycle.timeout-per-shutdown-phase");
+			});
+		this.runner
+			.withPropertyValues("membership.shutdown.drain-timeout=50s",
+					"spring.lifecycle.timeout-per-shutdown-phase=60000", "membership.lease-duration=15s",
+					"membership.renewal-interval=5s", "membership.liveness-window=10s")
+			.run((context) -> assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout())
+				.as("a bare number is milliseconds there, as Spring Boot reads it").isEqualTo(Duration.ofMillis(8500)));
+	}
+
+	@Test
 	void aDurationWithoutAUnitIsReadInSeconds() {
 		this.runner
 			.withPropertyValues("membership.renewal-interval=2", "membership.lease-duration=9",
