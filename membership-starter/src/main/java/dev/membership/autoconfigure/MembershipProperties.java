@@ -266,7 +266,7 @@ public class MembershipProperties {
 	public static class Broadcast {
 
 		/**
-		 * Whether nodes can broadcast to each other (needs a servlet web server).
+		 * Whether nodes can broadcast to each other (needs a web server: servlet or reactive).
 		 */
 		private boolean enabled = true;
 

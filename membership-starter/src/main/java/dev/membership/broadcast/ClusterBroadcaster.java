@@ -1,9 +1,6 @@
 package dev.membership.broadcast;
 
-import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,11 +21,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-import org.springframework.http.MediaType;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
-import org.springframework.web.client.ResourceAccessException;
-import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientResponseException;
 
 import dev.membership.broadcast.BroadcastResult.Delivery;
 import dev.membership.broadcast.BroadcastResult.Outcome;
@@ -60,7 +52,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private final ExecutorService senders;
 
-	private final RestClient http;
+	private final HttpDelivery http;
 
 	private final NoticeSender notices;
 
@@ -79,14 +71,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 			t.setDaemon(true);
 			return t;
 		});
-		HttpClient client = HttpClient.newBuilder()
-			.connectTimeout(settings.connectTimeout())
-			.followRedirects(HttpClient.Redirect.NEVER)
-			.version(HttpClient.Version.HTTP_1_1)
-			.build();
-		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
-		requests.setReadTimeout(settings.readTimeout());
-		this.http = RestClient.builder().requestFactory(requests).build();
+		this.http = new HttpDelivery(settings, metrics, this::uri);
 		this.notices = new NoticeSender(settings, metrics, this::uri);
 	}
 
@@ -220,7 +205,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 			CompletableFuture<Delivery> delivery = new CompletableFuture<>();
 			onSenders(() -> {
 				try {
-					delivery.complete(deliver(member, body, keyring.primaryKeyId(), signature));
+					delivery.complete(this.http.deliver(member, body, keyring.primaryKeyId(), signature));
 				}
 				catch (Throwable ex) {
 					delivery.completeExceptionally(ex);
@@ -230,51 +215,6 @@ public class ClusterBroadcaster implements AutoCloseable {
 		}
 		return CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new))
 			.thenApply((done) -> new BroadcastResult(id, deliveries.stream().map(CompletableFuture::join).toList()));
-	}
-
-	private Delivery deliver(Member member, byte[] body, String keyId, String signature) {
-		URI uri = uri(member.address());
-		String failure = null;
-		for (int attempt = 1; attempt <= 2; attempt++) {
-			try {
-				this.http.post()
-					.uri(uri)
-					.contentType(MediaType.APPLICATION_JSON)
-					.header(BroadcastSettings.KEY_ID_HEADER, keyId)
-					.header(BroadcastSettings.SIGNATURE_HEADER, signature)
-					.body(body)
-					.retrieve()
-					.toBodilessEntity();
-				this.metrics.sent(BroadcastMetrics.Sent.DELIVERED);
-				return new Delivery(member.nodeId(), member.address(), Outcome.DELIVERED, null);
-			}
-			catch (RestClientResponseException ex) {
-				failure = "HTTP " + ex.getStatusCode().value();
-				break;
-			}
-			catch (ResourceAccessException ex) {
-				failure = ex.getMostSpecificCause().toString();
-				if (!isConnectFailure(ex)) {
-					break; // a read timeout: the member may have it; do not send twice
-				}
-			}
-			catch (RuntimeException ex) {
-				failure = ex.toString();
-				break;
-			}
-		}
-		log.debug("Broadcast to {} at {} failed: {}", member.nodeId(), uri, failure);
-		this.metrics.sent(BroadcastMetrics.Sent.FAILED);
-		return new Delivery(member.nodeId(), member.address(), Outcome.FAILED, failure);
-	}
-
-	private static boolean isConnectFailure(ResourceAccessException ex) {
-		for (Throwable t = ex; t != null; t = t.getCause()) {
-			if (t instanceof ConnectException || t instanceof HttpConnectTimeoutException) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	URI uri(String address) {
