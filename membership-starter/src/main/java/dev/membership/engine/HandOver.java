@@ -106,38 +106,6 @@ final class HandOver {
 		}));
 	}
 
-	/**
-	 * Waits for a graceful stop ({@code stopped}) that began at {@code startedNanos} ({@link System#nanoTime()}): until
-	 * the drain timeout plus {@code timeout} have passed since (and a second of slack, so that a stop whose timers
-	 * started a little late is not cut short), then, within that bound, a little for the reactions (the release
-	 * notices) and listeners to see the SHUTDOWN revocations.
-	 */
-	void await(CompletableFuture<Void> stopped, Duration timeout, long startedNanos) {
-		long deadline = startedNanos + this.settings.drainTimeout().plus(timeout).toNanos();
-		try {
-			stopped.get(Math.max(0, deadline + SLACK_NANOS - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			log.warn("Membership node {} was interrupted while stopping; it hands over without waiting further",
-					this.nodeId);
-			return;
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			log.debug("Membership node {} is still stopping: {}", this.nodeId, ex.toString());
-			return;
-		}
-		long events = Math.min(EVENTS_NANOS, deadline - System.nanoTime());
-		if (events > 0) {
-			this.runtime.awaitEvents(Duration.ofNanos(events));
-		}
-	}
-
-	private static final long SLACK_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-	/** The longest a stop waits for the last events to be delivered. */
-	private static final long EVENTS_NANOS = TimeUnit.SECONDS.toNanos(2);
-
 	/** Runs {@code then} once {@code drained} completed or the drain timeout passed, whichever comes first. */
 	private void whenDrained(String group, Term term, CompletableFuture<Void> drained, Runnable then) {
 		if (drained.isDone()) {

@@ -2,7 +2,6 @@ package dev.membership.engine;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -14,7 +13,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.Membership;
-import dev.membership.MembershipEventListener;
 import dev.membership.MembershipStatus;
 import dev.membership.engine.Lifecycle.Phase;
 import dev.membership.leadership.LeaderInfo;
@@ -141,9 +139,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 			if (this.lifecycle.phase() != Phase.NEW) {
 				throw new IllegalStateException("A membership node starts once; create a new one to rejoin");
 			}
-			List<MembershipEventListener> all = new ArrayList<>(this.built.reactions);
-			all.addAll(this.built.lateReactions.get());
-			this.events.reactions(all);
+			this.events.reactions(this.built.allReactions());
 			String address = this.built.advertisedAddress.get();
 			this.holder = new Holder(nodeId(), this.incarnation, address);
 			this.lifecycle.move(Phase.NEW, Phase.RUNNING);
@@ -156,17 +152,16 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	/**
-	 * Leaves gracefully. First the drain: no new leader-only work starts, work that asked to be interrupted is, and the
-	 * node keeps renewing its leases while the rest finishes (at most the settings' drain timeout). Then it ends every
-	 * leadership belief, releases the leases and removes its document (bounded by {@code timeout}), so that followers
-	 * take over as soon as the work is done, never while it still runs. Returns within the drain timeout plus
-	 * {@code timeout} (and a second of slack); what is left undone then (a release that did not land) is left to the
-	 * leases' expiry. A second call waits for the first.
+	 * Leaves gracefully: the drain (no new leader-only work, running work finishes, at most the drain timeout, leases
+	 * renewed meanwhile), then every belief ends, the leases are released and the node's document removed, within
+	 * {@code timeout}, so that followers take over once the work is done, never while it runs. Returns within the drain
+	 * timeout plus {@code timeout} (and a second of slack); a release that has not landed by then is left to the
+	 * lease's expiry. A second call waits for the first.
 	 */
 	public void stop(Duration timeout) {
 		long started = System.nanoTime();
 		this.handOver.stop(timeout, true); // this thread waits anyway: it carries the notices to the successors
-		this.handOver.await(this.stopped.copy(), timeout, started);
+		StopWait.await(this.settings, this.runtime, this.stopped.copy(), timeout, started);
 	}
 
 	/**

@@ -129,6 +129,13 @@ public final class MembershipNodeBuilder {
 		return this;
 	}
 
+	/** The reactions given at once and those given late, in that order. */
+	List<MembershipEventListener> allReactions() {
+		List<MembershipEventListener> all = new ArrayList<>(this.reactions);
+		all.addAll(this.lateReactions.get());
+		return all;
+	}
+
 	public MembershipNode build() {
 		return new MembershipNode(this);
 	}
