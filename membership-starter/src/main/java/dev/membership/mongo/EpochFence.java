@@ -2,12 +2,16 @@ package dev.membership.mongo;
 
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoWriteException;
+import com.mongodb.ReadConcern;
 import com.mongodb.ReadPreference;
+import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
@@ -18,9 +22,9 @@ import com.mongodb.client.result.UpdateResult;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
-import org.springframework.dao.DuplicateKeyException;
-import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.MongoOperations;
+import org.springframework.data.mongodb.core.convert.QueryMapper;
+import org.springframework.data.mongodb.core.convert.UpdateMapper;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
@@ -37,6 +41,12 @@ import dev.membership.leadership.LeadershipTerm;
  * {@code {<field>: {$not: {$gt: epoch}}}} (an absent fence counts as older) and the update gains
  * {@code {$max: {<field>: epoch}}}. One single-document update is atomic, so no transaction is needed. Only documents
  * written through a fence are protected, and only against writes that go through a fence too.
+ * <p>
+ * A fence is only as durable as its write: fenced writes are made with a majority write concern whatever the
+ * collection or template says (its {@code wtimeout} and journal kept), since a newer leader's write acknowledged by
+ * fewer members can be rolled back by a failover, and then an older leader's late write passes the fence. The epoch
+ * that fenced a write out is read back from the primary with a local read concern: the fence the primary just
+ * enforced, which a majority read may not show yet.
  *
  * <pre>
  * EpochFence fence = EpochFence.of(term);
@@ -75,8 +85,9 @@ public final class EpochFence {
 	public static EpochFence of(String group, long epoch) {
 		Objects.requireNonNull(group, "group");
 		if (group.isEmpty() || group.contains(".") || group.startsWith("$")) {
-			throw new IllegalArgumentException("Group '" + group + "' cannot name a field: give the fence a field of "
-					+ "its own with EpochFence.of(term).field(\"...\")");
+			// no term has such a group (the settings refuse the name): this is an epoch carried by hand
+			throw new IllegalArgumentException("Group '" + group + "' cannot name a field (no '.', no leading '$'): "
+					+ "give the fence a field of its own with EpochFence.of(\"fenceName\", epoch).field(\"...\")");
 		}
 		return new EpochFence(group, epoch, DEFAULT_FIELD_PREFIX + group);
 	}
@@ -122,8 +133,8 @@ public final class EpochFence {
 	 * when the document exists under a newer epoch, the insert collides with it and the write is reported as fenced
 	 * out; when a concurrent upsert created it meanwhile, the write is tried once more as a plain fenced update.
 	 */
-	public FencedWriteResult updateOne(MongoCollection<?> collection, Bson filter, Bson update,
-			UpdateOptions options) {
+	public FencedWriteResult updateOne(MongoCollection<?> target, Bson filter, Bson update, UpdateOptions options) {
+		MongoCollection<?> collection = durable(target);
 		UpdateResult result;
 		try {
 			result = collection.updateOne(filter(filter), update(update), options);
@@ -159,16 +170,41 @@ public final class EpochFence {
 	}
 
 	/** A fenced {@code updateMany}: documents a newer epoch wrote are left alone and reported. */
-	public FencedWriteResult updateMany(MongoCollection<?> collection, Bson filter, Bson update) {
+	public FencedWriteResult updateMany(MongoCollection<?> target, Bson filter, Bson update) {
+		MongoCollection<?> collection = durable(target);
 		UpdateResult result = collection.updateMany(filter(filter), update(update));
 		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(), false,
 				newerEpoch(collection, filter));
 	}
 
-	/** Read from the primary, which just refused the write, whatever the application's read preference says. */
+	/**
+	 * {@code collection} writing with a majority write concern: as it is when it does, else with majority in place of
+	 * its {@code w} (and without a {@code j: false}), its {@code wtimeout} and {@code j: true} kept.
+	 */
+	static <T> MongoCollection<T> durable(MongoCollection<T> collection) {
+		WriteConcern asked = collection.getWriteConcern();
+		if ("majority".equals(asked.getWObject()) && !Boolean.FALSE.equals(asked.getJournal())) {
+			return collection;
+		}
+		WriteConcern majority = WriteConcern.MAJORITY;
+		Integer timeout = asked.getWTimeout(TimeUnit.MILLISECONDS);
+		if (timeout != null) {
+			majority = majority.withWTimeout(timeout, TimeUnit.MILLISECONDS);
+		}
+		if (Boolean.TRUE.equals(asked.getJournal())) {
+			majority = majority.withJournal(true);
+		}
+		return collection.withWriteConcern(majority);
+	}
+
+	/**
+	 * Read from the primary, which just refused the write, whatever the application's read preference says, and with
+	 * a local read concern: the fence it enforced, which a majority read may not show yet.
+	 */
 	private OptionalLong newerEpoch(MongoCollection<?> collection, Bson filter) {
 		Document newest = collection.withDocumentClass(Document.class)
 			.withReadPreference(ReadPreference.primary())
+			.withReadConcern(ReadConcern.LOCAL)
 			.find(Filters.and(filter, Filters.gt(this.field, this.epoch)))
 			.projection(Projections.include(this.field))
 			.sort(Sorts.descending(this.field))
@@ -196,21 +232,20 @@ public final class EpochFence {
 		return update.max(this.field, this.epoch);
 	}
 
-	/** A fenced {@code updateFirst} on {@code collection}. */
+	/**
+	 * A fenced {@code updateFirst} on {@code collection}: the query and update mapped by {@code mongo}'s converter as
+	 * its own writes are, then written as {@link #updateOne(MongoCollection, Bson, Bson, UpdateOptions)} writes (with
+	 * a majority write concern); the driver's failures reach the caller translated, as from the template.
+	 */
 	public FencedWriteResult updateFirst(MongoOperations mongo, Query query, Update update, String collection) {
-		UpdateResult result = mongo.updateFirst(fencedCopy(query), update(update), collection);
-		if (result.getMatchedCount() > 0) {
-			return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(), false,
-					OptionalLong.empty());
-		}
-		return new FencedWriteResult(0, 0, false, newerEpoch(mongo, query, collection));
+		return mongo.execute(collection, (target) -> updateOne(target, mapped(mongo, query),
+				mapped(mongo, update), options(query)));
 	}
 
 	/** A fenced {@code updateMulti}: documents a newer epoch wrote are left alone and reported. */
 	public FencedWriteResult updateMulti(MongoOperations mongo, Query query, Update update, String collection) {
-		UpdateResult result = mongo.updateMulti(fencedCopy(query), update(update), collection);
-		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(), false,
-				newerEpoch(mongo, query, collection));
+		return mongo.execute(collection,
+				(target) -> updateMany(target, mapped(mongo, query), mapped(mongo, update)));
 	}
 
 	/**
@@ -218,32 +253,23 @@ public final class EpochFence {
 	 * epoch holds makes the insert collide and the write is reported as fenced out.
 	 */
 	public FencedWriteResult upsert(MongoOperations mongo, Query query, Update update, String collection) {
-		UpdateResult result;
-		try {
-			result = mongo.upsert(fencedCopy(query), update(update), collection);
-		}
-		catch (DuplicateKeyException ex) {
-			// the document exists now: held by a newer epoch, or just created by a concurrent upsert
-			result = mongo.updateFirst(fencedCopy(query), update(update), collection);
-			if (result.getMatchedCount() == 0) {
-				return fencedOutOr(newerEpoch(mongo, query, collection), ex);
-			}
-		}
-		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(),
-				result.getUpsertedId() != null, OptionalLong.empty());
+		return mongo.execute(collection, (target) -> updateOne(target, mapped(mongo, query), mapped(mongo, update),
+				options(query).upsert(true)));
 	}
 
-	private Query fencedCopy(Query query) {
-		return query(Query.of(query));
+	private static Document mapped(MongoOperations mongo, Query query) {
+		return new QueryMapper(mongo.getConverter()).getMappedObject(query.getQueryObject(), Optional.empty());
 	}
 
-	private OptionalLong newerEpoch(MongoOperations mongo, Query query, String collection) {
-		Query newer = Query.of(query).addCriteria(Criteria.where(this.field).gt(this.epoch));
-		newer.fields().include(this.field);
-		newer.with(Sort.by(Sort.Direction.DESC, this.field));
-		newer.limit(1);
-		newer.withReadPreference(ReadPreference.primary()); // where the write was just refused
-		return epochIn(mongo.findOne(newer, Document.class, collection));
+	private static Document mapped(MongoOperations mongo, Update update) {
+		return new UpdateMapper(mongo.getConverter()).getMappedObject(update.getUpdateObject(), Optional.empty());
+	}
+
+	/** The query's collation (its sort and limit do not apply: a fenced single write selects by a unique key). */
+	private static UpdateOptions options(Query query) {
+		UpdateOptions options = new UpdateOptions();
+		query.getCollation().ifPresent((collation) -> options.collation(collation.toMongoCollation()));
+		return options;
 	}
 
 	// ------------------------------------------------------------------ results

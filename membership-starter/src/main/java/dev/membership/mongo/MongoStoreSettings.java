@@ -9,8 +9,9 @@ import com.mongodb.WriteConcern;
  * @param nodesCollection collection of node documents
  * @param leasesCollection collection of lease documents (never give it a TTL: epochs must survive)
  * @param operationTimeout client-side timeout of every call; must be shorter than the lease
- * @param leaseWriteConcern write concern of lease writes: majority (with or without the journal); weaker ones are
- * refused, since a failover can roll back a lease they acknowledged
+ * @param leaseWriteConcern write concern of lease writes: majority, journaled or with the server's default
+ * ({@code j} unset); weaker ones, and {@code j: false}, are refused, since a failover or a restart of a majority can
+ * lose a lease they acknowledged
  * @param deadNodeRetention how long a dead node's document stays (TTL index on real MongoDB)
  */
 public record MongoStoreSettings(String nodesCollection, String leasesCollection, Duration operationTimeout,
@@ -25,6 +26,11 @@ public record MongoStoreSettings(String nodesCollection, String leasesCollection
 		if (!"majority".equals(leaseWriteConcern.getWObject())) {
 			throw new IllegalArgumentException("Lease writes need a majority write concern, not " + leaseWriteConcern
 					+ ": a failover can roll back a lease acknowledged by fewer, and then two nodes lead with one epoch");
+		}
+		if (Boolean.FALSE.equals(leaseWriteConcern.getJournal())) {
+			throw new IllegalArgumentException("Lease writes cannot turn the journal off (" + leaseWriteConcern
+					+ "): a majority acknowledged from memory is lost when a majority of the members restart at once, "
+					+ "and then two nodes lead with one epoch; leave j unset or true");
 		}
 	}
 

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MembershipSettingsTests {
@@ -36,6 +37,20 @@ class MembershipSettingsTests {
 		assertThatThrownBy(() -> MembershipSettings.builder("n").groups(Set.of("a", "_roster")).build())
 			.isInstanceOf(InvalidMembershipSettingsException.class)
 			.hasMessageContaining("'_roster' is reserved for the member roster");
+	}
+
+	@Test
+	void aGroupNameThatAFieldPathCannotHoldIsRefusedWithTheReason() {
+		for (String name : new String[] { "reports.daily", "$reports", "tenants#1" }) {
+			assertThat(MembershipSettings.groupNameProblem(name)).as(name).isNotNull();
+		}
+		assertThat(MembershipSettings.groupNameProblem("reports.daily")).contains("must not contain '.'")
+			.contains("EpochFence");
+		assertThat(MembershipSettings.groupNameProblem("reports-daily_2")).isNull();
+		assertThatExceptionOfType(InvalidMembershipSettingsException.class)
+			.isThrownBy(() -> MembershipSettings.builder("n").groups(java.util.Set.of("a.b")).build());
+		assertThatExceptionOfType(InvalidMembershipSettingsException.class)
+			.isThrownBy(() -> MembershipSettings.builder("n").partitions("$t", 4).build());
 	}
 
 	@Test

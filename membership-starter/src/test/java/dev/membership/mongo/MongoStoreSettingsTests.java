@@ -31,4 +31,10 @@ class MongoStoreSettingsTests {
 		}
 	}
 
+	@Test
+	void aMajorityWithoutTheJournalIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> with(WriteConcern.MAJORITY.withJournal(false)))
+			.withMessageContaining("cannot turn the journal off");
+	}
+
 }
