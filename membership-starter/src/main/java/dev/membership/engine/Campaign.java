@@ -190,9 +190,12 @@ final class Campaign {
 			if (by != null && expires.isAfter(certainlyPassed)) {
 				group.leader().learn(new LeaderInfo(group.name(), by.nodeId(), by.address(), held.epoch(), expires));
 			}
-			// also when it looks expired already: someone may have just taken it, or we were on the boundary
+			// also when it looks expired already: someone may have just taken it, or we were on the boundary. Not
+			// sooner than a round trip: a majority read shows the winner's write only once a majority has it, and
+			// until then a loser that retried every few milliseconds would read the old lease again and again
+			long backOff = Math.max(MIN_RETRY_NANOS, received - sent);
 			scheduleAttempt(group, latest(latest(this.loop.serverClock().monotonicWhenPassed(expires),
-					this.loop.clock().nanoTime() + MIN_RETRY_NANOS), this.samples.trustsExpiriesFrom()));
+					this.loop.clock().nanoTime() + backOff), this.samples.trustsExpiriesFrom()));
 		}, (ex) -> false);
 	}
 

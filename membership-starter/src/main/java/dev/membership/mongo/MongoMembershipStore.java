@@ -55,6 +55,9 @@ public class MongoMembershipStore implements MembershipStore {
 
 	private final ServerTime serverTime = new ServerTime();
 
+	/** How many node documents the last read found: the next read's batch size follows it. */
+	private volatile int lastNodeCount;
+
 	public MongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
 		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
@@ -135,7 +138,10 @@ public class MongoMembershipStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
-		return call("findLease", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(group)).first())
+		// local: the winner's write, which a majority read shows only once a majority has it
+		return call("findLease", () -> Optional.ofNullable(this.leases.withReadConcern(ReadConcern.LOCAL)
+			.find(MembershipDocuments.byId(group))
+			.first())
 			.map(LeaseDocuments::toLease));
 	}
 
@@ -143,7 +149,8 @@ public class MongoMembershipStore implements MembershipStore {
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
 		return call("findLeases", () -> RosterDocuments
 			.toReading(this.leases.find(RosterDocuments.leasesAndRoster(groups, rosterVersion))
-				.projection(RosterDocuments.withoutMembers())));
+				.projection(RosterDocuments.withoutMembers())
+				.batchSize(RosterDocuments.batchFor(groups))));
 	}
 
 	@Override
@@ -172,9 +179,10 @@ public class MongoMembershipStore implements MembershipStore {
 	public List<NodeRecord> findNodes() {
 		return call("findNodes", () -> {
 			List<NodeRecord> result = new ArrayList<>();
-			for (Document d : this.nodes.find()) {
+			for (Document d : this.nodes.find().batchSize(NodeDocuments.batchFor(this.lastNodeCount))) {
 				result.add(NodeDocuments.toNode(d));
 			}
+			this.lastNodeCount = result.size();
 			return result;
 		});
 	}

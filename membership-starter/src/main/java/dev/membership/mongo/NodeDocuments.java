@@ -51,6 +51,15 @@ import dev.membership.spi.StoreException;
  */
 final class NodeDocuments {
 
+	/**
+	 * The batch size of a read of every node document, from how many the last read found: all of them in the first
+	 * batch with room to grow (a first batch holds at most 101 documents unless told more: a getMore each interval
+	 * for the keeper of more than a hundred members).
+	 */
+	static int batchFor(int lastCount) {
+		return lastCount + lastCount / 4 + 16;
+	}
+
 	private static final Logger log = LoggerFactory.getLogger(NodeDocuments.class);
 
 	/** An index of these keys exists with other options (here: another TTL), or under another name. */

@@ -52,6 +52,9 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	private final ServerTime serverTime = new ServerTime();
 
+	/** How many node documents the last read found: the next read's batch size follows it. */
+	private volatile int lastNodeCount;
+
 	public ReactiveMongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
 		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
@@ -131,7 +134,9 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
-		return call("findLease", () -> Optional.ofNullable(one(this.leases.find(MembershipDocuments.byId(group)).first()))
+		// local: the winner's write, which a majority read shows only once a majority has it
+		return call("findLease", () -> Optional
+			.ofNullable(one(this.leases.withReadConcern(ReadConcern.LOCAL).find(MembershipDocuments.byId(group)).first()))
 			.map(LeaseDocuments::toLease));
 	}
 
@@ -140,7 +145,8 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 		return call("findLeases", () -> {
 			List<Document> documents = Flux
 				.from(this.leases.find(RosterDocuments.leasesAndRoster(groups, rosterVersion))
-					.projection(RosterDocuments.withoutMembers()))
+					.projection(RosterDocuments.withoutMembers())
+					.batchSize(RosterDocuments.batchFor(groups)))
 				.collectList()
 				.block(this.blockAtMost);
 			return RosterDocuments.toReading((documents != null) ? documents : List.of());
@@ -174,7 +180,10 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	@Override
 	public List<NodeRecord> findNodes() {
 		return call("findNodes", () -> {
-			List<Document> documents = Flux.from(this.nodes.find()).collectList().block(this.blockAtMost);
+			List<Document> documents = Flux.from(this.nodes.find().batchSize(NodeDocuments.batchFor(this.lastNodeCount)))
+				.collectList()
+				.block(this.blockAtMost);
+			this.lastNodeCount = (documents != null) ? documents.size() : 0;
 			return (documents != null) ? documents.stream().map(NodeDocuments::toNode).toList()
 					: List.<NodeRecord>of();
 		});

@@ -61,6 +61,15 @@ final class RosterDocuments {
 	private static final Codec<Document> DOCUMENTS = new DocumentCodec();
 
 	/** The leases of {@code groups}, and the roster unless it still has {@code rosterVersion}. */
+	/**
+	 * The batch size of a read of {@code groups}' leases and the roster: all of them in the first batch, one more so
+	 * that the server sees the end (a first batch holds at most 101 documents unless told more: a getMore each
+	 * interval for a node placed on more than a hundred partitions).
+	 */
+	static int batchFor(Collection<String> groups) {
+		return groups.size() + 2;
+	}
+
 	static Bson leasesAndRoster(Collection<String> groups, long rosterVersion) {
 		return Filters.or(Filters.in("_id", groups),
 				Filters.and(Filters.eq("_id", Roster.ID), Filters.ne("version", rosterVersion)));

@@ -84,6 +84,11 @@ public interface MembershipStore {
 		return released;
 	}
 
+	/**
+	 * The lease of {@code group} as the store has it now, read after a lost acquisition to learn who won: the latest
+	 * write, which a read of majority-committed data may not show yet (MongoDB: a local read of the primary). Advice
+	 * only (who to wait for, and until when); no decision rests on it.
+	 */
 	Optional<LeaseRecord> findLease(String group);
 
 	/**
