@@ -1,5 +1,6 @@
 package dev.membership.engine;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -7,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.StoreException;
 
 /** The release of a lease this node no longer leads under, and the goodbye of a graceful stop, as loop jobs. */
 final class Farewell {
@@ -64,10 +66,20 @@ final class Farewell {
 				}, (ex) -> false));
 	}
 
-	private void releaseOne(LoopJob job, GroupElection unit, long epoch) {
-		this.loop.call(job, () -> this.store.release(unit.name(), this.self.holder(), epoch), (done, sent, received) -> {
+	private void releaseAll(LoopJob job, Map<String, Long> epochs, boolean mayReissue) {
+		if (epochs.isEmpty()) {
+			job.next();
+			return;
+		}
+		this.loop.call(job, () -> this.store.releaseAll(this.self.holder(), epochs), (count, sent, received) -> {
 		}, (ex) -> {
-			log.warn("Could not release lease of {} on shutdown: {}", unit.name(), ex.getMessage());
+			if (mayReissue && StoreException.isRetryable(ex)) {
+				job.now((again) -> releaseAll(again, epochs, false));
+			}
+			else {
+				log.warn("Could not release the leases {} on shutdown ({}): they expire by themselves",
+						epochs.keySet(), ex.getMessage());
+			}
 			return true;
 		});
 	}
@@ -84,21 +96,13 @@ final class Farewell {
 			beforehand.run();
 			j.next();
 		});
-		// every lease in one call; one by one only when that call failed: a lease it did not release was no longer
-		// held in that term (a successor took it over on the notice, or it expired), so there is nothing to release
-		Map<String, Long> epochs = new java.util.LinkedHashMap<>();
+		// every lease in one call, a lease it did not release was no longer held in that term (a successor took it
+		// over on the notice, or it expired), so there is nothing left to release. Reissued once when it failed in a
+		// way a reissue may get through (a step-down); after anything else (a write-concern error, a timeout) one call
+		// per lease would fail the same way: the leases expire, and the successors were told already
+		Map<String, Long> epochs = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
-		job.then((j) -> {
-			if (epochs.isEmpty()) {
-				j.next();
-				return;
-			}
-			this.loop.call(j, () -> this.store.releaseAll(this.self.holder(), epochs), (count, sent, received) -> {
-			}, (ex) -> {
-				released.forEach((unit, epoch) -> j.now((w) -> releaseOne(w, unit, epoch)));
-				return true;
-			});
-		});
+		job.then((j) -> releaseAll(j, epochs, true));
 		return job.then((j) -> this.loop.call(j, () -> {
 			this.store.removeNode(this.self.nodeId(), this.self.incarnation());
 			return null;

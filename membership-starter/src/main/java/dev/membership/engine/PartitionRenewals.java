@@ -12,6 +12,7 @@ import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.StoreException;
 
 /**
  * The renewal of every partition this node owns, in one store call per interval ({@link MembershipStore#renewAll}),
@@ -67,6 +68,14 @@ final class PartitionRenewals {
 	}
 
 	void renew(LoopJob job) {
+		renew(job, true);
+	}
+
+	/**
+	 * {@code mayReissue}: on a retryable failure (a primary's step-down: drivers do not retry multi-document writes),
+	 * renew once more at once, as a renewal of its own (its send time and expiry), which is safe to apply twice.
+	 */
+	private void renew(LoopJob job, boolean mayReissue) {
 		this.pending = null;
 		Map<GroupElection, Term> owned = new LinkedHashMap<>();
 		Map<String, Long> epochs = new LinkedHashMap<>();
@@ -89,6 +98,10 @@ final class PartitionRenewals {
 				(renewed, sentNanos, received) -> this.pending = new Pending(sentNanos, received, expiresAt, owned,
 						jumps),
 				(ex) -> {
+					if (mayReissue && StoreException.isRetryable(ex)) {
+						job.now((again) -> renew(again, false));
+						return true;
+					}
 					owned.keySet().forEach((unit) -> this.metrics.renewal(unit.unit().group(),
 							ElectionMetrics.RenewalOutcome.ERROR));
 					return true; // the tick goes on: the deadlines stay where they are

@@ -17,6 +17,12 @@ import java.util.function.Supplier;
 import com.mongodb.ErrorCategory;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
+import com.mongodb.MongoExecutionTimeoutException;
+import com.mongodb.MongoNodeIsRecoveringException;
+import com.mongodb.MongoNotPrimaryException;
+import com.mongodb.MongoOperationTimeoutException;
+import com.mongodb.MongoSocketException;
+import com.mongodb.MongoSocketReadTimeoutException;
 import com.mongodb.MongoNamespace;
 import com.mongodb.MongoWriteException;
 import com.mongodb.client.model.Filters;
@@ -93,14 +99,32 @@ final class MembershipDocuments {
 		return (instant != null) ? Date.from(instant) : null;
 	}
 
-	/** Runs one store operation, turning the driver's failures into {@link StoreException}. */
+	/**
+	 * Runs one store operation, turning the driver's failures into {@link StoreException}: retryable when reissuing
+	 * may get through, as the drivers' retryable writes judge it (a step-down, a network error), never after a timeout.
+	 */
 	static <T> T call(String operation, Supplier<T> action) {
 		try {
 			return action.get();
 		}
 		catch (MongoException ex) {
-			throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex);
+			throw new StoreException("MongoDB " + operation + " failed: " + ex.getMessage(), ex, isRetryable(ex));
 		}
+	}
+
+	/**
+	 * The errors after which the drivers retry a retryable write once (the retryable-writes specification): labelled
+	 * {@code RetryableWriteError} by the server or driver, a "not primary" or "node is recovering" answer, or a
+	 * network error other than a timeout. They do not retry multi-document writes ({@code updateMany}); the node
+	 * reissues those itself once.
+	 */
+	static boolean isRetryable(MongoException ex) {
+		if (ex instanceof MongoOperationTimeoutException || ex instanceof MongoSocketReadTimeoutException
+				|| ex instanceof MongoExecutionTimeoutException) {
+			return false;
+		}
+		return ex.hasErrorLabel("RetryableWriteError") || ex instanceof MongoNotPrimaryException
+				|| ex instanceof MongoNodeIsRecoveringException || ex instanceof MongoSocketException;
 	}
 
 }

@@ -62,7 +62,9 @@ public interface MembershipStore {
 	 * stamped with the store's clock); leaves the others alone. Returns how many it renewed. The operation need not be
 	 * atomic across leases, only per lease. The caller learns which were renewed, and the stamps, from its next read of
 	 * those leases: a lease held by it with the same epoch, not released, was renewed, since nothing else can make a
-	 * lease match again once it did not. What a node renews the partitions it owns with.
+	 * lease match again once it did not. What a node renews the partitions it owns with. Applying it twice changes
+	 * nothing more than once: the node reissues it once after a {@linkplain StoreException#isRetryable() retryable}
+	 * failure.
 	 */
 	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt);
 
@@ -72,7 +74,8 @@ public interface MembershipStore {
 	/**
 	 * {@link #release} for every lease of {@code epochs} (lease name to epoch) at once; returns how many of them
 	 * {@code holder} held with those epochs, all now released. What a graceful stop releases its leases with; by
-	 * default one {@link #release} each, a store may do it in one call.
+	 * default one {@link #release} each, a store may do it in one call. Reissued once after a
+	 * {@linkplain StoreException#isRetryable() retryable} failure, as {@link #renewAll} is.
 	 */
 	default long releaseAll(Holder holder, Map<String, Long> epochs) {
 		long released = 0;

@@ -73,6 +73,43 @@ public final class FaultInjectingStore implements MembershipStore {
 		return this.mode;
 	}
 
+	/** Multi-lease writes still to fail, as a primary's step-down fails them: {renewAll, releaseAll}. */
+	private final java.util.concurrent.atomic.AtomicInteger failingMultiLeaseWrites = new java.util.concurrent.atomic.AtomicInteger();
+
+	private volatile boolean failRetryable;
+
+	private volatile boolean failAfterApplying;
+
+	/** When each renewAll was called (System.nanoTime()). */
+	private final java.util.List<Long> renewAllCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+	/**
+	 * The next {@code times} renewAll or releaseAll calls fail, with a retryable {@link StoreException} or not, after
+	 * applying or before: as a primary's step-down fails a multi-document write, which drivers do not retry.
+	 */
+	public void failMultiLeaseWrites(int times, boolean retryable, boolean afterApplying) {
+		this.failRetryable = retryable;
+		this.failAfterApplying = afterApplying;
+		this.failingMultiLeaseWrites.set(times);
+	}
+
+	/** When each renewAll was called so far (System.nanoTime()). */
+	public java.util.List<Long> renewAllCalls() {
+		return java.util.List.copyOf(this.renewAllCalls);
+	}
+
+	private <T> T multiLeaseWrite(Supplier<T> action) {
+		return call(() -> {
+			if (this.failingMultiLeaseWrites.getAndUpdate((n) -> Math.max(0, n - 1)) <= 0) {
+				return action.get();
+			}
+			if (this.failAfterApplying) {
+				action.get();
+			}
+			throw new StoreException("injected: the primary stepped down", null, this.failRetryable);
+		});
+	}
+
 	public long operations() {
 		return this.operations.get();
 	}
@@ -161,7 +198,8 @@ public final class FaultInjectingStore implements MembershipStore {
 
 	@Override
 	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
-		return call(() -> this.delegate.renewAll(holder, epochs, expiresAt));
+		this.renewAllCalls.add(System.nanoTime());
+		return multiLeaseWrite(() -> this.delegate.renewAll(holder, epochs, expiresAt));
 	}
 
 	@Override
@@ -173,7 +211,7 @@ public final class FaultInjectingStore implements MembershipStore {
 	@Override
 	public long releaseAll(Holder holder, Map<String, Long> epochs) {
 		this.releaseAlls.incrementAndGet();
-		return call(() -> this.delegate.releaseAll(holder, epochs));
+		return multiLeaseWrite(() -> this.delegate.releaseAll(holder, epochs));
 	}
 
 	/** Calls of release and of releaseAll so far. */
