@@ -99,8 +99,10 @@ final class Tick {
 			job.next();
 			return;
 		}
+		// empty behind a router whose clock is not the one that stamps writes: the heartbeat's stamp comes next
 		this.loop.call(job, this.store::serverTime,
-				(serverTime, sent, received) -> this.samples.take(sent, received, serverTime), (ex) -> false);
+				(serverTime, sent, received) -> this.samples.take(sent, received, serverTime.orElse(null)),
+				(ex) -> false);
 	}
 
 	private void initializeStoreOnce(LoopJob job) {

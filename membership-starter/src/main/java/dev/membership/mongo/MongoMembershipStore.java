@@ -80,7 +80,7 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public Instant serverTime() {
+	public Optional<Instant> serverTime() {
 		return call("serverTime", () -> this.serverTime.ask(this.database::runCommand));
 	}
 

@@ -79,7 +79,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public Instant serverTime() {
+	public Optional<Instant> serverTime() {
 		return call("serverTime", () -> this.serverTime.ask((command) -> one(this.database.runCommand(command))));
 	}
 

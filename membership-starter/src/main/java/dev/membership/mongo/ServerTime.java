@@ -2,6 +2,7 @@ package dev.membership.mongo;
 
 import java.time.Instant;
 import java.util.Date;
+import java.util.Optional;
 import java.util.function.Function;
 
 import com.mongodb.MongoCommandException;
@@ -10,9 +11,11 @@ import org.bson.Document;
 import dev.membership.spi.StoreException;
 
 /**
- * The server's clock from its {@code hello} reply, which every role answers (primary, secondary, {@code mongos});
- * servers before 4.4.2 and some wire-compatible servers only know the legacy {@code isMaster}, which is used from the
- * first "command not found" on.
+ * The server's clock from its {@code hello} reply, which every role answers; servers before 4.4.2 and some
+ * wire-compatible servers only know the legacy {@code isMaster}, which is used from the first "command not found" on.
+ * A {@code mongos} ({@code msg: "isdbgrid"}) answers with its own host's clock, while the shard's primary stamps every
+ * write ({@code $currentDate}): a skew between them above half the safety margin would read as a clock jump. Behind a
+ * router there is no sample here, and the node takes its samples from its writes' stamps.
  */
 final class ServerTime {
 
@@ -24,7 +27,7 @@ final class ServerTime {
 
 	private volatile boolean helloUnsupported;
 
-	Instant ask(Function<Document, Document> runCommand) {
+	Optional<Instant> ask(Function<Document, Document> runCommand) {
 		Document reply = null;
 		if (!this.helloUnsupported) {
 			try {
@@ -40,11 +43,19 @@ final class ServerTime {
 		if (reply == null) {
 			reply = runCommand.apply(IS_MASTER);
 		}
+		if (isRouter(reply)) {
+			return Optional.empty();
+		}
 		Date localTime = reply.getDate("localTime");
 		if (localTime == null) {
 			throw new StoreException("The server's hello reply has no localTime", null);
 		}
-		return localTime.toInstant();
+		return Optional.of(localTime.toInstant());
+	}
+
+	/** Whether the reply comes from a {@code mongos}, as MongoDB's drivers tell it. */
+	static boolean isRouter(Document reply) {
+		return "isdbgrid".equals(reply.get("msg"));
 	}
 
 }

@@ -23,8 +23,13 @@ public interface MembershipStore {
 	/** Creates indexes and the like. Idempotent; safety never depends on it having run. */
 	void initialize();
 
-	/** The store's current time as the store itself reports it (not a local clock). */
-	Instant serverTime();
+	/**
+	 * The current time of the clock that stamps this store's writes, read without writing; empty when the store cannot
+	 * read that clock so (MongoDB behind a {@code mongos}: the router answers with its own host's clock, while the
+	 * shard's primary stamps the writes). The node then takes its samples of the store's clock from its writes'
+	 * stamps alone (a heartbeat's comes before any lease write).
+	 */
+	Optional<Instant> serverTime();
 
 	/**
 	 * Takes the group's lease when it has no holder, has expired before {@code expiredBefore}, or is already held by

@@ -179,10 +179,10 @@ class BroadcastClusterTests {
 			MembershipStore store = new MongoMembershipStore(client.getDatabase(this.database),
 					MongoStoreSettings.defaults());
 			int refused = EmbeddedMongo.freePort();
-			store.heartbeat(new NodeRecord("down", "d-1", "127.0.0.1:" + refused, store.serverTime(), null,
+			store.heartbeat(new NodeRecord("down", "d-1", "127.0.0.1:" + refused, store.serverTime().orElseThrow(), null,
 					List.of()));
 			store.heartbeat(new NodeRecord("silent", "s-1", "127.0.0.1:" + silent.getLocalPort(),
-					store.serverTime(), null, List.of()));
+					store.serverTime().orElseThrow(), null, List.of()));
 			MembershipNode sender = membership(cluster.get(0));
 			await().atMost(Duration.ofSeconds(2)).until(() -> sender.liveMembers().size() == 4);
 			long start = System.nanoTime();

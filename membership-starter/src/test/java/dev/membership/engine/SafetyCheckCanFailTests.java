@@ -80,13 +80,13 @@ class SafetyCheckCanFailTests {
 		@Override
 		public synchronized Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore,
 				Instant expiresAt) {
-			Instant stamp = this.delegate.serverTime();
+			Instant stamp = this.delegate.serverTime().orElseThrow();
 			return Optional.of(new LeaseRecord(group, holder, ++this.epoch, expiresAt, stamp, stamp));
 		}
 
 		@Override
 		public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
-			return Optional.of(this.delegate.serverTime());
+			return this.delegate.serverTime();
 		}
 
 		@Override
@@ -104,7 +104,7 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
-		public Instant serverTime() {
+		public Optional<Instant> serverTime() {
 			return this.delegate.serverTime();
 		}
 

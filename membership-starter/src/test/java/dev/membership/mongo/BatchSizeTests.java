@@ -66,7 +66,7 @@ class BatchSizeTests {
 	}
 
 	private void check(MembershipStore store) {
-		Instant now = store.serverTime();
+		Instant now = store.serverTime().orElseThrow();
 		List<String> partitions = new ArrayList<>();
 		Holder holder = new Holder("node-a", "a-1", "127.0.0.1:1001");
 		for (int p = 0; p < 150; p++) {

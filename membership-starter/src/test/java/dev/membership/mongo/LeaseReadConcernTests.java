@@ -64,7 +64,7 @@ class LeaseReadConcernTests {
 	}
 
 	private void check(MembershipStore store) {
-		Instant now = store.serverTime();
+		Instant now = store.serverTime().orElseThrow();
 		store.tryAcquire("default", new Holder("a", "a-1", "x"), now, now.plusSeconds(15));
 		this.finds.clear();
 		assertThat(store.findLease("default")).isPresent();

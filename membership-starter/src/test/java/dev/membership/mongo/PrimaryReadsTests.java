@@ -140,7 +140,7 @@ class PrimaryReadsTests {
 	/** Every operation of the store, each at least once. */
 	private static void exercise(MembershipStore store) {
 		store.initialize();
-		Instant now = store.serverTime();
+		Instant now = store.serverTime().orElseThrow();
 		Holder holder = new Holder("node-a", "a-1", "127.0.0.1:1001");
 		store.heartbeat(new NodeRecord("node-a", "a-1", "127.0.0.1:1001", now, null, List.of("default")));
 		long epoch = store.tryAcquire("default", holder, now, now.plusSeconds(15)).orElseThrow().epoch();

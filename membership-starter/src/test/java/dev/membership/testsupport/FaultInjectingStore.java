@@ -176,7 +176,7 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public Instant serverTime() {
+	public Optional<Instant> serverTime() {
 		return call(this.delegate::serverTime);
 	}
 

@@ -58,8 +58,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public Instant serverTime() {
-		return this.data.now();
+	public Optional<Instant> serverTime() {
+		return Optional.of(this.data.now());
 	}
 
 	@Override

@@ -25,7 +25,7 @@ interface TakeOverContract {
 
 	@Test
 	default void takesOverTheTermItsHolderLetGoOfBeforeTheReleaseLands() {
-		Instant now = store().serverTime();
+		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		Optional<LeaseRecord> taken = store().tryTakeOver("g", B, A.nodeId(), 1, now, now.plus(HOUR));
 		assertThat(taken).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
@@ -41,7 +41,7 @@ interface TakeOverContract {
 
 	@Test
 	default void takesOverAfterTheReleaseLandedToo() {
-		Instant now = store().serverTime();
+		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		store().release("g", A, 1);
 		assertThat(store().tryTakeOver("g", B, A.nodeId(), 1, now, now.plus(HOUR))).get()
@@ -51,7 +51,7 @@ interface TakeOverContract {
 
 	@Test
 	default void neverTakesAnotherTermOfTheNodeThatLetGo() {
-		Instant now = store().serverTime();
+		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		store().release("g", A, 1);
 		store().tryAcquire("g", A, now, now.plus(HOUR)); // A leads again, in epoch 2: the notice of epoch 1 is late
@@ -63,7 +63,7 @@ interface TakeOverContract {
 
 	@Test
 	default void neverTakesAnotherHoldersTerm() {
-		Instant now = store().serverTime();
+		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		// B took over from A; a repeated notice of A's epoch 1 reaches another node
 		store().tryTakeOver("g", B, A.nodeId(), 1, now, now.plus(HOUR));
@@ -74,7 +74,7 @@ interface TakeOverContract {
 
 	@Test
 	default void aTakeOverOfALeaseNobodyHeldStartsAtEpochOne() {
-		Instant now = store().serverTime();
+		Instant now = store().serverTime().orElseThrow();
 		assertThat(store().tryTakeOver("g", B, A.nodeId(), 7, now, now.plus(HOUR))).get()
 			.extracting(LeaseRecord::epoch)
 			.isEqualTo(1L);

@@ -81,7 +81,7 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	@Override
-	public Instant serverTime() {
+	public Optional<Instant> serverTime() {
 		return this.store.serverTime();
 	}
 
