@@ -57,6 +57,7 @@ public class MembershipMeters
 					+ "roster, as of its last write")
 			.baseUnit("seconds")
 			.register(registry);
+		zero(counter(CLOCK_JUMPS));
 	}
 
 	@Override
@@ -120,6 +121,11 @@ public class MembershipMeters
 	}
 
 	@Override
+	public void clockJumped(Duration jump) {
+		counter(CLOCK_JUMPS).increment();
+	}
+
+	@Override
 	public void executed(String group, String method) {
 		counter(LEADER_ONLY_EXECUTIONS, "group", group, "method", method, "outcome", "executed").increment();
 	}
@@ -175,6 +181,9 @@ public class MembershipMeters
 			"Leadership acquisition attempts");
 
 	private static final Meter RENEWALS = new Meter("membership.leadership.renewals", "Lease renewals");
+
+	private static final Meter CLOCK_JUMPS = new Meter("membership.clock.jumps",
+			"Samples of the database's clock that contradicted this node's estimate beyond the safety margin");
 
 	private static final Meter LEADER_ONLY_EXECUTIONS = new Meter("membership.leader.only.executions",
 			"@LeaderOnly calls");

@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.spi.ElectionMetrics;
+
 
 /**
  * Takes the database's clock samples that store replies carry (the stamps of heartbeats, renewals and acquisitions,
@@ -60,9 +62,12 @@ final class ClockSamples {
 	/** Database time at this node's first sample: when it started, as the others see it. */
 	private @Nullable Instant startedAt;
 
-	ClockSamples(ServerClock clock, MembershipSettings settings) {
+	private final ElectionMetrics metrics;
+
+	ClockSamples(ServerClock clock, MembershipSettings settings, ElectionMetrics metrics) {
 		this.clock = clock;
 		this.settings = settings;
+		this.metrics = metrics;
 		this.leaseNanos = settings.leaseDuration().toNanos();
 		this.toleratedNanos = settings.safetyMargin().toNanos() / 2;
 	}
@@ -119,6 +124,16 @@ final class ClockSamples {
 		this.recent.clear();
 		this.jumps++;
 		distrustUntil(receivedNanos + this.leaseNanos);
+		this.metrics.clockJumped(Duration.ofNanos(jump));
+		if (jumpedAgainAndAgain(receivedNanos)) {
+			log.error("The database's clock jumped {} times within {} against the estimate of node {}: its stamps come "
+					+ "from more than one clock, which no failover explains. Are the membership collections sharded? "
+					+ "Each shard's primary then stamps with its own clock, and this node never trusts an expiry "
+					+ "again (leases of crashed holders are not taken over). Keep the nodes and leases collections "
+					+ "unsharded, and every MongoDB member and mongos on NTP.", this.recentJumps.size(),
+					this.settings.leaseDuration().multipliedBy(2), this.settings.nodeId());
+			return false;
+		}
 		log.warn("The database's clock jumped by {} against the estimate of node {} (a failover to a primary whose "
 				+ "clock differs, or a change of the server's clock): leases written before read wrong in the new clock, "
 				+ "so for {} this node takes over only released ones. Keep every MongoDB member and mongos on NTP.",
@@ -130,6 +145,21 @@ final class ClockSamples {
 		if (!this.sampled || untilNanos - this.distrustUntilNanos > 0) {
 			this.distrustUntilNanos = untilNanos;
 		}
+	}
+
+	/** When the jumps of the last two leases were seen (local monotonic time). */
+	private final ArrayDeque<Long> recentJumps = new ArrayDeque<>();
+
+	/**
+	 * Whether jumps come again and again: three or more within two leases, where a failover or a clock change makes
+	 * one. Said once per run of them.
+	 */
+	private boolean jumpedAgainAndAgain(long atNanos) {
+		while (!this.recentJumps.isEmpty() && atNanos - this.recentJumps.peekFirst() > 2 * this.leaseNanos) {
+			this.recentJumps.removeFirst();
+		}
+		this.recentJumps.addLast(atNanos);
+		return this.recentJumps.size() == 3;
 	}
 
 	/** Whether the jumps of the last lease duration, this one included, still fit in half the safety margin. */

@@ -91,7 +91,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 		this.serverClock = new ServerClock(b.clock);
 		this.loop = new NodeLoop(nodeId(), this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
 				this.units::all);
-		ClockSamples samples = new ClockSamples(this.serverClock, this.settings);
+		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, b.metrics);
 		Self self = new Self(nodeId(), this.incarnation, () -> this.holder, this.units::all,
 				this.settings.partitions(), samples);
 		this.roster = new MemberRoster(nodeId(), this.events);

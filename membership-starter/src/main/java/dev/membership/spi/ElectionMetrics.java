@@ -1,5 +1,7 @@
 package dev.membership.spi;
 
+import java.time.Duration;
+
 /**
  * Outcomes of the election loop's store calls, for metrics. Called on the election thread; must not block.
  */
@@ -21,6 +23,14 @@ public interface ElectionMetrics {
 	}
 
 	default void renewal(String group, RenewalOutcome outcome) {
+	}
+
+	/**
+	 * A sample of the database's clock contradicted this node's estimate by {@code jump} (positive: ahead), beyond
+	 * what the safety margin absorbs: a failover to a primary whose clock differs, a change of the server's clock, or
+	 * stamps from more than one clock. For a lease from now on, this node takes over only released leases.
+	 */
+	default void clockJumped(Duration jump) {
 	}
 
 	static ElectionMetrics none() {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.system.CapturedOutput;
 
 import dev.membership.engine.ServerClock;
 
@@ -15,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a gap of more than a lease without samples, or after a jump of the database's clock beyond what the safety margin
  * absorbs (defaults: lease 15 s, margin 1.5 s, so jumps adding up to 750 ms within a lease are absorbed).
  */
+@org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class ClockSamplesTests {
 
 	private static final Instant SERVER = Instant.parse("2026-01-01T00:00:00Z");
@@ -25,8 +27,15 @@ class ClockSamplesTests {
 
 	private final AtomicLong mono = new AtomicLong(1_000 * S);
 
+	private final java.util.List<java.time.Duration> jumps = new java.util.ArrayList<>();
+
 	private final ClockSamples samples = new ClockSamples(new ServerClock(this.mono::get),
-			MembershipSettings.builder("n").build());
+			MembershipSettings.builder("n").build(), new dev.membership.spi.ElectionMetrics() {
+				@Override
+				public void clockJumped(java.time.Duration jump) {
+					ClockSamplesTests.this.jumps.add(jump);
+				}
+			});
 
 	/** A call sent at {@code at} (seconds from the start), answered 2 ms later, stamped {@code offset} off true time. */
 	private boolean sample(double at, long offsetMillis) {
@@ -97,6 +106,19 @@ class ClockSamplesTests {
 		sample(0, 0);
 		assertThat(this.samples.due(this.mono.get() + Duration.ofSeconds(29).toNanos())).isFalse();
 		assertThat(this.samples.due(this.mono.get() + Duration.ofSeconds(30).toNanos())).isTrue();
+	}
+
+	@Test
+	void stampsFromTwoClocksAreToldAsSuchAndEveryJumpIsCounted(CapturedOutput output) {
+		steadyUntil(20);
+		// a sharded collection: writes stamped by two shards' primaries, 2 s apart, in turn
+		for (int i = 0; i < 4; i++) {
+			sample(25 + 5 * i, (i % 2 == 0) ? 2_000 : 0);
+		}
+		assertThat(this.jumps).hasSize(4).allSatisfy((jump) -> assertThat(jump.abs()).isGreaterThan(
+				java.time.Duration.ofMillis(1_500)));
+		assertThat(output.getOut()).containsOnlyOnce("its stamps come from more than one clock")
+			.contains("Are the membership collections sharded?");
 	}
 
 }

@@ -24,7 +24,7 @@ public final class OneNodeStore {
 
 	public static MembershipStore create() {
 		MembershipStore store = mock(MembershipStore.class);
-		when(store.serverTime()).thenAnswer((call) -> Instant.now());
+		when(store.serverTime()).thenAnswer((call) -> Optional.of(Instant.now()));
 		when(store.tryAcquire(any(), any(), any(), any())).thenAnswer((call) -> Optional.of(new LeaseRecord(
 				call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now(), Instant.now())));
 		when(store.renew(any(), any(), anyLong(), any())).thenAnswer((call) -> Optional.of(Instant.now()));
