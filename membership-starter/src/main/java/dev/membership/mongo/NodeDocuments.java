@@ -123,7 +123,10 @@ final class NodeDocuments {
 
 	static Bson heartbeatUpdate(NodeRecord node) {
 		return Updates.combine(Updates.set("incarnation", node.incarnation()), Updates.set("address", node.address()),
-				Updates.set("startedAt", (node.startedAt() != null) ? Date.from(node.startedAt()) : null),
+				// not known yet (no sample of the database's clock before this write, as behind a mongos): the write's
+				// own stamp is when the node started, as the others see it
+				(node.startedAt() != null) ? Updates.set("startedAt", Date.from(node.startedAt()))
+						: Updates.currentDate("startedAt"),
 				Updates.set("groups", node.groups()),
 				Updates.set("partitions", Placements.countsToDocuments(node.partitions())),
 				Updates.currentDate("updatedAt"),

@@ -209,7 +209,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			NodeRecord previous = this.data.nodes.get(node.nodeId());
 			Instant now = this.data.now();
 			this.data.nodes.put(node.nodeId(), new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
-					millis(node.startedAt()), now, node.groups(), node.partitions()));
+					millis((node.startedAt() != null) ? node.startedAt() : now), now, node.groups(), node.partitions()));
 			return new Heartbeat(now, previous != null && !previous.incarnation().equals(node.incarnation()));
 		}
 	}

@@ -45,6 +45,16 @@ interface LivenessContract {
 	}
 
 	@Test
+	default void aNodeThatDoesNotKnowWhenItStartedGetsTheStampOfItsFirstWrite() {
+		NodeRecord unknown = new NodeRecord("node-a", "a-1", "127.0.0.1:1001", null, null, List.of("default"));
+		Heartbeat written = store().heartbeat(unknown);
+		assertThat(store().findNodes().get(0).startedAt()).isEqualTo(written.writtenAt());
+		Instant known = written.writtenAt().plusMillis(5);
+		store().heartbeat(new NodeRecord("node-a", "a-1", "127.0.0.1:1001", known, null, List.of("default")));
+		assertThat(store().findNodes().get(0).startedAt()).isEqualTo(known);
+	}
+
+	@Test
 	default void livenessTimesAreComparableWithTheServerClock() throws InterruptedException {
 		store().heartbeat(new NodeRecord("node-a", "a-1", "x", store().serverTime().orElseThrow(), null, List.of()));
 		Instant stamped = store().findNodes().get(0).updatedAt();
