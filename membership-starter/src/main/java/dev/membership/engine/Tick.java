@@ -114,6 +114,9 @@ final class Tick {
 			this.store.initialize();
 			return null;
 		}, (nothing, sent, received) -> this.storeInitialized = true, (ex) -> {
+			if (ex instanceof IllegalStateException) {
+				return false; // set up so that no lease can be kept safe (sharded collections): no tick goes further
+			}
 			// indexes are housekeeping only; safety never depends on them
 			log.warn("Could not prepare the membership collections (will go on without): {}", ex.getMessage());
 			this.storeInitialized = true;

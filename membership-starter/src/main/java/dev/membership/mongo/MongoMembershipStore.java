@@ -77,6 +77,10 @@ public class MongoMembershipStore implements MembershipStore {
 					this.database::runCommand, this.nodes.getNamespace());
 			return null;
 		});
+		Unsharded.check(List.of(this.nodes.getNamespace(), this.leases.getNamespace()),
+				(namespace) -> call("collStats", () -> this.database.getCollection(namespace.getCollectionName())
+					.aggregate(Unsharded.pipeline())
+					.into(new ArrayList<>())));
 	}
 
 	@Override

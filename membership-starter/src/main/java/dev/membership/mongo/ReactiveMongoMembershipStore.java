@@ -76,6 +76,12 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 					(command) -> one(this.database.runCommand(command)), this.nodes.getNamespace());
 			return null;
 		});
+		Unsharded.check(List.of(this.nodes.getNamespace(), this.leases.getNamespace()),
+				(namespace) -> call("collStats", () -> {
+					List<Document> all = Flux.from(this.database.getCollection(namespace.getCollectionName())
+						.aggregate(Unsharded.pipeline())).collectList().block(this.blockAtMost);
+					return (all != null) ? all : List.<Document>of();
+				}));
 	}
 
 	@Override

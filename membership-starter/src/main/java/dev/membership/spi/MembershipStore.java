@@ -20,7 +20,12 @@ import dev.membership.liveness.Member;
  */
 public interface MembershipStore {
 
-	/** Creates indexes and the like. Idempotent; safety never depends on it having run. */
+	/**
+	 * Creates indexes and the like, and checks that the store as set up can keep leases safe. Idempotent; safety never
+	 * depends on the indexes. Throws {@link IllegalStateException} (saying what to change) when the store cannot keep
+	 * leases safe (MongoDB: membership collections spread over several shards): the node then takes no lease and says
+	 * so at every tick.
+	 */
 	void initialize();
 
 	/**
@@ -128,7 +133,8 @@ public interface MembershipStore {
 
 	/**
 	 * Upserts the node's document, stamping {@code updatedAt} with the store's clock ({@code node.updatedAt()} is
-	 * ignored), and says when, and whether the document belonged to another incarnation.
+	 * ignored), and {@code startedAt} too when the node does not know it yet (null: its first write, before any
+	 * sample of the store's clock), and says when, and whether the document belonged to another incarnation.
 	 */
 	Heartbeat heartbeat(NodeRecord node);
 

@@ -79,4 +79,16 @@ class MultiLeaseWriteRetryTests {
 		assertThat(store.releaseCalls()).as("{release, releaseAll}").containsExactly(0, 1);
 	}
 
+	@Test
+	void aStoreThatCannotKeepLeasesSafeAsSetUpTakesNoLeaseUntilMended() {
+		MembershipNode node = this.cluster.create("n1");
+		FaultInjectingStore store = this.cluster.store("n1");
+		store.failInitialize(new IllegalStateException("The membership collections must not be sharded"));
+		node.start();
+		await().during(LEASE.multipliedBy(2)).atMost(LEASE.multipliedBy(3)).until(() -> !node.isLeader("default"));
+		assertThat(node.status().lastError()).contains("must not be sharded");
+		store.failInitialize(null);
+		await().atMost(LEASE.multipliedBy(10)).until(() -> node.isLeader("default"));
+	}
+
 }

@@ -167,9 +167,20 @@ public final class FaultInjectingStore implements MembershipStore {
 		}
 	}
 
+	private volatile RuntimeException initializeFailure;
+
+	/** Every initialize() from now on throws {@code failure} (null: works again). */
+	public void failInitialize(RuntimeException failure) {
+		this.initializeFailure = failure;
+	}
+
 	@Override
 	public void initialize() {
 		call(() -> {
+			RuntimeException failure = this.initializeFailure;
+			if (failure != null) {
+				throw failure;
+			}
 			this.delegate.initialize();
 			return null;
 		});
