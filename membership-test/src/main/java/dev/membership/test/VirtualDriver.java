@@ -39,6 +39,12 @@ final class VirtualDriver implements AutoCloseable {
 
 	private boolean closed;
 
+	/**
+	 * The first failure of a simulated node's work (a bug in the node, or in what the test made it run): rethrown to
+	 * the test at its next call, so that a test never passes over it.
+	 */
+	private volatile @Nullable Throwable failure;
+
 	VirtualDriver(VirtualScheduler scheduler) {
 		this.scheduler = scheduler;
 		this.thread = new Thread(this::run, "membership-simulated-cluster");
@@ -120,6 +126,10 @@ final class VirtualDriver implements AutoCloseable {
 		}
 		finally {
 			this.lock.unlock();
+		}
+		Throwable failed = this.failure;
+		if (failed != null) {
+			throw new IllegalStateException("Work of a simulated node failed: " + failed, failed);
 		}
 	}
 
@@ -221,6 +231,9 @@ final class VirtualDriver implements AutoCloseable {
 				}
 				catch (Throwable ex) {
 					log.warn("Work of a simulated node failed", ex);
+					if (this.failure == null) {
+						this.failure = ex;
+					}
 				}
 				finally {
 					this.running = null;

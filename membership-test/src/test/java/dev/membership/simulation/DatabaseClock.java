@@ -76,6 +76,9 @@ final class DatabaseClock {
 	 * has caught up with its latest reading again).
 	 */
 	Duration behindLatest() {
+		if (this.latestReadNanos == Long.MIN_VALUE) {
+			return Duration.ZERO; // never jumped (the difference below would overflow)
+		}
 		return Duration.ofNanos(Math.max(0, this.latestReadNanos - (this.virtualNow.getAsLong() + this.offsetNanos)));
 	}
 

@@ -1,6 +1,7 @@
 package dev.membership.simulation;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -56,7 +57,19 @@ final class DefectiveStore implements MembershipStore {
 		 * A take-over on a notice matches any term of the node that let go, not just the one it let go of: a late or
 		 * repeated notice takes a lease its sender holds again.
 		 */
-		TAKE_OVER_ANY_TERM_OF_THE_SENDER
+		TAKE_OVER_ANY_TERM_OF_THE_SENDER,
+
+		/**
+		 * A primary's step-down fails writes without saying that a reissue may get through: the node does not reissue
+		 * the renewal of its partitions, and the interval's renewal is lost.
+		 */
+		STEP_DOWN_FAILURES_NOT_RETRYABLE,
+
+		/**
+		 * Behind a mongos, the store answers with the router's clock ({@code hello}'s {@code localTime}), which is not
+		 * the clock that stamps the writes.
+		 */
+		HELLO_BEHIND_MONGOS
 
 	}
 
@@ -80,9 +93,75 @@ final class DefectiveStore implements MembershipStore {
 		this.store.initialize();
 	}
 
+	/** Whether a node's call arriving now meets a primary's step-down, and whether its failures say "retryable". */
+	private java.util.function.BooleanSupplier steppingDown = () -> false;
+
+	private boolean stepDownRetryable = true;
+
+	/** Whether a write that fails in a step-down applied first. */
+	private java.util.function.BooleanSupplier appliedFirst = () -> false;
+
+	void stepDowns(java.util.function.BooleanSupplier meets, boolean retryable,
+			java.util.function.BooleanSupplier applied) {
+		this.steppingDown = meets;
+		this.stepDownRetryable = retryable;
+		this.appliedFirst = applied;
+	}
+
+	/**
+	 * A multi-lease write in flight when the primary steps down: it fails, some after it applied (drivers never retry
+	 * it); what the node reissues waits for the new primary. Single-document writes the driver retries, so they land.
+	 */
+	private <T> T multiLeaseWrite(Supplier<T> write) {
+		if (!this.steppingDown.getAsBoolean()) {
+			return write.get();
+		}
+		if (this.appliedFirst.getAsBoolean()) {
+			write.get();
+		}
+		throw new dev.membership.spi.StoreException("simulated: the primary stepped down", null,
+				this.stepDownRetryable);
+	}
+
+	/** A read while the primary steps down fails (the node does not retry it; the next interval reads again). */
+	private void readable() {
+		if (this.steppingDown.getAsBoolean()) {
+			throw new dev.membership.spi.StoreException("simulated: no primary to read from", null, true);
+		}
+	}
+
+	/** Behind a mongos whose clock is {@code skew} off the stamps' (null: not behind one). */
+	private Duration mongosSkew;
+
+	/** Where a violation of the roster's invariants goes. */
+	private Consumer<String> violations = (violation) -> {
+	};
+
+	/** The keeper of each roster epoch, and the last version written. */
+	private final Map<Long, String> keepers = new java.util.HashMap<>();
+
+	private long rosterVersion;
+
+	void behindMongos(Duration skew) {
+		this.mongosSkew = skew;
+	}
+
+	void reportViolationsTo(Consumer<String> violations) {
+		this.violations = violations;
+	}
+
+	/**
+	 * The store's time without a write: none behind a mongos (what the MongoDB stores answer there), or the router's
+	 * skewed clock for the broken variant.
+	 */
 	@Override
 	public Optional<Instant> serverTime() {
-		return this.store.serverTime();
+		Duration skew = this.mongosSkew;
+		if (skew == null) {
+			return this.store.serverTime();
+		}
+		return (this.defect == Defect.HELLO_BEHIND_MONGOS) ? this.store.serverTime().map((now) -> now.plus(skew))
+				: Optional.empty();
 	}
 
 	@Override
@@ -132,7 +211,7 @@ final class DefectiveStore implements MembershipStore {
 
 	@Override
 	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
-		long renewed = this.store.renewAll(holder, epochs, expiresAt);
+		long renewed = multiLeaseWrite(() -> this.store.renewAll(holder, epochs, expiresAt));
 		for (Map.Entry<String, Long> lease : epochs.entrySet()) {
 			LeaseRecord now = this.store.findLease(lease.getKey()).orElse(null);
 			boolean held = now != null && now.isHeldBy(holder) && now.epoch() == lease.getValue()
@@ -161,23 +240,39 @@ final class DefectiveStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
+		readable();
 		return this.store.findLease(group);
 	}
 
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		readable();
 		return this.store.findLeases(groups, rosterVersion);
 	}
 
 	@Override
 	public Optional<Roster> findRoster() {
+		readable();
 		return this.store.findRoster();
 	}
 
 	@Override
 	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
 			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
-		return this.store.writeRoster(members, changes, assignments, keeperNodeId, epoch, sequence);
+		OptionalLong written = this.store.writeRoster(members, changes, assignments, keeperNodeId, epoch, sequence);
+		if (written.isPresent()) {
+			String keeper = this.keepers.putIfAbsent(epoch, keeperNodeId);
+			if (keeper != null && !keeper.equals(keeperNodeId)) {
+				this.violations.accept(Invariant.ONE_KEEPER_PER_ROSTER_EPOCH.violation(keeperNodeId
+						+ " wrote the roster under epoch " + epoch + ", which " + keeper + " kept"));
+			}
+			if (written.getAsLong() <= this.rosterVersion) {
+				this.violations.accept(Invariant.ROSTER_VERSION_RISES.violation("the roster went from version "
+						+ this.rosterVersion + " to " + written.getAsLong()));
+			}
+			this.rosterVersion = Math.max(this.rosterVersion, written.getAsLong());
+		}
+		return written;
 	}
 
 	@Override
@@ -187,6 +282,7 @@ final class DefectiveStore implements MembershipStore {
 
 	@Override
 	public List<NodeRecord> findNodes() {
+		readable();
 		return this.store.findNodes();
 	}
 
@@ -197,7 +293,14 @@ final class DefectiveStore implements MembershipStore {
 
 	@Override
 	public long removeNodesNotSeenSince(Instant cutoff) {
-		return this.store.removeNodesNotSeenSince(cutoff);
+		return multiLeaseWrite(() -> this.store.removeNodesNotSeenSince(cutoff));
+	}
+
+	@Override
+	public long releaseAll(Holder holder, Map<String, Long> epochs) {
+		long released = multiLeaseWrite(() -> this.store.releaseAll(holder, epochs));
+		this.trace.accept(() -> "store: " + holder.nodeId() + " released " + released + " of " + epochs.keySet());
+		return released;
 	}
 
 	/** The simulated server's clock (which may jump), as the clock the in-memory store reads. */

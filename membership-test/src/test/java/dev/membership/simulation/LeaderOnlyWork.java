@@ -29,6 +29,16 @@ final class LeaderOnlyWork {
 
 	private String violation;
 
+	/**
+	 * Until when (virtual time) a fault may still have ended a belief without its drain: a run may then overlap an
+	 * older term's run, which the fence refuses by the epoch.
+	 */
+	private final java.util.function.LongSupplier disruptedUntil;
+
+	LeaderOnlyWork(java.util.function.LongSupplier disruptedUntil) {
+		this.disruptedUntil = disruptedUntil;
+	}
+
 	long runs() {
 		return this.runs;
 	}
@@ -56,8 +66,19 @@ final class LeaderOnlyWork {
 			boolean graceful = ended == RevocationReason.SHUTDOWN || ended == RevocationReason.RESIGNED
 					|| ended == RevocationReason.MOVED;
 			if (graceful && this.violation == null) {
-				this.violation = nodeId + " began leader-only work of group " + group + " (epoch " + epoch + ") while "
-						+ other.nodeId + "'s run of epoch " + other.epoch + " still ran after a graceful " + ended;
+				this.violation = Invariant.DRAINED_BEFORE_HANDOVER.violation(nodeId + " began leader-only work of group "
+						+ group + " (epoch " + epoch + ") while " + other.nodeId + "'s run of epoch " + other.epoch
+						+ " still ran after a graceful " + ended);
+			}
+			else if (epoch <= other.epoch && this.violation == null) {
+				this.violation = Invariant.FENCED_OVERLAP.violation(nodeId + " began leader-only work of group " + group
+						+ " under epoch " + epoch + " while " + other.nodeId + "'s run of epoch " + other.epoch
+						+ " still ran: the fence cannot refuse the older one");
+			}
+			else if (now > this.disruptedUntil.getAsLong() && this.violation == null) {
+				this.violation = Invariant.FENCED_OVERLAP.violation(nodeId + " began leader-only work of group " + group
+						+ " (epoch " + epoch + ") while " + other.nodeId + "'s run of epoch " + other.epoch
+						+ " still ran, with no fault that could have ended its term without its drain");
 			}
 			else {
 				this.overlapsAfterFaults++;
@@ -73,7 +94,7 @@ final class LeaderOnlyWork {
 		}
 	}
 
-	/** A crash ends the node's work with it. */
+	/** A crash, or the end of a stopped process, ends the node's work with it. */
 	void crashed(String nodeId) {
 		this.open.values().forEach((running) -> running.remove(nodeId));
 	}

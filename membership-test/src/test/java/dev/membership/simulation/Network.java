@@ -32,6 +32,22 @@ final class Network {
 	/** Share of replies lost after the store applied the request. */
 	double lostReplyShare = 0.001;
 
+	/**
+	 * A primary's step-down, from and until (virtual time): calls issued meanwhile wait for the new primary (the
+	 * driver's server selection), calls in flight when it happens fail, some after they applied.
+	 */
+	private long stepDownFrom = Long.MAX_VALUE;
+
+	private long stepDownUntil = Long.MIN_VALUE;
+
+	/** Whether the store call running now is a node's (not the checker's). */
+	boolean nodeCall;
+
+	/** Whether a node's call that arrives now meets a step-down. */
+	boolean stepDownMeets(long now) {
+		return this.nodeCall && steppingDown(now);
+	}
+
 	Network(Random random, long operationTimeoutNanos) {
 		this.random = random;
 		this.operationTimeoutNanos = operationTimeoutNanos;
@@ -61,8 +77,26 @@ final class Network {
 		return this.random.nextDouble() < this.lostReplyShare;
 	}
 
+	/** The primary steps down from {@code from} to {@code until}; one overlapping another extends it. */
+	void stepDown(long from, long until) {
+		if (this.stepDownUntil < from) {
+			this.stepDownFrom = from;
+		}
+		this.stepDownUntil = Math.max(this.stepDownUntil, until);
+	}
+
+	boolean steppingDown(long now) {
+		return now >= this.stepDownFrom && now < this.stepDownUntil;
+	}
+
+	/** How long a call issued at {@code now} waits for a primary before it goes out: zero but in a step-down. */
+	long waitForPrimary(long now) {
+		return steppingDown(now) ? this.stepDownUntil - now : 0;
+	}
+
 	/** Back to a healthy network. */
 	void heal() {
+		this.stepDownUntil = Long.MIN_VALUE;
 		this.storeDown = false;
 		this.cutOff.clear();
 		this.slowShare = 0;

@@ -72,7 +72,7 @@ final class SafetyInvariants implements LeadershipObserver {
 		this.trace.accept(() -> nodeId + " leads " + group + " epoch " + epoch);
 		Long before = this.lastEpoch.put(group, epoch);
 		if (before != null && epoch <= before) {
-			fail(nodeId + " began a term of group " + group + " with epoch " + epoch + ", not above " + before);
+			fail(Invariant.EPOCHS_RISE.violation(nodeId + " began a term of group " + group + " with epoch " + epoch + ", not above " + before));
 		}
 	}
 
@@ -96,7 +96,8 @@ final class SafetyInvariants implements LeadershipObserver {
 			if (lease.isPresent()) {
 				Long seen = this.lastStoreEpoch.put(group, lease.get().epoch());
 				if (seen != null && lease.get().epoch() < seen) {
-					fail("the store's epoch of group " + group + " went back from " + seen + " to " + lease.get().epoch());
+					fail(Invariant.EPOCHS_RISE.violation("the store's epoch of group " + group + " went back from " + seen
+							+ " to " + lease.get().epoch()));
 				}
 			}
 			MembershipNode leader = null;
@@ -106,7 +107,8 @@ final class SafetyInvariants implements LeadershipObserver {
 					continue;
 				}
 				if (leader != null) {
-					fail(leader.nodeId() + " and " + node.nodeId() + " both believe they lead group " + group);
+					fail(Invariant.ONE_BELIEVER.violation(leader.nodeId() + " and " + node.nodeId()
+							+ " both believe they lead group " + group));
 					return;
 				}
 				leader = node;
@@ -116,12 +118,12 @@ final class SafetyInvariants implements LeadershipObserver {
 				}
 				if (held == null || held.holder() == null || !held.holder().nodeId().equals(node.nodeId())
 						|| !held.holder().incarnation().equals(node.incarnation())) {
-					fail(node.nodeId() + " believes it leads group " + group + " (epoch " + term.epoch()
-							+ ") but the store's lease is " + describe(held));
+					fail(Invariant.BELIEF_MATCHES_LEASE.violation(node.nodeId() + " believes it leads group " + group
+							+ " (epoch " + term.epoch() + ") but the store's lease is " + describe(held)));
 				}
 				else if (held.epoch() != term.epoch()) {
-					fail(node.nodeId() + " believes it leads group " + group + " with epoch " + term.epoch()
-							+ " but the store is at epoch " + held.epoch());
+					fail(Invariant.BELIEF_MATCHES_LEASE.violation(node.nodeId() + " believes it leads group " + group
+							+ " with epoch " + term.epoch() + " but the store is at epoch " + held.epoch()));
 				}
 				else {
 					// until the next event only a renewal can move either, so check when the belief will end: by the
@@ -129,9 +131,9 @@ final class SafetyInvariants implements LeadershipObserver {
 					Instant beliefEnds = serverNow
 						.plusNanos((long) Math.ceil(term.remaining().toNanos() / clockRate.applyAsDouble(node)));
 					if (beliefEnds.isAfter(held.expiresAt())) {
-						fail(node.nodeId() + " believes it leads group " + group + " (epoch " + term.epoch()
-								+ ") until " + beliefEnds + " but its lease expires at " + held.expiresAt()
-								+ " (server time " + serverNow + ")");
+						fail(Invariant.BELIEF_ENDS_BEFORE_LEASE.violation(node.nodeId() + " believes it leads group "
+								+ group + " (epoch " + term.epoch() + ") until " + beliefEnds
+								+ " but its lease expires at " + held.expiresAt() + " (server time " + serverNow + ")"));
 					}
 				}
 			}

@@ -122,7 +122,13 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 					() -> reply.accept(null, new StoreException("simulated: store unreachable", null)));
 			return;
 		}
-		long there = this.network.latency();
+		// in a step-down, the driver waits for the new primary before the call goes out, or gives up at its timeout
+		long selection = this.network.waitForPrimary(this.scheduler.now());
+		if (selection >= timeout) {
+			this.loop.at(timeout, () -> reply.accept(null, new StoreException("simulated: no primary", null)));
+			return;
+		}
+		long there = selection + this.network.latency();
 		long back = this.network.latency();
 		boolean requestLost = this.network.losesRequest();
 		boolean replyLost = this.network.losesReply();
@@ -143,11 +149,15 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 			}
 			T result = null;
 			RuntimeException failure = null;
+			this.network.nodeCall = true; // a step-down fails what nodes send, not the checker's own reads
 			try {
 				result = operation.get();
 			}
 			catch (RuntimeException ex) {
 				failure = ex;
+			}
+			finally {
+				this.network.nodeCall = false;
 			}
 			if (answered) {
 				T r = result;

@@ -48,7 +48,16 @@ final class Simulation {
 		DUPLICATE_ID,
 
 		/** A failover to a primary whose clock is up to 30 s ahead or behind. */
-		CLOCK_JUMP
+		CLOCK_JUMP,
+
+		/**
+		 * The primary steps down for 0.5 to 3 s (maintenance, a rolling upgrade): calls in flight fail with a
+		 * retryable error, some after they applied; calls issued meanwhile wait for the new primary.
+		 */
+		STEP_DOWN,
+
+		/** For a while the nodes reach the database through a mongos whose clock is up to 5 s off the stamps'. */
+		MONGOS_CLOCK
 
 	}
 
@@ -64,7 +73,17 @@ final class Simulation {
 
 	private final SafetyInvariants invariants;
 
-	private final LeaderOnlyWork work = new LeaderOnlyWork();
+	/** Until when a fault may still have ended a belief without its drain (virtual time). */
+	private long disruptedUntil = Long.MIN_VALUE;
+
+	private final LeaderOnlyWork work = new LeaderOnlyWork(() -> this.disruptedUntil);
+
+	private final ScenarioChecks scenario;
+
+	/** When the faults healed (virtual time), and how many steps the lease checks were off after a clock jump. */
+	private long healedAt = -1;
+
+	private long unsettledSteps;
 
 	private final MembershipSettings settings;
 
@@ -101,10 +120,27 @@ final class Simulation {
 				this.scheduler::now);
 		this.store = new DefectiveStore(this::serverTime, config.defect(), this::noteLazily);
 		this.invariants = new SafetyInvariants(this.store, this::noteLazily, this.scheduler::now);
+		this.store.reportViolationsTo(this.invariants::fail);
+		this.store.stepDowns(() -> this.network.stepDownMeets(this.scheduler.now()),
+				config.defect() != DefectiveStore.Defect.STEP_DOWN_FAILURES_NOT_RETRYABLE, this.random::nextBoolean);
 		int nodeCount = (config.nodes() > 0) ? config.nodes() : 2 + this.random.nextInt(6);
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
 		this.partitions = 2 + this.random.nextInt(7); // a partitioned group in every run
 		this.settings = config.settings("n0", this.groups, this.partitions);
+		this.scenario = new ScenarioChecks(config.checks(), this.scheduler::now, this.invariants::fail,
+				config.faultsFrom().toNanos(), config.chaos().toNanos(),
+				this.settings.leaseDuration().plus(this.settings.renewalInterval().multipliedBy(2)),
+				this.invariants::lastTermStart);
+		if (config.behindMongos()) {
+			behindMongos();
+		}
+		if (config.checks().contains(Invariant.STABLE_THROUGH_STEP_DOWNS)) {
+			// step-downs alone: no slow call or lost reply besides (one lost renewal of a node that only renews can
+			// age its liveness past the window, at the default timings, and the keeper moves its units)
+			this.network.slowShare = 0;
+			this.network.lostRequestShare = 0;
+			this.network.lostReplyShare = 0;
+		}
 		for (int i = 1; i <= nodeCount; i++) {
 			this.nodes.add(new SimulatedNode("n" + i));
 		}
@@ -121,10 +157,11 @@ final class Simulation {
 			this.scheduler.after(nanos(this.random.nextInt(1000)), null, node::restart);
 		}
 		long chaosEnd = this.config.chaos().toNanos();
-		scheduleNextFault(chaosEnd);
+		this.scheduler.after(this.config.faultsFrom().toNanos(), null, () -> scheduleNextFault(chaosEnd));
 		if (runUntil(chaosEnd)) {
 			heal();
 			long healedAt = this.scheduler.now();
+			this.healedAt = healedAt;
 			// a lease written before a jump backwards stays up to that much longer
 			long bound = this.settings.leaseDuration()
 				.plus(this.settings.renewalInterval())
@@ -142,7 +179,8 @@ final class Simulation {
 				: (this.work.violation() != null) ? this.work.violation() : this.livenessViolation;
 		return new SimulationResult(this.config.seed(), this.nodes.size(), this.groups.size(),
 				this.invariants.transitions(), this.work.runs(), this.work.overlapsAfterFaults(), this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
-				this.faults, this.databaseClock.jumps(), violation, this.trace.stream().map(TraceLine::toString).toList());
+				this.faults, this.databaseClock.jumps(), this.unsettledSteps, violation,
+				this.trace.stream().map(TraceLine::toString).toList());
 	}
 
 	private void checkInvariants() {
@@ -150,8 +188,23 @@ final class Simulation {
 		Duration tail = this.settings.leaseDuration()
 			.plus(this.settings.renewalInterval())
 			.plus(this.config.operationTimeout());
-		this.invariants.check(running, units(), serverTime(), this::clockRate,
-				this.databaseClock.settled(running, tail));
+		boolean settled = this.databaseClock.settled(running, tail);
+		this.invariants.check(running, units(), serverTime(), this::clockRate, settled);
+		this.scenario.check((int) this.nodes.stream().filter((n) -> n.node != null && !n.stopping).count());
+		if (!settled) {
+			this.unsettledSteps++;
+			// a node's estimate follows the new clock at its next sample: once every node runs again, the checks
+			// come back within an interval, two timeouts and the tail; the one-believer check never stops
+			long bound = tail.plus(this.settings.renewalInterval())
+				.plus(this.config.operationTimeout().multipliedBy(2))
+				.plus(this.settings.leaseDuration())
+				.toNanos();
+			if (this.healedAt >= 0 && this.scheduler.now() - this.healedAt > bound) {
+				this.invariants.fail(Invariant.CLOCK_SETTLES.violation("the lease checks are still off "
+						+ Duration.ofNanos(this.scheduler.now() - this.healedAt) + " after the heal: a node's estimate "
+						+ "has not followed the database's clock"));
+			}
+		}
 	}
 
 	/** Runs every event up to {@code until}; false at the first violation. */
@@ -168,8 +221,8 @@ final class Simulation {
 	}
 
 	private boolean runUntilLeaders(long healedAt, long deadline) {
-		return runUntilHolds(this::everyGroupLed, deadline, () -> "no leader of every group within "
-				+ Duration.ofNanos(deadline - healedAt) + " after the faults healed; groups led: " + ledGroups());
+		return runUntilHolds(this::everyGroupLed, deadline, () -> Invariant.LEADERS_AFTER_HEAL.violation("no leader of every group within "
+				+ Duration.ofNanos(deadline - healedAt) + " after the faults healed; groups led: " + ledGroups()));
 	}
 
 	/**
@@ -193,8 +246,9 @@ final class Simulation {
 		long caughtUp = from + this.databaseClock.behindLatest().toNanos();
 		LongSupplier deadline = () -> Math.min(cap, ledGroups().contains(MembershipSettings.DEFAULT_GROUP)
 				? Math.max(caughtUp, this.invariants.lastTermStart(MembershipSettings.DEFAULT_GROUP)) + bound : cap);
-		return runUntilHolds(this::rostersAgree, deadline, () -> "member lists still differ from the running nodes "
-				+ Duration.ofNanos(bound) + " after the keeper's term began: " + rosterDisagreement());
+		return runUntilHolds(this::rostersAgree, deadline, () -> Invariant.ROSTERS_AGREE.violation(
+				"member lists still differ from the running nodes " + Duration.ofNanos(bound)
+						+ " after the keeper's term began: " + rosterDisagreement()));
 	}
 
 	/** Runs events until {@code condition} holds; false at a violation, or at {@code deadline} (a liveness one). */
@@ -277,8 +331,9 @@ final class Simulation {
 			.plus(this.config.operationTimeout().multipliedBy(2))
 			.plus(this.databaseClock.largestBackwardJump())
 			.toNanos();
-		return runUntilHolds(this::partitionsPlaced, deadline, () -> "partitions not placed over the running nodes "
-				+ Duration.ofNanos(deadline - from) + " after the rosters agreed: " + ownedCounts());
+		return runUntilHolds(this::partitionsPlaced, deadline, () -> Invariant.PARTITIONS_PLACED.violation(
+				"partitions not placed over the running nodes " + Duration.ofNanos(deadline - from)
+						+ " after the rosters agreed: " + ownedCounts()));
 	}
 
 	private boolean partitionsPlaced() {
@@ -331,6 +386,9 @@ final class Simulation {
 
 	private void scheduleNextFault(long chaosEnd) {
 		long gap = (long) (-Math.log(1 - this.random.nextDouble()) * this.config.meanFaultGap().toNanos());
+		if (this.config.checks().contains(Invariant.STABLE_THROUGH_STEP_DOWNS)) {
+			gap += this.settings.leaseDuration().multipliedBy(2).toNanos(); // one step-down at a time, as in a real one
+		}
 		if (this.scheduler.now() + gap >= chaosEnd) {
 			return;
 		}
@@ -341,7 +399,8 @@ final class Simulation {
 	}
 
 	private void injectFault() {
-		Fault fault = Fault.values()[this.random.nextInt(Fault.values().length)];
+		List<Fault> kinds = this.config.faults();
+		Fault fault = kinds.get(this.random.nextInt(kinds.size()));
 		SimulatedNode target = pickTarget();
 		long duration = nanos(100 + this.random.nextInt(25_000));
 		this.faults.merge(fault, 1, Integer::sum);
@@ -349,10 +408,24 @@ final class Simulation {
 		if (this.healed) {
 			return;
 		}
+		if (fault != Fault.RESIGN && fault != Fault.STOP && fault != Fault.HINTS_DELAYED) {
+			// a belief may end without its drain until the fault is over and its leases ran out
+			this.disruptedUntil = Math.max(this.disruptedUntil, this.scheduler.now() + duration
+					+ this.settings.leaseDuration().multipliedBy(2).plus(this.settings.renewalInterval()).toNanos());
+		}
 		switch (fault) {
 			case CRASH -> {
+				if (target.node != null) {
+					MembershipNode crashing = target.node;
+					this.scenario.crashed(target.id,
+							units().stream().filter((unit) -> belief(crashing, unit).isPresent()).toList());
+				}
 				target.crash();
-				later(duration, target::restart);
+				// the take-over check wants the others to take over, not the node back under its id: a process that
+				// returns under the same id distrusts expiries for a lease, and the placement waits for it
+				later(this.config.checks().contains(Invariant.CRASH_TAKEN_OVER)
+						? Math.max(duration, this.settings.leaseDuration().multipliedBy(3).toNanos()) : duration,
+						target::restart);
 			}
 			case STOP -> {
 				target.stop();
@@ -399,6 +472,16 @@ final class Simulation {
 			}
 			case CLOCK_JUMP -> note("the database's clock jumps by "
 					+ this.databaseClock.jump(this.random, this.settings.leaseDuration()));
+			case STEP_DOWN -> {
+				long down = nanos(500 + this.random.nextInt(2_500));
+				note("the primary steps down for " + Duration.ofNanos(down));
+				this.network.stepDown(this.scheduler.now(), this.scheduler.now() + down);
+				this.scenario.steppedDown(this.settings.renewalInterval());
+			}
+			case MONGOS_CLOCK -> {
+				behindMongos();
+				later(duration, () -> this.store.behindMongos(null));
+			}
 			case HINTS_DELAYED -> {
 				this.hintLoss = 0.3;
 				this.hintDelayMaxNanos = nanos(20_000);
@@ -408,6 +491,13 @@ final class Simulation {
 				});
 			}
 		}
+	}
+
+	/** From now on the nodes reach the database through a mongos whose clock is 1 to 5 s off the stamps'. */
+	private void behindMongos() {
+		long skew = nanos(1_000 + this.random.nextInt(4_000)) * (this.random.nextBoolean() ? 1 : -1);
+		note("behind a mongos whose clock is " + Duration.ofNanos(skew) + " off");
+		this.store.behindMongos(Duration.ofNanos(skew));
 	}
 
 	/** Undoes a fault later, unless everything healed meanwhile. */
@@ -473,8 +563,8 @@ final class Simulation {
 					Instant limit = this.databaseClock.latestAt(node.stoppedAt)
 						.plusNanos(this.settings.leaseDuration().toNanos() + slack);
 					if (lease.expiresAt().isAfter(limit)) {
-						this.livenessViolation = "the lease of group " + group + " stays with stopped " + node.id
-								+ " until " + lease.expiresAt() + ", after " + limit;
+						this.livenessViolation = Invariant.LEASES_AFTER_STOP.violation("the lease of group " + group
+								+ " stays with stopped " + node.id + " until " + lease.expiresAt() + ", after " + limit);
 					}
 				}
 			}
@@ -589,7 +679,8 @@ final class Simulation {
 						Simulation.this.store)
 				.runtime(this.runtime)
 				.clock(this.runtime.clock())
-				.observer(Simulation.this.invariants)
+				.observer(ScenarioChecks.both(Simulation.this.invariants, Simulation.this.scenario))
+				.metrics(Simulation.this.scenario.metricsOf(this.id))
 				.advertisedAddress("127.0.0.1:" + (8000 + this.id.hashCode() % 1000))
 				.noticeChannel((receiver) -> this.notices = receiver)
 				.reaction((event) -> {
@@ -601,6 +692,8 @@ final class Simulation {
 						Simulation.this.hint(this.id, event);
 					}
 					else if (event instanceof LeaderRevokedEvent revoked) {
+						note(this.id + " revoked " + revoked.group() + " epoch " + revoked.epoch() + ": "
+								+ revoked.reason());
 						Simulation.this.work.termEnded(revoked.group(), revoked.epoch(), revoked.reason());
 					}
 					else if (event instanceof PartitionReleasedEvent released) {
@@ -631,6 +724,7 @@ final class Simulation {
 				.build();
 			this.node = self[0];
 			this.stopping = false;
+			Simulation.this.scenario.nodeStarted();
 			this.lastIncarnation = this.node.incarnation();
 			note(this.id + (this.twin ? " starts a second process" : " starts"));
 			this.node.start();
@@ -684,6 +778,8 @@ final class Simulation {
 					.execute(() -> stopped.stopAsync(Simulation.this.settings.leaseDuration()).thenRun(() -> {
 						note(this.id + " stopped");
 						if (this.node == stopped) {
+							// the process is gone, and its work with it (a run's end is told only while it runs)
+							Simulation.this.work.crashed(this.id);
 							this.node = null;
 							this.stoppedAt = Simulation.this.scheduler.now();
 						}

@@ -1,7 +1,9 @@
 package dev.membership.simulation;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 
 import dev.membership.engine.MembershipSettings;
@@ -19,9 +21,14 @@ import dev.membership.engine.MembershipSettings;
  * @param safetyMargin null for the default
  * @param drainTimeout how long a graceful hand-over waits for leader-only work (the simulated jobs are shorter)
  * @param defect a deliberate bug in the store, or none
+ * @param faults the kinds of fault drawn, each as likely as the others
+ * @param faultsFrom when the first fault may come (virtual time): a scenario lets the cluster settle first
+ * @param checks the scenario's own invariants, on top of those every run checks
+ * @param behindMongos whether the nodes reach the database through a mongos, whose clock is skewed, the whole run
  */
 record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFaultGap, Duration operationTimeout,
-		double maxDrift, Duration safetyMargin, Duration drainTimeout, DefectiveStore.Defect defect) {
+		double maxDrift, Duration safetyMargin, Duration drainTimeout, DefectiveStore.Defect defect,
+		List<Simulation.Fault> faults, Duration faultsFrom, Set<Invariant> checks, boolean behindMongos) {
 
 	/** The default drift stays within the bound {@code ServerClock} assumes. */
 	static final double DOCUMENTED_DRIFT = 199e-6;
@@ -41,7 +48,37 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		ACQUISITION_NOT_STAMPED,
 
 		/** A take-over on a notice takes whatever term the node that let go holds now. */
-		TAKE_OVER_ANY_TERM_OF_THE_SENDER;
+		TAKE_OVER_ANY_TERM_OF_THE_SENDER,
+
+		/** A step-down's failures do not say that a reissue may get through: the renewal of the interval is lost. */
+		STEP_DOWN_FAILURES_NOT_RETRYABLE,
+
+		/** Behind a mongos, the node samples the router's clock, skewed from the one that stamps the writes. */
+		HELLO_BEHIND_MONGOS;
+
+		/** The runs that show the defect: the scenario its invariant belongs to, or the standard run. */
+		SimulationConfig config(long seed) {
+			return switch (this) {
+				case STEP_DOWN_FAILURES_NOT_RETRYABLE -> apply(stepDowns(seed));
+				case HELLO_BEHIND_MONGOS -> apply(behindMongos(seed));
+				default -> apply(standard(seed));
+			};
+		}
+
+		/** The invariants the defect must trip: a violation of any other (a liveness one, say) does not count. */
+		Set<Invariant> trips() {
+			return switch (this) {
+				case AS_BUILT -> Set.of();
+				case LATE_ACQUISITION_STARTS_A_TERM, LATE_RENEWAL_SHORTENS_THE_LEASE,
+						NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND, ACQUISITION_NOT_STAMPED,
+						TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
+					Set.of(Invariant.ONE_BELIEVER, Invariant.BELIEF_MATCHES_LEASE, Invariant.BELIEF_ENDS_BEFORE_LEASE,
+							Invariant.EPOCHS_RISE);
+				case NO_DRAIN -> Set.of(Invariant.DRAINED_BEFORE_HANDOVER);
+				case STEP_DOWN_FAILURES_NOT_RETRYABLE -> Set.of(Invariant.STABLE_THROUGH_STEP_DOWNS);
+				case HELLO_BEHIND_MONGOS -> Set.of(Invariant.NO_DISTRUST_BEHIND_MONGOS);
+			};
+		}
 
 		SimulationConfig apply(SimulationConfig config) {
 			return switch (this) {
@@ -55,6 +92,9 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case ACQUISITION_NOT_STAMPED -> config.withDefect(DefectiveStore.Defect.ACQUISITION_NOT_STAMPED);
 				case TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
 					config.withDefect(DefectiveStore.Defect.TAKE_OVER_ANY_TERM_OF_THE_SENDER);
+				case STEP_DOWN_FAILURES_NOT_RETRYABLE ->
+					config.withDefect(DefectiveStore.Defect.STEP_DOWN_FAILURES_NOT_RETRYABLE);
+				case HELLO_BEHIND_MONGOS -> config.withDefect(DefectiveStore.Defect.HELLO_BEHIND_MONGOS);
 			};
 		}
 
@@ -62,27 +102,78 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 
 	static SimulationConfig standard(long seed) {
 		return new SimulationConfig(seed, 0, Duration.ofMinutes(30), Duration.ofSeconds(8), Duration.ofSeconds(2),
-				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE);
+				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE,
+				List.of(Simulation.Fault.values()), Duration.ZERO, Set.of(), false);
+	}
+
+	/**
+	 * The faults of runs before step-downs and mongos clocks were simulated: a seed drawn this way runs as it ran then
+	 * (the regression seeds).
+	 */
+	static SimulationConfig beforeStepDowns(long seed) {
+		return standard(seed).withFaults(Arrays.stream(Simulation.Fault.values())
+			.filter((f) -> f != Simulation.Fault.STEP_DOWN && f != Simulation.Fault.MONGOS_CLOCK)
+			.toList());
+	}
+
+	/**
+	 * Step-downs alone (the primary away for 0.5 to 3 s: less than the lease less two intervals, and than the
+	 * operation timeout at its default, the renewal interval), once the cluster settled: no renewal may fail, no belief
+	 * begin or end through them.
+	 */
+	static SimulationConfig stepDowns(long seed) {
+		// the operation timeout at its default, the renewal interval: a call waits that long for the new primary
+		return new SimulationConfig(seed, 0, Duration.ofMinutes(10), Duration.ofSeconds(12), Duration.ofSeconds(5),
+				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE,
+				List.of(Simulation.Fault.STEP_DOWN), Duration.ofMinutes(2), Set.of(Invariant.STABLE_THROUGH_STEP_DOWNS),
+				false);
+	}
+
+	/**
+	 * Behind a mongos whose clock is off the stamps' by up to 5 s, the whole run, through every fault but the
+	 * database clock's own jumps: no node may see a jump.
+	 */
+	static SimulationConfig behindMongos(long seed) {
+		return new SimulationConfig(seed, 0, Duration.ofMinutes(15), Duration.ofSeconds(8), Duration.ofSeconds(2),
+				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE,
+				Arrays.stream(Simulation.Fault.values())
+					.filter((f) -> f != Simulation.Fault.CLOCK_JUMP && f != Simulation.Fault.MONGOS_CLOCK)
+					.toList(),
+				Duration.ZERO, Set.of(Invariant.NO_DISTRUST_BEHIND_MONGOS), true);
+	}
+
+	/** Crashes among step-downs, behind a skewed mongos: each crashed holder's units taken over in time. */
+	static SimulationConfig crashesThroughStepDownsBehindMongos(long seed) {
+		return new SimulationConfig(seed, 0, Duration.ofMinutes(15), Duration.ofSeconds(10), Duration.ofSeconds(2),
+				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE,
+				List.of(Simulation.Fault.STEP_DOWN, Simulation.Fault.CRASH), Duration.ofMinutes(1),
+				Set.of(Invariant.CRASH_TAKEN_OVER), true);
+	}
+
+	private SimulationConfig with(DefectiveStore.Defect defect, Duration margin, double drift, Duration drain,
+			Duration chaos, List<Simulation.Fault> faults) {
+		return new SimulationConfig(this.seed, this.nodes, chaos, this.meanFaultGap, this.operationTimeout, drift,
+				margin, drain, defect, faults, this.faultsFrom, this.checks, this.behindMongos);
 	}
 
 	SimulationConfig withSafetyMargin(Duration margin, double drift) {
-		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout, drift,
-				margin, this.drainTimeout, this.defect);
+		return with(this.defect, margin, drift, this.drainTimeout, this.chaos, this.faults);
 	}
 
 	SimulationConfig withDefect(DefectiveStore.Defect broken) {
-		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout,
-				this.maxDrift, this.safetyMargin, this.drainTimeout, broken);
+		return with(broken, this.safetyMargin, this.maxDrift, this.drainTimeout, this.chaos, this.faults);
 	}
 
 	SimulationConfig withChaos(Duration duration) {
-		return new SimulationConfig(this.seed, this.nodes, duration, this.meanFaultGap, this.operationTimeout,
-				this.maxDrift, this.safetyMargin, this.drainTimeout, this.defect);
+		return with(this.defect, this.safetyMargin, this.maxDrift, this.drainTimeout, duration, this.faults);
 	}
 
 	SimulationConfig withDrainTimeout(Duration timeout) {
-		return new SimulationConfig(this.seed, this.nodes, this.chaos, this.meanFaultGap, this.operationTimeout,
-				this.maxDrift, this.safetyMargin, timeout, this.defect);
+		return with(this.defect, this.safetyMargin, this.maxDrift, timeout, this.chaos, this.faults);
+	}
+
+	SimulationConfig withFaults(List<Simulation.Fault> kinds) {
+		return with(this.defect, this.safetyMargin, this.maxDrift, this.drainTimeout, this.chaos, kinds);
 	}
 
 	MembershipSettings settings(String nodeId, Collection<String> groups, int partitions) {

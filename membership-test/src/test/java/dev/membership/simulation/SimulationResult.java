@@ -11,7 +11,7 @@ import java.util.Map;
  */
 record SimulationResult(long seed, int nodes, int groups, long transitions, long leaderOnlyRuns,
 		long overlapsAfterFaults, long steps, Duration virtualTime, Map<Simulation.Fault, Integer> faults,
-		int[] clockJumps, String violation, List<String> trace) {
+		int[] clockJumps, long unsettledSteps, String violation, List<String> trace) {
 
 	boolean failed() {
 		return this.violation != null;
@@ -20,8 +20,8 @@ record SimulationResult(long seed, int nodes, int groups, long transitions, long
 	String summary() {
 		return "seed " + this.seed + ": " + this.nodes + " nodes, " + this.groups + " group(s), " + this.transitions
 				+ " transitions, " + this.leaderOnlyRuns + " leader-only runs (" + this.overlapsAfterFaults
-				+ " overlapping one after a fault), " + this.steps + " steps, " + this.virtualTime.toMinutes()
-				+ " virtual min"
+				+ " overlapping one after a fault), " + this.steps + " steps (" + this.unsettledSteps
+				+ " with the lease checks off after a clock jump), " + this.virtualTime.toMinutes() + " virtual min"
 				+ (failed() ? ", VIOLATION: " + this.violation : "");
 	}
 
