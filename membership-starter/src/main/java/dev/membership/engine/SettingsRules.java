@@ -31,8 +31,8 @@ final class SettingsRules {
 			return "group names must not contain '" + Unit.SEPARATOR + "' (it names a partition's lease: " + group + ")";
 		}
 		if (group.indexOf('.') >= 0 || group.startsWith("$")) {
-			return "group names must not contain '.' or start with '$' (a group's name is a field name in the roster "
-					+ "and in EpochFence's _fence.<group>): " + group;
+			return "group names must not contain '.' or start with '$' (a group's name is the field of its fence, "
+					+ "EpochFence's _fence.<group>): " + group;
 		}
 		return null;
 	}
