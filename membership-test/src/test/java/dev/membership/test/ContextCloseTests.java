@@ -48,7 +48,8 @@ class ContextCloseTests {
 				long start = System.nanoTime();
 				context.close();
 				Duration closing = Duration.ofNanos(System.nanoTime() - start);
-				assertThat(closing).isLessThan(Duration.ofSeconds(10));
+				// the drain waited its full second for the job, and the close went on soon after
+				assertThat(closing).isGreaterThanOrEqualTo(Duration.ofSeconds(1)).isLessThan(Duration.ofSeconds(5));
 				assertThat(recorder.events).filteredOn(LeaderRevokedEvent.class::isInstance)
 					.extracting((event) -> ((LeaderRevokedEvent) event).reason())
 					.containsExactly(RevocationReason.SHUTDOWN);

@@ -78,6 +78,9 @@ class PartitionHandOverIT {
 		nodes.add(processes.startNode("p3", database, WORK));
 		processes.awaitReady(nodes);
 		awaitBalanced(nodes, "three nodes");
+		// moves count from here (the start may place on one node first), once every partition ran since
+		Instant placed = Instant.now();
+		awaitARunOfEveryPartitionSince(placed, "after the placement over three nodes");
 
 		nodes.add(processes.startNode("p4", database, WORK));
 		processes.awaitReady(nodes);
@@ -101,15 +104,18 @@ class PartitionHandOverIT {
 		nodes.remove(scaledDown);
 		awaitBalanced(nodes, "after " + scaledDown.name() + " stopped");
 		// every partition runs again on the two left before the runs are read
-		Instant settled = Instant.now();
-		await("a run of every partition after the scale-down").atMost(Duration.ofSeconds(10))
+		awaitARunOfEveryPartitionSince(Instant.now(), "after the scale-down");
+
+		checkRuns(runs(), placed);
+	}
+
+	private static void awaitARunOfEveryPartitionSince(Instant since, String when) {
+		await("a run of every partition " + when).atMost(Duration.ofSeconds(10))
 			.until(() -> runs().stream()
-				.filter((r) -> r.endedAt() != null && r.startedAt().isAfter(settled))
+				.filter((r) -> r.endedAt() != null && r.startedAt().isAfter(since))
 				.map(Run::partition)
 				.distinct()
 				.count() == PARTITIONS);
-
-		checkRuns(runs());
 	}
 
 	private static String[] with(String[] args, String arg) {
@@ -120,9 +126,10 @@ class PartitionHandOverIT {
 
 	/**
 	 * Per partition, in the order the database stamped their starts: each run ended before the next began, its fenced
-	 * write was accepted, one epoch belongs to one node, and the epoch rises whenever the owner changes.
+	 * write was accepted, one epoch belongs to one node, and the epoch rises whenever the owner changes. Once placed
+	 * over three nodes, the partitions move only as often as the join and the stops need.
 	 */
-	private static void checkRuns(List<Run> all) {
+	private static void checkRuns(List<Run> all, Instant placed) {
 		Map<Integer, List<Run>> byPartition = new TreeMap<>();
 		all.forEach((r) -> byPartition.computeIfAbsent(r.partition(), (p) -> new ArrayList<>()).add(r));
 		assertThat(byPartition).as("runs of every partition").hasSize(PARTITIONS);
@@ -146,7 +153,9 @@ class PartitionHandOverIT {
 						.isAfterOrEqualTo(previous.endedAt());
 					long before = previous.epoch();
 					if (!previous.nodeId().equals(node)) {
-						moves++;
+						if (previous.startedAt().isAfter(placed)) {
+							moves++;
+						}
 						assertThat(epoch).as("partition %d moved from %s to %s", partition, previous, run)
 							.isGreaterThan(before);
 					}
@@ -164,7 +173,8 @@ class PartitionHandOverIT {
 		System.out.printf("e2e partitions: %d runs of %d partitions by %s, %d moves, no overlap, every write "
 				+ "accepted%n", all.size(), byPartition.size(), owners, moves);
 		assertThat(owners).hasSize(4);
-		assertThat(moves).as("partitions moved at the join and the stops").isGreaterThanOrEqualTo(PARTITIONS / 2);
+		// the fewest moves: 2 to the joiner (8 over 4), then each leaver's own (2 of 2-2-2-2, then 2 or 3 of 3-3-2)
+		assertThat(moves).as("partitions moved at the join and the two stops").isBetween(6, 7);
 	}
 
 	/**

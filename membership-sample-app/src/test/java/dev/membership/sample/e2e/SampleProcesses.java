@@ -134,6 +134,42 @@ final class SampleProcesses implements AutoCloseable {
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
+	/**
+	 * Every run recorded in {@code collection} of the sample's database on port {@code database}, read straight from
+	 * it (the sample's endpoints serve the newest 500), oldest first, as the endpoints show them: {@code id},
+	 * {@code nodeId}, {@code epoch}, {@code partition} (tenant runs), {@code startedAt} and {@code endedAt} (ISO, null
+	 * while running or never ended), {@code accepted} (null when no fenced write was made).
+	 */
+	static List<JsonNode> storedRuns(int database, String collection) {
+		List<JsonNode> runs = new ArrayList<>();
+		try (com.mongodb.client.MongoClient client = com.mongodb.client.MongoClients
+			.create("mongodb://127.0.0.1:" + database)) {
+			for (org.bson.Document d : client.getDatabase("membership-sample").getCollection(collection).find()) {
+				if (d.getDate("startedAt") == null) {
+					continue;
+				}
+				tools.jackson.databind.node.ObjectNode run = json.createObjectNode();
+				run.put("id", String.valueOf(d.get("_id")));
+				run.put("nodeId", d.getString("nodeId"));
+				run.put("epoch", d.get("epoch", Number.class).longValue());
+				if (d.get("partition") != null) {
+					run.put("partition", d.get("partition", Number.class).intValue());
+				}
+				run.put("startedAt", d.getDate("startedAt").toInstant().toString());
+				run.put("endedAt", (d.getDate("endedAt") != null) ? d.getDate("endedAt").toInstant().toString() : null);
+				if (d.get("accepted") instanceof Boolean accepted) {
+					run.put("accepted", accepted);
+				}
+				else {
+					run.putNull("accepted");
+				}
+				runs.add(run);
+			}
+		}
+		runs.sort(java.util.Comparator.comparing((JsonNode r) -> java.time.Instant.parse(r.get("startedAt").asString())));
+		return runs;
+	}
+
 	/** The node's {@code /actuator/cluster}, or null when it does not answer. */
 	static JsonNode cluster(Proc node) {
 		try {
