@@ -66,10 +66,25 @@ public class MembershipHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("liveMembers", this.membership.liveMembers().size())
 			.withDetail("lastHeartbeatAge", (age != null) ? age.toMillis() + "ms" : "none yet")
 			.withDetail("consecutiveFailures", status.consecutiveFailures())
-			.withDetail("duplicateNodeId", status.duplicateNodeId());
+			.withDetail("duplicateNodeId", status.duplicateNodeId())
+			.withDetail("hungRuns", status.hungRuns().stream().map(MembershipHealthIndicator::hungRun).toList());
 		if (status.lastError() != null) {
 			builder.withDetail("lastError", status.lastError());
 		}
+	}
+
+	/** A hung run as health shows it: the node stays UP (its membership is fine), and says which run hangs. */
+	private static Map<String, Object> hungRun(MembershipStatus.HungRun run) {
+		Map<String, Object> detail = new LinkedHashMap<>();
+		detail.put("job", run.job());
+		detail.put("group", run.group());
+		if (run.partition() != null) {
+			detail.put("partition", run.partition());
+		}
+		detail.put("epoch", run.epoch());
+		detail.put("runningSince", (run.runningSince() != null) ? run.runningSince().toString() : null);
+		detail.put("runningFor", run.runningFor().toMillis() + "ms");
+		return detail;
 	}
 
 }

@@ -26,6 +26,7 @@ import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.RunObserver;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.ReactiveMongoMembershipStore;
 
@@ -61,7 +62,7 @@ public class MembershipAutoConfiguration {
 			ApplicationEventPublisher publisher, MembershipProperties properties, Environment environment,
 			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
 			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions,
-			ObjectProvider<NoticeChannel> noticeChannels,
+			ObjectProvider<NoticeChannel> noticeChannels, ObjectProvider<RunObserver> runObservers,
 			ObjectProvider<MembershipNodeCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
 		// never a silent no-op: without a store the application would start and leader-only work would never run
 		MembershipStore store = stores.getIfAvailable(() -> {
@@ -81,6 +82,7 @@ public class MembershipAutoConfiguration {
 			.listener(publisher::publishEvent)
 			.observer(observer.getIfAvailable(LeadershipObserver::none))
 			.metrics(metrics.getIfAvailable(ElectionMetrics::none));
+		runObservers.orderedStream().forEach(builder::runObserver);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

@@ -233,6 +233,22 @@ public class MembershipProperties {
 		 */
 		private boolean requireScheduling = true;
 
+		/**
+		 * How long a run of a @LeaderOnly or @ForEachOwnedPartition method may take when its annotation sets no
+		 * maxRunTime. Past it the run counts as hung: it is logged with its thread's stack, health reports it, and the
+		 * node hands the group (or partition) over and stays out of the race for it while the run goes on. Unset: no
+		 * limit.
+		 */
+		private Duration maxRunTime;
+
+		public Duration getMaxRunTime() {
+			return this.maxRunTime;
+		}
+
+		public void setMaxRunTime(Duration maxRunTime) {
+			this.maxRunTime = maxRunTime;
+		}
+
 		public boolean isRequireScheduling() {
 			return this.requireScheduling;
 		}

@@ -174,7 +174,7 @@ final class Campaign {
 		log.warn("Node {} acquired the lease of group '{}' (epoch {}) under the database's previous clock and does not "
 				+ "lead under it", this.self.nodeId(), group.name(), epoch);
 		long lease = this.settings.leaseDuration().toNanos();
-		group.declined(receivedNanos + lease);
+		group.holdOff(receivedNanos + lease);
 		this.loop.schedule(() -> this.farewell.release(group, epoch, null), lease);
 	}
 

@@ -21,15 +21,19 @@ import dev.membership.spi.NodeRuntime;
  * state         event                                        next           and
  * FOLLOWING     acquired: a lease the store granted          LEADING        a term starts: elected (or assigned)
  * FOLLOWING     declined: granted in the old clock           HOLDING_OFF    no term; out of the race for a lease
+ * FOLLOWING     a run of the unit hangs here                 HOLDING_OFF    out of the race while it runs
  * LEADING       renewed                                      LEADING        the term's deadline moves
  * LEADING       lost: a renewal refused                      FOLLOWING      the term ends: LEASE_LOST
  * LEADING       deadline passed (watchdog)                   FOLLOWING      the term ended: RENEWAL_DEADLINE_PASSED
- * LEADING       resigned; moved (placed on another node)     HANDING_OVER   no new work
+ * LEADING       resigned; moved (placed on another node);    HANDING_OVER   no new work
+ *               a run hung
  * LEADING       stopping                                     HANDING_OVER   no new work
  * HANDING_OVER  renewed                                      HANDING_OVER   the lease stays renewed while work drains
- * HANDING_OVER  drained (a resign, a move)                   HOLDING_OFF    the term ends: RESIGNED, MOVED; release
+ * HANDING_OVER  drained (a resign, a move, a hung run)       HOLDING_OFF    the term ends: RESIGNED, MOVED, HUNG;
+ *                                                                           release
  *                                                            (FOLLOWING for a move)
- * HANDING_OVER  lost, deadline passed                        HOLDING_OFF    (a resign), FOLLOWING (a move, a stop)
+ * HANDING_OVER  lost, deadline passed                        HOLDING_OFF    (a resign, a hung run), FOLLOWING (a
+ *                                                                           move, a stop)
  * HOLDING_OFF   hold-off over                                FOLLOWING
  * any           left: the goodbye of a graceful stop         STOPPED        a term ends: SHUTDOWN
  * </pre>
@@ -72,16 +76,19 @@ final class GroupElection {
 	/** RESIGNED, MOVED or SHUTDOWN while handing over; how long after that this node stays out of the race. */
 	private @Nullable RevocationReason handingOverFor;
 
-	private long resignHoldOffNanos;
-
-	private long holdOffUntilNanos;
+	private final HoldOff holdOff;
 
 	/** The next scheduled attempt to acquire. */
 	NodeRuntime.@Nullable Timer attempt;
 
+	/** What watches the runs of this node's terms. */
+	private final Runs runs;
+
 	GroupElection(Unit unit, String selfId, MonotonicClock clock, NodeRuntime runtime, EventDispatch events,
-			LeadershipObserver observer) {
+			LeadershipObserver observer, Runs runs) {
 		this.unit = unit;
+		this.runs = runs;
+		this.holdOff = new HoldOff(unit, runs);
 		this.name = unit.leaseName();
 		this.selfId = selfId;
 		this.clock = clock;
@@ -134,16 +141,24 @@ final class GroupElection {
 		return this.state;
 	}
 
-	/** When the hold-off ends, or null when the group is not held off at {@code nowNanos}. */
+	/**
+	 * When the hold-off ends, or null when the group is not held off at {@code nowNanos}. While a run of this unit
+	 * hangs on this node, it is held off, a while at a time.
+	 */
 	@Nullable Long holdOffUntil(long nowNanos) {
-		if (state() != State.HOLDING_OFF) {
+		State current = state();
+		boolean hangs = (current == State.FOLLOWING || current == State.HOLDING_OFF) && this.holdOff.hangs();
+		if (current == State.FOLLOWING && hangs) {
+			holdOff(nowNanos + this.holdOff.recheckNanos());
+		}
+		if (this.state != State.HOLDING_OFF) {
 			return null;
 		}
-		if (nowNanos - this.holdOffUntilNanos < 0) {
-			return this.holdOffUntilNanos;
+		Long until = this.holdOff.remaining(nowNanos, hangs);
+		if (until == null) {
+			move(State.HOLDING_OFF, State.FOLLOWING);
 		}
-		move(State.HOLDING_OFF, State.FOLLOWING);
-		return null;
+		return until;
 	}
 
 	/**
@@ -157,7 +172,7 @@ final class GroupElection {
 		}
 		confined();
 		move(State.FOLLOWING, State.LEADING);
-		Term started = new Term(this.unit, lease.epoch(), deadlineNanos, this.clock);
+		Term started = new Term(this.unit, lease.epoch(), deadlineNanos, this.clock, this.runs);
 		this.term = started;
 		this.leaseExpiresAt = expiresAt;
 		this.observer.started(this.selfId, this.name, started.epoch(), now);
@@ -168,11 +183,14 @@ final class GroupElection {
 		return true;
 	}
 
-	/** Declined: a lease granted in the database's old clock; out of the race until {@code untilNanos}. */
-	void declined(long untilNanos) {
+	/**
+	 * Out of the race until {@code untilNanos}: a lease granted in the database's old clock was declined, or a run of
+	 * this unit hangs on this node.
+	 */
+	void holdOff(long untilNanos) {
 		confined();
 		move(State.FOLLOWING, State.HOLDING_OFF);
-		this.holdOffUntilNanos = untilNanos;
+		this.holdOff.until(untilNanos);
 	}
 
 	/** Renewed: moves the term's deadline, unless it ended meanwhile. */
@@ -207,7 +225,7 @@ final class GroupElection {
 		}
 		move(State.LEADING, State.HANDING_OVER);
 		this.handingOverFor = reason;
-		this.resignHoldOffNanos = holdOffNanos;
+		this.holdOff.afterHandOver(holdOffNanos);
 		return true;
 	}
 
@@ -272,13 +290,9 @@ final class GroupElection {
 		this.term = null;
 		this.leader.forgetSelf();
 		this.ending.disarm();
-		if (this.handingOverFor == RevocationReason.RESIGNED && this.resignHoldOffNanos > 0) {
-			this.holdOffUntilNanos = this.clock.nanoTime() + this.resignHoldOffNanos;
-			this.state = State.HOLDING_OFF;
-		}
-		else {
-			this.state = State.FOLLOWING;
-		}
+		// a resign's or a hung run's hand-over holds the node off a while
+		boolean heldOff = this.handingOverFor != null && this.holdOff.startsAfterHandOver(this.clock.nanoTime());
+		this.state = heldOff ? State.HOLDING_OFF : State.FOLLOWING;
 		this.handingOverFor = null;
 	}
 

@@ -77,6 +77,11 @@ final class HandOver {
 		handOver(group, RevocationReason.RESIGNED, this.settings.renewalInterval().multipliedBy(2).toNanos());
 	}
 
+	/** Hands {@code unit} over because a run of its hangs: as a resign, with the hold-off. */
+	void hung(GroupElection unit) {
+		handOver(unit, RevocationReason.HUNG, this.settings.renewalInterval().multipliedBy(2).toNanos());
+	}
+
 	/** Hands {@code unit} over because the placement put it on another node: as a resign, without the hold-off. */
 	void move(GroupElection unit) {
 		handOver(unit, RevocationReason.MOVED, 0);

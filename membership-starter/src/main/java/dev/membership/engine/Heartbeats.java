@@ -1,6 +1,7 @@
 package dev.membership.engine;
 
 import java.time.Duration;
+import java.util.List;
 import java.time.Instant;
 import java.util.function.Predicate;
 
@@ -59,11 +60,12 @@ final class Heartbeats {
 	}
 
 	/** The node's status as health reports it, from what the heartbeats and the loop know. */
-	MembershipStatus status(boolean running, boolean ready, NodeLoop loop, MonotonicClock clock) {
+	MembershipStatus status(boolean running, boolean ready, NodeLoop loop, MonotonicClock clock,
+			List<MembershipStatus.HungRun> hungRuns) {
 		Long last = lastHeartbeatNanos();
 		Duration age = (last != null) ? Duration.ofNanos(clock.nanoTime() - last) : null;
 		return new MembershipStatus(running, ready, age, loop.consecutiveFailures(), loop.lastError(),
-				duplicateNodeId());
+				duplicateNodeId(), hungRuns);
 	}
 
 	boolean duplicateNodeId() {

@@ -78,6 +78,8 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	private final Assignments assignments;
 
+	private final Runs runs;
+
 	private volatile @Nullable Holder holder;
 
 	MembershipNode(MembershipNodeBuilder b) {
@@ -87,8 +89,10 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 		this.runtime = (b.runtime != null) ? b.runtime : new ThreadedRuntime(b.settings.nodeId());
 		this.letGo = new LetGo(this.runtime);
 		this.events = new EventDispatch(this.runtime, b.listener);
-		this.units = new Units(this.settings, this.clock, this.runtime, this.events, b.observer);
 		this.serverClock = new ServerClock(b.clock);
+		this.runs = new Runs(nodeId(), this.incarnation, this.clock, this.serverClock, b.runObservers,
+				this.settings.renewalInterval());
+		this.units = new Units(this.settings, this.clock, this.runtime, this.events, b.observer, this.runs);
 		this.loop = new NodeLoop(nodeId(), this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
 				this.units::all);
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, b.metrics);
@@ -113,8 +117,12 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
+		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);
 		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
-				this.lifecycle, renewals, rebalance);
+				this.lifecycle, renewals, () -> {
+					rebalance.run();
+					hung.run();
+				});
 	}
 
 	public static MembershipNodeBuilder builder(MembershipSettings settings, MembershipStore store) {
@@ -225,19 +233,31 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	@Override
-	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name, boolean interruptible) {
+	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name, boolean interruptible,
+			Duration maxRunTime) {
 		Term term = this.units.term(group);
-		return (term != null) ? term.tryBegin(name, interruptible) : null; // the term checks its deadline: one read
+		// the term checks its deadline: one read
+		return (term != null) ? term.tryBegin(name, interruptible, maxRunTime.toNanos()) : null;
 	}
 
 	@Override
-	public LeadershipTerm.@Nullable Execution tryBegin(LeadershipTerm term, String name, boolean interruptible) {
-		return Term.of(term).tryBegin(name, interruptible);
+	public LeadershipTerm.@Nullable Execution tryBegin(LeadershipTerm term, String name, boolean interruptible,
+			Duration maxRunTime) {
+		return Term.of(term).tryBegin(name, interruptible, maxRunTime.toNanos());
 	}
 
 	@Override
-	public LeadershipTerm.@Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd) {
-		return Term.of(term).tryBeginDetached(name, onEnd);
+	public LeadershipTerm.@Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd,
+			Duration maxRunTime) {
+		return Term.of(term).tryBeginDetached(name, onEnd, maxRunTime.toNanos());
+	}
+
+	@Override
+	public <T> T callWithin(LeadershipTerm.Execution execution, Call<T> call) throws Throwable {
+		if (!(execution instanceof Work work)) {
+			throw new IllegalArgumentException(execution + " is not work the engine registered");
+		}
+		return work.within(call);
 	}
 
 	@Override
@@ -291,7 +311,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	@Override
 	public MembershipStatus status() {
-		return this.heartbeats.status(isRunning(), this.readiness.ready(), this.loop, this.clock);
+		return this.heartbeats.status(isRunning(), this.readiness.ready(), this.loop, this.clock, this.runs.hungRuns());
 	}
 
 	@Override

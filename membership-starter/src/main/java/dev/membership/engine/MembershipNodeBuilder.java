@@ -16,6 +16,7 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.PlacementPolicy;
+import dev.membership.spi.RunObserver;
 
 /** Builds a {@link MembershipNode}: {@code MembershipNode.builder(settings, store)...build()}. */
 public final class MembershipNodeBuilder {
@@ -41,6 +42,8 @@ public final class MembershipNodeBuilder {
 	LeadershipObserver observer = LeadershipObserver.none();
 
 	ElectionMetrics metrics = ElectionMetrics.none();
+
+	final List<RunObserver> runObservers = new ArrayList<>();
 
 	PlacementPolicy placement = new BalancedPlacement();
 
@@ -114,6 +117,15 @@ public final class MembershipNodeBuilder {
 
 	public MembershipNodeBuilder metrics(ElectionMetrics metrics) {
 		this.metrics = Objects.requireNonNull(metrics);
+		return this;
+	}
+
+	/**
+	 * Adds an observer of every run of work registered with this node's terms (observations, a run history). Without
+	 * any, a run costs nothing more than its registration.
+	 */
+	public MembershipNodeBuilder runObserver(RunObserver observer) {
+		this.runObservers.add(Objects.requireNonNull(observer));
 		return this;
 	}
 

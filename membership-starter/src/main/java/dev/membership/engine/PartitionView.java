@@ -93,7 +93,7 @@ final class PartitionView implements Partitions {
 	@Override
 	public boolean runIfOwner(int partition, Runnable task) {
 		Term term = term0(partition);
-		return Work.run((term != null) ? term.tryBegin(this.group + "#" + partition, false) : null, task);
+		return Work.run((term != null) ? term.tryBegin("runIfOwner(" + this.group + ")", false) : null, task);
 	}
 
 	@Override

@@ -1,9 +1,11 @@
 package dev.membership.engine;
 
-import dev.membership.spi.MonotonicClock;
-
 import java.time.Duration;
 import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.spi.MonotonicClock;
 
 /**
  * Estimates the database server's clock from this node's monotonic clock, so that lease and liveness decisions use
@@ -62,6 +64,12 @@ final class ServerClock {
 
 	Instant estimate() {
 		return estimateAt(this.clock.nanoTime());
+	}
+
+	/** The estimate now, or null before the first sample; from any thread. */
+	@Nullable Instant estimateIfSynchronized() {
+		Anchor a = this.anchor;
+		return (a != null) ? a.estimateAt(this.clock.nanoTime()) : null;
 	}
 
 	Instant estimateAt(long monoNanos) {

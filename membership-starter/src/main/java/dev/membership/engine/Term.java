@@ -58,12 +58,28 @@ final class Term extends LeadershipTerm {
 
 	private final CompletableFuture<Void> drained = new CompletableFuture<>();
 
+	/** What watches the runs of this node's terms. */
+	private final Runs runs;
+
 	Term(Unit unit, long epoch, long deadlineNanos, MonotonicClock clock) {
+		this(unit, epoch, deadlineNanos, clock, Runs.none(clock));
+	}
+
+	Term(Unit unit, long epoch, long deadlineNanos, MonotonicClock clock, Runs runs) {
 		this.unit = unit;
 		this.epoch = epoch;
 		this.deadlineNanos = deadlineNanos;
 		this.clock = clock;
 		this.startedNanos = clock.nanoTime();
+		this.runs = runs;
+	}
+
+	Unit unit() {
+		return this.unit;
+	}
+
+	Runs runs() {
+		return this.runs;
 	}
 
 	/** {@code term} as the engine's: work registers with a term the engine made, never with a stand-in (a mock). */
@@ -129,12 +145,17 @@ final class Term extends LeadershipTerm {
 	 * is interrupted at the end when {@code interruptible}); null when the term is no longer valid or is ending.
 	 */
 	@Nullable Execution tryBegin(String name, boolean interruptible) {
-		return begin(name, interruptible ? Thread.currentThread() : null, null);
+		return begin(name, interruptible ? Thread.currentThread() : null, null, 0);
+	}
+
+	/** As {@link #tryBegin(String, boolean)}, hung once it has run longer than {@code maxRunNanos} (0: never). */
+	@Nullable Execution tryBegin(String name, boolean interruptible, long maxRunNanos) {
+		return begin(name, interruptible ? Thread.currentThread() : null, null, maxRunNanos);
 	}
 
 	/** Registers work on no particular thread, told of the end by {@code onEnd}; null as above. */
-	@Nullable Execution tryBeginDetached(String name, Runnable onEnd) {
-		return begin(name, null, onEnd);
+	@Nullable Execution tryBeginDetached(String name, Runnable onEnd, long maxRunNanos) {
+		return begin(name, null, onEnd, maxRunNanos);
 	}
 
 	/** Makes this term the calling thread's context until the returned action runs: for {@link Work}. */
@@ -142,7 +163,8 @@ final class Term extends LeadershipTerm {
 		return enterOnThisThread();
 	}
 
-	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd) {
+	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd,
+			long maxRunNanos) {
 		if (this.handingOver || !isValid()) {
 			return null;
 		}
@@ -158,7 +180,11 @@ final class Term extends LeadershipTerm {
 			work.close();
 			return null;
 		}
-		return work.bind();
+		work.bind();
+		if (maxRunNanos > 0 || this.runs.observed()) {
+			work.watchedAs(this.runs.began(this, name, maxRunNanos, onEnd == null));
+		}
+		return work;
 	}
 
 	/**

@@ -12,7 +12,7 @@ import dev.membership.spi.MembershipStore;
  * brought a sample lately, prepare the store once, renew the held group leases, renew every owned partition in one
  * call, heartbeat unless the group leases keep this node live, then either keep the roster (as the leader of the
  * default group) or follow it (the read confirms the partitions' renewal), hand over what the placement puts on
- * another node, compete where it may, and remove long-dead nodes when the keeper saw some. The store stamps every
+ * another node and what a hung run holds, compete where it may, and remove long-dead nodes when the keeper saw some. The store stamps every
  * heartbeat and renewal with its clock, so a steady tick is two store calls, three with partitioned groups (their
  * renewal in one call with the groups', the heartbeat or the keeper's read of the node documents, and the read).
  */
@@ -40,7 +40,7 @@ final class Tick {
 
 	private final PartitionRenewals partitions;
 
-	/** Hands over what this node holds but the placement puts elsewhere. */
+	/** Hands over what this node should no longer hold: what the placement puts elsewhere, units of hung runs. */
 	private final Runnable moves;
 
 	private boolean storeInitialized;

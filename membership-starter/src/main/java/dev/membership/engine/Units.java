@@ -35,9 +35,12 @@ final class Units {
 
 	private final LeadershipObserver observer;
 
+	private final Runs runs;
+
 	Units(MembershipSettings settings, MonotonicClock clock, NodeRuntime runtime, EventDispatch events,
-			LeadershipObserver observer) {
+			LeadershipObserver observer, Runs runs) {
 		this.settings = settings;
+		this.runs = runs;
 		this.clock = clock;
 		this.runtime = runtime;
 		this.events = events;
@@ -97,7 +100,7 @@ final class Units {
 
 	private void add(Unit unit) {
 		this.byLease.computeIfAbsent(unit.leaseName(), (name) -> new GroupElection(unit, this.settings.nodeId(),
-				this.clock, this.runtime, this.events, this.observer));
+				this.clock, this.runtime, this.events, this.observer, this.runs));
 	}
 
 	Map<String, GroupElection> byLease() {

@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.spi.WorkRegistry;
 
 /**
  * One piece of leader-only work registered with a {@link Term}: on one thread (which has the term as its
@@ -37,6 +38,12 @@ final class Work implements LeadershipTerm.Execution {
 
 	private boolean interrupted;
 
+	/** What watches this run (observers, a time limit), or null when nothing does. */
+	private @Nullable Run run;
+
+	/** What the work said it failed with, or null. */
+	private @Nullable Throwable failure;
+
 	Work(Term term, String name, AtomicInteger byName, @Nullable Thread thread, @Nullable Runnable onEnd) {
 		this.term = term;
 		this.name = name;
@@ -50,8 +57,15 @@ final class Work implements LeadershipTerm.Execution {
 		if (execution == null) {
 			return false;
 		}
-		try (execution) {
+		try {
 			task.run();
+		}
+		catch (RuntimeException | Error ex) {
+			execution.failed(ex); // before the close, which ends the run
+			throw ex;
+		}
+		finally {
+			execution.close();
 		}
 		return true;
 	}
@@ -83,6 +97,36 @@ final class Work implements LeadershipTerm.Execution {
 		return this;
 	}
 
+	/** Calls {@code call} on this thread with this detached work's term as the thread's context meanwhile. */
+	<T> T within(WorkRegistry.Call<T> call) throws Throwable {
+		if (this.onEnd == null || this.closed) {
+			throw new IllegalArgumentException("Only open detached work runs a call within it: " + this.name);
+		}
+		Runnable leave = this.term.enterHere();
+		try {
+			return call.call();
+		}
+		finally {
+			leave.run();
+		}
+	}
+
+	/** Watched as {@code run} from now on (set once, by the thread that registered the work). */
+	void watchedAs(Run run) {
+		this.run = run;
+	}
+
+	@Nullable Run run() {
+		return this.run;
+	}
+
+	@Override
+	public void failed(Throwable error) {
+		if (this.failure == null) {
+			this.failure = error;
+		}
+	}
+
 	void tell() {
 		Runnable callback;
 		synchronized (this) {
@@ -111,12 +155,14 @@ final class Work implements LeadershipTerm.Execution {
 	/** Ends the work; clears an interrupt the term sent, since the thread may go back to a pool. */
 	@Override
 	public void close() {
+		boolean told;
 		if (!isTold()) {
 			// only its own thread touches work that is not told of the end: no lock on the hot path
 			if (this.closed) {
 				return;
 			}
 			this.closed = true;
+			told = false;
 		}
 		else {
 			synchronized (this) {
@@ -124,10 +170,16 @@ final class Work implements LeadershipTerm.Execution {
 					return;
 				}
 				this.closed = true;
+				told = this.interrupted;
 				if (this.interrupted && this.thread == Thread.currentThread()) {
 					Thread.interrupted();
 				}
 			}
+		}
+		Run watched = this.run;
+		if (watched != null) {
+			// before the context is left: an observer's scope (a span) closes inside it, on the run's thread
+			this.term.runs().ended(watched, Run.outcome(this.failure, told), this.failure);
 		}
 		if (this.leave != null) {
 			this.leave.run();

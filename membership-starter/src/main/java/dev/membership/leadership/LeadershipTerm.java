@@ -86,6 +86,13 @@ public abstract class LeadershipTerm {
 
 		LeadershipTerm term();
 
+		/**
+		 * Says that the work failed with {@code error}, before {@link #close()}: the run's outcome in its observation
+		 * and the run history. Work closed without it succeeded (or was interrupted, when its term told it to stop).
+		 */
+		default void failed(Throwable error) {
+		}
+
 		/** Ends the work (once; later calls do nothing). */
 		@Override
 		void close();

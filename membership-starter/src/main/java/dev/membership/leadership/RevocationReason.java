@@ -22,6 +22,13 @@ public enum RevocationReason {
 	 * The coordinator placed the group's leadership (or the partition) on another node: this node handed it over
 	 * gracefully, after its running work drained.
 	 */
-	MOVED
+	MOVED,
+
+	/**
+	 * A run of the group's (or the partition's) work outlived its {@code maxRunTime}: the node handed the unit over
+	 * (the drain waits for the run up to {@code membership.shutdown.drain-timeout}, then releases; the epoch fences
+	 * what the run still writes) and does not take it again while the run goes on.
+	 */
+	HUNG
 
 }

@@ -36,4 +36,10 @@ public @interface ForEachOwnedPartition {
 	/** Interrupt a run when its partition is revoked or handed over while it runs. */
 	boolean interruptOnRevoke() default false;
 
+	/**
+	 * How long one partition's run may take, as {@link LeaderOnly#maxRunTime()}: past it the node hands that partition
+	 * over and stays out of the race for it while the run goes on.
+	 */
+	String maxRunTime() default "";
+
 }

@@ -34,13 +34,15 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 
 	private final GuardChecks checks = new GuardChecks("ForEachOwnedPartition");
 
+	private final GuardedJobs jobs = new GuardedJobs();
+
 	private @Nullable Environment environment;
 
 	public ForEachOwnedPartitionBeanPostProcessor(Supplier<@Nullable Membership> membership) {
 		this.membership = membership;
 		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, ForEachOwnedPartition.class, true),
 				new ForEachOwnedPartitionInterceptor(
-						SingletonSupplier.of(() -> GuardChecks.registry(membership.get()))));
+						SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), this.jobs));
 		setProxyTargetClass(true); // @Scheduled methods are found on the class
 		setBeforeExistingAdvisors(true);
 	}
@@ -55,6 +57,8 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 				String name = type.getSimpleName() + "." + method.getName();
 				this.checks.guarded(method, name);
 				check(method, name);
+				this.jobs.bean(type, beanName);
+				this.jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name); // fails now if wrong
 				synchronized (this.methods) {
 					this.methods.put(name, annotation.group());
 				}
@@ -77,6 +81,7 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 	@Override
 	public void setEnvironment(Environment environment) {
 		this.environment = environment;
+		this.jobs.environment(environment);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -29,39 +30,49 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 
 	private final Map<Method, Target> targets = new ConcurrentHashMap<>();
 
-	ForEachOwnedPartitionInterceptor(Supplier<@Nullable WorkRegistry> registry) {
+	private final GuardedJobs jobs;
+
+	ForEachOwnedPartitionInterceptor(Supplier<@Nullable WorkRegistry> registry, GuardedJobs jobs) {
 		this.registry = registry;
+		this.jobs = jobs;
 	}
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Target target = this.targets.computeIfAbsent(invocation.getMethod(), (method) -> Target.of(invocation));
+		Target target = this.targets.computeIfAbsent(invocation.getMethod(), (method) -> Target.of(invocation,
+				this.jobs));
 		WorkRegistry registry = this.registry.get();
 		if (target.group == null || registry == null) {
 			return (target.group == null) ? invocation.proceed() : null;
 		}
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			// per subscription: the partitions owned then, each under its term
-			return target.reactive.guardEach(proxied, registry, target.group, target.name, target.interruptOnRevoke);
+			return target.reactive.guardEach(proxied, registry, target.group, target.job, target.maxRunTime,
+					target.interruptOnRevoke);
 		}
 		Throwable first = null;
 		for (LeadershipTerm term : registry.ownedTerms(target.group)) {
-			LeadershipTerm.Execution execution = registry.tryBegin(term, target.name, target.interruptOnRevoke);
+			LeadershipTerm.Execution execution = registry.tryBegin(term, target.job, target.interruptOnRevoke,
+					target.maxRunTime);
 			if (execution == null) {
 				continue; // handed over or ended since owned() answered
 			}
-			try (execution) {
+			try {
 				// each run goes through the rest of the chain anew
 				((invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone() : invocation)
 					.proceed();
 			}
 			catch (Throwable ex) {
+				execution.failed(ex); // before the close, which ends the run
 				if (first == null) {
 					first = ex;
 				}
 				else {
 					first.addSuppressed(ex);
 				}
+			}
+			finally {
+				execution.close();
 			}
 		}
 		if (first != null) {
@@ -74,10 +85,10 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 	 * What the annotation says of one method; a null group: not annotated (the method runs as it is).
 	 * {@code reactive}: the guard of a method that returns a reactive type.
 	 */
-	private record Target(@Nullable String group, String name, boolean interruptOnRevoke,
+	private record Target(@Nullable String group, String job, Duration maxRunTime, boolean interruptOnRevoke,
 			@Nullable ReactiveLeaderOnly reactive) {
 
-		static Target of(MethodInvocation invocation) {
+		static Target of(MethodInvocation invocation, GuardedJobs jobs) {
 			Method method = invocation.getMethod();
 			Object self = invocation.getThis();
 			Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : method.getDeclaringClass();
@@ -86,8 +97,9 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 			String name = targetClass.getSimpleName() + "." + method.getName();
 			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
 					: null;
-			return (annotation != null) ? new Target(annotation.group(), name, annotation.interruptOnRevoke(), reactive)
-					: new Target(null, name, false, null);
+			return (annotation != null) ? new Target(annotation.group(), jobs.job(targetClass, method),
+					jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name),
+					annotation.interruptOnRevoke(), reactive) : new Target(null, name, Duration.ZERO, false, null);
 		}
 
 	}

@@ -42,4 +42,14 @@ public @interface LeaderOnly {
 	 */
 	boolean interruptOnRevoke() default false;
 
+	/**
+	 * How long a run may take ({@code 30s}, {@code 10m}, {@code PT10M}, or a {@code ${placeholder}}); empty: the
+	 * default, {@code membership.leader-only.max-run-time} (no limit when unset); {@code 0}: no limit. A run past it
+	 * counts as hung: it is logged at WARN with its thread's stack, health lists it, and the node hands the group over
+	 * (the drain waits for the run up to {@code membership.shutdown.drain-timeout}, then releases) and stays out of the
+	 * race for it while the run goes on, so that another node takes the work. What the hung run still writes, the
+	 * epoch fences. ShedLock's {@code lockAtMostFor}, with the lock handed on instead of expiring under the run.
+	 */
+	String maxRunTime() default "";
+
 }

@@ -49,13 +49,15 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 
 	private final GuardChecks checks = new GuardChecks("LeaderOnly");
 
+	private final GuardedJobs jobs = new GuardedJobs();
+
 	private @Nullable Environment environment;
 
 	public LeaderOnlyBeanPostProcessor(Supplier<Membership> membership,
 			Supplier<LeaderOnlyExecutionListener> listener) {
 		this.membership = membership;
 		this.interceptor = new LeaderOnlyInterceptor(
-				SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), listener);
+				SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), listener, this.jobs);
 		// on a class: its own public methods, never toString() and the like inherited from Object
 		ComposablePointcut onClass = new ComposablePointcut(new AnnotationMatchingPointcut(LeaderOnly.class, true))
 			.intersection(new StaticMethodMatcher() {
@@ -73,6 +75,7 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 	@Override
 	public void setEnvironment(Environment environment) {
 		this.environment = environment;
+		this.jobs.environment(environment);
 	}
 
 	@Override
@@ -81,6 +84,8 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		LeaderOnly onClass = AnnotatedElementUtils.findMergedAnnotation(type, LeaderOnly.class);
 		if (onClass != null) {
 			add(onClass.group(), type.getSimpleName() + ".*");
+			this.jobs.bean(type, beanName);
+			this.jobs.maxRunTime(onClass.maxRunTime(), "LeaderOnly", type.getSimpleName()); // fails now if wrong
 		}
 		ReflectionUtils.doWithMethods(type, (method) -> {
 			String name = type.getSimpleName() + "." + method.getName();
@@ -88,6 +93,8 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 			if (onMethod != null) {
 				this.checks.guarded(method, name);
 				add(onMethod.group(), name);
+				this.jobs.bean(type, beanName);
+				this.jobs.maxRunTime(onMethod.maxRunTime(), "LeaderOnly", name);
 			}
 			else if (onClass != null) {
 				int modifiers = method.getModifiers();

@@ -1,6 +1,7 @@
 package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +37,8 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	private final Supplier<LeaderOnlyExecutionListener> listener;
 
+	private final GuardedJobs jobs;
+
 	private final Map<MethodClassKey, Target> targets = new ConcurrentHashMap<>();
 
 	private final Map<Method, Target> byMethod = new ConcurrentHashMap<>();
@@ -49,8 +52,14 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 	public LeaderOnlyInterceptor(Supplier<@Nullable WorkRegistry> registry,
 			Supplier<LeaderOnlyExecutionListener> listener) {
+		this(registry, listener, new GuardedJobs());
+	}
+
+	LeaderOnlyInterceptor(Supplier<@Nullable WorkRegistry> registry, Supplier<LeaderOnlyExecutionListener> listener,
+			GuardedJobs jobs) {
 		this.registry = registry;
 		this.listener = listener;
+		this.jobs = jobs;
 	}
 
 	@Override
@@ -61,23 +70,30 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 		// per subscription, calling the method anew each time: needs an invocation that can be cloned (Spring AOP's)
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
-			return target.reactive.guard(proxied, this.registry, target.group, target.name,
+			return target.reactive.guard(proxied, this.registry, target.group, target.job, target.maxRunTime,
 					target.interruptOnRevoke, target.executions, target.skips);
 		}
 		WorkRegistry registry = this.registry.get();
 		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing;
 		// the term is the thread's LeaderContext meanwhile
 		LeadershipTerm.Execution execution = (registry == null) ? null
-				: registry.tryBegin(target.group, target.name, target.interruptOnRevoke);
+				: registry.tryBegin(target.group, target.job, target.interruptOnRevoke, target.maxRunTime);
 		if (execution == null) {
 			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,
 					target.group);
 			target.skips.run();
 			return emptyResult(invocation.getMethod().getReturnType());
 		}
-		try (execution) {
-			target.executions.run(); // a listener that throws must not leave the execution open
+		try {
+			target.executions.run();
 			return invocation.proceed();
+		}
+		catch (Throwable ex) {
+			execution.failed(ex); // before the close, which ends the run
+			throw ex;
+		}
+		finally {
+			execution.close(); // also when a listener threw
 		}
 	}
 
@@ -102,7 +118,7 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 		Class<?> targetClass = (self != null) ? AopUtils.getTargetClass(self) : method.getDeclaringClass();
 		Target target = this.targets.computeIfAbsent(new MethodClassKey(method, targetClass),
-				(key) -> Target.of(method, targetClass, this.listener.get()));
+				(key) -> Target.of(method, targetClass, this.listener.get(), this.jobs));
 		if (self != null && !(self instanceof TargetClassAware) && !AopUtils.isAopProxy(self)) {
 			// the runtime class alone then decides the target class: the next call of this method can skip the key
 			this.byMethod.put(method, target.seenOn(self.getClass()));
@@ -144,17 +160,18 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
 			LeaderOnlyInterceptor.class.getClassLoader());
 
-	private static final Target NOT_GUARDED = new Target(null, Object.class, Object.class, "", false, "",
-			LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING, null);
+	private static final Target NOT_GUARDED = new Target(null, Object.class, Object.class, "", false, "", "",
+			Duration.ZERO, LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING, null);
 
 	/**
 	 * {@code method}: the method resolved (null when not guarded); {@code runtimeClass}: the class of the target object
-	 * this was last resolved for, which stands for the target class on the fast path; {@code reactive}: the guard of a
-	 * method that returns a reactive type, whose work runs per subscription.
+	 * this was last resolved for, which stands for the target class on the fast path; {@code name}: {@code Type.method},
+	 * the meters' tag; {@code job}: {@code bean#method}, the run's; {@code reactive}: the guard of a method that returns
+	 * a reactive type, whose work runs per subscription.
 	 */
 	private record Target(@Nullable Method method, Class<?> runtimeClass, Class<?> targetClass, String group,
-			boolean interruptOnRevoke, String name, Runnable executions, Runnable skips,
-			@Nullable ReactiveLeaderOnly reactive) {
+			boolean interruptOnRevoke, String name, String job, Duration maxRunTime, Runnable executions,
+			Runnable skips, @Nullable ReactiveLeaderOnly reactive) {
 
 		boolean isGuarded() {
 			return !this.name.isEmpty(); // a guarded method's name is never empty
@@ -162,10 +179,12 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 
 		Target seenOn(Class<?> runtimeClass) {
 			return (runtimeClass == this.runtimeClass) ? this : new Target(this.method, runtimeClass, this.targetClass,
-					this.group, this.interruptOnRevoke, this.name, this.executions, this.skips, this.reactive);
+					this.group, this.interruptOnRevoke, this.name, this.job, this.maxRunTime, this.executions,
+					this.skips, this.reactive);
 		}
 
-		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener) {
+		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener,
+				GuardedJobs jobs) {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 			LeaderOnly annotation = AnnotatedElementUtils.findMergedAnnotation(specific, LeaderOnly.class);
 			if (annotation == null) {
@@ -178,8 +197,8 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
 					: null;
 			return new Target(method, targetClass, targetClass, annotation.group(), annotation.interruptOnRevoke(),
-					name, listener.executions(annotation.group(), name), listener.skips(annotation.group(), name),
-					reactive);
+					name, jobs.job(targetClass, method), jobs.maxRunTime(annotation.maxRunTime(), "LeaderOnly", name),
+					listener.executions(annotation.group(), name), listener.skips(annotation.group(), name), reactive);
 		}
 
 	}

@@ -1,5 +1,6 @@
 package dev.membership.scheduling;
 
+import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 
@@ -64,15 +65,15 @@ final class ReactiveLeaderOnly {
 	}
 
 	Object guard(ProxyMethodInvocation invocation, Supplier<@Nullable WorkRegistry> registry, String group,
-			String name, boolean cancelOnRevoke, Runnable executions, Runnable skips) {
+			String job, Duration maxRunTime, boolean cancelOnRevoke, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
 		if (this.adapter.isMultiValue()) {
-			deferred = Flux.defer(() -> subscribe(invocation, registry.get(), termOf(registry.get(), group), name,
-					cancelOnRevoke, executions, skips, false));
+			deferred = Flux.defer(() -> subscribe(invocation, registry.get(), termOf(registry.get(), group), job,
+					maxRunTime, cancelOnRevoke, executions, skips, false));
 		}
 		else {
 			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, registry.get(),
-					termOf(registry.get(), group), name, cancelOnRevoke, executions, skips, true)));
+					termOf(registry.get(), group), job, maxRunTime, cancelOnRevoke, executions, skips, true)));
 		}
 		return this.adapter.fromPublisher(deferred);
 	}
@@ -83,11 +84,11 @@ final class ReactiveLeaderOnly {
 	 * multi-value type emits every partition's elements; a single-value one completes once all did (values dropped).
 	 * A partition whose pipeline fails does not stop the others; the errors come at the end.
 	 */
-	Object guardEach(ProxyMethodInvocation invocation, WorkRegistry registry, String group, String name,
-			boolean cancelOnRevoke) {
+	Object guardEach(ProxyMethodInvocation invocation, WorkRegistry registry, String group, String job,
+			Duration maxRunTime, boolean cancelOnRevoke) {
 		Flux<Object> all = Flux.defer(() -> Flux.fromIterable(registry.ownedTerms(group))
-			.concatMapDelayError((term) -> subscribe(invocation, registry, term, name, cancelOnRevoke, NOT_CANCELLED,
-					NOT_CANCELLED, false)));
+			.concatMapDelayError((term) -> subscribe(invocation, registry, term, job, maxRunTime, cancelOnRevoke,
+					NOT_CANCELLED, NOT_CANCELLED, false)));
 		return this.adapter.fromPublisher(this.adapter.isMultiValue() ? all : all.then());
 	}
 
@@ -96,30 +97,26 @@ final class ReactiveLeaderOnly {
 	}
 
 	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, @Nullable WorkRegistry registry,
-			@Nullable LeadershipTerm current, String name, boolean cancelOnRevoke, Runnable executions, Runnable skips,
-			boolean single) {
+			@Nullable LeadershipTerm current, String job, Duration maxRunTime, boolean cancelOnRevoke,
+			Runnable executions, Runnable skips, boolean single) {
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
 		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
 		LeadershipTerm.Execution execution = (registry != null && current != null) ? registry.tryBeginDetached(current,
-				name, (ended != null) ? () -> cancelElsewhere(ended) : NOT_CANCELLED) : null;
+				job, (ended != null) ? () -> cancelElsewhere(ended) : NOT_CANCELLED, maxRunTime) : null;
 		if (execution == null) {
 			skips.run();
 			return Flux.empty();
 		}
 		Publisher<Object> source;
-		// the method's own call is thread-bound work too, with the term as this thread's context while it assembles
-		try (LeadershipTerm.Execution call = registry.tryBegin(current, name, false)) {
-			if (call == null) {
-				execution.close(); // ending since: as if not leading
-				skips.run();
-				return Flux.empty();
-			}
+		try {
 			executions.run();
-			// each subscription calls the method anew, through the rest of the advice chain
-			Object result = invocation.invocableClone().proceed();
+			// each subscription calls the method anew, through the rest of the advice chain, with the term as this
+			// thread's context while it assembles
+			Object result = registry.callWithin(execution, () -> invocation.invocableClone().proceed());
 			source = (result != null) ? this.adapter.toPublisher(result) : Flux.empty();
 		}
 		catch (Throwable ex) {
+			execution.failed(ex);
 			execution.close();
 			return Flux.error(ex);
 		}
@@ -128,14 +125,16 @@ final class ReactiveLeaderOnly {
 			if (ended != null) {
 				work = work.takeUntilOther(ended.asMono());
 			}
-			return work.contextWrite(ReactiveLeaderContext.with(execution))
+			return work.doOnError(execution::failed)
+				.contextWrite(ReactiveLeaderContext.with(execution))
 				.doFinally((signal) -> execution.close());
 		}
 		Flux<Object> work = Flux.from(source);
 		if (ended != null) {
 			work = work.takeUntilOther(ended.asMono());
 		}
-		return work.contextWrite(ReactiveLeaderContext.with(execution))
+		return work.doOnError(execution::failed)
+			.contextWrite(ReactiveLeaderContext.with(execution))
 			.doFinally((signal) -> execution.close());
 	}
 

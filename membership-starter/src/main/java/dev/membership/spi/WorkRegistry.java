@@ -1,5 +1,6 @@
 package dev.membership.spi;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -37,19 +38,53 @@ public interface WorkRegistry {
 	 * thread has the term as its {@code LeaderContext} until the execution is closed, and with {@code interruptible}
 	 * it is interrupted when the term ends or is handed over meanwhile. Null when this node does not lead the group
 	 * or is handing it over.
-	 * @param name what runs, for the log when a hand-over cannot wait for it any longer
+	 * @param name what runs (the run's job in observations and the history, and what the log names when a hand-over
+	 * cannot wait for it any longer)
+	 * @param maxRunTime how long it may run: past that it counts as hung, and the node hands the group over (zero:
+	 * no limit)
 	 */
-	@Nullable Execution tryBegin(String group, String name, boolean interruptible);
+	@Nullable Execution tryBegin(String group, String name, boolean interruptible, Duration maxRunTime);
 
-	/** As {@link #tryBegin(String, String, boolean)}, under {@code term} (one of this node's). */
-	@Nullable Execution tryBegin(LeadershipTerm term, String name, boolean interruptible);
+	/** {@link #tryBegin(String, String, boolean, Duration)} with no time limit. */
+	default @Nullable Execution tryBegin(String group, String name, boolean interruptible) {
+		return tryBegin(group, name, interruptible, Duration.ZERO);
+	}
+
+	/** As {@link #tryBegin(String, String, boolean, Duration)}, under {@code term} (one of this node's). */
+	@Nullable Execution tryBegin(LeadershipTerm term, String name, boolean interruptible, Duration maxRunTime);
+
+	/** {@link #tryBegin(LeadershipTerm, String, boolean, Duration)} with no time limit. */
+	default @Nullable Execution tryBegin(LeadershipTerm term, String name, boolean interruptible) {
+		return tryBegin(term, name, interruptible, Duration.ZERO);
+	}
 
 	/**
 	 * Registers work under {@code term} that runs on no particular thread (a reactive pipeline, say): the execution
 	 * may be closed from any thread, and {@code onEnd} runs once if the term ends or is handed over while the work is
 	 * open (to cancel it). It runs on one of the node's own threads: it must only hand the news on, never block; what
-	 * it throws is logged and ignored.
+	 * it throws is logged and ignored. {@code maxRunTime} as for {@link #tryBegin(String, String, boolean, Duration)}.
 	 */
-	@Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd);
+	@Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd, Duration maxRunTime);
+
+	/** {@link #tryBeginDetached(LeadershipTerm, String, Runnable, Duration)} with no time limit. */
+	default @Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd) {
+		return tryBeginDetached(term, name, onEnd, Duration.ZERO);
+	}
+
+	/**
+	 * Calls {@code call} on this thread as part of {@code execution}, open detached work of this node's, with its term
+	 * as the thread's {@code LeaderContext} meanwhile: what a reactive guard calls the method that assembles its
+	 * pipeline with.
+	 * @throws IllegalArgumentException when {@code execution} is not this node's detached work
+	 */
+	<T> T callWithin(Execution execution, Call<T> call) throws Throwable;
+
+	/** Work that returns a value and may throw anything. */
+	@FunctionalInterface
+	interface Call<T> {
+
+		T call() throws Throwable;
+
+	}
 
 }

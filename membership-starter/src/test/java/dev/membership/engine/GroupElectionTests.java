@@ -39,7 +39,7 @@ class GroupElectionTests {
 	private final List<Runnable> watchdogTimers = new ArrayList<>();
 
 	private final GroupElection election = new GroupElection(Unit.group("reports"), "a", this.now::get, new Runtime(),
-			new EventDispatch(new Runtime(), this.events::add), LeadershipObserver.none());
+			new EventDispatch(new Runtime(), this.events::add), LeadershipObserver.none(), Runs.none(this.now::get));
 
 	private static LeaseRecord lease(long epoch) {
 		return new LeaseRecord("reports", new Holder("a", "a-1", "a:8080"), epoch, EXPIRES, EXPIRES, EXPIRES);
@@ -131,7 +131,7 @@ class GroupElectionTests {
 
 	@Test
 	void aLeaseGrantedInTheOldClockIsDeclinedAndHeldOff() {
-		this.election.declined(this.now.get() + 15 * SECOND);
+		this.election.holdOff(this.now.get() + 15 * SECOND);
 		assertThat(this.election.state()).isEqualTo(State.HOLDING_OFF);
 		assertThat(this.events).isEmpty();
 	}
@@ -150,7 +150,7 @@ class GroupElectionTests {
 	void anIllegalTransitionThrows() {
 		lead(7);
 		assertThatIllegalStateException().isThrownBy(() -> lead(8)).withMessageContaining("cannot go from LEADING");
-		assertThatIllegalStateException().isThrownBy(() -> this.election.declined(0))
+		assertThatIllegalStateException().isThrownBy(() -> this.election.holdOff(0))
 			.withMessageContaining("cannot go from LEADING");
 	}
 

@@ -64,7 +64,7 @@ class TermTests {
 	@Test
 	void workOnNoThreadIsToldOnceOfAHandOverAndTheDrainWaitsUntilItIsClosedFromAnotherThread() throws Exception {
 		AtomicInteger told = new AtomicInteger();
-		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", told::incrementAndGet);
+		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", told::incrementAndGet, 0);
 		assertThat(execution).isNotNull();
 		assertThat(LeaderContext.isActive()).isFalse(); // not bound to this thread
 		CompletableFuture<Void> drained = this.term.handOver();
@@ -80,7 +80,7 @@ class TermTests {
 	@Test
 	void workClosedBeforeTheEndIsNotTold() {
 		AtomicInteger told = new AtomicInteger();
-		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", told::incrementAndGet);
+		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", told::incrementAndGet, 0);
 		execution.close();
 		execution.close();
 		this.term.end();
@@ -91,7 +91,7 @@ class TermTests {
 	@Test
 	void runningWorkIsWaitedForAndNoNewWorkStartsOnceHandingOver() throws Exception {
 		LeadershipTerm.Execution execution = this.term.tryBeginDetached("pipeline", () -> {
-		});
+		}, 0);
 		CompletableFuture<Void> drained = this.term.handOver();
 		assertThat(drained).isNotDone();
 		assertThat(this.term.runningWork()).containsExactly("pipeline");
@@ -103,7 +103,7 @@ class TermTests {
 	@Test
 	void aCallbackThatClosesItsExecutionAtOnceDoesNotDeadlock() {
 		LeadershipTerm.Execution[] execution = new LeadershipTerm.Execution[1];
-		execution[0] = this.term.tryBeginDetached("pipeline", () -> execution[0].close());
+		execution[0] = this.term.tryBeginDetached("pipeline", () -> execution[0].close(), 0);
 		assertThat(this.term.handOver()).isDone();
 	}
 

@@ -115,6 +115,38 @@ class GuardChecksTests {
 		});
 	}
 
+	@Test
+	void aMaxRunTimeThatIsNoDurationFailsStartupNamingTheMethod() {
+		runner().withBean(Slow.class).withPropertyValues("slow.limit=ten minutes").run((context) -> {
+			FailureAnalysis analysis = analysis(context);
+			assertThat(analysis.getDescription()).contains("@LeaderOnly(maxRunTime = \"${slow.limit}\") on Slow.run")
+				.contains("not a duration");
+			assertThat(analysis.getAction()).contains("30s, 10m or PT10M");
+		});
+	}
+
+	@Test
+	void aDefaultMaxRunTimeThatIsNoDurationFailsStartupNamingTheProperty() {
+		runner().withBean(Rollup.class)
+			.withUserConfiguration(Scheduling.class)
+			.withPropertyValues("membership.leader-only.max-run-time=-5s")
+			.run((context) -> assertThat(analysis(context).getDescription())
+				.contains("membership.leader-only.max-run-time=-5s is negative"));
+	}
+
+	@Test
+	void maxRunTimesResolvePlaceholdersAndFallBackOnTheDefault() {
+		GuardedJobs jobs = new GuardedJobs();
+		org.springframework.mock.env.MockEnvironment environment = new org.springframework.mock.env.MockEnvironment()
+			.withProperty("slow.limit", "90s");
+		jobs.environment(environment);
+		assertThat(jobs.maxRunTime("${slow.limit}", "LeaderOnly", "Slow.run")).isEqualTo(Duration.ofSeconds(90));
+		assertThat(jobs.maxRunTime("", "LeaderOnly", "Slow.run")).isZero();
+		environment.setProperty("membership.leader-only.max-run-time", "PT10M");
+		assertThat(jobs.maxRunTime("", "LeaderOnly", "Slow.run")).isEqualTo(Duration.ofMinutes(10));
+		assertThat(jobs.maxRunTime("0", "LeaderOnly", "Slow.run")).isZero();
+	}
+
 	private static FailureAnalysis analysis(AssertableApplicationContext context) {
 		assertThat(context).hasFailed();
 		FailureAnalysis analysis = new GuardMisuseFailureAnalyzer().analyze(context.getStartupFailure());
@@ -175,6 +207,14 @@ class GuardChecksTests {
 
 		@Scheduled(fixedDelay = 50)
 		void purge() {
+		}
+
+	}
+
+	static class Slow {
+
+		@LeaderOnly(maxRunTime = "${slow.limit}")
+		public void run() {
 		}
 
 	}

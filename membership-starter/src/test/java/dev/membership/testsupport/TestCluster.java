@@ -14,6 +14,7 @@ import com.mongodb.client.MongoClient;
 import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.spi.NoticeReceiver;
@@ -57,6 +58,9 @@ public final class TestCluster implements AutoCloseable {
 	private Consumer<MembershipSettings.Builder> customizer = (b) -> {
 	};
 
+	private Consumer<MembershipNodeBuilder> nodeCustomizer = (builder) -> {
+	};
+
 	public TestCluster(EmbeddedMongo mongo) {
 		this.mongo = mongo;
 		synchronized (TestCluster.class) {
@@ -72,6 +76,12 @@ public final class TestCluster implements AutoCloseable {
 
 	public TestCluster customize(Consumer<MembershipSettings.Builder> customizer) {
 		this.customizer = customizer;
+		return this;
+	}
+
+	/** Applied to every node's builder before it is built (observers of runs, say). */
+	public TestCluster customizeNodes(Consumer<MembershipNodeBuilder> customizer) {
+		this.nodeCustomizer = customizer;
 		return this;
 	}
 
@@ -112,7 +122,9 @@ public final class TestCluster implements AutoCloseable {
 			.livenessWindow(LIVENESS);
 		this.customizer.accept(settings);
 		List<MembershipEvent> received = new CopyOnWriteArrayList<>();
-		MembershipNode node = MembershipNode.builder(settings.build(), store)
+		MembershipNodeBuilder builder = MembershipNode.builder(settings.build(), store);
+		this.nodeCustomizer.accept(builder);
+		MembershipNode node = builder
 			.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
 			.observer(this.recorder)
 			.noticeChannel((receiver) -> this.receivers.put(key, receiver))

@@ -2,10 +2,14 @@ package dev.membership.bench.guard;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.MongoClient;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockProvider;
 import net.javacrumbs.shedlock.core.SimpleLock;
@@ -28,6 +32,7 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
+import dev.membership.actuate.RunObservations;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.CommandCounter;
@@ -35,6 +40,7 @@ import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.bench.support.Waits;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
 import dev.membership.spi.LeaderOnlyExecutionListener;
+import dev.membership.spi.RunObserver;
 
 /**
  * The cost of one guarded call of a trivial method, each guard the way its users set it up: {@code @LeaderOnly} on a
@@ -58,11 +64,15 @@ public class GuardBenchmark {
 
 	public static final String LEADER_ONLY_FOLLOWER = "LeaderOnly-follower";
 
+	/** On the leader, every run a Micrometer observation timed into a meter registry, as with the actuator. */
+	public static final String LEADER_ONLY_OBSERVED = "LeaderOnly-leader-observed";
+
 	public static final String SHEDLOCK_FREE = "SchedulerLock-free";
 
 	public static final String SHEDLOCK_HELD = "SchedulerLock-held-elsewhere";
 
-	@Param({ PLAIN, EMPTY_INTERCEPTOR, CLOCK_INTERCEPTOR, LEADER_CHECK, LEADER_ONLY_LEADER, LEADER_ONLY_FOLLOWER, SHEDLOCK_FREE, SHEDLOCK_HELD })
+	@Param({ PLAIN, EMPTY_INTERCEPTOR, CLOCK_INTERCEPTOR, LEADER_CHECK, LEADER_ONLY_LEADER, LEADER_ONLY_OBSERVED,
+			LEADER_ONLY_FOLLOWER, SHEDLOCK_FREE, SHEDLOCK_HELD })
 	public String guard;
 
 	private EmbeddedMongoServer server;
@@ -132,10 +142,11 @@ public class GuardBenchmark {
 					}
 				};
 			}
-			case LEADER_ONLY_LEADER, LEADER_ONLY_FOLLOWER -> {
+			case LEADER_ONLY_LEADER, LEADER_ONLY_OBSERVED, LEADER_ONLY_FOLLOWER -> {
 				this.otherClient = this.server.newClient();
 				this.leader = BenchNode.start(settings("leader"), this.otherClient.getDatabase("bench"),
-						dev.membership.spi.LeadershipObserver.none(), null);
+						dev.membership.spi.LeadershipObserver.none(), null,
+						LEADER_ONLY_OBSERVED.equals(this.guard) ? List.of(observations()) : List.of());
 				Waits.until("a leader", Duration.ofSeconds(10), () -> this.leader.node().isLeader("default"));
 				Membership guardedBy = this.leader.node();
 				if (LEADER_ONLY_FOLLOWER.equals(this.guard)) {
@@ -172,6 +183,13 @@ public class GuardBenchmark {
 		}
 		this.call.run(); // first call outside the measurement: caches, connections
 		COMMANDS.reset();
+	}
+
+	/** Observations as Spring Boot's actuator sets them up: each stopped one timed into a meter registry. */
+	private static RunObserver observations() {
+		ObservationRegistry registry = ObservationRegistry.create();
+		registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(new SimpleMeterRegistry()));
+		return new RunObservations(registry, null);
 	}
 
 	static MembershipSettings settings(String nodeId) {

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -16,6 +17,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
@@ -26,6 +28,7 @@ import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
+import dev.membership.spi.RunObserver;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.MongoStoreSettings;
 
@@ -61,12 +64,19 @@ public final class BenchNode implements AutoCloseable {
 	/** A started node; {@code keyring} null means no broadcast, as when the starter runs without a web server. */
 	public static BenchNode start(MembershipSettings settings, MongoDatabase database, LeadershipObserver observer,
 			BroadcastKeyring keyring) {
+		return start(settings, database, observer, keyring, List.of());
+	}
+
+	/** As {@link #start(MembershipSettings, MongoDatabase, LeadershipObserver, BroadcastKeyring)}, runs observed. */
+	public static BenchNode start(MembershipSettings settings, MongoDatabase database, LeadershipObserver observer,
+			BroadcastKeyring keyring, List<RunObserver> runObservers) {
 		MongoMembershipStore store = new MongoMembershipStore(database, storeSettings(settings));
 		if (keyring == null) {
-			MembershipNode node = MembershipNode.builder(settings, store)
+			MembershipNodeBuilder builder = MembershipNode.builder(settings, store)
 				.advertisedAddress("127.0.0.1")
-				.observer(observer)
-				.build();
+				.observer(observer);
+			runObservers.forEach(builder::runObserver);
+			MembershipNode node = builder.build();
 			node.start();
 			return new BenchNode(node, null, null, null);
 		}
