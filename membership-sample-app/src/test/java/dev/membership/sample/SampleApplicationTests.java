@@ -40,12 +40,16 @@ class SampleApplicationTests {
 	private final JsonMapper json = new JsonMapper();
 
 	private HttpResponse<String> get(String path) throws Exception {
-		// as curl and browsers ask
-		HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.header("Accept", "*/*")
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = send(path);
 		assertThat(response.statusCode()).as("%s: %s", path, response.body()).isEqualTo(200);
 		return response;
+	}
+
+	private HttpResponse<String> send(String path) throws Exception {
+		// as curl and browsers ask
+		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.header("Accept", "*/*")
+			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	@Test
@@ -99,6 +103,33 @@ class SampleApplicationTests {
 		HttpResponse<String> whole = post("/actuator/cluster", "{\"group\": \"tenants\"}");
 		assertThat(whole.statusCode()).isEqualTo(400);
 		assertThat(whole.body()).contains("is partitioned").contains("release(partition)");
+	}
+
+	@Test
+	void theRunHistoryAnswersWhichNodeRanAJobUnderWhichEpochAndHowItEnded() throws Exception {
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.json
+			.readTree(get("/actuator/cluster/runs?job=housekeeping%23purgeExpired&limit=5").body())
+			.get("runs")
+			.size() > 0);
+		JsonNode runs = this.json.readTree(get("/actuator/cluster/runs?job=housekeeping%23purgeExpired&limit=5").body())
+			.get("runs");
+		assertThat(runs.size()).isBetween(1, 5);
+		JsonNode run = runs.get(0);
+		assertThat(run.propertyNames()).containsExactlyInAnyOrder("job", "group", "partition", "nodeId", "epoch",
+				"startedAt", "endedAt", "outcome", "error");
+		assertThat(run.get("job").asString()).isEqualTo("housekeeping#purgeExpired");
+		assertThat(run.get("group").asString()).isEqualTo("default");
+		assertThat(run.get("partition").isNull()).isTrue();
+		assertThat(run.get("nodeId").asString()).isEqualTo(this.membership.nodeId());
+		assertThat(run.get("epoch").asLong()).isPositive();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.json
+			.readTree(get("/actuator/cluster/runs?group=tenants&partition=3&limit=1").body())
+			.get("runs")
+			.size() == 1);
+		HttpResponse<String> tooMany = send("/actuator/cluster/runs?limit=5000");
+		assertThat(tooMany.statusCode()).isEqualTo(400);
+		assertThat(tooMany.body()).contains("limit 1 to 1000");
+		assertThat(send("/actuator/cluster/nothing").statusCode()).isEqualTo(404);
 	}
 
 	private HttpResponse<String> post(String path, String body) throws Exception {

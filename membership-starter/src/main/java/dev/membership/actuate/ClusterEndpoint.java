@@ -1,6 +1,7 @@
 package dev.membership.actuate;
 
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,24 +15,39 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.membership.Membership;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.Partitions;
+import dev.membership.spi.RunHistoryStore;
+import dev.membership.spi.RunQuery;
 
 /**
- * {@code /actuator/cluster}: the cluster as this node sees it (read), and a way for an operator to make this node
- * resign a group or release a partition (write). Answered from memory; no database call.
+ * {@code /actuator/cluster}: the cluster as this node sees it (read, from memory: no database call), the cluster's run
+ * history ({@code /actuator/cluster/runs}, one read of the history), and a way for an operator to make this node
+ * resign a group or release a partition (write).
  */
 @Endpoint(id = "cluster")
 public class ClusterEndpoint {
 
+	/** The newest runs a query returns when it names no limit. */
+	static final int DEFAULT_LIMIT = 100;
+
 	private final Membership membership;
 
+	private final @Nullable RunHistoryStore history;
+
 	public ClusterEndpoint(Membership membership) {
+		this(membership, null);
+	}
+
+	/** With {@code history}, {@code GET /actuator/cluster/runs} reads the cluster's run history. */
+	public ClusterEndpoint(Membership membership, @Nullable RunHistoryStore history) {
 		this.membership = membership;
+		this.history = history;
 	}
 
 	@ReadOperation
@@ -81,6 +97,41 @@ public class ClusterEndpoint {
 			}
 		}
 		return new ClusterDescriptor.PartitionedGroup(partitions.count(), byPartition);
+	}
+
+	/**
+	 * {@code /actuator/cluster/runs}: the cluster's runs, newest first, as the run history has them (one database
+	 * read); every filter optional, {@code since} an ISO-8601 instant, {@code limit} 1 to 1000 (100 by default).
+	 * Null (404) for any other path.
+	 * @throws InvalidEndpointRequestException for a filter that cannot be read, or when this node keeps no history
+	 */
+	@ReadOperation
+	public @Nullable RunHistoryDescriptor runs(@Selector String path, @Nullable String job, @Nullable String group,
+			@Nullable Integer partition, @Nullable String node, @Nullable String since, @Nullable Integer limit) {
+		if (!"runs".equals(path)) {
+			return null;
+		}
+		RunHistoryStore store = this.history;
+		if (store == null) {
+			String why = "This node keeps no run history (membership.history.enabled=false, or a store without one)";
+			throw new InvalidEndpointRequestException(why, why);
+		}
+		RunQuery query;
+		try {
+			query = new RunQuery(blankToNull(job), blankToNull(group), partition, blankToNull(node),
+					(since != null && !since.isBlank()) ? Instant.parse(since.trim()) : null,
+					(limit != null) ? limit : DEFAULT_LIMIT);
+		}
+		catch (IllegalArgumentException | DateTimeParseException ex) {
+			String why = "Cannot read the query: " + ex.getMessage() + " (since is an ISO-8601 instant such as "
+					+ "2026-11-25T10:15:30Z; limit 1 to " + RunQuery.MAX_LIMIT + ")";
+			throw new InvalidEndpointRequestException(why, why);
+		}
+		return RunHistoryDescriptor.of(store.find(query));
+	}
+
+	private static @Nullable String blankToNull(@Nullable String value) {
+		return (value != null && !value.isBlank()) ? value.trim() : null;
 	}
 
 	/**

@@ -3,6 +3,8 @@ package dev.membership.actuate;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
@@ -18,6 +20,21 @@ public class ClusterWebEndpointExtension {
 
 	public ClusterWebEndpointExtension(ClusterEndpoint endpoint) {
 		this.endpoint = endpoint;
+	}
+
+	/** As {@link ClusterEndpoint#runs}; a query it cannot answer is a 400 that says why, another path a 404. */
+	@ReadOperation
+	public WebEndpointResponse<Object> runs(@Selector String path, @Nullable String job, @Nullable String group,
+			@Nullable Integer partition, @Nullable String node, @Nullable String since, @Nullable Integer limit) {
+		try {
+			RunHistoryDescriptor runs = this.endpoint.runs(path, job, group, partition, node, since, limit);
+			return (runs != null) ? new WebEndpointResponse<>(runs)
+					: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return new WebEndpointResponse<>(new ClusterDescriptor.Refusal(ex.getReason()),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
 	}
 
 	/** As {@link ClusterEndpoint#resign}; a refusal is a 400 that says why. */

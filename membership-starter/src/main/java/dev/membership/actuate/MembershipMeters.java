@@ -58,6 +58,7 @@ public class MembershipMeters
 			.baseUnit("seconds")
 			.register(registry);
 		zero(counter(CLOCK_JUMPS));
+		zero(counter(HISTORY_DROPPED));
 	}
 
 	@Override
@@ -126,6 +127,11 @@ public class MembershipMeters
 	}
 
 	@Override
+	public void runsDropped(long count) {
+		counter(HISTORY_DROPPED).increment(count);
+	}
+
+	@Override
 	public void executed(String group, String method) {
 		counter(LEADER_ONLY_EXECUTIONS, "group", group, "method", method, "outcome", "executed").increment();
 	}
@@ -184,6 +190,9 @@ public class MembershipMeters
 
 	private static final Meter CLOCK_JUMPS = new Meter("membership.clock.jumps",
 			"Samples of the database's clock that contradicted this node's estimate beyond the safety margin");
+
+	private static final Meter HISTORY_DROPPED = new Meter("membership.history.dropped",
+			"Runs whose records were dropped from this node's buffer before the run history could be written");
 
 	private static final Meter LEADER_ONLY_EXECUTIONS = new Meter("membership.leader.only.executions",
 			"@LeaderOnly calls");

@@ -18,9 +18,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
+import dev.membership.spi.RunHistoryStore;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.actuate.ClusterDescriptor;
 import dev.membership.actuate.ClusterEndpoint;
+import dev.membership.actuate.RunHistoryDescriptor;
 import dev.membership.actuate.ClusterWebEndpointExtension;
 import dev.membership.actuate.MembershipHealthIndicator;
 import dev.membership.actuate.MembershipInfoContributor;
@@ -30,14 +32,16 @@ import dev.membership.actuate.MembershipInfoContributor;
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(Membership.class)
 @RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.Resignation.class,
-		ClusterDescriptor.Refusal.class })
+		ClusterDescriptor.Refusal.class, RunHistoryDescriptor.class, RunHistoryDescriptor.Run.class })
 public class MembershipActuatorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	ClusterEndpoint clusterEndpoint(Membership membership) {
-		return new ClusterEndpoint(membership);
+	ClusterEndpoint clusterEndpoint(Membership membership, ObjectProvider<RunHistoryStore> history,
+			ObjectProvider<MembershipProperties> properties) {
+		boolean enabled = properties.getIfAvailable(MembershipProperties::new).getHistory().isEnabled();
+		return new ClusterEndpoint(membership, enabled ? history.getIfUnique() : null);
 	}
 
 	@Bean

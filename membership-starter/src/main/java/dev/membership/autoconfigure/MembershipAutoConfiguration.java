@@ -26,9 +26,12 @@ import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunObserver;
 import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.mongo.MongoRunHistory;
 import dev.membership.mongo.ReactiveMongoMembershipStore;
+import dev.membership.mongo.ReactiveMongoRunHistory;
 
 /**
  * Joins the cluster through the application's own MongoDB (its {@link MongoDatabaseFactory}; no second connection
@@ -63,6 +66,7 @@ public class MembershipAutoConfiguration {
 			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
 			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions,
 			ObjectProvider<NoticeChannel> noticeChannels, ObjectProvider<RunObserver> runObservers,
+			ObjectProvider<RunHistoryStore> runHistory,
 			ObjectProvider<MembershipNodeCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
 		// never a silent no-op: without a store the application would start and leader-only work would never run
 		MembershipStore store = stores.getIfAvailable(() -> {
@@ -83,6 +87,10 @@ public class MembershipAutoConfiguration {
 			.observer(observer.getIfAvailable(LeadershipObserver::none))
 			.metrics(metrics.getIfAvailable(ElectionMetrics::none));
 		runObservers.orderedStream().forEach(builder::runObserver);
+		RunHistoryStore history = runHistory.getIfUnique();
+		if (history != null && properties.getHistory().isEnabled()) {
+			builder.runHistory(history, properties.getHistory().getBuffer());
+		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}
@@ -117,6 +125,15 @@ public class MembershipAutoConfiguration {
 					MongoStoreSettingsFactory.storeSettings(properties, settings));
 		}
 
+		@Bean
+		@ConditionalOnMissingBean(RunHistoryStore.class)
+		@ConditionalOnBean(MongoDatabaseFactory.class)
+		@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
+		MongoRunHistory membershipRunHistory(MongoDatabaseFactory databaseFactory, MembershipProperties properties,
+				MembershipSettings settings) {
+			return MongoStoreSettingsFactory.runHistory(databaseFactory.getMongoDatabase(), properties, settings);
+		}
+
 	}
 
 	/**
@@ -137,6 +154,19 @@ public class MembershipAutoConfiguration {
 			// the factory hands out its database without a round trip
 			return new ReactiveMongoMembershipStore(databaseFactory.getMongoDatabase().block(),
 					MongoStoreSettingsFactory.storeSettings(properties, settings));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(value = RunHistoryStore.class,
+				type = "org.springframework.data.mongodb.MongoDatabaseFactory")
+		@ConditionalOnBean(ReactiveMongoDatabaseFactory.class)
+		@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
+		ReactiveMongoRunHistory reactiveMembershipRunHistory(ReactiveMongoDatabaseFactory databaseFactory,
+				MembershipProperties properties, MembershipSettings settings) {
+			MembershipProperties.History history = properties.getHistory();
+			return new ReactiveMongoRunHistory(databaseFactory.getMongoDatabase().block(),
+					properties.getMongo().getRunsCollection(), history.getRetention(), history.getMaxRuns(),
+					MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout());
 		}
 
 	}

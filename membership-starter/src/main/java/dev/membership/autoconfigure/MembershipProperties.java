@@ -92,6 +92,8 @@ public class MembershipProperties {
 
 	private final LeaderOnly leaderOnly = new LeaderOnly();
 
+	private final History history = new History();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -184,12 +186,71 @@ public class MembershipProperties {
 		return this.leaderOnly;
 	}
 
+	public History getHistory() {
+		return this.history;
+	}
+
 	public Shutdown getShutdown() {
 		return this.shutdown;
 	}
 
 	public Readiness getReadiness() {
 		return this.readiness;
+	}
+
+	public static class History {
+
+		/**
+		 * Whether every run of guarded work is recorded in the cluster's run history (the store's, for example the
+		 * MongoDB collection membership.mongo.runs-collection), read at /actuator/cluster/runs.
+		 */
+		private boolean enabled = true;
+
+		/** How long a run stays in the history (an expiry by age: a TTL index on MongoDB). */
+		@DurationUnit(ChronoUnit.DAYS)
+		private Duration retention = Duration.ofDays(7);
+
+		/** How many runs of each job (and partition) the history keeps per node process; older ones are replaced. */
+		private int maxRuns = 100;
+
+		/**
+		 * How many runs a node keeps in memory while the store cannot be reached; beyond that the oldest are dropped
+		 * and counted (membership.history.dropped).
+		 */
+		private int buffer = 10_000;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
+		public int getMaxRuns() {
+			return this.maxRuns;
+		}
+
+		public void setMaxRuns(int maxRuns) {
+			this.maxRuns = maxRuns;
+		}
+
+		public int getBuffer() {
+			return this.buffer;
+		}
+
+		public void setBuffer(int buffer) {
+			this.buffer = buffer;
+		}
+
 	}
 
 	public static class Readiness {
@@ -421,6 +482,19 @@ public class MembershipProperties {
 		 * Collection holding the generated broadcast key (when membership.broadcast.keys is empty).
 		 */
 		private String keysCollection = "clusterkeys";
+
+		/**
+		 * Collection of the run history (membership.history): one document per run, bounded by count and age.
+		 */
+		private String runsCollection = "clusterruns";
+
+		public String getRunsCollection() {
+			return this.runsCollection;
+		}
+
+		public void setRunsCollection(String runsCollection) {
+			this.runsCollection = runsCollection;
+		}
 
 		public String getKeysCollection() {
 			return this.keysCollection;

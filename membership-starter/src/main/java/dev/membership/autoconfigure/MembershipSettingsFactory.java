@@ -32,6 +32,30 @@ final class MembershipSettingsFactory {
 	private MembershipSettingsFactory() {
 	}
 
+	private static List<Violation> historyViolations(MembershipProperties.History history,
+			MembershipProperties.LeaderOnly leaderOnly) {
+		List<Violation> violations = new ArrayList<>();
+		Duration retention = history.getRetention();
+		if (retention == null || retention.isNegative() || retention.isZero()) {
+			violations.add(new Violation(List.of("history.retention"), "must be a positive duration (was " + retention
+					+ "); to keep no history, set membership.history.enabled=false"));
+		}
+		if (history.getMaxRuns() < 1) {
+			violations.add(new Violation(List.of("history.max-runs"),
+					"must be at least 1 (was " + history.getMaxRuns() + ")"));
+		}
+		if (history.getBuffer() < 1) {
+			violations.add(new Violation(List.of("history.buffer"), "must be at least 1 (was " + history.getBuffer()
+					+ ")"));
+		}
+		Duration maxRunTime = leaderOnly.getMaxRunTime();
+		if (maxRunTime != null && maxRunTime.isNegative()) {
+			violations.add(new Violation(List.of("leader-only.max-run-time"),
+					"must be a positive duration, or 0 for no limit (was " + maxRunTime + ")"));
+		}
+		return violations;
+	}
+
 	static MembershipSettings settings(MembershipProperties properties, Environment environment) {
 		String nodeId = (properties.getNodeId() != null) ? properties.getNodeId() : defaultNodeId(environment);
 		List<Violation> violations = new ArrayList<>(UnknownMembershipProperties.check(environment));
@@ -68,6 +92,7 @@ final class MembershipSettingsFactory {
 					"must be a positive duration (was " + readinessTimeout + "); to not gate readiness at all, set "
 							+ "membership.readiness.enabled=false"));
 		}
+		violations.addAll(historyViolations(properties.getHistory(), properties.getLeaderOnly()));
 		Duration drainTimeout = properties.getShutdown().getDrainTimeout();
 		if (drainTimeout == null || drainTimeout.isNegative()) {
 			violations.add(new Violation(List.of("shutdown.drain-timeout"),

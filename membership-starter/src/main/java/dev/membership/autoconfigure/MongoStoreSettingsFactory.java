@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.util.List;
 
 import com.mongodb.WriteConcern;
+import com.mongodb.client.MongoDatabase;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.engine.MembershipSettings;
+import dev.membership.mongo.MongoRunHistory;
 import dev.membership.mongo.MongoStoreSettings;
 
 /** The MongoDB store's own settings, from {@code membership.mongo.*}; used only where MongoDB is on the classpath. */
@@ -23,6 +25,13 @@ final class MongoStoreSettingsFactory {
 				: settings.renewalInterval();
 		return new MongoStoreSettings(mongo.getNodesCollection(), mongo.getLeasesCollection(), timeout, writeConcern,
 				settings.deadNodeRetention());
+	}
+
+	static MongoRunHistory runHistory(MongoDatabase database, MembershipProperties properties,
+			MembershipSettings settings) {
+		MembershipProperties.History history = properties.getHistory();
+		return new MongoRunHistory(database, properties.getMongo().getRunsCollection(), history.getRetention(),
+				history.getMaxRuns(), storeSettings(properties, settings).operationTimeout());
 	}
 
 	/**

@@ -27,9 +27,12 @@ final class Farewell {
 
 	private final LetGo letGo;
 
+	private final RunHistory history;
+
 	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle,
-			LetGo letGo) {
+			LetGo letGo, RunHistory history) {
 		this.letGo = letGo;
+		this.history = history;
 		this.store = store;
 		this.loop = loop;
 		this.self = self;
@@ -86,7 +89,7 @@ final class Farewell {
 
 	/**
 	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then releases the given leases (epochs
-	 * by group; let go of already) and removes this node's document.
+	 * by group; let go of already), removes this node's document and writes the runs that ended since the last tick.
 	 */
 	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand) {
 		LoopJob job = new LoopJob("leave", (ex) -> {
@@ -103,7 +106,7 @@ final class Farewell {
 		Map<String, Long> epochs = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
 		job.then((j) -> releaseAll(j, epochs, true));
-		return job.then((j) -> this.loop.call(j, () -> {
+		job.then((j) -> this.loop.call(j, () -> {
 			this.store.removeNode(this.self.nodeId(), this.self.incarnation());
 			return null;
 		}, (nothing, sent, received) -> {
@@ -111,6 +114,8 @@ final class Farewell {
 			log.warn("Could not remove node document on shutdown: {}", ex.getMessage());
 			return true;
 		}));
+		// last, once the others may take over: the runs that ended in the drain
+		return job.then((j) -> this.history.flush(this.loop, j));
 	}
 
 }

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
@@ -21,7 +20,6 @@ import dev.membership.leadership.Partitions;
 import dev.membership.liveness.Member;
 import dev.membership.spi.Holder;
 import dev.membership.spi.MembershipStore;
-import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.spi.WorkRegistry;
@@ -39,90 +37,11 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
 
-	private final MembershipSettings settings;
-
-	private final MonotonicClock clock;
-
-	private final String incarnation = UUID.randomUUID().toString();
-
-	private final Lifecycle lifecycle = new Lifecycle();
-
-	/** Completes when a stop has done its work, so that a second caller of stop() returns no earlier than the first. */
-	private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-
-	private final MembershipNodeBuilder built;
-
-	private final Units units;
-
-	private final NodeRuntime runtime;
-
-	private final EventDispatch events;
-
-	private final LetGo letGo;
-
-	private final ServerClock serverClock;
-
-	private final NodeLoop loop;
-
-	private final MemberRoster roster;
-
-	private final Readiness readiness;
-
-	private final Heartbeats heartbeats;
-
-	private final Campaign campaign;
-
-	private final Tick tick;
-
-	private final HandOver handOver;
-
-	private final Assignments assignments;
-
-	private final Runs runs;
-
-	private volatile @Nullable Holder holder;
+	/** Everything the node is made of. */
+	private final NodeParts parts;
 
 	MembershipNode(MembershipNodeBuilder b) {
-		this.settings = b.settings;
-		this.clock = b.clock;
-		this.built = b;
-		this.runtime = (b.runtime != null) ? b.runtime : new ThreadedRuntime(b.settings.nodeId());
-		this.letGo = new LetGo(this.runtime);
-		this.events = new EventDispatch(this.runtime, b.listener);
-		this.serverClock = new ServerClock(b.clock);
-		this.runs = new Runs(nodeId(), this.incarnation, this.clock, this.serverClock, b.runObservers,
-				this.settings.renewalInterval());
-		this.units = new Units(this.settings, this.clock, this.runtime, this.events, b.observer, this.runs);
-		this.loop = new NodeLoop(nodeId(), this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
-				this.units::all);
-		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, b.metrics);
-		Self self = new Self(nodeId(), this.incarnation, () -> this.holder, this.units::all,
-				this.settings.partitions(), samples);
-		this.roster = new MemberRoster(nodeId(), this.events);
-		this.readiness = new Readiness(nodeId(), this.events);
-		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
-		this.assignments = new Assignments(nodeId(), b.placement);
-		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo);
-		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, self, this.heartbeats,
-				farewell, this.lifecycle, this.assignments, this.roster::members);
-		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, b.metrics, self,
-				this.campaign, this.heartbeats);
-		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
-		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
-				this.roster, this.readiness, this.assignments, reads);
-		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
-				this.roster, this.readiness, this.assignments, reads);
-		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
-				this.units::all, this.stopped, this.assignments::owner,
-				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
-		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
-				this.handOver);
-		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);
-		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
-				this.lifecycle, renewals, () -> {
-					rebalance.run();
-					hung.run();
-				});
+		this.parts = new NodeParts(b);
 	}
 
 	public static MembershipNodeBuilder builder(MembershipSettings settings, MembershipStore store) {
@@ -130,32 +49,32 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	public MembershipSettings settings() {
-		return this.settings;
+		return this.parts.settings;
 	}
 
 	/** This process's incarnation: new at every start, so that two processes with one node id are told apart. */
 	public String incarnation() {
-		return this.incarnation;
+		return this.parts.incarnation;
 	}
 
 	public boolean isRunning() {
-		return this.lifecycle.phase() == Phase.RUNNING;
+		return this.parts.lifecycle.phase() == Phase.RUNNING;
 	}
 
 	public void start() {
-		synchronized (this.lifecycle) {
-			if (this.lifecycle.phase() != Phase.NEW) {
+		synchronized (this.parts.lifecycle) {
+			if (this.parts.lifecycle.phase() != Phase.NEW) {
 				throw new IllegalStateException("A membership node starts once; create a new one to rejoin");
 			}
-			this.events.reactions(this.built.allReactions());
-			String address = this.built.advertisedAddress.get();
-			this.holder = new Holder(nodeId(), this.incarnation, address);
-			this.lifecycle.move(Phase.NEW, Phase.RUNNING);
-			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(), this.incarnation,
+			this.parts.events.reactions(this.parts.built.allReactions());
+			String address = this.parts.built.advertisedAddress.get();
+			this.parts.holder = new Holder(nodeId(), this.parts.incarnation, address);
+			this.parts.lifecycle.move(Phase.NEW, Phase.RUNNING);
+			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(), this.parts.incarnation,
 					address, groups());
-			NoticeReceiver notices = new Notices(this.units.byLease(), this.loop, this.campaign, nodeId());
-			this.letGo.connect(notices, this.built.noticeChannels, this.built.lateNoticeChannels.get());
-			this.loop.startTicking(this.tick::job);
+			NoticeReceiver notices = new Notices(this.parts.units.byLease(), this.parts.loop, this.parts.campaign, nodeId());
+			this.parts.letGo.connect(notices, this.parts.built.noticeChannels, this.parts.built.lateNoticeChannels.get());
+			this.parts.loop.startTicking(this.parts.tick::job);
 		}
 	}
 
@@ -168,8 +87,8 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 */
 	public void stop(Duration timeout) {
 		long started = System.nanoTime();
-		this.handOver.stop(timeout, true); // this thread waits anyway: it carries the notices to the successors
-		StopWait.await(this.settings, this.runtime, this.stopped.copy(), timeout, started);
+		this.parts.handOver.stop(timeout, true); // this thread waits anyway: it carries the notices to the successors
+		StopWait.await(this.parts.settings, this.parts.runtime, this.parts.stopped.copy(), timeout, started);
 	}
 
 	/**
@@ -177,13 +96,13 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 * simulations and callers that must not block.
 	 */
 	public CompletableFuture<Void> stopAsync(Duration timeout) {
-		this.handOver.stop(timeout, false);
-		return this.stopped.copy(); // the caller's copy: completing it cannot fake a stop
+		this.parts.handOver.stop(timeout, false);
+		return this.parts.stopped.copy(); // the caller's copy: completing it cannot fake a stop
 	}
 
 	@Override
 	public void close() {
-		stop(this.settings.leaseDuration());
+		stop(this.parts.settings.leaseDuration());
 	}
 
 	/**
@@ -191,34 +110,34 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 * crash needs no method.
 	 */
 	public void halt() {
-		if (this.lifecycle.halt() == Phase.STOPPED) {
+		if (this.parts.lifecycle.halt() == Phase.STOPPED) {
 			return;
 		}
-		this.stopped.complete(null);
-		this.units.all().forEach(GroupElection::halt);
-		this.runtime.halt();
+		this.parts.stopped.complete(null);
+		this.parts.units.all().forEach(GroupElection::halt);
+		this.parts.runtime.halt();
 	}
 
 	@Override
 	public String nodeId() {
-		return this.settings.nodeId();
+		return this.parts.settings.nodeId();
 	}
 
 	@Override
 	public @Nullable String advertisedAddress() {
-		Holder h = this.holder;
+		Holder h = this.parts.holder;
 		return (h != null) ? h.address() : null;
 	}
 
 	@Override
 	public boolean isLeader(String group) {
-		GroupElection election = this.units.get(group);
+		GroupElection election = this.parts.units.get(group);
 		return election != null && election.isLeader();
 	}
 
 	@Override
 	public Optional<LeadershipTerm> currentTerm(String group) {
-		Term term = this.units.term(group);
+		Term term = this.parts.units.term(group);
 		return (term != null && term.isValid()) ? Optional.of(term) : Optional.empty();
 	}
 
@@ -235,7 +154,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	@Override
 	public LeadershipTerm.@Nullable Execution tryBegin(String group, String name, boolean interruptible,
 			Duration maxRunTime) {
-		Term term = this.units.term(group);
+		Term term = this.parts.units.term(group);
 		// the term checks its deadline: one read
 		return (term != null) ? term.tryBegin(name, interruptible, maxRunTime.toNanos()) : null;
 	}
@@ -267,27 +186,27 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	@Override
 	public Optional<LeaderInfo> leader(String group) {
-		return this.units.leader(group, advertisedAddress());
+		return this.parts.units.leader(group, advertisedAddress());
 	}
 
 	@Override
 	public List<Member> members() {
-		return this.roster.members();
+		return this.parts.roster.members();
 	}
 
 	@Override
 	public List<Member> liveMembers() {
-		return this.roster.liveMembers();
+		return this.parts.roster.liveMembers();
 	}
 
 	@Override
 	public Set<String> groups() {
-		return this.units.groups();
+		return this.parts.units.groups();
 	}
 
 	@Override
 	public Set<String> partitionedGroups() {
-		return this.settings.partitions().keySet();
+		return this.parts.settings.partitions().keySet();
 	}
 
 	@Override
@@ -296,27 +215,29 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	private PartitionView partitionView(String group) {
-		return this.units.partitions(group, this.assignments, this::advertisedAddress, this.handOver::resign);
+		return this.parts.units.partitions(group, this.parts.assignments, this::advertisedAddress,
+				this.parts.handOver::resign);
 	}
 
 	@Override
 	public void competeFor(String group) {
-		this.units.join(group);
+		this.parts.units.join(group);
 	}
 
 	@Override
 	public void resign(String group) {
-		this.handOver.resign(this.units.plainGroup(group));
+		this.parts.handOver.resign(this.parts.units.plainGroup(group));
 	}
 
 	@Override
 	public MembershipStatus status() {
-		return this.heartbeats.status(isRunning(), this.readiness.ready(), this.loop, this.clock, this.runs.hungRuns());
+		return this.parts.heartbeats.status(isRunning(), this.parts.readiness.ready(), this.parts.loop,
+				this.parts.clock, this.parts.runs.hungRuns());
 	}
 
 	@Override
 	public Optional<Instant> serverTimeEstimate() {
-		return this.serverClock.isSynchronized() ? Optional.of(this.serverClock.estimate()) : Optional.empty();
+		return Optional.ofNullable(this.parts.serverClock.estimateIfSynchronized());
 	}
 
 }

@@ -16,6 +16,7 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.PlacementPolicy;
+import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunObserver;
 
 /** Builds a {@link MembershipNode}: {@code MembershipNode.builder(settings, store)...build()}. */
@@ -44,6 +45,10 @@ public final class MembershipNodeBuilder {
 	ElectionMetrics metrics = ElectionMetrics.none();
 
 	final List<RunObserver> runObservers = new ArrayList<>();
+
+	@Nullable RunHistoryStore runHistory;
+
+	int runHistoryBuffer = 10_000;
 
 	PlacementPolicy placement = new BalancedPlacement();
 
@@ -126,6 +131,19 @@ public final class MembershipNodeBuilder {
 	 */
 	public MembershipNodeBuilder runObserver(RunObserver observer) {
 		this.runObservers.add(Objects.requireNonNull(observer));
+		return this;
+	}
+
+	/**
+	 * Writes every run's start and end to {@code history}, in one call per renewal interval in which any run began or
+	 * ended; while it cannot be reached, keeps the newest {@code buffer} runs' records and drops older ones.
+	 */
+	public MembershipNodeBuilder runHistory(RunHistoryStore history, int buffer) {
+		if (buffer < 1) {
+			throw new IllegalArgumentException("The run history's buffer must hold at least one run, not " + buffer);
+		}
+		this.runHistory = Objects.requireNonNull(history);
+		this.runHistoryBuffer = buffer;
 		return this;
 	}
 

@@ -52,10 +52,16 @@ final class Runs {
 			List<RunObserver> observers, Duration recheck) {
 		this.nodeId = nodeId;
 		this.recheckNanos = recheck.toNanos();
-		this.idPrefix = incarnation.substring(0, Math.min(8, incarnation.length())) + "-";
+		this.idPrefix = process(incarnation) + "-";
 		this.clock = clock;
 		this.serverClock = serverClock;
 		this.observers = observers.toArray(RunObserver[]::new);
+	}
+
+	/** The process a run id names: the start of the incarnation, enough to tell this node's processes apart. */
+	static String process(String incarnation) {
+		String plain = incarnation.replace("-", "");
+		return plain.substring(0, Math.min(12, plain.length()));
 	}
 
 	/** None at all: for terms made outside a node (tests). */

@@ -12,9 +12,11 @@ import dev.membership.spi.MembershipStore;
  * brought a sample lately, prepare the store once, renew the held group leases, renew every owned partition in one
  * call, heartbeat unless the group leases keep this node live, then either keep the roster (as the leader of the
  * default group) or follow it (the read confirms the partitions' renewal), hand over what the placement puts on
- * another node and what a hung run holds, compete where it may, and remove long-dead nodes when the keeper saw some. The store stamps every
- * heartbeat and renewal with its clock, so a steady tick is two store calls, three with partitioned groups (their
- * renewal in one call with the groups', the heartbeat or the keeper's read of the node documents, and the read).
+ * another node and what a hung run holds, compete where it may, remove long-dead nodes when the keeper saw some, and
+ * write the runs that began or ended since the last tick to the run history. The store stamps every heartbeat and
+ * renewal with its clock, so a steady tick is two store calls, three with partitioned groups (their renewal in one
+ * call with the groups', the heartbeat or the keeper's read of the node documents, and the read), and one more in an
+ * interval in which a run began or ended, when the node keeps a run history.
  */
 final class Tick {
 
@@ -43,6 +45,9 @@ final class Tick {
 	/** Hands over what this node should no longer hold: what the placement puts elsewhere, units of hung runs. */
 	private final Runnable moves;
 
+	/** This node's part of the run history, written at the end of a tick. */
+	private final RunHistory history;
+
 	private boolean storeInitialized;
 
 	/** A leader wrote its document instead of reading this tick. */
@@ -50,7 +55,7 @@ final class Tick {
 
 	Tick(MembershipStore store, NodeLoop loop, ClockSamples samples, Self self, Campaign campaign,
 			Heartbeats heartbeats, RosterFollower follower, RosterKeeper keeper, Lifecycle lifecycle,
-			PartitionRenewals partitions, Runnable moves) {
+			PartitionRenewals partitions, Runnable moves, RunHistory history) {
 		this.store = store;
 		this.loop = loop;
 		this.samples = samples;
@@ -62,6 +67,7 @@ final class Tick {
 		this.lifecycle = lifecycle;
 		this.partitions = partitions;
 		this.moves = moves;
+		this.history = history;
 	}
 
 	/** One tick, failing with {@code onFailure} at the first store call that fails. */
@@ -90,7 +96,8 @@ final class Tick {
 		for (GroupElection group : this.self.groups()) {
 			job.then((j) -> this.campaign.compete(j, group, false));
 		}
-		return job.then(this.keeper::removeDeadNodesWhenSeen);
+		job.then(this.keeper::removeDeadNodesWhenSeen);
+		return job.then((j) -> this.history.flush(this.loop, j)); // last: never before a lease's call
 	}
 
 	/** Asks the store for its time only when no heartbeat or renewal brought a sample lately (at start). */

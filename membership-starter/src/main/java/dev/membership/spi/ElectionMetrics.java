@@ -3,7 +3,8 @@ package dev.membership.spi;
 import java.time.Duration;
 
 /**
- * Outcomes of the election loop's store calls, for metrics. Called on the election thread; must not block.
+ * Outcomes of the election loop's store calls, for metrics. Called on the election thread (a dropped run's record:
+ * on the run's); must not block.
  */
 public interface ElectionMetrics {
 
@@ -31,6 +32,13 @@ public interface ElectionMetrics {
 	 * stamps from more than one clock. For a lease from now on, this node takes over only released leases.
 	 */
 	default void clockJumped(Duration jump) {
+	}
+
+	/**
+	 * {@code count} runs' records were dropped from this node's buffer for the run history before they could be
+	 * written (the store was unreachable for long and the buffer was full).
+	 */
+	default void runsDropped(long count) {
 	}
 
 	static ElectionMetrics none() {

@@ -24,6 +24,8 @@ import dev.membership.spi.Holder;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRecord;
 import dev.membership.spi.RosterChange;
+import dev.membership.spi.RunOutcome;
+import dev.membership.spi.RunRecord;
 import dev.membership.testsupport.EmbeddedMongo;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,6 +74,14 @@ class DocumentShapesTests {
 				.get(0)
 				.getList("partitions", Document.class)));
 			written.put("node", fields(database.getCollection("shapes_nodes").find().into(new java.util.ArrayList<>())));
+			MongoRunHistory history = new MongoRunHistory(database, "shapes_runs", java.time.Duration.ofDays(7), 100,
+					java.time.Duration.ofSeconds(2));
+			RunRecord run = new RunRecord("a1-1", "a1", 1, "jobs#nightly", "default", null, "node-a", epoch, now, null,
+					null, null, true);
+			history.save(List.of(run));
+			history.save(List.of(new RunRecord("a1-1", "a1", 1, "jobs#nightly", "default", null, "node-a", epoch, now,
+					now.plusSeconds(1), RunOutcome.ERROR, "IllegalStateException: no disk", false)));
+			written.put("run", fields(database.getCollection("shapes_runs").find().into(new java.util.ArrayList<>())));
 		}
 		Map<String, Set<String>> documented = documented();
 		assertThat(documented.keySet()).as("rows of the guide's table").containsAll(written.keySet());
@@ -89,7 +99,7 @@ class DocumentShapesTests {
 	/** The guide's rows: {@code | kind | ... | `a`, `b`, ... |}, the kind in the first cell. */
 	private static Map<String, Set<String>> documented() throws Exception {
 		Map<String, Set<String>> rows = new LinkedHashMap<>();
-		Matcher row = Pattern.compile("(?m)^\\| (lease|roster|roster members|roster changes|roster assignments|partitions|node) \\|"
+		Matcher row = Pattern.compile("(?m)^\\| (lease|roster|roster members|roster changes|roster assignments|partitions|node|run) \\|"
 				+ "[^|]*\\|([^|]*)\\|$").matcher(Files.readString(GUIDE));
 		while (row.find()) {
 			Set<String> names = new TreeSet<>();

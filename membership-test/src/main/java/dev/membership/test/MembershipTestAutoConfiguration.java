@@ -1,6 +1,7 @@
 package dev.membership.test;
 
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 
@@ -15,11 +16,11 @@ import org.springframework.context.annotation.Primary;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
-import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipNodeCustomizer;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.RunHistoryStore;
 
 /**
  * What {@link AutoConfigureMembershipTest} imports: the simulated cluster, its in-memory store in place of MongoDB, and
@@ -41,6 +42,16 @@ public class MembershipTestAutoConfiguration {
 	@Primary
 	MembershipStore simulatedClusterMembershipStore(SimulatedCluster cluster) {
 		return cluster.store();
+	}
+
+	/**
+	 * The run history in memory: the application's MongoDB (if any) gets no runs from a simulated node, and a test can
+	 * read the runs its code made.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	RunHistoryStore simulatedClusterRunHistory(SimulatedCluster cluster) {
+		return new InMemoryRunHistory(cluster.clock().wallClock(), Duration.ofDays(7), 100);
 	}
 
 	@Bean

@@ -1,0 +1,41 @@
+package dev.membership.actuate;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+
+import dev.membership.spi.RunRecord;
+
+/**
+ * The body of {@code GET /actuator/cluster/runs}: runs of the whole cluster, newest first. Field names are an API:
+ * keep them stable. Times are ISO-8601 strings in database time (each node's estimate of it).
+ *
+ * @param runs the runs the query selected
+ */
+public record RunHistoryDescriptor(List<Run> runs) implements OperationResponseBody {
+
+	static RunHistoryDescriptor of(List<RunRecord> records) {
+		return new RunHistoryDescriptor(records.stream().map(Run::of).toList());
+	}
+
+	/**
+	 * One run: {@code job} is {@code bean#method}; {@code partition} null for a plain group; {@code endedAt} and
+	 * {@code outcome} null while it runs, or when its node died before it ended; {@code outcome} {@code success},
+	 * {@code error} or {@code interrupted}; {@code error} the first line of what it threw.
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record Run(String job, String group, @Nullable Integer partition, String nodeId, long epoch,
+			String startedAt, @Nullable String endedAt, @Nullable String outcome, @Nullable String error) {
+
+		static Run of(RunRecord record) {
+			return new Run(record.job(), record.group(), record.partition(), record.nodeId(), record.epoch(),
+					record.startedAt().toString(), (record.endedAt() != null) ? record.endedAt().toString() : null,
+					(record.outcome() != null) ? record.outcome().tag() : null, record.error());
+		}
+
+	}
+
+}

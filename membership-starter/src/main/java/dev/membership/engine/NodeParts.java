@@ -1,0 +1,115 @@
+package dev.membership.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.spi.Holder;
+import dev.membership.spi.MonotonicClock;
+import dev.membership.spi.NodeRuntime;
+import dev.membership.spi.RunObserver;
+
+/**
+ * The parts of one node, wired: what {@link MembershipNode} is made of. Built once from its builder; the node drives
+ * their lifecycle and answers the queries from them.
+ */
+final class NodeParts {
+
+	final MembershipSettings settings;
+
+	final MonotonicClock clock;
+
+	final String incarnation = UUID.randomUUID().toString();
+
+	final Lifecycle lifecycle = new Lifecycle();
+
+	/** Completes when a stop has done its work, so that a second caller of stop() returns no earlier than the first. */
+	final CompletableFuture<Void> stopped = new CompletableFuture<>();
+
+	final MembershipNodeBuilder built;
+
+	final Units units;
+
+	final NodeRuntime runtime;
+
+	final EventDispatch events;
+
+	final LetGo letGo;
+
+	final ServerClock serverClock;
+
+	final NodeLoop loop;
+
+	final MemberRoster roster;
+
+	final Readiness readiness;
+
+	final Heartbeats heartbeats;
+
+	final Campaign campaign;
+
+	final Tick tick;
+
+	final HandOver handOver;
+
+	final Assignments assignments;
+
+	final Runs runs;
+
+	volatile @Nullable Holder holder;
+
+	NodeParts(MembershipNodeBuilder b) {
+		String nodeId = b.settings.nodeId();
+		this.settings = b.settings;
+		this.clock = b.clock;
+		this.built = b;
+		this.runtime = (b.runtime != null) ? b.runtime : new ThreadedRuntime(nodeId);
+		this.letGo = new LetGo(this.runtime);
+		this.events = new EventDispatch(this.runtime, b.listener);
+		this.serverClock = new ServerClock(b.clock);
+		RunHistory history = new RunHistory(b.runHistory, this.serverClock, this.incarnation, b.runHistoryBuffer,
+				b.metrics);
+		List<RunObserver> observers = new ArrayList<>(b.runObservers);
+		if (history.keeps()) {
+			observers.add(history);
+		}
+		this.runs = new Runs(nodeId, this.incarnation, this.clock, this.serverClock, observers,
+				this.settings.renewalInterval());
+		this.units = new Units(this.settings, this.clock, this.runtime, this.events, b.observer, this.runs);
+		this.loop = new NodeLoop(nodeId, this.settings, this.clock, this.serverClock, this.runtime,
+				this.lifecycle, this.units::all);
+		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, b.metrics);
+		Self self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all,
+				this.settings.partitions(), samples);
+		this.roster = new MemberRoster(nodeId, this.events);
+		this.readiness = new Readiness(nodeId, this.events);
+		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
+		this.assignments = new Assignments(nodeId, b.placement);
+		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo,
+				history);
+		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, self, this.heartbeats,
+				farewell, this.lifecycle, this.assignments, this.roster::members);
+		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, b.metrics, self,
+				this.campaign, this.heartbeats);
+		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
+		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
+				this.roster, this.readiness, this.assignments, reads);
+		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
+				this.roster, this.readiness, this.assignments, reads);
+		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
+				this.units::all, this.stopped, this.assignments::owner,
+				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
+		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
+				this.handOver);
+		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);
+		this.tick = new Tick(b.store, this.loop, samples, self, this.campaign, this.heartbeats, follower, keeper,
+				this.lifecycle, renewals, () -> {
+					rebalance.run();
+					hung.run();
+				}, history);
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.membership.mongo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.mongodb.reactivestreams.client.MongoClient;
+import com.mongodb.reactivestreams.client.MongoClients;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.membership.spi.RunHistoryStore;
+import dev.membership.test.RunHistoryContract;
+import dev.membership.testsupport.EmbeddedMongo;
+
+/** The run history on MongoDB's reactive driver. */
+class EmbeddedReactiveMongoRunHistoryContractTests extends RunHistoryContract {
+
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
+
+	private static final List<MongoClient> clients = new ArrayList<>();
+
+	private static final AtomicInteger collections = new AtomicInteger();
+
+	@AfterAll
+	static void closeClients() {
+		clients.forEach(MongoClient::close);
+	}
+
+	@Override
+	protected RunHistoryStore createHistory() {
+		MongoClient client = MongoClients.create(mongo.uri());
+		clients.add(client);
+		return new ReactiveMongoRunHistory(client.getDatabase("membership"), "runs" + collections.incrementAndGet(),
+				Duration.ofDays(7), MAX_RUNS, Duration.ofSeconds(2));
+	}
+
+}
