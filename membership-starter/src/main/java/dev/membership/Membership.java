@@ -36,6 +36,16 @@ public interface Membership {
 
 	List<Member> liveMembers();
 
+	/**
+	 * When the liveness of {@link #members()} was last checked, by the database's clock: the roster keeper reads every
+	 * node's heartbeat each renewal interval, and this is its latest read as this node knows it (the keeper's own, or
+	 * the keeper's latest renewal this node read, which comes with that read). Empty before the first. A member's own
+	 * {@code lastHeartbeat} is as of the roster's last write, which a quiet cluster makes rarely.
+	 */
+	default Optional<Instant> livenessCheckedAt() {
+		return Optional.empty();
+	}
+
 	/** The groups this node competes for. */
 	Set<String> groups();
 

@@ -63,10 +63,15 @@ public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, 
 	public record PartitionOwner(String nodeId, @Nullable Long epoch) {
 	}
 
-	/** {@code leader}: the node leads at least one group. */
+	/**
+	 * {@code leader}: the node leads at least one group; {@code live} as of {@code liveAsOf}: for this node its own
+	 * last heartbeat or renewal, for the others the roster keeper's latest check of every node's heartbeat (it moves
+	 * every renewal interval while the keeper is up); {@code lastHeartbeat}: this node's own, null for the others
+	 * (this node does not read their heartbeats).
+	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record MemberDescriptor(String nodeId, @Nullable String address, boolean leader, boolean live,
-			@Nullable String lastHeartbeat, @Nullable String startedAt) {
+			@Nullable String liveAsOf, @Nullable String lastHeartbeat, @Nullable String startedAt) {
 	}
 
 }

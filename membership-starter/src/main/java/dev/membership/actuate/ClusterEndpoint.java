@@ -1,5 +1,6 @@
 package dev.membership.actuate;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.HashSet;
@@ -73,10 +74,15 @@ public class ClusterEndpoint {
 			.map((info) -> new ClusterDescriptor.Leader(info.nodeId(), info.address(), info.epoch(),
 					iso(info.leaseExpiresAt())))
 			.orElse(null);
+		String self = this.membership.nodeId();
+		Instant ownHeartbeat = ownHeartbeat();
+		Instant checked = this.membership.livenessCheckedAt().orElse(null);
 		List<ClusterDescriptor.MemberDescriptor> members = this.membership.members()
 			.stream()
-			.map((m) -> new ClusterDescriptor.MemberDescriptor(m.nodeId(), m.address(), m.live() && leaders.contains(m.nodeId()),
-					m.live(), iso(m.lastHeartbeat()), iso(m.startedAt())))
+			.map((m) -> new ClusterDescriptor.MemberDescriptor(m.nodeId(), m.address(),
+					m.live() && leaders.contains(m.nodeId()), m.live(),
+					iso(m.nodeId().equals(self) ? ownHeartbeat : checked),
+					m.nodeId().equals(self) ? iso(ownHeartbeat) : null, iso(m.startedAt())))
 			.toList();
 		return new ClusterDescriptor(
 				new ClusterDescriptor.Self(this.membership.nodeId(), this.membership.advertisedAddress()), leader,
@@ -153,6 +159,12 @@ public class ClusterEndpoint {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
 		}
+	}
+
+	/** This node's last heartbeat or renewal, by its estimate of the database's clock. */
+	private @Nullable Instant ownHeartbeat() {
+		Duration age = this.membership.status().lastHeartbeatAge();
+		return (age != null) ? this.membership.serverTimeEstimate().map((now) -> now.minus(age)).orElse(null) : null;
 	}
 
 	private static String iso(Instant instant) {

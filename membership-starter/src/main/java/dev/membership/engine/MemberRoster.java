@@ -1,10 +1,13 @@
 package dev.membership.engine;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.membership.liveness.Member;
 import dev.membership.liveness.MemberJoinedEvent;
@@ -38,6 +41,12 @@ final class MemberRoster {
 	/** Live members of the last roster by node id and incarnation; confined to the loop. */
 	private Map<RosterKeeping.Key, Member> live = new LinkedHashMap<>();
 
+	/**
+	 * When the members' liveness was last checked, by the database's clock: the keeper's latest read of the node
+	 * documents (its own, or as of its latest renewal of the default group's lease that this node read); null before.
+	 */
+	private volatile @Nullable Instant checkedAt;
+
 	MemberRoster(String selfId, EventDispatch events) {
 		this.selfId = selfId;
 		this.events = events;
@@ -45,6 +54,18 @@ final class MemberRoster {
 
 	List<Member> members() {
 		return this.members;
+	}
+
+	@Nullable Instant checkedAt() {
+		return this.checkedAt;
+	}
+
+	/** The liveness was checked at {@code at} (never moves back). On the loop. */
+	void checked(Instant at) {
+		Instant was = this.checkedAt;
+		if (was == null || at.isAfter(was)) {
+			this.checkedAt = at;
+		}
 	}
 
 	/** The live ones, computed once per roster: callers may ask often. */

@@ -200,6 +200,11 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	@Override
+	public Optional<Instant> livenessCheckedAt() {
+		return Optional.ofNullable(this.parts.roster.checkedAt());
+	}
+
+	@Override
 	public Set<String> groups() {
 		return this.parts.units.groups();
 	}

@@ -3,12 +3,14 @@ package dev.membership.engine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.Roster;
 
@@ -55,6 +57,7 @@ final class RosterFollower {
 		long known = this.roster.version();
 		this.loop.call(job, () -> this.store.findLeases(names, known), (reading, sent, received) -> {
 			this.campaign.learn(reading.leases(), this.loop.serverClock().lowerBoundAt(received));
+			checkedAsOf(reading.leases());
 			this.partitions.read(reading.leases());
 			Roster changed = reading.roster();
 			if (changed != null) {
@@ -73,6 +76,17 @@ final class RosterFollower {
 			}
 			this.readiness.reached();
 		}, (ex) -> false);
+	}
+
+	/**
+	 * The keeper reads the node documents in each tick in which it renews the default group's lease: the members are
+	 * live as of that renewal (the roster says otherwise once the keeper wrote a change).
+	 */
+	private void checkedAsOf(Map<String, LeaseRecord> leases) {
+		LeaseRecord lease = leases.get(MembershipSettings.DEFAULT_GROUP);
+		if (lease != null && lease.holder() != null && !LeaseRecord.RELEASED.equals(lease.expiresAt())) {
+			this.roster.checked(lease.renewedAt());
+		}
 	}
 
 	private void readWhole(LoopJob job) {

@@ -83,6 +83,7 @@ final class RosterKeeper {
 	void keep(LoopJob job, GroupElection keeperOf) {
 		this.loop.call(job, this.store::findNodes, (records, sent, received) -> {
 			Instant now = this.loop.serverClock().estimateAt(received);
+			this.roster.checked(this.loop.serverClock().estimateAt(sent + (received - sent) / 2));
 			records.stream()
 				.filter((r) -> r.nodeId().equals(this.self.nodeId()))
 				.forEach((r) -> this.heartbeats.writtenBy(r.incarnation(), r.updatedAt()));

@@ -87,13 +87,48 @@ class MembershipActuatorTests {
 			assertThat(group.get("leader").asString()).isEqualTo("observed");
 			assertThat(group.get("epoch").asLong()).isEqualTo(leader.get("epoch").asLong());
 			JsonNode member = root.get("members").get(0);
-			assertThat(member.propertyNames()).containsExactly("nodeId", "address", "leader", "live", "lastHeartbeat",
-					"startedAt");
+			assertThat(member.propertyNames()).containsExactly("nodeId", "address", "leader", "live", "liveAsOf",
+					"lastHeartbeat", "startedAt");
 			assertThat(member.get("leader").asBoolean()).isTrue();
 			assertThat(member.get("live").asBoolean()).isTrue();
 			assertThat(java.time.Instant.parse(member.get("lastHeartbeat").asString())).isNotNull();
+			assertThat(member.get("liveAsOf").asString()).isEqualTo(member.get("lastHeartbeat").asString());
 			assertThat(java.time.Instant.parse(member.get("startedAt").asString())).isNotNull();
 		});
+	}
+
+	/**
+	 * Another member's liveness is as of the keeper's latest check, which moves every interval in a quiet cluster
+	 * (the roster, and its heartbeats, are written only on change); its heartbeat is not this node's to show.
+	 */
+	@Test
+	void anotherMembersLivenessIsAsOfTheKeepersLatestCheckWhichMovesEveryInterval() {
+		String database = "spring.mongodb.uri=" + mongo.uri() + "/actuator" + (++databases);
+		this.runner.withPropertyValues(database).run((keeper) -> {
+			Membership first = keeper.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> first.isLeader("default"));
+			this.runner.withPropertyValues(database, "membership.node-id=other",
+					"membership.advertised-address=127.0.0.1:8082").run((other) -> {
+						ClusterEndpoint endpoint = other.getBean(ClusterEndpoint.class);
+						await().atMost(Duration.ofSeconds(5)).until(() -> endpoint.cluster().members().size() == 2
+								&& keeperSeenBy(endpoint).liveAsOf() != null);
+						java.time.Instant first1 = java.time.Instant.parse(keeperSeenBy(endpoint).liveAsOf());
+						await().atMost(Duration.ofSeconds(2))
+							.until(() -> java.time.Instant.parse(keeperSeenBy(endpoint).liveAsOf()).isAfter(first1));
+						ClusterDescriptor.MemberDescriptor seen = keeperSeenBy(endpoint);
+						assertThat(seen.live()).isTrue();
+						assertThat(seen.lastHeartbeat()).isNull();
+					});
+		});
+	}
+
+	private static ClusterDescriptor.MemberDescriptor keeperSeenBy(ClusterEndpoint endpoint) {
+		return endpoint.cluster()
+			.members()
+			.stream()
+			.filter((m) -> m.nodeId().equals("observed"))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	@Test
@@ -103,6 +138,8 @@ class MembershipActuatorTests {
 		org.mockito.Mockito.when(membership.groups()).thenReturn(java.util.Set.of("default"));
 		org.mockito.Mockito.when(membership.leader("default")).thenReturn(java.util.Optional.empty());
 		org.mockito.Mockito.when(membership.members()).thenReturn(java.util.List.of());
+		org.mockito.Mockito.when(membership.status())
+			.thenReturn(new dev.membership.MembershipStatus(true, false, null, 0, null, false, java.util.List.of()));
 		// configured as Boot's endpoint JSON mapper is: nulls left out by default
 		JsonMapper actuatorLike = JsonMapper.builder()
 			.changeDefaultPropertyInclusion((v) -> v.withValueInclusion(JsonInclude.Include.NON_NULL)
