@@ -80,6 +80,27 @@ public interface Membership {
 	 */
 	void resign(String group);
 
+	/**
+	 * Hands the plain group {@code group}, which this node leads, to the live member {@code nodeId}: as
+	 * {@link #resign(String)} (the drain, then the release), naming {@code nodeId} as the successor, which takes the
+	 * lease over at once when told (over the broadcast; without it, at its next read, where another node may take it
+	 * first). The placement may later move the group on to balance the cluster, as it may any group. Returns at once.
+	 * @throws IllegalArgumentException when this node does not lead {@code group}, or {@code nodeId} is not a live
+	 * member that competes for it, each with what to do instead
+	 */
+	void handOver(String group, String nodeId);
+
+	/**
+	 * Drains this node, for maintenance or before a deploy: it hands over every group and partition it holds (each
+	 * after its leader-only work drained, to the node that would take it if this one left) and takes none until
+	 * {@link #undrain()}, while it stays up, a live member, and answers. The placement puts nothing on it meanwhile.
+	 * Returns at once; idempotent. Leadership events say {@code DRAINED}.
+	 */
+	void drain();
+
+	/** Undoes {@link #drain()}: the node competes again, and the placement gives it its share. Idempotent. */
+	void undrain();
+
 	/** Health-level facts about this node's contact with the store. */
 	MembershipStatus status();
 

@@ -71,6 +71,10 @@ record Snippet(Path file, int line, String code, String context) {
 			import org.springframework.integration.leader.event.OnGrantedEvent;
 			import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 			import org.springframework.integration.support.locks.LockRegistry;
+			import org.springframework.http.HttpMethod;
+			import org.springframework.security.config.Customizer;
+			import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+			import org.springframework.security.web.SecurityFilterChain;
 			import static org.springframework.data.mongodb.core.query.Criteria.where;
 			import static org.springframework.data.mongodb.core.query.Query.query;
 			import static org.assertj.core.api.Assertions.*;

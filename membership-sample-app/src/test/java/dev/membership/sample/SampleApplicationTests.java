@@ -132,6 +132,31 @@ class SampleApplicationTests {
 		assertThat(send("/actuator/cluster/nothing").statusCode()).isEqualTo(404);
 	}
 
+	@Test
+	void anOperatorDrainsAndUndrainsTheNodeAndAHandOverToANodeThatIsNotLiveIsABadRequest() throws Exception {
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.isLeader("default"));
+		HttpResponse<String> drained = post("/actuator/cluster/drain", "");
+		assertThat(drained.statusCode()).as(drained.body()).isEqualTo(200);
+		JsonNode answer = this.json.readTree(drained.body());
+		assertThat(answer.get("nodeId").asString()).isEqualTo(this.membership.nodeId());
+		assertThat(answer.get("drained").asBoolean()).isTrue();
+		assertThat(answer.get("handingOver").toString()).contains("\"default\"", "\"tenants#0\"");
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.membership.isLeader("default")
+				&& this.membership.partitions("tenants").owned().isEmpty());
+		assertThat(get("/actuator/health").body()).contains("\"drained\":true");
+
+		HttpResponse<String> undrained = post("/actuator/cluster/undrain", "");
+		assertThat(this.json.readTree(undrained.body()).get("drained").asBoolean()).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.isLeader("default")
+				&& this.membership.partitions("tenants").owned().size() == 8);
+
+		HttpResponse<String> refused = post("/actuator/cluster/handover",
+				"{\"group\": \"default\", \"to\": \"nobody\"}");
+		assertThat(refused.statusCode()).isEqualTo(400);
+		assertThat(refused.body()).contains("'nobody' is not a live member");
+		assertThat(post("/actuator/cluster/reboot", "").statusCode()).isEqualTo(404);
+	}
+
 	private HttpResponse<String> post(String path, String body) throws Exception {
 		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
 			.header("Content-Type", "application/json")

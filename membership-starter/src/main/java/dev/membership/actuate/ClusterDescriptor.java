@@ -33,6 +33,19 @@ public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, 
 			implements OperationResponseBody {
 	}
 
+	/**
+	 * The answer to {@code POST /actuator/cluster/drain} and {@code /undrain}: {@code handingOver}, the groups and
+	 * partitions ({@code group#partition}) it held as it drained, each handed over after its drain; empty on undrain.
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record Drain(String nodeId, boolean drained, List<String> handingOver) implements OperationResponseBody {
+	}
+
+	/** The answer to {@code POST /actuator/cluster/handover}: {@code from} hands {@code group} to {@code to}. */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record HandOver(String group, String from, String to) implements OperationResponseBody {
+	}
+
 	/** Why the node refused a write operation (HTTP 400). */
 	public record Refusal(String error) implements OperationResponseBody {
 	}

@@ -3,6 +3,7 @@ package dev.membership.actuate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -165,6 +167,58 @@ public class ClusterEndpoint {
 	private @Nullable Instant ownHeartbeat() {
 		Duration age = this.membership.status().lastHeartbeatAge();
 		return (age != null) ? this.membership.serverTimeEstimate().map((now) -> now.minus(age)).orElse(null) : null;
+	}
+
+	/**
+	 * An operator's action on this node, {@code POST /actuator/cluster/<action>}: {@code drain} and {@code undrain}
+	 * (no body), {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's leader). Null (404)
+	 * for any other action.
+	 * @throws InvalidEndpointRequestException for an action the node refuses, with the reason
+	 */
+	@WriteOperation
+	public @Nullable OperationResponseBody act(@Selector String action, @Nullable String group,
+			@Nullable String to) {
+		try {
+			switch (action) {
+				case "drain" -> {
+					List<String> holding = holding();
+					this.membership.drain();
+					return new ClusterDescriptor.Drain(this.membership.nodeId(), true, holding);
+				}
+				case "undrain" -> {
+					this.membership.undrain();
+					return new ClusterDescriptor.Drain(this.membership.nodeId(), false, List.of());
+				}
+				case "handover" -> {
+					if (group == null || group.isBlank() || to == null || to.isBlank()) {
+						throw new IllegalArgumentException(
+								"A hand-over names the group and the node: {\"group\": \"reports\", \"to\": \"n2\"}");
+					}
+					this.membership.handOver(group.trim(), to.trim());
+					return new ClusterDescriptor.HandOver(group.trim(), this.membership.nodeId(), to.trim());
+				}
+				default -> {
+					return null;
+				}
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
+		}
+	}
+
+	/** What this node holds: the plain groups it leads, and its partitions' leases. */
+	private List<String> holding() {
+		List<String> held = new ArrayList<>();
+		for (String group : new TreeSet<>(this.membership.groups())) {
+			if (this.membership.partitionedGroups().contains(group)) {
+				this.membership.partitions(group).owned().forEach((p) -> held.add(group + "#" + p));
+			}
+			else if (this.membership.isLeader(group)) {
+				held.add(group);
+			}
+		}
+		return held;
 	}
 
 	private static String iso(Instant instant) {

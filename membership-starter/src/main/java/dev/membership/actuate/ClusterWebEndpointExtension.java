@@ -37,6 +37,20 @@ public class ClusterWebEndpointExtension {
 		}
 	}
 
+	/** As {@link ClusterEndpoint#act}; a refusal is a 400 that says why, an unknown action a 404. */
+	@WriteOperation
+	public WebEndpointResponse<Object> act(@Selector String action, @Nullable String group, @Nullable String to) {
+		try {
+			Object done = this.endpoint.act(action, group, to);
+			return (done != null) ? new WebEndpointResponse<>(done)
+					: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		catch (InvalidEndpointRequestException ex) {
+			return new WebEndpointResponse<>(new ClusterDescriptor.Refusal(ex.getReason()),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
+	}
+
 	/** As {@link ClusterEndpoint#resign}; a refusal is a 400 that says why. */
 	@WriteOperation
 	public WebEndpointResponse<Object> resign(@Nullable String group, @Nullable Integer partition) {

@@ -67,6 +67,7 @@ public class MembershipHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("lastHeartbeatAge", (age != null) ? age.toMillis() + "ms" : "none yet")
 			.withDetail("consecutiveFailures", status.consecutiveFailures())
 			.withDetail("duplicateNodeId", status.duplicateNodeId())
+			.withDetail("drained", status.drained())
 			.withDetail("hungRuns", status.hungRuns().stream().map(MembershipHealthIndicator::hungRun).toList());
 		if (status.lastError() != null) {
 			builder.withDetail("lastError", status.lastError());

@@ -32,7 +32,8 @@ import dev.membership.actuate.MembershipInfoContributor;
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(Membership.class)
 @RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.Resignation.class,
-		ClusterDescriptor.Refusal.class, RunHistoryDescriptor.class, RunHistoryDescriptor.Run.class })
+		ClusterDescriptor.Refusal.class, ClusterDescriptor.Drain.class, ClusterDescriptor.HandOver.class,
+		RunHistoryDescriptor.class, RunHistoryDescriptor.Run.class })
 public class MembershipActuatorAutoConfiguration {
 
 	@Bean

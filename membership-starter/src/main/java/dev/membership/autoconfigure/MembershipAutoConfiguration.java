@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -102,6 +103,14 @@ public class MembershipAutoConfiguration {
 	MembershipReadinessGate membershipReadinessGate(MembershipNode node, ApplicationEventPublisher publisher,
 			MembershipProperties properties) {
 		return new MembershipReadinessGate(node, publisher, properties.getReadiness().getTimeout());
+	}
+
+	@Bean
+	@ConditionalOnBean(MembershipNode.class)
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "membership.follow-readiness", matchIfMissing = true)
+	MembershipReadinessDrain membershipReadinessDrain(MembershipNode node, ApplicationContext context) {
+		return new MembershipReadinessDrain(node, context);
 	}
 
 	@Bean

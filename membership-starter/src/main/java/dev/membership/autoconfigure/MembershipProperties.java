@@ -94,6 +94,20 @@ public class MembershipProperties {
 
 	private final History history = new History();
 
+	/**
+	 * Whether the node drains (hands over what it holds and takes nothing) while the application's readiness refuses
+	 * traffic, and undrains once it accepts traffic again.
+	 */
+	private boolean followReadiness = true;
+
+	public boolean isFollowReadiness() {
+		return this.followReadiness;
+	}
+
+	public void setFollowReadiness(boolean followReadiness) {
+		this.followReadiness = followReadiness;
+	}
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}

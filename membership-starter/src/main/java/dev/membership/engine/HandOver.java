@@ -74,20 +74,46 @@ final class HandOver {
 
 	/** Resigns {@code group}: drains, then ends the belief, releases the lease and stays out of the race a while. */
 	void resign(GroupElection group) {
-		handOver(group, RevocationReason.RESIGNED, this.settings.renewalInterval().multipliedBy(2).toNanos());
+		handOver(group, RevocationReason.RESIGNED, holdOff(), (unit) -> null);
+	}
+
+	/**
+	 * An operator hands {@code group} to the node {@code to}: as a resign, naming {@code to} as the successor, so
+	 * that it alone takes the lease over from this term at once.
+	 */
+	void handTo(GroupElection group, String to) {
+		handOver(group, RevocationReason.RESIGNED, holdOff(), (unit) -> to);
+	}
+
+	private long holdOff() {
+		return this.settings.renewalInterval().multipliedBy(2).toNanos();
 	}
 
 	/** Hands {@code unit} over because a run of its hangs: as a resign, with the hold-off. */
 	void hung(GroupElection unit) {
-		handOver(unit, RevocationReason.HUNG, this.settings.renewalInterval().multipliedBy(2).toNanos());
+		handOver(unit, RevocationReason.HUNG, holdOff(), (u) -> null);
 	}
 
 	/** Hands {@code unit} over because the placement put it on another node: as a resign, without the hold-off. */
 	void move(GroupElection unit) {
-		handOver(unit, RevocationReason.MOVED, 0);
+		// a move names where it goes, as this node's placement says now: a node that has not read the new placement
+		// yet must not take it on the way
+		handOver(unit, RevocationReason.MOVED, 0, this.placedOwner);
 	}
 
-	private void handOver(GroupElection group, RevocationReason reason, long holdOffNanos) {
+	/**
+	 * An operator drained this node: hands every unit it holds over, each after its drain, to the node that takes it
+	 * when this one leaves. From any thread, any number of times.
+	 */
+	void drainOut() {
+		for (GroupElection unit : this.groups.get()) {
+			handOver(unit, RevocationReason.DRAINED, 0, this.successorOnLeave);
+		}
+	}
+
+	/** The drain, then the release naming {@code successor}'s answer for the unit (null: nobody in particular). */
+	private void handOver(GroupElection group, RevocationReason reason, long holdOffNanos,
+			Function<Unit, @Nullable String> successor) {
 		Term term = group.term();
 		if (term == null || !term.isValid() || term.isEnding()) {
 			return;
@@ -100,11 +126,7 @@ final class HandOver {
 						"end of the term of " + group.name(), () -> {
 							Long epoch = group.drained(term);
 							if (epoch != null) {
-								// a move names where it goes, as this node's placement says now: a node that has
-								// not read the new placement yet must not take it on the way
-								String successor = (reason == RevocationReason.MOVED)
-										? this.placedOwner.apply(group.unit()) : null;
-								this.loop.submit(this.farewell.release(group, epoch, successor));
+								this.loop.submit(this.farewell.release(group, epoch, successor.apply(group.unit())));
 							}
 						})));
 			}

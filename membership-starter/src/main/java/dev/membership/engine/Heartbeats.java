@@ -61,11 +61,11 @@ final class Heartbeats {
 
 	/** The node's status as health reports it, from what the heartbeats and the loop know. */
 	MembershipStatus status(boolean running, boolean ready, NodeLoop loop, MonotonicClock clock,
-			List<MembershipStatus.HungRun> hungRuns) {
+			List<MembershipStatus.HungRun> hungRuns, boolean drained) {
 		Long last = lastHeartbeatNanos();
 		Duration age = (last != null) ? Duration.ofNanos(clock.nanoTime() - last) : null;
 		return new MembershipStatus(running, ready, age, loop.consecutiveFailures(), loop.lastError(),
-				duplicateNodeId(), hungRuns);
+				duplicateNodeId(), hungRuns, drained);
 	}
 
 	boolean duplicateNodeId() {

@@ -2,7 +2,8 @@ package dev.membership.engine;
 
 /**
  * Where a node is in its life. Moves only forward: NEW, RUNNING, DRAINING (a graceful stop waits for leader-only
- * work while the loop keeps renewing), STOPPING (leases being released, no more ticks), STOPPED.
+ * work while the loop keeps renewing), STOPPING (leases being released, no more ticks), STOPPED. Apart from that, an
+ * operator may drain a running node (it takes no lease until undrained) and undo it.
  */
 final class Lifecycle {
 
@@ -13,6 +14,9 @@ final class Lifecycle {
 	}
 
 	private volatile Phase phase = Phase.NEW;
+
+	/** An operator's drain: the node stays up and a member, hands over what it holds and takes nothing. */
+	private volatile boolean drained;
 
 	Phase phase() {
 		return this.phase;
@@ -26,7 +30,18 @@ final class Lifecycle {
 
 	/** Whether the node may take a lease. */
 	boolean competes() {
-		return this.phase == Phase.RUNNING;
+		return this.phase == Phase.RUNNING && !this.drained;
+	}
+
+	boolean isDrained() {
+		return this.drained;
+	}
+
+	/** Drains ({@code true}) or undoes it; returns whether that changed anything. */
+	synchronized boolean drained(boolean drained) {
+		boolean changed = this.drained != drained;
+		this.drained = drained;
+		return changed;
 	}
 
 	/** Moves from {@code from} to {@code to}; false when the node is elsewhere. */

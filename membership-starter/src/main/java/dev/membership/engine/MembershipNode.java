@@ -235,9 +235,48 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	@Override
+	public void handOver(String group, String to) {
+		GroupElection election = this.parts.units.plainGroup(group);
+		if (!election.isLeader()) {
+			throw new IllegalArgumentException("Node " + nodeId() + " does not lead group '" + group + "'"
+					+ leader(group).map((l) -> "; " + l.nodeId() + " does (" + l.address() + "): ask it")
+						.orElse("; no leader is known"));
+		}
+		if (to.equals(nodeId())) {
+			throw new IllegalArgumentException("Node " + nodeId() + " leads group '" + group + "' already");
+		}
+		Member target = liveMembers().stream().filter((m) -> m.nodeId().equals(to)).findFirst().orElse(null);
+		if (target == null || !target.groups().contains(group)) {
+			throw new IllegalArgumentException("Node '" + to + "' " + ((target == null) ? "is not a live member"
+					: "does not compete for group '" + group + "' (or is drained)") + "; live members that do: "
+					+ liveMembers().stream()
+						.filter((m) -> m.groups().contains(group) && !m.nodeId().equals(nodeId()))
+						.map(Member::nodeId)
+						.toList());
+		}
+		this.parts.handOver.handTo(election, to);
+	}
+
+	@Override
+	public void drain() {
+		if (this.parts.lifecycle.drained(true)) {
+			log.info("Membership node {} drained: it hands over what it holds and takes nothing until undrained",
+					nodeId());
+			this.parts.handOver.drainOut();
+		}
+	}
+
+	@Override
+	public void undrain() {
+		if (this.parts.lifecycle.drained(false)) {
+			log.info("Membership node {} undrained: it competes again", nodeId());
+		}
+	}
+
+	@Override
 	public MembershipStatus status() {
 		return this.parts.heartbeats.status(isRunning(), this.parts.readiness.ready(), this.parts.loop,
-				this.parts.clock, this.parts.runs.hungRuns());
+				this.parts.clock, this.parts.runs.hungRuns(), this.parts.lifecycle.isDrained());
 	}
 
 	@Override

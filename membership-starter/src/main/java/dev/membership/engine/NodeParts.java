@@ -83,7 +83,7 @@ final class NodeParts {
 				this.lifecycle, this.units::all);
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, b.metrics);
 		Self self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all,
-				this.settings.partitions(), samples);
+				this.settings.partitions(), samples, this.lifecycle::isDrained);
 		this.roster = new MemberRoster(nodeId, this.events);
 		this.readiness = new Readiness(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
@@ -109,6 +109,9 @@ final class NodeParts {
 				this.lifecycle, renewals, () -> {
 					rebalance.run();
 					hung.run();
+					if (this.lifecycle.isDrained()) {
+						this.handOver.drainOut(); // a term that began as the drain did
+					}
 				}, history);
 	}
 

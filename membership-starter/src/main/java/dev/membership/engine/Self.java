@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -28,8 +29,13 @@ final class Self {
 
 	private final ClockSamples samples;
 
+	/** Whether an operator drained the node: it then declares nothing, so that nothing is placed on it. */
+	private final BooleanSupplier drained;
+
 	Self(String nodeId, String incarnation, Supplier<@Nullable Holder> holder,
-			Supplier<Collection<GroupElection>> groups, Map<String, Integer> partitions, ClockSamples samples) {
+			Supplier<Collection<GroupElection>> groups, Map<String, Integer> partitions, ClockSamples samples,
+			BooleanSupplier drained) {
+		this.drained = drained;
 		this.nodeId = nodeId;
 		this.incarnation = incarnation;
 		this.holder = holder;
@@ -80,16 +86,26 @@ final class Self {
 		return this.samples.startedAt();
 	}
 
+	/** The groups it declares, for the placement: all of them, or only the default group while drained. */
+	private List<String> declaredGroups() {
+		return this.drained.getAsBoolean() ? List.of(MembershipSettings.DEFAULT_GROUP) : groupNames();
+	}
+
+	/** The partitioned groups it declares: none while drained. */
+	private Map<String, Integer> declaredPartitions() {
+		return this.drained.getAsBoolean() ? Map.of() : this.partitions;
+	}
+
 	/** Its node document (the store stamps {@code updatedAt}). */
 	NodeRecord document() {
-		return new NodeRecord(this.nodeId, this.incarnation, holder().address(), startedAt(), null, groupNames(),
-				this.partitions);
+		return new NodeRecord(this.nodeId, this.incarnation, holder().address(), startedAt(), null, declaredGroups(),
+				declaredPartitions());
 	}
 
 	/** Its roster entry, live, with {@code lastHeartbeat}. */
 	Member member(@Nullable Instant lastHeartbeat) {
-		return new Member(this.nodeId, this.incarnation, holder().address(), startedAt(), lastHeartbeat, groupNames(),
-				true, this.partitions);
+		return new Member(this.nodeId, this.incarnation, holder().address(), startedAt(), lastHeartbeat,
+				declaredGroups(), true, declaredPartitions());
 	}
 
 	/**
@@ -98,8 +114,8 @@ final class Self {
 	 */
 	boolean isDescribedBy(Member entry) {
 		return !this.incarnation.equals(entry.incarnation())
-				|| (Set.copyOf(entry.groups()).equals(Set.copyOf(groupNames()))
-						&& entry.partitions().equals(this.partitions));
+				|| (Set.copyOf(entry.groups()).equals(Set.copyOf(declaredGroups()))
+						&& entry.partitions().equals(declaredPartitions()));
 	}
 
 	/** Whether {@code members} lists this very process as live. */

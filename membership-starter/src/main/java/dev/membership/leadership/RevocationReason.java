@@ -29,6 +29,13 @@ public enum RevocationReason {
 	 * (the drain waits for the run up to {@code membership.shutdown.drain-timeout}, then releases; the epoch fences
 	 * what the run still writes) and does not take it again while the run goes on.
 	 */
-	HUNG
+	HUNG,
+
+	/**
+	 * An operator drained the node ({@code POST /actuator/cluster/drain}, or readiness refusing traffic): it hands
+	 * everything over, each unit after its drain, to the node that takes it when this one leaves, and takes nothing
+	 * until undrained.
+	 */
+	DRAINED
 
 }

@@ -139,7 +139,7 @@ class MembershipActuatorTests {
 		org.mockito.Mockito.when(membership.leader("default")).thenReturn(java.util.Optional.empty());
 		org.mockito.Mockito.when(membership.members()).thenReturn(java.util.List.of());
 		org.mockito.Mockito.when(membership.status())
-			.thenReturn(new dev.membership.MembershipStatus(true, false, null, 0, null, false, java.util.List.of()));
+			.thenReturn(new dev.membership.MembershipStatus(true, false, null, 0, null, false, java.util.List.of(), false));
 		// configured as Boot's endpoint JSON mapper is: nulls left out by default
 		JsonMapper actuatorLike = JsonMapper.builder()
 			.changeDefaultPropertyInclusion((v) -> v.withValueInclusion(JsonInclude.Include.NON_NULL)

@@ -1,0 +1,123 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.membership.leadership.LeaderRevokedEvent;
+import dev.membership.leadership.PartitionRevokedEvent;
+import dev.membership.leadership.RevocationReason;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
+import dev.membership.testsupport.LeadershipRecorder;
+import dev.membership.testsupport.TestCluster;
+
+import static dev.membership.testsupport.TestCluster.INTERVAL;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * An operator's drain, undrain and hand-over on real threads and the embedded MongoDB, with notices as over the
+ * broadcast (renew 150 ms, lease 600 ms): a drained node hands everything over within an interval and takes nothing
+ * while drained, the placement leaves it out, an undrain gives it its share back, and a hand-over goes to the named
+ * node alone. Every belief is recorded on one clock; none overlap.
+ */
+@ExtendWith(FastPolling.class)
+class OperatorActionTests {
+
+	private static final int PARTITIONS = 6;
+
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
+
+	private final TestCluster cluster = new TestCluster(mongo).withNotices()
+		.customize((settings) -> settings.partitions("t", PARTITIONS).groups(Set.of("reports")));
+
+	@AfterEach
+	void close() {
+		this.cluster.close();
+		this.cluster.recorder().assertSafe();
+	}
+
+	private List<MembershipNode> startThree() {
+		List<MembershipNode> nodes = List.of(this.cluster.start("n1"), this.cluster.start("n2"),
+				this.cluster.start("n3"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> nodes.stream()
+			.allMatch((n) -> n.liveMembers().size() == 3 && n.ownedTerms("t").size() == PARTITIONS / 3));
+		return nodes;
+	}
+
+	private static int holds(MembershipNode node) {
+		int groups = (int) node.groups().stream().filter((g) -> !g.equals("t") && node.isLeader(g)).count();
+		return groups + node.ownedTerms("t").size();
+	}
+
+	@Test
+	void aDrainedNodeHandsEverythingOverTakesNothingAndGetsItsShareBackWhenUndrained() {
+		List<MembershipNode> nodes = startThree();
+		MembershipNode drained = nodes.stream().max(java.util.Comparator.comparingInt(OperatorActionTests::holds))
+			.orElseThrow();
+		long began = System.nanoTime();
+		drained.drain();
+		await().atMost(INTERVAL.multipliedBy(4)).until(() -> holds(drained) == 0);
+		Duration took = Duration.ofNanos(System.nanoTime() - began);
+		System.out.printf("drain: %s held nothing %d ms after the drain (interval %d ms)%n", drained.nodeId(),
+				took.toMillis(), INTERVAL.toMillis());
+		assertThat(took).isLessThanOrEqualTo(INTERVAL.plusMillis(100)); // no leader-only work ran: no drain wait
+		assertThat(drained.status().drained()).isTrue();
+		// the others own every partition and the groups, and the placement leaves the drained node out
+		await().atMost(INTERVAL.multipliedBy(10))
+			.until(() -> nodes.stream().filter((n) -> n != drained).mapToInt((n) -> n.ownedTerms("t").size()).sum()
+					== PARTITIONS && nodes.stream().filter((n) -> n != drained).anyMatch((n) -> n.isLeader("default")));
+		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8)).until(() -> holds(drained) == 0
+				&& drained.partitions("t").placement().values().stream().noneMatch(drained.nodeId()::equals));
+		assertThat(drained.liveMembers()).as("still a live member").hasSize(3);
+		assertThat(this.cluster.events(drained.nodeId()))
+			.filteredOn((e) -> e instanceof PartitionRevokedEvent || e instanceof LeaderRevokedEvent)
+			.allSatisfy((e) -> assertThat((e instanceof PartitionRevokedEvent p) ? p.reason()
+					: ((LeaderRevokedEvent) e).reason()).isEqualTo(RevocationReason.DRAINED));
+
+		drained.undrain();
+		assertThat(drained.status().drained()).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> drained.ownedTerms("t").size() == PARTITIONS / 3);
+	}
+
+	@Test
+	void aHandOverGoesToTheNamedNodeAloneAndIsRefusedForANodeThatIsNotLive() {
+		List<MembershipNode> nodes = startThree();
+		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream().filter((n) -> n.isLeader("reports")).count() == 1);
+		MembershipNode leader = nodes.stream().filter((n) -> n.isLeader("reports")).findFirst().orElseThrow();
+		MembershipNode follower = nodes.stream().filter((n) -> n != leader).findFirst().orElseThrow();
+		await().atMost(Duration.ofSeconds(5)).until(() -> follower.leader("reports").isPresent());
+		assertThatThrownBy(() -> follower.handOver("reports", leader.nodeId()))
+			.isInstanceOf(IllegalArgumentException.class)
+			.hasMessageContaining("does not lead group 'reports'")
+			.hasMessageContaining(leader.nodeId() + " does");
+		assertThatThrownBy(() -> leader.handOver("reports", "n9")).hasMessageContaining("'n9' is not a live member");
+
+		MembershipNode to = nodes.stream().filter((n) -> n != leader && n != follower).findFirst().orElseThrow();
+		long epoch = leader.currentTerm("reports").orElseThrow().epoch();
+		long began = System.nanoTime();
+		leader.handOver("reports", to.nodeId());
+		await().atMost(INTERVAL.multipliedBy(4)).until(() -> to.isLeader("reports"));
+		Duration took = Duration.ofNanos(System.nanoTime() - began);
+		System.out.printf("hand-over: %s led 'reports' %d ms after it was asked%n", to.nodeId(), took.toMillis());
+		assertThat(took).isLessThan(INTERVAL);
+		assertThat(to.currentTerm("reports").orElseThrow().epoch()).isGreaterThan(epoch);
+		// since the hand-over was asked: the leader's term ended, and the named node's alone began
+		List<LeadershipRecorder.Interval> since = this.cluster.recorder()
+			.intervals()
+			.stream()
+			.filter((i) -> i.group().equals("reports") && i.endNanos() > began)
+			.toList();
+		assertThat(since).extracting(LeadershipRecorder.Interval::nodeId).containsExactly(leader.nodeId(),
+				to.nodeId());
+	}
+
+}
