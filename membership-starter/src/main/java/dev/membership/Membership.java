@@ -1,5 +1,6 @@
 package dev.membership;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -100,6 +101,19 @@ public interface Membership {
 
 	/** Undoes {@link #drain()}: the node competes again, and the placement gives it its share. Idempotent. */
 	void undrain();
+
+	/**
+	 * Pauses rebalancing for {@code duration} (at most an hour), on the coordinator (the leader of the default group):
+	 * until it ends or {@link #resumeRebalancing()}, the placement moves nothing but the units of members that left or
+	 * died, so that a rolling restart or a maintenance window reshuffles nothing; nodes that join meanwhile get their
+	 * share once it ends. Kept in the roster: a new coordinator keeps it. Returns when it ends, by the database's clock.
+	 * @throws IllegalArgumentException when this node does not coordinate (ask the leader of {@code default}), or for
+	 * a duration of nothing or beyond an hour
+	 */
+	Instant pauseRebalancing(Duration duration);
+
+	/** Ends a pause of rebalancing at the coordinator's next placement; only the coordinator takes it. */
+	void resumeRebalancing();
 
 	/** Health-level facts about this node's contact with the store. */
 	MembershipStatus status();

@@ -155,6 +155,22 @@ class SampleApplicationTests {
 		assertThat(refused.statusCode()).isEqualTo(400);
 		assertThat(refused.body()).contains("'nobody' is not a live member");
 		assertThat(post("/actuator/cluster/reboot", "").statusCode()).isEqualTo(404);
+
+		// this lone node coordinates: it takes moves and pauses
+		HttpResponse<String> paused = post("/actuator/cluster/pause", "{\"duration\": \"10m\"}");
+		assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+		assertThat(this.json.readTree(paused.body()).get("pausedUntil").asString()).isNotBlank();
+		assertThat(this.json.readTree(post("/actuator/cluster/resume", "").body()).get("pausedUntil").isNull())
+			.isTrue();
+		assertThat(post("/actuator/cluster/pause", "{\"duration\": \"2h\"}").body()).contains("at most 60 minutes");
+		HttpResponse<String> pinned = post("/actuator/cluster/move",
+				"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"" + this.membership.nodeId()
+						+ "\", \"pin\": true}");
+		assertThat(this.json.readTree(pinned.body()).get("pinned").asBoolean()).as(pinned.body()).isTrue();
+		await().atMost(Duration.ofSeconds(5)).until(() -> post("/actuator/cluster/move",
+				"{\"group\": \"tenants\", \"partition\": 3, \"pin\": false}").statusCode() == 200);
+		assertThat(post("/actuator/cluster/move", "{\"group\": \"tenants\", \"partition\": 99, \"to\": \"x\"}")
+			.statusCode()).isEqualTo(400);
 	}
 
 	private HttpResponse<String> post(String path, String body) throws Exception {

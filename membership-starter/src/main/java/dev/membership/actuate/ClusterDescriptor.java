@@ -46,6 +46,20 @@ public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, 
 	public record HandOver(String group, String from, String to) implements OperationResponseBody {
 	}
 
+	/**
+	 * The answer to {@code POST /actuator/cluster/move}: the coordinator puts {@code partition} of {@code group} on
+	 * {@code to} at its next placement ({@code to} null: only a pin taken off), pinned there or not.
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record Move(String group, int partition, @Nullable String to, boolean pinned)
+			implements OperationResponseBody {
+	}
+
+	/** The answer to {@code POST /actuator/cluster/pause} and {@code /resume}: until when rebalancing is paused. */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record Pause(@Nullable String pausedUntil) implements OperationResponseBody {
+	}
+
 	/** Why the node refused a write operation (HTTP 400). */
 	public record Refusal(String error) implements OperationResponseBody {
 	}

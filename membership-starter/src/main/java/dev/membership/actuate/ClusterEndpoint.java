@@ -20,6 +20,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.convert.DurationStyle;
 
 import dev.membership.Membership;
 import dev.membership.engine.MembershipSettings;
@@ -171,15 +172,32 @@ public class ClusterEndpoint {
 
 	/**
 	 * An operator's action on this node, {@code POST /actuator/cluster/<action>}: {@code drain} and {@code undrain}
-	 * (no body), {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's leader). Null (404)
-	 * for any other action.
+	 * (no body), {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's leader), and, sent to
+	 * the coordinator (the leader of {@code default}), {@code move} ({@code {"group": "tenants", "partition": 3,
+	 * "to": "n2", "pin": true}}; without {@code to}, {@code "pin": false} takes a pin off), {@code pause}
+	 * ({@code {"duration": "10m"}}) and {@code resume}. Null (404) for any other action.
 	 * @throws InvalidEndpointRequestException for an action the node refuses, with the reason
 	 */
 	@WriteOperation
-	public @Nullable OperationResponseBody act(@Selector String action, @Nullable String group,
-			@Nullable String to) {
+	public @Nullable OperationResponseBody act(@Selector String action, @Nullable String group, @Nullable String to,
+			@Nullable Integer partition, @Nullable Boolean pin, @Nullable String duration) {
 		try {
 			switch (action) {
+				case "move" -> {
+					return move(group, partition, to, pin);
+				}
+				case "pause" -> {
+					Duration length = (duration != null && !duration.isBlank())
+							? DurationStyle.detectAndParse(duration.trim()) : null;
+					if (length == null) {
+						throw new IllegalArgumentException("A pause names its length: {\"duration\": \"10m\"}");
+					}
+					return new ClusterDescriptor.Pause(this.membership.pauseRebalancing(length).toString());
+				}
+				case "resume" -> {
+					this.membership.resumeRebalancing();
+					return new ClusterDescriptor.Pause(null);
+				}
 				case "drain" -> {
 					List<String> holding = holding();
 					this.membership.drain();
@@ -205,6 +223,23 @@ public class ClusterEndpoint {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
 		}
+	}
+
+	private ClusterDescriptor.Move move(@Nullable String group, @Nullable Integer partition, @Nullable String to,
+			@Nullable Boolean pin) {
+		if (group == null || group.isBlank() || partition == null || ((to == null || to.isBlank()) && pin == null)) {
+			throw new IllegalArgumentException("A move names the group, the partition and the node: {\"group\": "
+					+ "\"tenants\", \"partition\": 3, \"to\": \"n2\", \"pin\": true}; {\"group\", \"partition\", "
+					+ "\"pin\": false} takes a pin off");
+		}
+		Partitions partitions = this.membership.partitions(group.trim());
+		if (to == null || to.isBlank()) {
+			partitions.unpin(partition);
+			return new ClusterDescriptor.Move(group.trim(), partition, null, false);
+		}
+		boolean pinned = Boolean.TRUE.equals(pin);
+		partitions.move(partition, to.trim(), pinned);
+		return new ClusterDescriptor.Move(group.trim(), partition, to.trim(), pinned);
 	}
 
 	/** What this node holds: the plain groups it leads, and its partitions' leases. */

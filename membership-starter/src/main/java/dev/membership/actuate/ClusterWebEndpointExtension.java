@@ -39,9 +39,10 @@ public class ClusterWebEndpointExtension {
 
 	/** As {@link ClusterEndpoint#act}; a refusal is a 400 that says why, an unknown action a 404. */
 	@WriteOperation
-	public WebEndpointResponse<Object> act(@Selector String action, @Nullable String group, @Nullable String to) {
+	public WebEndpointResponse<Object> act(@Selector String action, @Nullable String group, @Nullable String to,
+			@Nullable Integer partition, @Nullable Boolean pin, @Nullable String duration) {
 		try {
-			Object done = this.endpoint.act(action, group, to);
+			Object done = this.endpoint.act(action, group, to, partition, pin, duration);
 			return (done != null) ? new WebEndpointResponse<>(done)
 					: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 		}

@@ -33,6 +33,7 @@ import dev.membership.actuate.MembershipInfoContributor;
 @ConditionalOnBean(Membership.class)
 @RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.Resignation.class,
 		ClusterDescriptor.Refusal.class, ClusterDescriptor.Drain.class, ClusterDescriptor.HandOver.class,
+		ClusterDescriptor.Move.class, ClusterDescriptor.Pause.class,
 		RunHistoryDescriptor.class, RunHistoryDescriptor.Run.class })
 public class MembershipActuatorAutoConfiguration {
 

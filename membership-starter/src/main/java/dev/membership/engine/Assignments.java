@@ -40,6 +40,8 @@ final class Assignments {
 
 	private final String selfId;
 
+	private final Steering steering = new Steering();
+
 	private final PlacementPolicy policy;
 
 	private volatile Map<String, GroupAssignment> placed = Map.of();
@@ -51,6 +53,11 @@ final class Assignments {
 	Assignments(String selfId, PlacementPolicy policy) {
 		this.selfId = selfId;
 		this.policy = policy;
+	}
+
+	/** An operator's steering of the placement, applied while this node coordinates. */
+	Steering steering() {
+		return this.steering;
 	}
 
 	PlacementPolicy policy() {

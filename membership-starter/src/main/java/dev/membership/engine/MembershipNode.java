@@ -40,8 +40,12 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	/** Everything the node is made of. */
 	private final NodeParts parts;
 
+	/** What operators ask of it, checked. */
+	private final Operators operators;
+
 	MembershipNode(MembershipNodeBuilder b) {
 		this.parts = new NodeParts(b);
+		this.operators = new Operators(this.parts, this::liveMembers);
 	}
 
 	public static MembershipNodeBuilder builder(MembershipSettings settings, MembershipStore store) {
@@ -221,7 +225,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	private PartitionView partitionView(String group) {
 		return this.parts.units.partitions(group, this.parts.assignments, this::advertisedAddress,
-				this.parts.handOver::resign);
+				this.parts.handOver::resign, this.operators);
 	}
 
 	@Override
@@ -236,41 +240,27 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	@Override
 	public void handOver(String group, String to) {
-		GroupElection election = this.parts.units.plainGroup(group);
-		if (!election.isLeader()) {
-			throw new IllegalArgumentException("Node " + nodeId() + " does not lead group '" + group + "'"
-					+ leader(group).map((l) -> "; " + l.nodeId() + " does (" + l.address() + "): ask it")
-						.orElse("; no leader is known"));
-		}
-		if (to.equals(nodeId())) {
-			throw new IllegalArgumentException("Node " + nodeId() + " leads group '" + group + "' already");
-		}
-		Member target = liveMembers().stream().filter((m) -> m.nodeId().equals(to)).findFirst().orElse(null);
-		if (target == null || !target.groups().contains(group)) {
-			throw new IllegalArgumentException("Node '" + to + "' " + ((target == null) ? "is not a live member"
-					: "does not compete for group '" + group + "' (or is drained)") + "; live members that do: "
-					+ liveMembers().stream()
-						.filter((m) -> m.groups().contains(group) && !m.nodeId().equals(nodeId()))
-						.map(Member::nodeId)
-						.toList());
-		}
-		this.parts.handOver.handTo(election, to);
+		this.operators.handOver(group, to);
 	}
 
 	@Override
 	public void drain() {
-		if (this.parts.lifecycle.drained(true)) {
-			log.info("Membership node {} drained: it hands over what it holds and takes nothing until undrained",
-					nodeId());
-			this.parts.handOver.drainOut();
-		}
+		this.operators.drain(true);
 	}
 
 	@Override
 	public void undrain() {
-		if (this.parts.lifecycle.drained(false)) {
-			log.info("Membership node {} undrained: it competes again", nodeId());
-		}
+		this.operators.drain(false);
+	}
+
+	@Override
+	public Instant pauseRebalancing(Duration duration) {
+		return this.operators.pause(duration);
+	}
+
+	@Override
+	public void resumeRebalancing() {
+		this.operators.resume();
 	}
 
 	@Override

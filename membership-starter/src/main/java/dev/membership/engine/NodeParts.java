@@ -59,6 +59,8 @@ final class NodeParts {
 
 	final Runs runs;
 
+	final Self self;
+
 	volatile @Nullable Holder holder;
 
 	NodeParts(MembershipNodeBuilder b) {
@@ -82,8 +84,9 @@ final class NodeParts {
 		this.loop = new NodeLoop(nodeId, this.settings, this.clock, this.serverClock, this.runtime,
 				this.lifecycle, this.units::all);
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, b.metrics);
-		Self self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all,
+		this.self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all,
 				this.settings.partitions(), samples, this.lifecycle::isDrained);
+		Self self = this.self;
 		this.roster = new MemberRoster(nodeId, this.events);
 		this.readiness = new Readiness(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);

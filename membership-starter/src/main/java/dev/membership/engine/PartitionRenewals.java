@@ -1,6 +1,7 @@
 package dev.membership.engine;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +134,9 @@ final class PartitionRenewals {
 				this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.LOST);
 				unit.lost(term);
 				continue;
+			}
+			if (!lease.expiresAt().equals(p.expiresAt().truncatedTo(ChronoUnit.MILLIS))) {
+				continue; // not this renewal's expiry, so not its stamp either: it did not apply, the deadline stays
 			}
 			if (trusted == null && lease.renewedAt() != null) {
 				// and no other reply since the renewal was sent showed a jump (a heartbeat's, say, taken before

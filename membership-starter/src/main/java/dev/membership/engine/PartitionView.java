@@ -30,8 +30,12 @@ final class PartitionView implements Partitions {
 	/** Hands a partition's unit over as a resign does. */
 	private final Consumer<GroupElection> release;
 
+	/** Moves and pins, which the coordinator applies. */
+	private final Operators operators;
+
 	PartitionView(String group, int count, Map<String, GroupElection> units, Assignments assignments,
-			Supplier<@Nullable String> address, Consumer<GroupElection> release) {
+			Supplier<@Nullable String> address, Consumer<GroupElection> release, Operators operators) {
+		this.operators = operators;
 		this.group = group;
 		this.count = count;
 		this.units = units;
@@ -88,6 +92,16 @@ final class PartitionView implements Partitions {
 		}
 		this.release.accept(this.units.get(new Unit(this.group, partition, this.count).leaseName()));
 		return true;
+	}
+
+	@Override
+	public void move(int partition, String nodeId, boolean pin) {
+		this.operators.move(this.group, this.count, partition, nodeId, pin);
+	}
+
+	@Override
+	public void unpin(int partition) {
+		this.operators.unpin(this.group, this.count, partition);
 	}
 
 	@Override

@@ -117,10 +117,14 @@ final class RosterKeeper {
 			return;
 		}
 		List<Member> next = this.keeping.build(this.self.member(now), records, leases, this.roster.stored(), now);
-		Map<String, GroupAssignment> placement = Coordination.place(this.assignments.policy(), next,
-				this.assignments.placed(), withOwn(leases), now, this.self.nodeId());
+		Steering steering = this.assignments.steering();
+		List<Steering.Directive> directives = steering.pending(term.epoch());
+		Map<String, GroupAssignment> placement = Steering.steer(Coordination.place(this.assignments.policy(), next,
+				this.assignments.placed(), withOwn(leases), now, this.self.nodeId()), this.assignments.placed(),
+				directives, next, now);
 		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)
 				&& placement.equals(this.assignments.placed())) {
+			steering.done(directives); // they change nothing
 			this.readiness.reached();
 			job.next();
 			return;
@@ -134,6 +138,7 @@ final class RosterKeeper {
 				() -> this.store.writeRoster(next, changes, placement, this.self.nodeId(), term.epoch(), sequence),
 				(version, sent, received) -> {
 					if (version.isPresent()) {
+						steering.done(directives);
 						this.assignments.take(this.self.nodeId(), placement);
 						this.roster.take(version.getAsLong(), next, next);
 						this.writtenInEpoch = term.epoch();

@@ -158,13 +158,13 @@ final class Units {
 	}
 
 	PartitionView partitions(String group, Assignments assignments, Supplier<@Nullable String> address,
-			Consumer<GroupElection> release) {
+			Consumer<GroupElection> release, Operators operators) {
 		Integer count = this.settings.partitions().get(group);
 		if (count == null) {
 			throw new IllegalArgumentException("Node " + this.settings.nodeId() + " has no partitioned group '" + group
 					+ "' (membership.partitions." + group + "=<count> makes one)");
 		}
-		return new PartitionView(group, count, this.byLease, assignments, address, release);
+		return new PartitionView(group, count, this.byLease, assignments, address, release, operators);
 	}
 
 }

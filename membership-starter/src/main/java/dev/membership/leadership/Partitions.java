@@ -41,6 +41,20 @@ public interface Partitions {
 	 */
 	boolean release(int partition);
 
+	/**
+	 * Moves {@code partition} to the live member {@code nodeId}, at the coordinator's next placement (within a
+	 * renewal interval): its owner hands it over after its drain, naming that node. With {@code pin}, the coordinator
+	 * keeps it there while that node is live and takes part, until {@link #unpin(int)}; without, a pin it had comes
+	 * off, and the placement may later move it on to balance the group. Only the coordinator (the leader of the
+	 * default group) takes moves: ask it.
+	 * @throws IllegalArgumentException when this node does not coordinate, the partition does not exist, or
+	 * {@code nodeId} is not a live member taking part in the group, each with what to do instead
+	 */
+	void move(int partition, String nodeId, boolean pin);
+
+	/** Takes the pin off {@code partition}: the placement may move it again. Only the coordinator takes it. */
+	void unpin(int partition);
+
 	/** Which node the coordinator placed on each partition, as this node last read it (an unplaced one absent). */
 	Map<Integer, String> placement();
 

@@ -107,11 +107,16 @@ final class LeaseDocuments {
 		return Filters.and(heldBy(group, holder, epoch), Filters.gt("expiresAt", RELEASED));
 	}
 
-	/** Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it and has not released. */
-	static Bson renewAllFilter(Holder holder, Map<String, Long> epochs) {
+	/**
+	 * Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, has not released, and whose
+	 * expiry is still before {@code expiresAt}: a request of the same holder that lands late, after a newer one,
+	 * matches nothing, so that {@code renewedAt} stays the stamp of the renewal that wrote the expiry.
+	 */
+	static Bson renewAllFilter(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
 		List<Bson> each = new ArrayList<>(epochs.size());
 		epochs.forEach((lease, epoch) -> each.add(Filters.and(Filters.eq("_id", lease), Filters.eq("epoch", epoch))));
-		return Filters.and(Filters.or(each), isHeldBy(holder), Filters.gt("expiresAt", RELEASED));
+		return Filters.and(Filters.or(each), isHeldBy(holder), Filters.gt("expiresAt", RELEASED),
+				Filters.lt("expiresAt", Date.from(expiresAt)));
 	}
 
 	/** Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, released or not. */

@@ -119,7 +119,7 @@ public class MongoMembershipStore implements MembershipStore {
 			return 0;
 		}
 		return call("renewAll", () -> this.leases
-			.updateMany(LeaseDocuments.renewAllFilter(holder, epochs), LeaseDocuments.renewUpdate(expiresAt))
+			.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt), LeaseDocuments.renewUpdate(expiresAt))
 			.getMatchedCount());
 	}
 

@@ -1,6 +1,7 @@
 package dev.membership.mongo;
 
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,7 +15,8 @@ import dev.membership.spi.GroupAssignment;
  * How placements and partition counts are kept in documents: as arrays of small documents keyed by a {@code g} field
  * rather than as sub-documents keyed by group name, since a group name may hold characters a field name may not.
  * <pre>
- * assignments: [{g: "tenants", n: 8, o: ["node-a", "node-b", null, ...]}]      (the roster)
+ * assignments: [{g: "tenants", n: 8, o: ["node-a", "node-b", null, ...],     (the roster; p: operators' pins,
+ *                p: [null, "node-b", ...], u: ISODate(...)}]                     u: a pause of rebalancing, if any)
  * partitions:  [{g: "tenants", n: 8}]                                           (node documents, roster entries)
  * </pre>
  */
@@ -25,8 +27,16 @@ final class Placements {
 
 	static List<Document> toDocuments(Map<String, GroupAssignment> assignments) {
 		List<Document> placed = new ArrayList<>(assignments.size());
-		new TreeMap<>(assignments).forEach((group, assignment) -> placed
-			.add(new Document("g", group).append("n", assignment.partitions()).append("o", assignment.owners())));
+		new TreeMap<>(assignments).forEach((group, assignment) -> {
+			Document d = new Document("g", group).append("n", assignment.partitions()).append("o", assignment.owners());
+			if (assignment.hasPins()) {
+				d.append("p", assignment.pins());
+			}
+			if (assignment.pausedUntil() != null) {
+				d.append("u", Date.from(assignment.pausedUntil()));
+			}
+			placed.add(d);
+		});
 		return placed;
 	}
 
@@ -39,7 +49,9 @@ final class Placements {
 				List<@Nullable String> owners = d.getList("o", String.class);
 				if (group != null && count != null && owners != null && owners.size() == count.intValue()
 						&& count.intValue() > 0) {
-					assignments.put(group, new GroupAssignment(count.intValue(), owners));
+					Date paused = d.getDate("u");
+					assignments.put(group, new GroupAssignment(count.intValue(), owners, d.getList("p", String.class),
+							(paused != null) ? paused.toInstant() : null));
 				}
 			}
 		}

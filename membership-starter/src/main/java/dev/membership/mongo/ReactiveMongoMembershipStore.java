@@ -119,7 +119,7 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 		if (epochs.isEmpty()) {
 			return 0;
 		}
-		return call("renewAll", () -> one(this.leases.updateMany(LeaseDocuments.renewAllFilter(holder, epochs),
+		return call("renewAll", () -> one(this.leases.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt),
 				LeaseDocuments.renewUpdate(expiresAt))).getMatchedCount());
 	}
 

@@ -1,5 +1,6 @@
 package dev.membership.spi;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -15,8 +16,13 @@ import org.jspecify.annotations.Nullable;
  *
  * @param partitions how many partitions the group has
  * @param owners the node placed on each partition, by partition number
+ * @param pins the node an operator pinned each partition to, by partition number, null where none: the coordinator
+ * keeps a pinned partition there while that node is live and takes part
+ * @param pausedUntil until when an operator paused rebalancing (the coordinator then moves only departed members'
+ * units), or null
  */
-public record GroupAssignment(int partitions, List<@Nullable String> owners) {
+public record GroupAssignment(int partitions, List<@Nullable String> owners, List<@Nullable String> pins,
+		@Nullable Instant pausedUntil) {
 
 	public GroupAssignment {
 		if (partitions < 1) {
@@ -28,11 +34,28 @@ public record GroupAssignment(int partitions, List<@Nullable String> owners) {
 					"An assignment of " + partitions + " partitions names " + owners.size() + " owners");
 		}
 		owners = Collections.unmodifiableList(new ArrayList<>(owners));
+		pins = (pins == null || pins.size() != partitions) ? Collections.nCopies(partitions, null)
+				: Collections.unmodifiableList(new ArrayList<>(pins));
+	}
+
+	/** A placement without pins or pause. */
+	public GroupAssignment(int partitions, List<@Nullable String> owners) {
+		this(partitions, owners, null, null);
 	}
 
 	/** The node placed on {@code partition}, or null. */
 	public @Nullable String owner(int partition) {
 		return this.owners.get(partition);
+	}
+
+	/** The node {@code partition} is pinned to, or null. */
+	public @Nullable String pin(int partition) {
+		return this.pins.get(partition);
+	}
+
+	/** Whether any partition is pinned. */
+	public boolean hasPins() {
+		return this.pins.stream().anyMatch(Objects::nonNull);
 	}
 
 }

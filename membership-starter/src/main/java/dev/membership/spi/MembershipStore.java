@@ -68,8 +68,10 @@ public interface MembershipStore {
 
 	/**
 	 * Renews, in one operation, every lease named in {@code epochs} that {@code holder} still holds with the epoch given
-	 * for it and has not released, as {@link #renew} does for one (the expiry only moves forward, {@code renewedAt} is
-	 * stamped with the store's clock); leaves the others alone. Returns how many it renewed. The operation need not be
+	 * for it, has not released, and whose expiry is before {@code expiresAt}, as {@link #renew} does for one
+	 * ({@code renewedAt} stamped with the store's clock); leaves the others alone, so that a request of the holder that
+	 * reaches the store after a newer one changes nothing, and a lease's {@code renewedAt} is always the stamp of the
+	 * renewal that wrote its expiry (the caller's clock sample). Returns how many it renewed. The operation need not be
 	 * atomic across leases, only per lease. The caller learns which were renewed, and the stamps, from its next read of
 	 * those leases: a lease held by it with the same epoch, not released, was renewed, since nothing else can make a
 	 * lease match again once it did not. What a node renews the partitions it owns with. Applying it twice changes

@@ -63,6 +63,7 @@ class OperatorActionTests {
 		List<MembershipNode> nodes = startThree();
 		MembershipNode drained = nodes.stream().max(java.util.Comparator.comparingInt(OperatorActionTests::holds))
 			.orElseThrow();
+		int eventsBefore = this.cluster.events(drained.nodeId()).size();
 		long began = System.nanoTime();
 		drained.drain();
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> holds(drained) == 0);
@@ -78,7 +79,8 @@ class OperatorActionTests {
 		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8)).until(() -> holds(drained) == 0
 				&& drained.partitions("t").placement().values().stream().noneMatch(drained.nodeId()::equals));
 		assertThat(drained.liveMembers()).as("still a live member").hasSize(3);
-		assertThat(this.cluster.events(drained.nodeId()))
+		List<dev.membership.MembershipEvent> events = this.cluster.events(drained.nodeId());
+		assertThat(events.subList(eventsBefore, events.size()))
 			.filteredOn((e) -> e instanceof PartitionRevokedEvent || e instanceof LeaderRevokedEvent)
 			.allSatisfy((e) -> assertThat((e instanceof PartitionRevokedEvent p) ? p.reason()
 					: ((LeaderRevokedEvent) e).reason()).isEqualTo(RevocationReason.DRAINED));
@@ -118,6 +120,81 @@ class OperatorActionTests {
 			.toList();
 		assertThat(since).extracting(LeadershipRecorder.Interval::nodeId).containsExactly(leader.nodeId(),
 				to.nodeId());
+	}
+
+	private MembershipNode coordinator(List<MembershipNode> nodes) {
+		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream().filter((n) -> n.isLeader("default")).count() == 1);
+		return nodes.stream().filter((n) -> n.isLeader("default")).findFirst().orElseThrow();
+	}
+
+	private static MembershipNode ownerOf(List<MembershipNode> nodes, int partition) {
+		return nodes.stream()
+			.filter((n) -> n.partitions("t").owned().contains(partition))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	@Test
+	void aPinnedPartitionMovesToItsNodeAndStaysThroughAJoinUntilUnpinned() {
+		List<MembershipNode> nodes = new java.util.ArrayList<>(startThree());
+		MembershipNode coordinator = coordinator(nodes);
+		MembershipNode from = ownerOf(nodes, 0);
+		MembershipNode to = nodes.stream().filter((n) -> n != from).findFirst().orElseThrow();
+		MembershipNode other = nodes.stream().filter((n) -> n != coordinator).findFirst().orElseThrow();
+		assertThatThrownBy(() -> other.partitions("t").move(0, to.nodeId(), true))
+			.hasMessageContaining("does not coordinate the placement")
+			.hasMessageContaining(coordinator.nodeId() + " does");
+		assertThatThrownBy(() -> coordinator.partitions("t").move(PARTITIONS, to.nodeId(), true))
+			.hasMessageContaining("partitions 0 to " + (PARTITIONS - 1));
+
+		long began = System.nanoTime();
+		coordinator.partitions("t").move(0, to.nodeId(), true);
+		await().atMost(INTERVAL.multipliedBy(6)).until(() -> to.partitions("t").owned().contains(0));
+		Duration took = Duration.ofNanos(System.nanoTime() - began);
+		System.out.printf("move: partition 0 moved from %s to %s in %d ms (bound: 3 intervals, %d ms)%n",
+				from.nodeId(), to.nodeId(), took.toMillis(), INTERVAL.multipliedBy(3).toMillis());
+		assertThat(took).isLessThanOrEqualTo(INTERVAL.multipliedBy(3));
+
+		// a join rebalances the group, but the pinned partition stays
+		MembershipNode joiner = this.cluster.start("n4");
+		nodes.add(joiner);
+		await().atMost(Duration.ofSeconds(10)).until(() -> joiner.partitions("t").owned().size() >= 1);
+		await().during(INTERVAL.multipliedBy(4)).atMost(INTERVAL.multipliedBy(6))
+			.until(() -> to.partitions("t").owned().contains(0));
+		assertThat(coordinator.partitions("t").placement().get(0)).isEqualTo(to.nodeId());
+
+		// the pin lives in the roster: a new coordinator keeps it
+		coordinator.resign("default");
+		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream()
+			.anyMatch((n) -> n != coordinator && n.isLeader("default")));
+		await().during(INTERVAL.multipliedBy(4)).atMost(INTERVAL.multipliedBy(6))
+			.until(() -> to.partitions("t").owned().contains(0));
+
+		coordinator(nodes).partitions("t").unpin(0);
+		await().atMost(INTERVAL.multipliedBy(4)).until(() -> nodes.stream()
+			.allMatch((n) -> n.partitions("t").placement().size() == PARTITIONS));
+	}
+
+	@Test
+	void aPauseMovesNothingToAJoinerUntilItIsResumed() {
+		List<MembershipNode> nodes = new java.util.ArrayList<>(startThree());
+		MembershipNode coordinator = coordinator(nodes);
+		assertThatThrownBy(() -> coordinator.pauseRebalancing(Duration.ofHours(2))).hasMessageContaining("at most 60");
+		java.time.Instant until = coordinator.pauseRebalancing(Duration.ofMinutes(10));
+		assertThat(until).isAfter(java.time.Instant.now().plusSeconds(500));
+		java.util.Map<Integer, String> before = placement(coordinator);
+		MembershipNode joiner = this.cluster.start("n4");
+		nodes.add(joiner);
+		await().atMost(Duration.ofSeconds(5)).until(() -> coordinator.liveMembers().size() == 4);
+		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8))
+			.until(() -> joiner.partitions("t").owned().isEmpty() && placement(coordinator).equals(before));
+
+		coordinator.resumeRebalancing();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !joiner.partitions("t").owned().isEmpty());
+	}
+
+	private static java.util.Map<Integer, String> placement(MembershipNode node) {
+		return new java.util.TreeMap<>(node.partitions("t").placement());
 	}
 
 }

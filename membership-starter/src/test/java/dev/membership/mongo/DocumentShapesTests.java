@@ -60,7 +60,8 @@ class DocumentShapesTests {
 					Map.of("tenants", 4));
 			Member gone = new Member("node-b", "b-1", "127.0.0.1:1002", now, now, List.of("default"), false, Map.of());
 			store.writeRoster(List.of(member), List.of(new RosterChange(0, List.of(member), List.of(gone))),
-					Map.of("tenants", new GroupAssignment(4, java.util.Arrays.asList("node-a", "node-a", null, "node-a"))),
+					Map.of("tenants", new GroupAssignment(4, java.util.Arrays.asList("node-a", "node-a", null, "node-a"),
+							java.util.Arrays.asList(null, "node-a", null, null), now.plusSeconds(600))),
 					"node-a", epoch, 1);
 			Document roster = database.getCollection("shapes_leases").find(Filters.eq("_id", "_roster")).first();
 			written.put("lease", fields(database.getCollection("shapes_leases")

@@ -112,8 +112,12 @@ public final class InMemoryMembershipStore implements MembershipStore {
 	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
 		synchronized (this.data) {
 			long renewed = 0;
+			Instant expiry = millis(expiresAt);
 			for (Map.Entry<String, Long> lease : epochs.entrySet()) {
-				if (renew(lease.getKey(), holder, lease.getValue(), expiresAt).isPresent()) {
+				LeaseRecord now = this.data.leases.get(lease.getKey());
+				// a late request of the holder, after a newer one, leaves the newer one's stamp
+				boolean newer = now != null && now.expiresAt() != null && now.expiresAt().isBefore(expiry);
+				if (newer && renew(lease.getKey(), holder, lease.getValue(), expiresAt).isPresent()) {
 					renewed++;
 				}
 			}

@@ -202,7 +202,7 @@ interface LeaseContract {
 	}
 
 	@Test
-	default void renewAllRenewsOnlyTheLeasesStillHeldWithTheirEpochsAndNeverShortensOne() {
+	default void renewAllRenewsOnlyTheLeasesStillHeldWithTheirEpochsAndNeverShortensOrRestampsOne() {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("t#0", A, now, now.plus(HOUR));
 		store().tryAcquire("t#1", A, now, now.plus(HOUR));
@@ -218,9 +218,12 @@ interface LeaseContract {
 		assertThat(store().findLease("t#2").get().expiresAt()).isEqualTo(LeaseRecord.RELEASED);
 		assertThat(store().findLease("t#3").get().isHeldBy(B)).isTrue();
 		assertThat(store().findLease("t#4")).isEmpty();
-		// a late one never shortens the leases
-		assertThat(store().renewAll(A, Map.of("t#0", 1L), now.plus(HOUR))).isEqualTo(1);
+		// a late one never shortens the leases, nor stamps them: renewedAt stays the newer renewal's
+		Instant stamped = store().findLease("t#0").get().renewedAt();
+		assertThat(store().renewAll(A, Map.of("t#0", 1L), now.plus(HOUR))).isZero();
 		assertThat(store().findLease("t#0").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
+		assertThat(store().findLease("t#0").get().renewedAt()).isEqualTo(stamped);
+		assertThat(store().renewAll(A, Map.of("t#0", 1L), later)).as("the same request again").isZero();
 		assertThat(store().renewAll(A, Map.of(), later)).isZero();
 	}
 

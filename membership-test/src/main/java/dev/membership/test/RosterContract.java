@@ -87,13 +87,15 @@ interface RosterContract {
 	}
 
 	@Test
-	default void theRosterKeepsThePlacementsAndTheMembersPartitionCountsAndEveryMemberReadsThem() {
+	default void theRosterKeepsThePlacementsTheirPinsAndPauseAndTheMembersPartitionCountsAndEveryMemberReadsThem() {
 		Member member = new Member("node-a", "node-a-1", "127.0.0.1:1001", Instant.ofEpochMilli(1_700_000_000_123L),
 				Instant.ofEpochMilli(1_700_000_060_123L), List.of("default", "tenants"), true, Map.of("tenants", 3));
 		List<@Nullable String> owners = new ArrayList<>(List.of("node-a", "node-b"));
 		owners.add(null);
-		Map<String, GroupAssignment> placed = Map.of("tenants", new GroupAssignment(3, owners), "reports",
-				new GroupAssignment(1, List.of("node-b")));
+		List<@Nullable String> pins = new ArrayList<>(java.util.Arrays.asList(null, "node-b", null));
+		Instant paused = Instant.ofEpochMilli(1_700_000_600_456L);
+		Map<String, GroupAssignment> placed = Map.of("tenants", new GroupAssignment(3, owners, pins, paused),
+				"reports", new GroupAssignment(1, List.of("node-b")));
 		assertThat(store().writeRoster(List.of(member), List.of(), placed, "node-a", 1, 1)).hasValue(1);
 		Roster roster = store().findRoster().get();
 		assertThat(roster.assignments()).isEqualTo(placed);

@@ -64,7 +64,7 @@ final class LeaderOnlyWork {
 			}
 			RevocationReason ended = this.endings.get(group + "/" + other.epoch);
 			boolean graceful = ended == RevocationReason.SHUTDOWN || ended == RevocationReason.RESIGNED
-					|| ended == RevocationReason.MOVED;
+					|| ended == RevocationReason.MOVED || ended == RevocationReason.DRAINED;
 			if (graceful && this.violation == null) {
 				this.violation = Invariant.DRAINED_BEFORE_HANDOVER.violation(nodeId + " began leader-only work of group "
 						+ group + " (epoch " + epoch + ") while " + other.nodeId + "'s run of epoch " + other.epoch

@@ -57,7 +57,25 @@ final class Simulation {
 		STEP_DOWN,
 
 		/** For a while the nodes reach the database through a mongos whose clock is up to 5 s off the stamps'. */
-		MONGOS_CLOCK
+		MONGOS_CLOCK,
+
+		/** An operator hands a plain group its leader leads to another running node. */
+		HAND_OVER,
+
+		/** An operator drains a node for a while: it hands everything over and takes nothing. */
+		DRAIN,
+
+		/** An operator moves a partition to a running node, pinned there for a while. */
+		PIN,
+
+		/** An operator pauses rebalancing for a while: the placement moves only departed members' units. */
+		PAUSE_REBALANCING;
+
+		/** What an operator does, through the drain: no belief ends without it. */
+		boolean graceful() {
+			return this == RESIGN || this == STOP || this == HINTS_DELAYED || this == HAND_OVER || this == DRAIN
+					|| this == PIN || this == PAUSE_REBALANCING;
+		}
 
 	}
 
@@ -88,6 +106,9 @@ final class Simulation {
 	private final MembershipSettings settings;
 
 	private final List<String> groups;
+
+	/** What operators do among the faults: hand-overs, drains, pins, pauses. */
+	private final OperatorFaults operators;
 
 	/** The partitions of group "tenants" in this run, 0 for none. */
 	private final int partitions;
@@ -127,6 +148,8 @@ final class Simulation {
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
 		this.partitions = 2 + this.random.nextInt(7); // a partitioned group in every run
 		this.settings = config.settings("n0", this.groups, this.partitions);
+		this.operators = new OperatorFaults(this.random, this.groups, this.partitions, this::runningNodes,
+				this::note);
 		this.scenario = new ScenarioChecks(config.checks(), this.scheduler::now, this.invariants::fail,
 				config.faultsFrom().toNanos(), config.chaos().toNanos(),
 				this.settings.leaseDuration().plus(this.settings.renewalInterval().multipliedBy(2)),
@@ -168,7 +191,7 @@ final class Simulation {
 				.plus(this.config.operationTimeout())
 				.plus(this.databaseClock.largestBackwardJump())
 				.toNanos();
-			if (runUntilLeaders(healedAt, healedAt + bound) && runUntilRostersAgree(this.scheduler.now())
+			if (runUntilLeaders(healedAt, healedAt + bound) && undoOperators() && runUntilRostersAgree(this.scheduler.now())
 					&& runUntilPartitionsPlaced(this.scheduler.now())) {
 				stopAll();
 				runUntil(this.scheduler.now() + this.settings.leaseDuration().multipliedBy(2).toNanos());
@@ -367,6 +390,11 @@ final class Simulation {
 		return this.groups.stream().filter((g) -> liveNodes().stream().anyMatch((n) -> n.isLeader(g))).toList();
 	}
 
+	/** The processes running now that are not stopping, twins aside: those an operator acts on. */
+	private List<MembershipNode> runningNodes() {
+		return this.nodes.stream().filter((n) -> n.node != null && !n.stopping).map((n) -> n.node).toList();
+	}
+
 	private List<MembershipNode> liveNodes() {
 		List<MembershipNode> live = new ArrayList<>(this.nodes.size() + this.twins.size());
 		for (SimulatedNode node : this.nodes) {
@@ -408,7 +436,7 @@ final class Simulation {
 		if (this.healed) {
 			return;
 		}
-		if (fault != Fault.RESIGN && fault != Fault.STOP && fault != Fault.HINTS_DELAYED) {
+		if (!fault.graceful()) {
 			// a belief may end without its drain until the fault is over and its leases ran out
 			this.disruptedUntil = Math.max(this.disruptedUntil, this.scheduler.now() + duration
 					+ this.settings.leaseDuration().multipliedBy(2).plus(this.settings.renewalInterval()).toNanos());
@@ -482,6 +510,26 @@ final class Simulation {
 				behindMongos();
 				later(duration, () -> this.store.behindMongos(null));
 			}
+			case HAND_OVER -> {
+				if (target.node != null) {
+					this.operators.handOver(target.node);
+				}
+			}
+			case DRAIN -> {
+				MembershipNode drained = target.node;
+				if (drained != null) {
+					drained.drain();
+					later(duration, drained::undrain);
+				}
+			}
+			case PIN -> {
+				int partition = this.operators.pin();
+				later(duration, () -> this.operators.unpin(partition));
+			}
+			case PAUSE_REBALANCING -> {
+				this.operators.pause(duration);
+				later(duration, this.operators::resume);
+			}
 			case HINTS_DELAYED -> {
 				this.hintLoss = 0.3;
 				this.hintDelayMaxNanos = nanos(20_000);
@@ -536,6 +584,34 @@ final class Simulation {
 				node.restart();
 			}
 		}
+		this.operators.undoAll();
+	}
+
+	/**
+	 * After the heal, the operators' pins and pause come off at a coordinator that is not handing its role over (one
+	 * may take them and lose the role before it writes them): asked again each interval until the roster shows none,
+	 * within ten intervals.
+	 */
+	private boolean undoOperators() {
+		long interval = this.settings.renewalInterval().toNanos();
+		for (int attempt = 0; attempt < 10; attempt++) {
+			this.operators.undoAll();
+			if (!runUntil(this.scheduler.now() + interval)) {
+				return false;
+			}
+			boolean steered = this.store.findRoster()
+				.map((roster) -> roster.assignments()
+					.values()
+					.stream()
+					.anyMatch((a) -> a.hasPins() || a.pausedUntil() != null))
+				.orElse(false);
+			if (!steered) {
+				return true;
+			}
+		}
+		this.livenessViolation = Invariant.PARTITIONS_PLACED.violation("the operators' pins and pause did not come "
+				+ "off within ten intervals after the heal");
+		return false;
 	}
 
 	private void stopAll() {
@@ -712,7 +788,7 @@ final class Simulation {
 						String unit = revoked.group() + "#" + revoked.partition();
 						RevocationReason reason = revoked.reason();
 						if (reason == RevocationReason.MOVED || reason == RevocationReason.RESIGNED
-								|| reason == RevocationReason.SHUTDOWN) {
+								|| reason == RevocationReason.SHUTDOWN || reason == RevocationReason.DRAINED) {
 							this.handingOver.put(unit + "/" + revoked.epoch(), reason);
 						}
 						else {

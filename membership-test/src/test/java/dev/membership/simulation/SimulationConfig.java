@@ -54,13 +54,17 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		STEP_DOWN_FAILURES_NOT_RETRYABLE,
 
 		/** Behind a mongos, the node samples the router's clock, skewed from the one that stamps the writes. */
-		HELLO_BEHIND_MONGOS;
+		HELLO_BEHIND_MONGOS,
+
+		/** Operators' actions alone (hand-overs, drains, pins, pauses), and they hand over without the drain. */
+		OPERATORS_WITHOUT_DRAIN;
 
 		/** The runs that show the defect: the scenario its invariant belongs to, or the standard run. */
 		SimulationConfig config(long seed) {
 			return switch (this) {
 				case STEP_DOWN_FAILURES_NOT_RETRYABLE -> apply(stepDowns(seed));
 				case HELLO_BEHIND_MONGOS -> apply(behindMongos(seed));
+				case OPERATORS_WITHOUT_DRAIN -> apply(operators(seed));
 				default -> apply(standard(seed));
 			};
 		}
@@ -74,7 +78,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 						TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
 					Set.of(Invariant.ONE_BELIEVER, Invariant.BELIEF_MATCHES_LEASE, Invariant.BELIEF_ENDS_BEFORE_LEASE,
 							Invariant.EPOCHS_RISE);
-				case NO_DRAIN -> Set.of(Invariant.DRAINED_BEFORE_HANDOVER);
+				case NO_DRAIN, OPERATORS_WITHOUT_DRAIN -> Set.of(Invariant.DRAINED_BEFORE_HANDOVER);
 				case STEP_DOWN_FAILURES_NOT_RETRYABLE -> Set.of(Invariant.STABLE_THROUGH_STEP_DOWNS);
 				case HELLO_BEHIND_MONGOS -> Set.of(Invariant.NO_DISTRUST_BEHIND_MONGOS);
 			};
@@ -88,7 +92,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case LATE_RENEWAL_SHORTENS_THE_LEASE ->
 					config.withDefect(DefectiveStore.Defect.LATE_RENEWAL_SHORTENS_THE_LEASE);
 				case NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND -> config.withSafetyMargin(Duration.ZERO, 0.02);
-				case NO_DRAIN -> config.withDrainTimeout(Duration.ZERO);
+				case NO_DRAIN, OPERATORS_WITHOUT_DRAIN -> config.withDrainTimeout(Duration.ZERO);
 				case ACQUISITION_NOT_STAMPED -> config.withDefect(DefectiveStore.Defect.ACQUISITION_NOT_STAMPED);
 				case TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
 					config.withDefect(DefectiveStore.Defect.TAKE_OVER_ANY_TERM_OF_THE_SENDER);
@@ -106,13 +110,19 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				List.of(Simulation.Fault.values()), Duration.ZERO, Set.of(), false);
 	}
 
+	/** Operators' actions alone: hand-overs, drains, pins and pauses of rebalancing, each through the drain. */
+	static SimulationConfig operators(long seed) {
+		return standard(seed).withFaults(List.of(Simulation.Fault.HAND_OVER, Simulation.Fault.DRAIN,
+				Simulation.Fault.PIN, Simulation.Fault.PAUSE_REBALANCING));
+	}
+
 	/**
 	 * The faults of runs before step-downs and mongos clocks were simulated: a seed drawn this way runs as it ran then
 	 * (the regression seeds).
 	 */
 	static SimulationConfig beforeStepDowns(long seed) {
 		return standard(seed).withFaults(Arrays.stream(Simulation.Fault.values())
-			.filter((f) -> f != Simulation.Fault.STEP_DOWN && f != Simulation.Fault.MONGOS_CLOCK)
+			.filter((f) -> f.ordinal() < Simulation.Fault.STEP_DOWN.ordinal()) // the kinds of fault there were then
 			.toList());
 	}
 

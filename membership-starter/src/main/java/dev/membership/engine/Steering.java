@@ -1,0 +1,160 @@
+package dev.membership.engine;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
+
+/**
+ * An operator's steering of the coordinator's placement: a partition moved to a node (once, or pinned there), a pin
+ * taken off, rebalancing paused or resumed. Directives wait here, on the coordinator, until a roster written with
+ * them (or one they change nothing in) takes them; pins and a pause then live in the roster's placement, so that a
+ * new coordinator keeps them. A coordinator that loses its role before it wrote them drops them: the operator asks
+ * the next one. Decisions only; no store calls.
+ */
+final class Steering {
+
+	sealed interface Directive permits Move, Unpin, Pause, Resume {
+	}
+
+	/**
+	 * Put {@code partition} of {@code group} on {@code to}; with {@code pin}, keep it there until unpinned, without,
+	 * take off a pin it had (the placement may move it on later, to balance the group).
+	 */
+	record Move(String group, int partition, String to, boolean pin) implements Directive {
+	}
+
+	record Unpin(String group, int partition) implements Directive {
+	}
+
+	/** Move only departed members' units until {@code until}. */
+	record Pause(Instant until) implements Directive {
+	}
+
+	record Resume() implements Directive {
+	}
+
+	/** A directive as the coordinator took it, under its term of the default group. */
+	private record Taken(long epoch, Directive directive) {
+	}
+
+	private final List<Taken> pending = new CopyOnWriteArrayList<>();
+
+	/** Takes {@code directive} for the coordinator's term {@code epoch}: a later term of this node never applies it. */
+	void add(long epoch, Directive directive) {
+		this.pending.add(new Taken(epoch, directive));
+	}
+
+	/**
+	 * What waits for the coordinator's term {@code epoch}, in order: the directives its next placement applies. Those
+	 * of an earlier term are dropped (the node lost the role before it wrote them: stale now).
+	 */
+	List<Directive> pending(long epoch) {
+		this.pending.removeIf((taken) -> taken.epoch() != epoch);
+		return this.pending.stream().map(Taken::directive).toList();
+	}
+
+	/** The placement that took {@code directives} was written (or they changed nothing): they are done. */
+	void done(List<Directive> directives) {
+		for (Directive directive : directives) {
+			this.pending.stream()
+				.filter((taken) -> taken.directive() == directive)
+				.findFirst()
+				.ifPresent(this.pending::remove);
+		}
+	}
+
+	/**
+	 * The policy's {@code placed}, as pins, a pause and {@code directives} steer it: a pause keeps each unit on its
+	 * {@code previous} owner while that one still takes part; a move puts its unit on its node; a pin keeps its unit on
+	 * its node while that one is live and takes part. Pins and the pause (until it ends at {@code now}) are carried in
+	 * the result.
+	 */
+	static Map<String, GroupAssignment> steer(Map<String, GroupAssignment> placed,
+			Map<String, GroupAssignment> previous, List<Directive> directives, List<Member> members, Instant now) {
+		Instant paused = previous.values()
+			.stream()
+			.map(GroupAssignment::pausedUntil)
+			.filter((until) -> until != null)
+			.max(Instant::compareTo)
+			.orElse(null);
+		Map<String, List<@Nullable String>> pins = new TreeMap<>();
+		placed.forEach((group, assignment) -> {
+			GroupAssignment before = previous.get(group);
+			pins.put(group, (before != null && before.partitions() == assignment.partitions())
+					? new ArrayList<>(before.pins()) : new ArrayList<>(Collections.nCopies(assignment.partitions(), null)));
+		});
+		Map<String, List<@Nullable String>> moves = new TreeMap<>();
+		for (Directive directive : directives) {
+			if (directive instanceof Pause pause) {
+				paused = pause.until();
+			}
+			else if (directive instanceof Resume) {
+				paused = null;
+			}
+			else if (directive instanceof Move move && placed.containsKey(move.group())) {
+				set(moves, placed, move.group(), move.partition(), move.to());
+				set(pins, placed, move.group(), move.partition(), move.pin() ? move.to() : null); // unpinned
+			}
+			else if (directive instanceof Unpin unpin && placed.containsKey(unpin.group())) {
+				set(pins, placed, unpin.group(), unpin.partition(), null);
+			}
+		}
+		Instant pausedUntil = (paused != null && now.isBefore(paused)) ? paused : null;
+		Map<String, GroupAssignment> steered = new TreeMap<>();
+		placed.forEach((group, assignment) -> {
+			int count = assignment.partitions();
+			GroupAssignment before = previous.get(group);
+			boolean sameCount = before != null && before.partitions() == count;
+			List<@Nullable String> owners = new ArrayList<>(assignment.owners());
+			List<@Nullable String> groupPins = pins.get(group);
+			List<@Nullable String> groupMoves = moves.get(group);
+			for (int p = 0; p < count; p++) {
+				String was = sameCount ? before.owner(p) : null;
+				if (pausedUntil != null && takesPart(members, was, group, count)) {
+					owners.set(p, was);
+				}
+				String moved = (groupMoves != null) ? groupMoves.get(p) : null;
+				if (takesPart(members, moved, group, count)) {
+					owners.set(p, moved);
+				}
+				if (takesPart(members, groupPins.get(p), group, count)) {
+					owners.set(p, groupPins.get(p));
+				}
+			}
+			steered.put(group, new GroupAssignment(count, owners, groupPins, pausedUntil));
+		});
+		return steered;
+	}
+
+	private static void set(Map<String, List<@Nullable String>> byGroup, Map<String, GroupAssignment> placed,
+			String group, int partition, @Nullable String node) {
+		int count = placed.get(group).partitions();
+		if (partition < 0 || partition >= count) {
+			return;
+		}
+		byGroup.computeIfAbsent(group, (g) -> new ArrayList<>(Collections.nCopies(count, null))).set(partition, node);
+	}
+
+	/** Whether {@code nodeId} is a live member that takes part in {@code group} with {@code count} partitions. */
+	private static boolean takesPart(List<Member> members, @Nullable String nodeId, String group, int count) {
+		if (nodeId == null) {
+			return false;
+		}
+		for (Member m : members) {
+			if (m.live() && m.nodeId().equals(nodeId) && Assignments.takesPart(m, group, count)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}
