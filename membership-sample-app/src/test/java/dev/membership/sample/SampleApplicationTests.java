@@ -145,6 +145,13 @@ class SampleApplicationTests {
 				&& this.membership.partitions("tenants").owned().isEmpty());
 		assertThat(get("/actuator/health").body()).contains("\"drained\":true");
 
+		// the action is in the history, with the node that carried it out
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.json
+			.readTree(get("/actuator/cluster/runs?job=operator%23drain").body())
+			.get("runs")
+			.size() == 1);
+		assertThat(get("/actuator/cluster/runs?job=operator%23drain").body()).contains(this.membership.nodeId());
+
 		HttpResponse<String> undrained = post("/actuator/cluster/undrain", "");
 		assertThat(this.json.readTree(undrained.body()).get("drained").asBoolean()).isFalse();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.isLeader("default")

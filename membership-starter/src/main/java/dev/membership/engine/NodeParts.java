@@ -59,6 +59,9 @@ final class NodeParts {
 
 	final Runs runs;
 
+	/** This node's part of the run history (operators' actions are written there too). */
+	final RunHistory history;
+
 	final Self self;
 
 	volatile @Nullable Holder holder;
@@ -72,7 +75,7 @@ final class NodeParts {
 		this.letGo = new LetGo(this.runtime);
 		this.events = new EventDispatch(this.runtime, b.listener);
 		this.serverClock = new ServerClock(b.clock);
-		RunHistory history = new RunHistory(b.runHistory, this.serverClock, this.incarnation, b.runHistoryBuffer,
+		RunHistory history = this.history = new RunHistory(b.runHistory, this.serverClock, this.incarnation, b.runHistoryBuffer,
 				b.metrics);
 		List<RunObserver> observers = new ArrayList<>(b.runObservers);
 		if (history.keeps()) {

@@ -55,7 +55,9 @@ final class Operators {
 						.map(Member::nodeId)
 						.toList());
 		}
+		Term term = election.term();
 		this.parts.handOver.handTo(election, to);
+		this.parts.history.action("handover(" + to + ")", nodeId(), group, null, (term != null) ? term.epoch() : 0);
 	}
 
 	void drain(boolean drained) {
@@ -65,6 +67,8 @@ final class Operators {
 			if (drained) {
 				this.parts.handOver.drainOut();
 			}
+			this.parts.history.action(drained ? "drain" : "undrain", nodeId(), MembershipSettings.DEFAULT_GROUP,
+					null, 0);
 		}
 	}
 
@@ -80,6 +84,7 @@ final class Operators {
 					: "does not take part in group '" + group + "' with " + count + " partitions (or is drained)"));
 		}
 		steer(new Steering.Move(group, partition, to, pin));
+		this.parts.history.action((pin ? "pin(" : "move(") + to + ")", nodeId(), group, partition, 0);
 	}
 
 	void unpin(String group, int count, int partition) {
@@ -88,6 +93,7 @@ final class Operators {
 					+ partition);
 		}
 		steer(new Steering.Unpin(group, partition));
+		this.parts.history.action("unpin", nodeId(), group, partition, 0);
 	}
 
 	/** Pauses rebalancing for {@code duration} (at most an hour) from now, by the database's clock. */
@@ -98,11 +104,13 @@ final class Operators {
 		}
 		Instant until = this.parts.serverClock.estimate().plus(duration);
 		steer(new Steering.Pause(until));
+		this.parts.history.action("pause(" + duration + ")", nodeId(), MembershipSettings.DEFAULT_GROUP, null, 0);
 		return until;
 	}
 
 	void resume() {
 		steer(new Steering.Resume());
+		this.parts.history.action("resume", nodeId(), MembershipSettings.DEFAULT_GROUP, null, 0);
 	}
 
 	private void steer(Steering.Directive directive) {

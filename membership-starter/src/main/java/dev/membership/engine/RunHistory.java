@@ -46,6 +46,9 @@ final class RunHistory implements RunObserver {
 	/** The runs' numbers, per job and partition, in this process. */
 	private final Map<String, AtomicLong> sequences = new ConcurrentHashMap<>();
 
+	/** The operators' actions recorded, for their ids. */
+	private final AtomicLong actions = new AtomicLong();
+
 	/** What waits to be written, by run id, oldest first; guarded by this. */
 	private final LinkedHashMap<String, Pending> pending = new LinkedHashMap<>();
 
@@ -83,6 +86,27 @@ final class RunHistory implements RunObserver {
 			}
 			offer(p);
 		};
+	}
+
+	/**
+	 * An operator's action carried out on this node, as a run that began and ended now ({@code operator#drain},
+	 * {@code operator#move(n2)}, ...): the history shows who steered what, beside the runs it moved.
+	 */
+	void action(String action, String nodeId, String group, @Nullable Integer partition, long epoch) {
+		Instant now = this.clock.estimateIfSynchronized();
+		if (this.store == null || now == null) {
+			return;
+		}
+		String job = "operator#" + action;
+		RunInfo info = new RunInfo(this.process + "-op" + this.actions.incrementAndGet(), job, group, partition, 0,
+				epoch, nodeId, now, false);
+		Pending p = new Pending(info, now,
+				this.sequences.computeIfAbsent(job + ":" + partition, (k) -> new AtomicLong()).incrementAndGet());
+		synchronized (this) {
+			p.endedAt = now;
+			p.outcome = RunOutcome.SUCCESS;
+		}
+		offer(p);
 	}
 
 	private synchronized void offer(Pending p) {
