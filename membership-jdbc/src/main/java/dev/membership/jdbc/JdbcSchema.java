@@ -1,0 +1,108 @@
+package dev.membership.jdbc;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.DatabaseMetaData;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.ConnectionCallback;
+
+/**
+ * The store's tables: the published DDL ({@code dev/membership/jdbc/schema-postgresql.sql}, for the default prefix),
+ * run with the configured prefix; and the check that the database can keep leases safe.
+ */
+final class JdbcSchema {
+
+	/** The DDL on the classpath, for Flyway, Liquibase or a DBA (tables prefixed {@code membership_}). */
+	static final String RESOURCE = "dev/membership/jdbc/schema-postgresql.sql";
+
+	static final int OLDEST_MAJOR_VERSION = 14;
+
+	private final Statements sql;
+
+	private final JdbcStoreSettings settings;
+
+	JdbcSchema(Statements sql, JdbcStoreSettings settings) {
+		this.sql = sql;
+		this.settings = settings;
+	}
+
+	/**
+	 * Refuses what cannot keep leases safe: another database than PostgreSQL 14+, and commits that are acknowledged
+	 * before they are durable ({@code synchronous_commit = off}: a crash of the server can lose an acquisition it
+	 * acknowledged, and the next one hands out the same epoch again).
+	 */
+	void check() {
+		String product = this.sql.call("read the database's name and version",
+				() -> this.sql.jdbc.execute((ConnectionCallback<String>) (c) -> {
+					DatabaseMetaData meta = c.getMetaData();
+					return meta.getDatabaseProductName() + " " + meta.getDatabaseMajorVersion();
+				}));
+		int space = product.lastIndexOf(' ');
+		String name = product.substring(0, space);
+		int major = Integer.parseInt(product.substring(space + 1));
+		if (!"PostgreSQL".equalsIgnoreCase(name) || major < OLDEST_MAJOR_VERSION) {
+			throw new IllegalStateException("The membership JDBC store runs on PostgreSQL " + OLDEST_MAJOR_VERSION
+					+ " or later, and the DataSource is " + product + ": point it at PostgreSQL, or use the MongoDB "
+					+ "store (membership.store=mongodb)");
+		}
+		String commit = this.sql.call("read synchronous_commit",
+				() -> this.sql.jdbc.queryForObject("SHOW synchronous_commit", String.class));
+		if ("off".equalsIgnoreCase(commit)) {
+			throw new IllegalStateException("PostgreSQL's synchronous_commit is off for this DataSource's sessions: "
+					+ "a crash of the server can lose a lease it acknowledged, and two nodes then lead with the same "
+					+ "epoch. Set synchronous_commit to on (or remote_apply with synchronous standbys) for the "
+					+ "membership DataSource's role or database");
+		}
+	}
+
+	/** Creates what is absent; several nodes starting at once may race, so a failure is tried once more. */
+	void create() {
+		for (String statement : statements(this.settings.tablePrefix())) {
+			this.sql.call("create the membership tables", () -> {
+				try {
+					this.sql.jdbc.execute(statement);
+				}
+				catch (DataAccessException ex) {
+					// CREATE TABLE IF NOT EXISTS of two sessions at once: one may fail on the catalog's unique index
+					this.sql.jdbc.execute(statement);
+				}
+				return null;
+			});
+		}
+	}
+
+	/** The DDL's statements with {@code prefix} in place of {@code membership_}. */
+	static List<String> statements(String prefix) {
+		List<String> statements = new ArrayList<>();
+		StringBuilder current = new StringBuilder();
+		for (String line : ddl().split("\n")) {
+			String code = line.contains("--") ? line.substring(0, line.indexOf("--")) : line;
+			current.append(code).append('\n');
+			if (code.trim().endsWith(";")) {
+				String statement = current.toString().trim();
+				statements.add(statement.substring(0, statement.length() - 1)
+					.replace("TABLE IF NOT EXISTS membership_", "TABLE IF NOT EXISTS " + prefix));
+				current.setLength(0);
+			}
+		}
+		return statements;
+	}
+
+	static String ddl() {
+		try (InputStream in = JdbcSchema.class.getClassLoader().getResourceAsStream(RESOURCE)) {
+			if (in == null) {
+				throw new IllegalStateException("The membership JDBC store's DDL is missing: " + RESOURCE);
+			}
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}

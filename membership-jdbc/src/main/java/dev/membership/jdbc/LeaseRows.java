@@ -1,0 +1,192 @@
+package dev.membership.jdbc;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.membership.spi.Holder;
+import dev.membership.spi.LeaseReading;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.Roster;
+
+import static dev.membership.jdbc.Statements.NOW;
+import static dev.membership.jdbc.Statements.RELEASED;
+import static dev.membership.jdbc.Statements.instant;
+import static dev.membership.jdbc.Statements.timestamp;
+
+/**
+ * The leases, one row each, every operation one statement in autocommit. A conditional write is safe at READ
+ * COMMITTED: an {@code UPDATE} (or the {@code DO UPDATE} of an {@code INSERT ... ON CONFLICT}) that meets a row another
+ * transaction changes waits for it, then evaluates its {@code WHERE} again on the newer row ("Transaction Isolation",
+ * 13.2.1), and {@code INSERT ... ON CONFLICT DO UPDATE} either inserts or updates, never fails on a racing insert
+ * ("INSERT", ON CONFLICT clause). So no two acquisitions can both see a lease free, and the epoch grows by one at each.
+ */
+final class LeaseRows {
+
+	private static final String COLUMNS = "name, node_id, incarnation, address, epoch, expires_at, acquired_at, "
+			+ "renewed_at";
+
+	private final Statements sql;
+
+	private final String acquire;
+
+	private final String renew;
+
+	private final String renewAll;
+
+	private final String release;
+
+	private final String releaseAll;
+
+	private final String find;
+
+	private final String findWithRoster;
+
+	LeaseRows(Statements sql) {
+		this.sql = sql;
+		// free: no row, expired before the caller's bound, this holder's own older request, or the term named by the
+		// holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated
+		this.acquire = "WITH t AS (SELECT " + NOW + " AS now) INSERT INTO " + sql.leases + " AS l (" + COLUMNS
+				+ ") SELECT ?::text, ?::text, ?::text, ?::text, 1, ?::timestamptz, t.now, t.now FROM t "
+				+ "ON CONFLICT (name) DO UPDATE SET node_id = excluded.node_id, incarnation = excluded.incarnation, "
+				+ "address = excluded.address, epoch = l.epoch + 1, expires_at = excluded.expires_at, "
+				+ "acquired_at = excluded.acquired_at, renewed_at = excluded.renewed_at "
+				+ "WHERE l.expires_at < ?::timestamptz "
+				+ "OR (l.node_id = ?::text AND l.incarnation = ?::text AND l.expires_at < excluded.expires_at) "
+				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS;
+		// never moves the expiry back, never revives a released lease
+		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
+				+ NOW + " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ? AND expires_at > "
+				+ RELEASED + " RETURNING renewed_at";
+		// one stamp for every row, and only rows whose expiry is older than this request's
+		this.renewAll = "WITH t AS (SELECT " + NOW + " AS now) UPDATE " + sql.leases + " l SET expires_at = "
+				+ "?::timestamptz, renewed_at = t.now FROM t, unnest(?::text[], ?::bigint[]) AS r(name, epoch) "
+				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
+				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at < ?::timestamptz";
+		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED
+				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ?";
+		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED
+				+ " FROM unnest(?::text[], ?::bigint[]) AS r(name, epoch) WHERE l.name = r.name AND l.epoch = r.epoch "
+				+ "AND l.node_id = ? AND l.incarnation = ?";
+		this.find = "SELECT " + COLUMNS + " FROM " + sql.leases + " WHERE name = ?";
+		// every member's read of an interval: its leases and, when it changed, the roster without its members
+		this.findWithRoster = "SELECT 'l' AS kind, " + COLUMNS + ", NULL::bigint AS version, NULL::text AS keeper, "
+				+ "NULL::timestamptz AS written_at, NULL::jsonb AS changes, NULL::jsonb AS assignments FROM "
+				+ sql.leases + " WHERE name = ANY(?::text[]) UNION ALL SELECT 'r', NULL, NULL, NULL, NULL, epoch, NULL, "
+				+ "NULL, NULL, version, keeper, written_at, changes, assignments FROM " + sql.roster
+				+ " WHERE id = 1 AND version <> ?";
+	}
+
+	Optional<LeaseRecord> acquire(String group, Holder holder, @Nullable String from, long epoch,
+			Instant expiredBefore, Instant expiresAt) {
+		return this.sql.call("acquire lease '" + group + "'", () -> this.sql.jdbc.query(this.acquire, (ps) -> {
+			ps.setString(1, group);
+			ps.setString(2, holder.nodeId());
+			ps.setString(3, holder.incarnation());
+			ps.setString(4, holder.address());
+			ps.setObject(5, timestamp(expiresAt));
+			ps.setObject(6, timestamp(expiredBefore));
+			ps.setString(7, holder.nodeId());
+			ps.setString(8, holder.incarnation());
+			ps.setString(9, from);
+			ps.setLong(10, epoch);
+		}, LeaseRows::lease).stream().findFirst());
+	}
+
+	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		return this.sql.call("renew lease '" + group + "'", () -> this.sql.jdbc.query(this.renew, (ps) -> {
+			ps.setObject(1, timestamp(expiresAt));
+			holderAndEpoch(ps, 2, group, holder, epoch);
+		}, (rs, i) -> instant(rs, "renewed_at")).stream().findFirst());
+	}
+
+	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+		if (epochs.isEmpty()) {
+			return 0;
+		}
+		return this.sql.call("renew " + epochs.size() + " lease(s)", () -> (long) this.sql.jdbc.update((c) -> {
+			PreparedStatement ps = c.prepareStatement(this.renewAll);
+			ps.setObject(1, timestamp(expiresAt));
+			ps.setArray(2, Statements.texts(c, epochs.keySet()));
+			ps.setArray(3, Statements.longs(c, epochs.values()));
+			ps.setString(4, holder.nodeId());
+			ps.setString(5, holder.incarnation());
+			ps.setObject(6, timestamp(expiresAt));
+			return ps;
+		}));
+	}
+
+	boolean release(String group, Holder holder, long epoch) {
+		return this.sql.call("release lease '" + group + "'",
+				() -> this.sql.jdbc.update(this.release, (ps) -> holderAndEpoch(ps, 1, group, holder, epoch)) > 0);
+	}
+
+	long releaseAll(Holder holder, Map<String, Long> epochs) {
+		if (epochs.isEmpty()) {
+			return 0;
+		}
+		return this.sql.call("release " + epochs.size() + " lease(s)", () -> (long) this.sql.jdbc.update((c) -> {
+			PreparedStatement ps = c.prepareStatement(this.releaseAll);
+			ps.setArray(1, Statements.texts(c, epochs.keySet()));
+			ps.setArray(2, Statements.longs(c, epochs.values()));
+			ps.setString(3, holder.nodeId());
+			ps.setString(4, holder.incarnation());
+			return ps;
+		}));
+	}
+
+	Optional<LeaseRecord> find(String group) {
+		return this.sql.call("read lease '" + group + "'", () -> this.sql.jdbc
+			.query(this.find, (ps) -> ps.setString(1, group), LeaseRows::lease)
+			.stream()
+			.findFirst());
+	}
+
+	LeaseReading findWithRoster(Collection<String> groups, long rosterVersion, RosterRows rosters) {
+		return this.sql.call("read " + groups.size() + " lease(s)", () -> this.sql.jdbc.query((c) -> {
+			PreparedStatement ps = c.prepareStatement(this.findWithRoster);
+			ps.setArray(1, Statements.texts(c, new ArrayList<>(groups)));
+			ps.setLong(2, rosterVersion);
+			return ps;
+		}, (ResultSet rs) -> {
+			Map<String, LeaseRecord> leases = new HashMap<>();
+			Roster roster = null;
+			while (rs.next()) {
+				if ("l".equals(rs.getString("kind"))) {
+					LeaseRecord lease = lease(rs, 0);
+					leases.put(lease.group(), lease);
+				}
+				else {
+					roster = rosters.withoutMembers(rs);
+				}
+			}
+			return new LeaseReading(leases, roster);
+		}));
+	}
+
+	private static void holderAndEpoch(PreparedStatement ps, int first, String group, Holder holder, long epoch)
+			throws SQLException {
+		ps.setString(first, group);
+		ps.setString(first + 1, holder.nodeId());
+		ps.setString(first + 2, holder.incarnation());
+		ps.setLong(first + 3, epoch);
+	}
+
+	private static LeaseRecord lease(ResultSet rs, int row) throws SQLException {
+		String nodeId = rs.getString("node_id");
+		String incarnation = rs.getString("incarnation");
+		Holder holder = (nodeId != null && incarnation != null)
+				? new Holder(nodeId, incarnation, rs.getString("address")) : null;
+		return new LeaseRecord(rs.getString("name"), holder, rs.getLong("epoch"), instant(rs, "expires_at"),
+				instant(rs, "acquired_at"), instant(rs, "renewed_at"));
+	}
+
+}

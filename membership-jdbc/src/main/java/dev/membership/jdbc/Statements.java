@@ -1,0 +1,90 @@
+package dev.membership.jdbc;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.membership.spi.StoreException;
+
+/**
+ * What every statement of the store shares: the template (autocommit, one statement each, cancelled after the
+ * operation timeout), the tables' names, the server's clock in SQL, and the translation of failures.
+ */
+final class Statements {
+
+	/**
+	 * The server's time now, in milliseconds as the engine keeps time: {@code clock_timestamp()} is the actual time,
+	 * where {@code now()} would be the transaction's start ("Date/Time Functions", PostgreSQL manual 9.9.5).
+	 */
+	static final String NOW = "date_trunc('milliseconds', clock_timestamp())";
+
+	/** The expiry of a released lease ({@code LeaseRecord.RELEASED}). */
+	static final String RELEASED = "to_timestamp(0)";
+
+	final JdbcTemplate jdbc;
+
+	final String leases;
+
+	final String nodes;
+
+	final String roster;
+
+	Statements(DataSource dataSource, JdbcStoreSettings settings) {
+		this.jdbc = new JdbcTemplate(dataSource);
+		this.jdbc.setQueryTimeout((int) Math.max(1, (settings.operationTimeout().toMillis() + 999) / 1000));
+		this.leases = settings.table("leases");
+		this.nodes = settings.table("nodes");
+		this.roster = settings.table("roster");
+	}
+
+	/** Runs a statement; a failure becomes a {@link StoreException}, retryable when it may pass on its own. */
+	<T> T call(String what, Supplier<T> statement) {
+		try {
+			return statement.get();
+		}
+		catch (DataAccessException ex) {
+			boolean retryable = ex instanceof TransientDataAccessException
+					|| ex instanceof RecoverableDataAccessException
+					|| ex instanceof DataAccessResourceFailureException;
+			throw new StoreException("PostgreSQL: could not " + what + ": " + ex.getMostSpecificCause().getMessage(),
+					ex, retryable);
+		}
+	}
+
+	static @Nullable OffsetDateTime timestamp(@Nullable Instant instant) {
+		return (instant != null) ? OffsetDateTime.ofInstant(millis(instant), ZoneOffset.UTC) : null;
+	}
+
+	static @Nullable Instant instant(ResultSet rs, String column) throws SQLException {
+		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+		return (value != null) ? value.toInstant() : null;
+	}
+
+	static Instant millis(Instant instant) {
+		return Instant.ofEpochMilli(instant.toEpochMilli());
+	}
+
+	static Array texts(Connection connection, Collection<String> values) throws SQLException {
+		return connection.createArrayOf("text", values.toArray());
+	}
+
+	static Array longs(Connection connection, Collection<Long> values) throws SQLException {
+		return connection.createArrayOf("bigint", values.toArray());
+	}
+
+}
