@@ -59,4 +59,26 @@ final class PartitionProbes {
 				s.percentile(90), s.max(), s.count());
 	}
 
+	/** The table's note. */
+	static String note(int rollingAtMost) {
+		return "- Balanced: every partition owned by exactly one running node (its term valid), owned counts differing "
+				+ "by at most one. Times from the first node's start (placed), or from the join's start(), the leave's "
+				+ "stop() call, the crash's halt(). Moved: partitions whose owner changed; min for a join is "
+				+ "floor(P / (N + 1)), what the newcomer needs for balance. Store calls: every call a node made through "
+				+ "its runtime, its run history's writes among them (every node runs an empty task in each partition it "
+				+ "owns every half interval, recorded in the MongoDB run history: one write per interval with runs); documents: those in cursor replies plus findAndModify values, all nodes together. The "
+				+ "keeper of the roster also leads default. Overlapping beliefs: pairs of nodes whose "
+				+ "beliefs in one partition (or group) overlapped, each begun and ended by its node's engine, on one clock "
+				+ "(a halted node's end when it halted); 0 expected, through every step, the rolling restart included. In "
+				+ "brackets, samples (every 50 ms) that showed a partition with two owners: the sampler reads the nodes "
+				+ "one after another, so a hand-over that falls between two reads shows there. Graceful hand-off: for "
+				+ "each partition of a node stopped gracefully (the leave and every rolling restart), the time from the end "
+				+ "of its belief (its drain over) to the start of its successor's, on one clock. Rolling restart: "
+				+ "each node in turn, the roster's keeper last, stopped gracefully and replaced by a new node, the "
+				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts. "
+				+ "Above " + rollingAtMost + " nodes, the last " + rollingAtMost + " of that order (the keeper "
+				+ "among them): one node takes one to two intervals to balance, so a hundred would take over 20 "
+				+ "minutes.";
+	}
+
 }

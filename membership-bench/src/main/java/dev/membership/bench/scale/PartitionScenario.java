@@ -73,6 +73,8 @@ public final class PartitionScenario {
 
 	private final PrintStream log;
 
+	private PartitionWork work;
+
 	private final AtomicInteger doubleOwners = new AtomicInteger();
 
 	private final BeliefIntervals beliefs = new BeliefIntervals();
@@ -94,7 +96,7 @@ public final class PartitionScenario {
 				? "in-JVM" : "none, reads only") + "; renew / lease / liveness "
 				+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
 				+ r.multipliedBy(2).toMillis() / 1000.0 + " s)", "N", "P", "placed and balanced after",
-				"store calls/node/interval followers mean / max; keeper", "docs read/interval cluster (3N + P)",
+				"store calls/node/interval followers mean / max; keeper (of them history writes, max)", "docs read/interval cluster (3N + P)",
 				"join: balanced after; moved (min)", "graceful leave: balanced after; moved (leaver's)",
 				"crash: balanced after; moved (crashed one's)", "max - min", "overlapping beliefs (samples with two owners)",
 				"graceful hand-off per partition: median / p90 / max (partitions)",
@@ -102,23 +104,7 @@ public final class PartitionScenario {
 		for (Case c : this.settings.cases()) {
 			runCase(c, table);
 		}
-		table.note("- Balanced: every partition owned by exactly one running node (its term valid), owned counts differing "
-				+ "by at most one. Times from the first node's start (placed), or from the join's start(), the leave's "
-				+ "stop() call, the crash's halt(). Moved: partitions whose owner changed; min for a join is "
-				+ "floor(P / (N + 1)), what the newcomer needs for balance. Store calls: every call a node made through "
-				+ "its runtime; documents: those in cursor replies plus findAndModify values, all nodes together. The "
-				+ "keeper of the roster also leads default. Overlapping beliefs: pairs of nodes whose "
-				+ "beliefs in one partition (or group) overlapped, each begun and ended by its node's engine, on one clock "
-				+ "(a halted node's end when it halted); 0 expected, through every step, the rolling restart included. In "
-				+ "brackets, samples (every 50 ms) that showed a partition with two owners: the sampler reads the nodes "
-				+ "one after another, so a hand-over that falls between two reads shows there. Graceful hand-off: for "
-				+ "each partition of a node stopped gracefully (the leave and every rolling restart), the time from the end "
-				+ "of its belief (its drain over) to the start of its successor's, on one clock. Rolling restart: "
-				+ "each node in turn, the roster's keeper last, stopped gracefully and replaced by a new node, the "
-				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts. "
-				+ "Above " + ROLLING_AT_MOST + " nodes, the last " + ROLLING_AT_MOST + " of that order (the keeper "
-				+ "among them): one node takes one to two intervals to balance, so a hundred would take over 20 "
-				+ "minutes.");
+		table.note(PartitionProbes.note(ROLLING_AT_MOST));
 		return table;
 	}
 
@@ -133,7 +119,9 @@ public final class PartitionScenario {
 		Map<MembershipNode, NodeCounts> counts = new HashMap<>();
 		try (EmbeddedMongoServer server = new EmbeddedMongoServer();
 				MongoClient client = server.newClient(meter);
-				SharedRuntimes runtimes = new SharedRuntimes(this.settings.storeThreads(), 4)) {
+				SharedRuntimes runtimes = new SharedRuntimes(this.settings.storeThreads(), 4);
+				PartitionWork work = new PartitionWork()) {
+			this.work = work;
 			long start = System.nanoTime();
 			for (int i = 0; i < c.nodes(); i++) {
 				start(c, "node-" + i, client, runtimes, running, counts);
@@ -145,7 +133,9 @@ public final class PartitionScenario {
 			Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
 			// steady state
 			Map<MembershipNode, Snapshot> before = new HashMap<>();
+			Map<MembershipNode, Long> writesBefore = new HashMap<>();
 			running.forEach((n) -> before.put(n, counts.get(n).snapshot()));
+			running.forEach((n) -> writesBefore.put(n, work.writes(n.nodeId())));
 			Snapshot clusterBefore = meter.cluster().snapshot();
 			long countStart = System.nanoTime();
 			Waits.pause(this.settings.renewalInterval().multipliedBy(this.settings.countIntervals()));
@@ -155,8 +145,10 @@ public final class PartitionScenario {
 			double max = 0;
 			int followers = 0;
 			double keeperCalls = 0;
+			double historyMax = 0;
 			for (MembershipNode n : running) {
 				double calls = (counts.get(n).snapshot().calls() - before.get(n).calls()) / intervals;
+				historyMax = Math.max(historyMax, (work.writes(n.nodeId()) - writesBefore.get(n)) / intervals);
 				if (n == keeper) {
 					keeperCalls = calls;
 				}
@@ -167,7 +159,8 @@ public final class PartitionScenario {
 				}
 			}
 			double docs = (meter.cluster().snapshot().documents() - clusterBefore.documents()) / intervals;
-			String load = String.format(Locale.ROOT, "%.2f / %.2f; %.2f", sum / Math.max(1, followers), max, keeperCalls);
+			String load = String.format(Locale.ROOT, "%.2f / %.2f; %.2f (history <= %.2f)", sum / Math.max(1, followers),
+					max, keeperCalls, historyMax);
 			String read = String.format(Locale.ROOT, "%.0f (%d)", docs, 3 * c.nodes() + c.partitions());
 			this.log.printf("  placed and balanced after %s; calls %s; docs %s%n", placed, load, read);
 
@@ -256,6 +249,7 @@ public final class PartitionScenario {
 			.runtime(runtimes.runtime(scope))
 			.observer(this.beliefs)
 			.noticeChannel((receiver) -> this.receivers.put(id, receiver))
+			.runHistory(this.work.history(id, client.getDatabase("bench")), 1_000)
 			.reaction((event) -> {
 				if (this.settings.notices() && event instanceof PartitionReleasedEvent released) {
 					// as LeadershipNotices does: the successor alone, else the others without its name
@@ -277,6 +271,7 @@ public final class PartitionScenario {
 		counts.put(node, scope);
 		running.add(node);
 		node.start();
+		this.work.runOwned(node, GROUP, r.dividedBy(2));
 	}
 
 	/** Polls every 50 ms until balanced; returns the time since {@code since}, or says it was not reached. */
