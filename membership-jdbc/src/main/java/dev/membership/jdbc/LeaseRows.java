@@ -53,12 +53,14 @@ final class LeaseRows {
 	LeaseRows(Statements sql) {
 		this.sql = sql;
 		// free: no row, expired before the caller's bound, this holder's own older request, or the term named by the
-		// holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated
+		// holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated. The stamp
+		// of a take-over is read once the row is locked (in SET), not at the statement's start: a statement that
+		// waited for the previous term's write must not stamp the next term earlier than it
 		this.acquire = "WITH t AS (SELECT " + NOW + " AS now) INSERT INTO " + sql.leases + " AS l (" + COLUMNS
 				+ ") SELECT ?::text, ?::text, ?::text, ?::text, 1, ?::timestamptz, t.now, t.now FROM t "
 				+ "ON CONFLICT (name) DO UPDATE SET node_id = excluded.node_id, incarnation = excluded.incarnation, "
 				+ "address = excluded.address, epoch = l.epoch + 1, expires_at = excluded.expires_at, "
-				+ "acquired_at = excluded.acquired_at, renewed_at = excluded.renewed_at "
+				+ "(acquired_at, renewed_at) = (SELECT s.now, s.now FROM (SELECT " + NOW + " AS now) s) "
 				+ "WHERE l.expires_at < ?::timestamptz "
 				+ "OR (l.node_id = ?::text AND l.incarnation = ?::text AND l.expires_at < excluded.expires_at) "
 				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS;
@@ -66,9 +68,9 @@ final class LeaseRows {
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
 				+ NOW + " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ? AND expires_at > "
 				+ RELEASED + " RETURNING renewed_at";
-		// one stamp for every row, and only rows whose expiry is older than this request's
-		this.renewAll = "WITH t AS (SELECT " + NOW + " AS now) UPDATE " + sql.leases + " l SET expires_at = "
-				+ "?::timestamptz, renewed_at = t.now FROM t, unnest(?::text[], ?::bigint[]) AS r(name, epoch) "
+		// each row stamped as it is written, and only rows whose expiry is older than this request's
+		this.renewAll = "UPDATE " + sql.leases + " l SET expires_at = ?::timestamptz, renewed_at = " + NOW
+				+ " FROM unnest(?::text[], ?::bigint[]) AS r(name, epoch) "
 				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
 				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at < ?::timestamptz";
 		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED

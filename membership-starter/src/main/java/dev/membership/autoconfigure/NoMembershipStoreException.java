@@ -1,5 +1,7 @@
 package dev.membership.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.util.ClassUtils;
 
 /**
@@ -10,9 +12,12 @@ class NoMembershipStoreException extends IllegalStateException {
 
 	private final String reason;
 
-	/** {@code classLoader}: the application's, to tell which MongoDB drivers it has. */
-	NoMembershipStoreException(ClassLoader classLoader) {
-		this(reason(classLoader));
+	/**
+	 * {@code classLoader}: the application's, to tell which drivers and stores it has; {@code store}: the one
+	 * {@code membership.store} names, if any.
+	 */
+	NoMembershipStoreException(ClassLoader classLoader, MembershipProperties.@Nullable Store store) {
+		this(reason(classLoader, store));
 	}
 
 	private NoMembershipStoreException(String reason) {
@@ -24,7 +29,17 @@ class NoMembershipStoreException extends IllegalStateException {
 		return this.reason;
 	}
 
-	private static String reason(ClassLoader classLoader) {
+	private static String reason(ClassLoader classLoader, MembershipProperties.@Nullable Store store) {
+		boolean jdbc = ClassUtils.isPresent("dev.membership.jdbc.JdbcMembershipStore", classLoader);
+		if (store == MembershipProperties.Store.JDBC) {
+			return jdbc ? "membership.store=jdbc and there is no DataSource bean (is spring-boot-starter-jdbc there, "
+					+ "with spring.datasource.url?)" : "membership.store=jdbc and membership-jdbc (the PostgreSQL store, "
+							+ "dev.membership:membership-jdbc) is not on the classpath";
+		}
+		if (store == null && jdbc) {
+			return "membership-jdbc is on the classpath but there is no DataSource bean (is spring-boot-starter-jdbc "
+					+ "there, with spring.datasource.url?), nor a MongoDB one";
+		}
 		boolean sync = ClassUtils.isPresent("org.springframework.data.mongodb.MongoDatabaseFactory", classLoader)
 				&& ClassUtils.isPresent("com.mongodb.client.MongoClient", classLoader);
 		boolean reactive = ClassUtils.isPresent("com.mongodb.reactivestreams.client.MongoClient", classLoader);

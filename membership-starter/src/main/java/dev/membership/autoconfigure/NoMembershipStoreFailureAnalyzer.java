@@ -12,7 +12,8 @@ class NoMembershipStoreFailureAnalyzer extends AbstractFailureAnalyzer<NoMembers
 				+ cause.reason() + ". Without a store no node would ever lead, so @LeaderOnly methods would never run.",
 				"Add org.springframework.boot:spring-boot-starter-data-mongodb (or its -reactive sibling in a "
 						+ "reactive application) and point it at your database "
-						+ "(spring.mongodb.uri), or define a bean of type dev.membership.spi.MembershipStore, or "
+						+ "(spring.mongodb.uri), or, for PostgreSQL, add dev.membership:membership-jdbc and "
+						+ "spring-boot-starter-jdbc with spring.datasource.url, or define a bean of type dev.membership.spi.MembershipStore, or "
 						+ "set membership.enabled=false to run without membership.",
 				cause);
 	}

@@ -1,0 +1,78 @@
+package dev.membership.jdbc.autoconfigure;
+
+import java.time.Duration;
+
+import javax.sql.DataSource;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
+
+import dev.membership.autoconfigure.MembershipAutoConfiguration;
+import dev.membership.autoconfigure.MembershipProperties;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.jdbc.JdbcMembershipStore;
+import dev.membership.jdbc.JdbcStoreSettings;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.StoreException;
+
+/**
+ * The PostgreSQL store on the application's {@link DataSource}: chosen when the application has one and no MongoDB, or
+ * by {@code membership.store=jdbc}. With both and no choice made, startup fails and says to choose. A database the
+ * store cannot keep leases safe on fails the startup too; one that cannot be reached yet is checked again by the node.
+ */
+@AutoConfiguration(before = MembershipAutoConfiguration.class,
+		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+				"org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration",
+				"org.springframework.boot.data.mongodb.autoconfigure.DataMongoReactiveAutoConfiguration" })
+@ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
+@ConditionalOnProperty(name = "membership.store", havingValue = "jdbc", matchIfMissing = true)
+public class MembershipJdbcAutoConfiguration {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipJdbcAutoConfiguration.class);
+
+	private static final String[] MONGO_FACTORIES = { "org.springframework.data.mongodb.MongoDatabaseFactory",
+			"org.springframework.data.mongodb.ReactiveMongoDatabaseFactory" };
+
+	@Bean
+	@ConditionalOnMissingBean(MembershipStore.class)
+	@ConditionalOnSingleCandidate(DataSource.class)
+	JdbcMembershipStore membershipStore(DataSource dataSource, MembershipProperties properties,
+			MembershipSettings settings, ListableBeanFactory beanFactory) {
+		if (properties.getStore() == null && hasMongo(beanFactory)) {
+			throw new AmbiguousMembershipStoreException();
+		}
+		MembershipProperties.Jdbc jdbc = properties.getJdbc();
+		Duration timeout = (jdbc.getOperationTimeout() != null) ? jdbc.getOperationTimeout()
+				: settings.renewalInterval();
+		JdbcMembershipStore store = new JdbcMembershipStore(dataSource,
+				new JdbcStoreSettings(jdbc.getTablePrefix(), timeout, jdbc.isInitializeSchema()));
+		try {
+			store.initialize(); // an unsupported database fails the startup, naming the fix
+		}
+		catch (StoreException ex) {
+			log.warn("Could not reach the membership database at startup ({}); the node checks it again and creates "
+					+ "its tables when it can", ex.getMessage());
+		}
+		return store;
+	}
+
+	private static boolean hasMongo(ListableBeanFactory beanFactory) {
+		ClassLoader loader = MembershipJdbcAutoConfiguration.class.getClassLoader();
+		for (String name : MONGO_FACTORIES) {
+			if (ClassUtils.isPresent(name, loader)
+					&& beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(name, loader)).length > 0) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}

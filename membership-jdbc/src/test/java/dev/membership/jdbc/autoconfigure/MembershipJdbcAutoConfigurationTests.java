@@ -1,0 +1,106 @@
+package dev.membership.jdbc.autoconfigure;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.time.Duration;
+
+import javax.sql.DataSource;
+
+import com.mongodb.client.MongoClients;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.mongodb.MongoDatabaseFactory;
+import org.springframework.data.mongodb.core.SimpleMongoClientDatabaseFactory;
+
+import dev.membership.autoconfigure.MembershipAutoConfiguration;
+import dev.membership.jdbc.EmbeddedPostgres;
+import dev.membership.jdbc.JdbcMembershipStore;
+import dev.membership.Membership;
+import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.spi.MembershipStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
+
+/** Which store an application gets, and the startup failures that name the fix. */
+class MembershipJdbcAutoConfigurationTests {
+
+	@RegisterExtension
+	static final EmbeddedPostgres postgres = new EmbeddedPostgres();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(
+				AutoConfigurations.of(MembershipJdbcAutoConfiguration.class, MembershipAutoConfiguration.class))
+		.withPropertyValues("membership.renewal-interval=1s", "membership.lease-duration=3s",
+				"membership.liveness-window=2s", "membership.jdbc.table-prefix=auto_");
+
+	@Test
+	void anApplicationWithADataSourceAloneKeepsTheClusterInPostgresAndLeads() {
+		this.runner.withBean(DataSource.class, postgres::dataSource).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(MembershipStore.class)).isInstanceOf(JdbcMembershipStore.class);
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
+		});
+	}
+
+	@Test
+	void withBothDatabasesStartupFailsUntilThePropertyChooses() {
+		ApplicationContextRunner both = this.runner.withBean(DataSource.class, postgres::dataSource)
+			.withBean(MongoDatabaseFactory.class,
+					() -> new SimpleMongoClientDatabaseFactory(MongoClients.create("mongodb://127.0.0.1:1"), "x"));
+		both.run((context) -> assertThat(context).getFailure()
+			.rootCause()
+			.isInstanceOf(AmbiguousMembershipStoreException.class)
+			.hasMessageContaining("membership.store"));
+		both.withPropertyValues("membership.store=jdbc")
+			.run((context) -> assertThat(context.getBean(MembershipStore.class))
+				.isInstanceOf(JdbcMembershipStore.class));
+		both.withPropertyValues("membership.store=mongodb")
+			.run((context) -> assertThat(context.getBean(MembershipStore.class))
+				.isInstanceOf(MongoMembershipStore.class));
+	}
+
+	@Test
+	void theJdbcStoreChosenWithoutADataSourceFailsAndSaysWhatIsMissing() {
+		this.runner.withPropertyValues("membership.store=jdbc")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("membership.store=jdbc and there is no DataSource bean"));
+	}
+
+	@Test
+	void anotherDatabaseThanPostgresFailsTheStartup() throws Exception {
+		DataSource mysql = mock(DataSource.class);
+		Connection connection = mock(Connection.class);
+		DatabaseMetaData meta = mock(DatabaseMetaData.class);
+		given(mysql.getConnection()).willReturn(connection);
+		given(connection.getMetaData()).willReturn(meta);
+		given(meta.getDatabaseProductName()).willReturn("MySQL");
+		given(meta.getDatabaseMajorVersion()).willReturn(8);
+		this.runner.withBean(DataSource.class, () -> mysql)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("runs on PostgreSQL 14 or later, and the DataSource is MySQL 8"));
+	}
+
+	@Test
+	void commitsAcknowledgedBeforeTheyAreDurableFailTheStartup() {
+		PGSimpleDataSource asynchronous = new PGSimpleDataSource();
+		asynchronous.setServerNames(new String[] { "127.0.0.1" });
+		asynchronous.setPortNumbers(new int[] { postgres.port() });
+		asynchronous.setDatabaseName("postgres");
+		asynchronous.setUser("postgres");
+		asynchronous.setOptions("-c synchronous_commit=off");
+		this.runner.withBean(DataSource.class, () -> asynchronous)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("synchronous_commit is off"));
+	}
+
+}
