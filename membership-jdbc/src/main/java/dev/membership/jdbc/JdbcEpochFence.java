@@ -1,0 +1,188 @@
+package dev.membership.jdbc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import dev.membership.leadership.LeadershipTerm;
+
+/**
+ * Writes to the application's own PostgreSQL tables that only the group's current term can make: each fenced row
+ * keeps, in a {@code bigint} column ({@code fence} unless told otherwise), the epoch of the last term that wrote it,
+ * and a write under an older epoch changes nothing and says which newer epoch got there first. A leader paused past
+ * its lease (a GC pause, a frozen VM) cannot overwrite what its successor wrote. Each write is one statement; the
+ * condition is re-evaluated on the row it locks, so two terms racing for a row cannot both win.
+ * <pre>
+ * JdbcEpochFence fence = JdbcEpochFence.of(LeaderContext.currentTerm());
+ * fence.update(jdbcClient, "invoices", Map.of("status", "sent"), Map.of("id", id)).orThrow();
+ * </pre>
+ * For a statement of your own, put {@link #assignment()} in its {@code SET} and {@link #condition()} in its
+ * {@code WHERE}, with {@link #params()} among its named parameters.
+ */
+public final class JdbcEpochFence {
+
+	/** The epoch's named parameter in {@link #assignment()} and {@link #condition()}. */
+	public static final String EPOCH_PARAMETER = "membershipFenceEpoch";
+
+	private static final Pattern NAME = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*\\.)?[A-Za-z_][A-Za-z0-9_]*");
+
+	private final String group;
+
+	private final long epoch;
+
+	private final String column;
+
+	private JdbcEpochFence(String group, long epoch, String column) {
+		this.group = group;
+		this.epoch = epoch;
+		this.column = column;
+	}
+
+	/** A fence with the epoch of {@code term} (a group's, or a partition's inside partition work). */
+	public static JdbcEpochFence of(LeadershipTerm term) {
+		return of(term.group(), term.epoch());
+	}
+
+	/** A fence with {@code epoch} of {@code group}, for code that carries the epoch rather than the term. */
+	public static JdbcEpochFence of(String group, long epoch) {
+		Objects.requireNonNull(group, "group");
+		return new JdbcEpochFence(group, epoch, "fence");
+	}
+
+	/** The same fence kept in another column (one per group whose terms write the table). */
+	public JdbcEpochFence column(String column) {
+		return new JdbcEpochFence(this.group, this.epoch, name(column, "column"));
+	}
+
+	public long epoch() {
+		return this.epoch;
+	}
+
+	public String group() {
+		return this.group;
+	}
+
+	/** For a statement's {@code SET}: {@code fence = :membershipFenceEpoch}. */
+	public String assignment() {
+		return this.column + " = :" + EPOCH_PARAMETER;
+	}
+
+	/** For a statement's {@code WHERE}: the row was last written by this term or an older one, or never fenced. */
+	public String condition() {
+		return "(" + this.column + " IS NULL OR " + this.column + " <= :" + EPOCH_PARAMETER + ")";
+	}
+
+	/** The named parameters of {@link #assignment()} and {@link #condition()}. */
+	public Map<String, Object> params() {
+		return Map.of(EPOCH_PARAMETER, this.epoch);
+	}
+
+	/** {@link #update(JdbcClient, String, Map, Map)} through a {@link JdbcTemplate}. */
+	public JdbcFencedWriteResult update(JdbcTemplate jdbc, String table, Map<String, ?> values, Map<String, ?> key) {
+		return update(JdbcClient.create(jdbc), table, values, key);
+	}
+
+	/**
+	 * {@code UPDATE table SET values..., fence = epoch WHERE key... AND (fence IS NULL OR fence <= epoch)}; when
+	 * it updates nothing, reads the newest fence of the rows {@code key} selects, to say which epoch fenced it out.
+	 */
+	public JdbcFencedWriteResult update(JdbcClient jdbc, String table, Map<String, ?> values, Map<String, ?> key) {
+		String target = name(table, "table");
+		Map<String, Object> params = new LinkedHashMap<>(params());
+		List<String> set = new ArrayList<>();
+		values.forEach((column, value) -> set.add(bind(column, "v", value, params)));
+		set.add(assignment());
+		String where = where(key, params);
+		int rows = jdbc.sql("UPDATE " + target + " SET " + String.join(", ", set) + " WHERE " + where + " AND "
+				+ condition()).params(params).update();
+		return (rows > 0) ? new JdbcFencedWriteResult(rows, false, OptionalLong.empty())
+				: new JdbcFencedWriteResult(0, false, newer(jdbc, target, key));
+	}
+
+	/** {@link #upsert(JdbcClient, String, Map, Map)} through a {@link JdbcTemplate}. */
+	public JdbcFencedWriteResult upsert(JdbcTemplate jdbc, String table, Map<String, ?> key, Map<String, ?> values) {
+		return upsert(JdbcClient.create(jdbc), table, key, values);
+	}
+
+	/**
+	 * Inserts the row ({@code key} and {@code values}, fenced with this epoch), or updates it where this term or an
+	 * older one wrote it last: {@code INSERT ... ON CONFLICT (key columns) DO UPDATE ... WHERE fence <= epoch}. The
+	 * key's columns must be the table's primary key or have a unique index.
+	 */
+	public JdbcFencedWriteResult upsert(JdbcClient jdbc, String table, Map<String, ?> key, Map<String, ?> values) {
+		String target = name(table, "table");
+		Map<String, Object> params = new LinkedHashMap<>(params());
+		List<String> columns = new ArrayList<>();
+		List<String> inserted = new ArrayList<>();
+		List<String> updated = new ArrayList<>();
+		key.forEach((column, value) -> {
+			columns.add(name(column, "column"));
+			inserted.add(":" + parameter("k", column, value, params));
+		});
+		values.forEach((column, value) -> {
+			columns.add(name(column, "column"));
+			inserted.add(":" + parameter("v", column, value, params));
+			updated.add(column + " = excluded." + column);
+		});
+		columns.add(this.column);
+		inserted.add(":" + EPOCH_PARAMETER);
+		updated.add(this.column + " = excluded." + this.column);
+		String sql = "INSERT INTO " + target + " AS t (" + String.join(", ", columns) + ") VALUES ("
+				+ String.join(", ", inserted) + ") ON CONFLICT (" + String.join(", ", key.keySet()) + ") DO UPDATE SET "
+				+ String.join(", ", updated) + " WHERE t." + this.column + " IS NULL OR t." + this.column + " <= :"
+				+ EPOCH_PARAMETER + " RETURNING (xmax = 0) AS inserted";
+		List<Boolean> done = jdbc.sql(sql).params(params).query((rs, i) -> rs.getBoolean("inserted")).list();
+		return done.isEmpty() ? new JdbcFencedWriteResult(0, false, newer(jdbc, target, key))
+				: new JdbcFencedWriteResult(1, done.get(0), OptionalLong.empty());
+	}
+
+	private OptionalLong newer(JdbcClient jdbc, String table, Map<String, ?> key) {
+		Map<String, Object> params = new LinkedHashMap<>();
+		String where = where(key, params);
+		List<Long> newest = jdbc.sql("SELECT max(" + this.column + ") AS newest FROM " + table + " WHERE " + where)
+			.params(params)
+			.query((rs, i) -> rs.getObject("newest", Long.class))
+			.list();
+		Long epoch = newest.isEmpty() ? null : newest.get(0);
+		return (epoch != null && epoch > this.epoch) ? OptionalLong.of(epoch) : OptionalLong.empty();
+	}
+
+	private static String where(Map<String, ?> key, Map<String, Object> params) {
+		if (key.isEmpty()) {
+			throw new IllegalArgumentException("A fenced write needs the key of the rows it writes");
+		}
+		List<String> conditions = new ArrayList<>();
+		key.forEach((column, value) -> conditions.add(bind(column, "k", value, params)));
+		return String.join(" AND ", conditions);
+	}
+
+	private static String bind(String column, String kind, Object value, Map<String, Object> params) {
+		return name(column, "column") + " = :" + parameter(kind, column, value, params);
+	}
+
+	private static String parameter(String kind, String column, Object value, Map<String, Object> params) {
+		String parameter = kind + "_" + column.replace('.', '_');
+		params.put(parameter, value);
+		return parameter;
+	}
+
+	private static String name(String name, String what) {
+		if (name == null || !NAME.matcher(name).matches()) {
+			throw new IllegalArgumentException("Not an unquoted " + what + " name: '" + name + "'");
+		}
+		return name;
+	}
+
+	@Override
+	public String toString() {
+		return "JdbcEpochFence[" + this.group + " epoch " + this.epoch + " in column " + this.column + "]";
+	}
+
+}
