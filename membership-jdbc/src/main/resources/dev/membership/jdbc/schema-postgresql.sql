@@ -37,3 +37,10 @@ CREATE TABLE IF NOT EXISTS membership_roster (
     changes     jsonb       NOT NULL,
     assignments jsonb       NOT NULL
 );
+
+-- the cluster's generated broadcast keys (one row, "broadcast"; primary key first): rotate by putting a new key first
+CREATE TABLE IF NOT EXISTS membership_keys (
+    id         text        PRIMARY KEY,
+    keys       text[]      NOT NULL,
+    created_at timestamptz NOT NULL
+);

@@ -8,16 +8,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.util.ClassUtils;
 
+import dev.membership.autoconfigure.BroadcastAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipProperties;
 import dev.membership.engine.MembershipSettings;
+import dev.membership.broadcast.BroadcastKeySource;
+import dev.membership.jdbc.JdbcBroadcastKeys;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcStoreSettings;
 import dev.membership.spi.MembershipStore;
@@ -28,7 +33,7 @@ import dev.membership.spi.StoreException;
  * by {@code membership.store=jdbc}. With both and no choice made, startup fails and says to choose. A database the
  * store cannot keep leases safe on fails the startup too; one that cannot be reached yet is checked again by the node.
  */
-@AutoConfiguration(before = MembershipAutoConfiguration.class,
+@AutoConfiguration(before = { MembershipAutoConfiguration.class, BroadcastAutoConfiguration.class },
 		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 				"org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration",
 				"org.springframework.boot.data.mongodb.autoconfigure.DataMongoReactiveAutoConfiguration" })
@@ -49,11 +54,7 @@ public class MembershipJdbcAutoConfiguration {
 		if (properties.getStore() == null && hasMongo(beanFactory)) {
 			throw new AmbiguousMembershipStoreException();
 		}
-		MembershipProperties.Jdbc jdbc = properties.getJdbc();
-		Duration timeout = (jdbc.getOperationTimeout() != null) ? jdbc.getOperationTimeout()
-				: settings.renewalInterval();
-		JdbcMembershipStore store = new JdbcMembershipStore(dataSource,
-				new JdbcStoreSettings(jdbc.getTablePrefix(), timeout, jdbc.isInitializeSchema()));
+		JdbcMembershipStore store = new JdbcMembershipStore(dataSource, storeSettings(properties, settings));
 		try {
 			store.initialize(); // an unsupported database fails the startup, naming the fix
 		}
@@ -62,6 +63,26 @@ public class MembershipJdbcAutoConfiguration {
 					+ "its tables when it can", ex.getMessage());
 		}
 		return store;
+	}
+
+	/**
+	 * The broadcast's keys, generated once and kept in PostgreSQL, where no keys are configured
+	 * ({@code membership.broadcast.keys}) and the PostgreSQL store keeps the cluster.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(JdbcMembershipStore.class)
+	@Conditional(NoBroadcastKeysConfigured.class)
+	BroadcastKeySource jdbcBroadcastKeys(DataSource dataSource, MembershipProperties properties,
+			MembershipSettings settings) {
+		return new JdbcBroadcastKeys(dataSource, storeSettings(properties, settings));
+	}
+
+	private static JdbcStoreSettings storeSettings(MembershipProperties properties, MembershipSettings settings) {
+		MembershipProperties.Jdbc jdbc = properties.getJdbc();
+		Duration timeout = (jdbc.getOperationTimeout() != null) ? jdbc.getOperationTimeout()
+				: settings.renewalInterval();
+		return new JdbcStoreSettings(jdbc.getTablePrefix(), timeout, jdbc.isInitializeSchema());
 	}
 
 	private static boolean hasMongo(ListableBeanFactory beanFactory) {

@@ -17,6 +17,8 @@ import org.springframework.data.mongodb.core.SimpleMongoClientDatabaseFactory;
 
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.jdbc.EmbeddedPostgres;
+import dev.membership.broadcast.BroadcastKeySource;
+import dev.membership.jdbc.JdbcBroadcastKeys;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.Membership;
 import dev.membership.mongo.MongoMembershipStore;
@@ -44,9 +46,17 @@ class MembershipJdbcAutoConfigurationTests {
 		this.runner.withBean(DataSource.class, postgres::dataSource).run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(MembershipStore.class)).isInstanceOf(JdbcMembershipStore.class);
+			assertThat(context.getBean(BroadcastKeySource.class)).isInstanceOf(JdbcBroadcastKeys.class);
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
 		});
+	}
+
+	@Test
+	void configuredBroadcastKeysAreNotReplacedByGeneratedOnes() {
+		this.runner.withBean(DataSource.class, postgres::dataSource)
+			.withPropertyValues("membership.broadcast.keys[0]=" + "k".repeat(43))
+			.run((context) -> assertThat(context).doesNotHaveBean(JdbcBroadcastKeys.class));
 	}
 
 	@Test
