@@ -86,11 +86,18 @@ final class JdbcSchema {
 			if (code.trim().endsWith(";")) {
 				String statement = current.toString().trim();
 				statements.add(statement.substring(0, statement.length() - 1)
-					.replace("TABLE IF NOT EXISTS membership_", "TABLE IF NOT EXISTS " + prefix));
+					.replace("TABLE IF NOT EXISTS membership_", "TABLE IF NOT EXISTS " + prefix)
+					.replace("INDEX IF NOT EXISTS membership_", "INDEX IF NOT EXISTS " + indexPrefix(prefix))
+					.replace(" ON membership_", " ON " + prefix));
 				current.setLength(0);
 			}
 		}
 		return statements;
+	}
+
+	/** Indexes live in their table's schema and take no schema name: the prefix without it. */
+	private static String indexPrefix(String prefix) {
+		return prefix.substring(prefix.indexOf('.') + 1);
 	}
 
 	static String ddl() {

@@ -44,3 +44,29 @@ CREATE TABLE IF NOT EXISTS membership_keys (
     keys       text[]      NOT NULL,
     created_at timestamptz NOT NULL
 );
+
+-- the run history: one row per run, in a ring of membership.history.max-runs slots per job, partition and node process
+-- (slot), so that it stays bounded by count; rows past membership.history.retention (expire_at) are deleted as runs
+-- are written
+CREATE TABLE IF NOT EXISTS membership_runs (
+    slot       text        PRIMARY KEY,
+    run        text        NOT NULL,
+    process    text        NOT NULL,
+    sequence   bigint      NOT NULL,
+    job        text        NOT NULL,
+    group_name text        NOT NULL,
+    partition  integer,
+    node_id    text        NOT NULL,
+    epoch      bigint      NOT NULL,
+    started_at timestamptz NOT NULL,
+    ended_at   timestamptz,
+    outcome    text,
+    error      text,
+    expire_at  timestamptz NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS membership_runs_newest ON membership_runs (started_at DESC);
+
+CREATE INDEX IF NOT EXISTS membership_runs_by_job ON membership_runs (job, started_at DESC);
+
+CREATE INDEX IF NOT EXISTS membership_runs_expiry ON membership_runs (expire_at);

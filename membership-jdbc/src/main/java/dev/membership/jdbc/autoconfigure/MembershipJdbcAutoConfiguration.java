@@ -24,8 +24,10 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.jdbc.JdbcBroadcastKeys;
 import dev.membership.jdbc.JdbcMembershipStore;
+import dev.membership.jdbc.JdbcRunHistory;
 import dev.membership.jdbc.JdbcStoreSettings;
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.StoreException;
 
 /**
@@ -63,6 +65,18 @@ public class MembershipJdbcAutoConfiguration {
 					+ "its tables when it can", ex.getMessage());
 		}
 		return store;
+	}
+
+	/** The run history in PostgreSQL beside the store ({@code membership.history.*}). */
+	@Bean
+	@ConditionalOnMissingBean(RunHistoryStore.class)
+	@ConditionalOnBean(JdbcMembershipStore.class)
+	@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
+	JdbcRunHistory membershipRunHistory(DataSource dataSource, MembershipProperties properties,
+			MembershipSettings settings) {
+		MembershipProperties.History history = properties.getHistory();
+		return new JdbcRunHistory(dataSource, storeSettings(properties, settings), history.getRetention(),
+				history.getMaxRuns());
 	}
 
 	/**

@@ -20,6 +20,7 @@ import dev.membership.jdbc.EmbeddedPostgres;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.jdbc.JdbcBroadcastKeys;
 import dev.membership.jdbc.JdbcMembershipStore;
+import dev.membership.jdbc.JdbcRunHistory;
 import dev.membership.Membership;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.spi.MembershipStore;
@@ -47,6 +48,7 @@ class MembershipJdbcAutoConfigurationTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(MembershipStore.class)).isInstanceOf(JdbcMembershipStore.class);
 			assertThat(context.getBean(BroadcastKeySource.class)).isInstanceOf(JdbcBroadcastKeys.class);
+			assertThat(context).hasSingleBean(JdbcRunHistory.class);
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
 		});
