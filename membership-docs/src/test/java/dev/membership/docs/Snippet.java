@@ -61,7 +61,9 @@ record Snippet(Path file, int line, String code, String context) {
 			import dev.membership.engine.*;
 			import dev.membership.leadership.*;
 			import dev.membership.liveness.*;
+			import dev.membership.jdbc.*;
 			import dev.membership.mongo.*;
+			import org.springframework.jdbc.core.simple.JdbcClient;
 			import dev.membership.scheduling.*;
 			import dev.membership.spi.*;
 			import dev.membership.test.*;

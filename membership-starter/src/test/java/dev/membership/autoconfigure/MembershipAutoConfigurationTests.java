@@ -138,6 +138,19 @@ class MembershipAutoConfigurationTests {
 	}
 
 	@Test
+	void theJdbcStoreChosenWithoutMembershipJdbcFailsAndNamesTheModule() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(MembershipAutoConfiguration.class))
+			.withPropertyValues("membership.store=jdbc")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains("membership.store=jdbc and membership-jdbc",
+						"dev.membership:membership-jdbc) is not on the classpath");
+				assertThat(analysis.getAction()).contains("dev.membership:membership-jdbc", "spring.datasource.url");
+			});
+	}
+
+	@Test
 	void withNoMongoDbDriverAtAllTheFailureSaysSo() {
 		new ApplicationContextRunner()
 			.withClassLoader(new FilteredClassLoader("com.mongodb", "org.springframework.data.mongodb"))
