@@ -61,8 +61,9 @@ final class Statements {
 			boolean retryable = ex instanceof TransientDataAccessException
 					|| ex instanceof RecoverableDataAccessException
 					|| ex instanceof DataAccessResourceFailureException;
-			throw new StoreException("PostgreSQL: could not " + what + ": " + ex.getMostSpecificCause().getMessage(),
-					ex, retryable);
+			Throwable cause = ex.getMostSpecificCause();
+			String why = (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getSimpleName();
+			throw new StoreException("PostgreSQL: could not " + what + ": " + why, ex, retryable);
 		}
 	}
 

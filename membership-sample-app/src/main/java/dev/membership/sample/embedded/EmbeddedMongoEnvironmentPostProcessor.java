@@ -40,6 +40,9 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+		if (environment.acceptsProfiles(EmbeddedPostgresEnvironmentPostProcessor.POSTGRES)) {
+			return; // the cluster and the sample's data are in PostgreSQL
+		}
 		// bound by hand: this runs before the application context (and @EnableConfigurationProperties) exists
 		EmbeddedMongoProperties embedded = Binder.get(environment)
 			.bindOrCreate("sample.embedded-mongo", EmbeddedMongoProperties.class);

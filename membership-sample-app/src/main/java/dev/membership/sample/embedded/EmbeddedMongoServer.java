@@ -16,7 +16,7 @@ import org.springframework.context.SmartLifecycle;
  * The embedded database of this process, or a handle on one another sample process already runs on the port. Stops
  * last, after membership has released its leases.
  */
-public final class EmbeddedMongoServer implements SmartLifecycle {
+public final class EmbeddedMongoServer implements SmartLifecycle, EmbeddedDatabase {
 
 	private final MongoServer server;
 
@@ -68,11 +68,12 @@ public final class EmbeddedMongoServer implements SmartLifecycle {
 		return this.server != null;
 	}
 
+	@Override
 	public String description() {
 		return this.description;
 	}
 
-	/** Blocks until this process stops the database. */
+	@Override
 	public void awaitStop() throws InterruptedException {
 		this.stopped.await();
 	}

@@ -5,19 +5,19 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.ApplicationArguments;
 import org.springframework.boot.ApplicationRunner;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 /** In standalone mode, keeps the process (and its embedded database) alive until it is stopped. */
 @Component
-@ConditionalOnBooleanProperty("sample.embedded-mongo.standalone")
+@ConditionalOnExpression("${sample.embedded-mongo.standalone:false} or ${sample.embedded-postgres.standalone:false}")
 class StandaloneDatabase implements ApplicationRunner {
 
 	private static final Logger log = LoggerFactory.getLogger(StandaloneDatabase.class);
 
-	private final EmbeddedMongoServer server;
+	private final EmbeddedDatabase server;
 
-	StandaloneDatabase(EmbeddedMongoServer server) {
+	StandaloneDatabase(EmbeddedDatabase server) {
 		this.server = server;
 	}
 

@@ -2,32 +2,22 @@ package dev.membership.sample.housekeeping;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import java.util.List;
-import java.util.UUID;
 
-import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.data.domain.Sort;
-import org.springframework.data.mongodb.core.MongoTemplate;
-import org.springframework.data.mongodb.core.query.Criteria;
-import org.springframework.data.mongodb.core.query.Query;
-import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.membership.Membership;
-import dev.membership.sample.StandInWork;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.sample.FencedCheckpoint;
+import dev.membership.sample.StandInWork;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.mongo.EpochFence;
-import dev.membership.mongo.FencedWriteResult;
 
 /**
  * Every node writes short-lived items; the leader alone purges the expired ones. Every run is recorded when it starts
@@ -41,13 +31,7 @@ public class Housekeeping {
 
 	private static final Logger log = LoggerFactory.getLogger(Housekeeping.class);
 
-	static final String ITEMS = "sample_items";
-
-	static final String RUNS = "housekeeping_runs";
-
-	static final String STATE = "housekeeping_state";
-
-	private final MongoTemplate mongo;
+	private final HousekeepingData data;
 
 	private final Membership membership;
 
@@ -55,10 +39,10 @@ public class Housekeeping {
 
 	private final Duration workDuration;
 
-	public Housekeeping(MongoTemplate mongo, Membership membership,
+	public Housekeeping(HousekeepingData data, Membership membership,
 			@Value("${sample.items.lifetime:3s}") Duration itemLifetime,
 			@Value("${sample.housekeeping.work-duration:0s}") Duration workDuration) {
-		this.mongo = mongo;
+		this.data = data;
 		this.membership = membership;
 		this.itemLifetime = itemLifetime;
 		this.workDuration = workDuration;
@@ -66,9 +50,8 @@ public class Housekeeping {
 
 	@Scheduled(fixedDelayString = "${sample.items.interval:1s}")
 	public void writeItem() {
-		this.membership.serverTimeEstimate().ifPresent((now) -> this.mongo.insert(new Document("nodeId", this.membership.nodeId())
-			.append("createdAt", Date.from(now))
-			.append("expiresAt", Date.from(now.plus(this.itemLifetime))), ITEMS));
+		this.membership.serverTimeEstimate()
+			.ifPresent((now) -> this.data.writeItem(this.membership.nodeId(), now, now.plus(this.itemLifetime)));
 	}
 
 	/** Not interrupted on revocation: a graceful stop lets the run finish, then hands over. */
@@ -76,29 +59,20 @@ public class Housekeeping {
 	@Scheduled(fixedDelayString = "${sample.housekeeping.interval:5s}")
 	public void purgeExpired() {
 		LeadershipTerm term = LeaderContext.currentTerm();
-		String id = UUID.randomUUID().toString(); // a plain string id: never converted to an ObjectId
 		Instant start = now();
-		// stamped by the database's clock, like the leases: runs of different nodes compare exactly
-		Query run = Query.query(Criteria.where("_id").is(id));
-		this.mongo.upsert(run, new Update().set("nodeId", this.membership.nodeId())
-			.set("epoch", term.epoch())
-			.currentDate("startedAt")
-			.set("purged", 0), RUNS);
+		String id = this.data.startRun(this.membership.nodeId(), term.epoch());
 		long purged = 0;
 		Boolean accepted = null;
 		String error = null;
 		try {
 			StandInWork.take(this.workDuration);
-			purged = this.mongo.remove(Query.query(Criteria.where("expiresAt").lt(Date.from(start))), ITEMS)
-				.getDeletedCount();
+			purged = this.data.purgeExpiredBefore(start);
 			// the checkpoint only moves under the newest epoch: a late run of an old leader is rejected here
-			FencedWriteResult checkpoint = EpochFence.of(term)
-				.upsert(this.mongo, Query.query(Criteria.where("_id").is("purge")),
-						new Update().set("purgedBefore", Date.from(start)).set("by", this.membership.nodeId()), STATE);
-			accepted = checkpoint.applied() && !checkpoint.isFencedOut();
-			if (!checkpoint.applied()) {
+			FencedCheckpoint checkpoint = this.data.checkpoint(term, start, this.membership.nodeId());
+			accepted = checkpoint.accepted();
+			if (!accepted) {
 				log.warn("Housekeeping of epoch {} was fenced out: epoch {} has written since", term.epoch(),
-						checkpoint.supersededBy().orElse(-1));
+						checkpoint.supersededBy());
 			}
 		}
 		catch (RuntimeException ex) {
@@ -106,17 +80,13 @@ public class Housekeeping {
 			throw ex;
 		}
 		finally {
-			this.mongo.updateFirst(run, new Update().currentDate("endedAt")
-				.set("purged", purged)
-				.set("accepted", accepted)
-				.set("error", error), RUNS);
+			this.data.endRun(id, purged, accepted, error);
 		}
 	}
 
 	@GetMapping("/housekeeping/runs")
 	public List<HousekeepingRun> runs() {
-		return this.mongo.find(new Query().with(Sort.by(Sort.Direction.DESC, "startedAt")).limit(500),
-				HousekeepingRun.class, RUNS);
+		return this.data.runs();
 	}
 
 	private Instant now() {

@@ -1,30 +1,21 @@
 package dev.membership.sample.tenants;
 
 import java.time.Duration;
-import java.util.Date;
 import java.util.List;
-import java.util.UUID;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.data.domain.Sort;
-import org.springframework.data.mongodb.core.MongoTemplate;
-import org.springframework.data.mongodb.core.query.Criteria;
-import org.springframework.data.mongodb.core.query.Query;
-import org.springframework.data.mongodb.core.query.Update;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.membership.Membership;
-import dev.membership.sample.StandInWork;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
-import dev.membership.mongo.EpochFence;
-import dev.membership.mongo.FencedWriteResult;
+import dev.membership.sample.FencedCheckpoint;
+import dev.membership.sample.StandInWork;
 import dev.membership.scheduling.ForEachOwnedPartition;
 
 /**
@@ -39,19 +30,15 @@ public class TenantRollup {
 
 	private static final Logger log = LoggerFactory.getLogger(TenantRollup.class);
 
-	static final String RUNS = "tenant_runs";
-
-	static final String CHECKPOINTS = "tenant_checkpoints";
-
-	private final MongoTemplate mongo;
+	private final TenantData data;
 
 	private final Membership membership;
 
 	private final Duration workDuration;
 
-	public TenantRollup(MongoTemplate mongo, Membership membership,
+	public TenantRollup(TenantData data, Membership membership,
 			@Value("${sample.tenants.work-duration:0s}") Duration workDuration) {
-		this.mongo = mongo;
+		this.data = data;
 		this.membership = membership;
 		this.workDuration = workDuration;
 	}
@@ -62,26 +49,20 @@ public class TenantRollup {
 	public void rollup() {
 		LeadershipTerm term = LeaderContext.currentTerm();
 		int partition = term.partition().orElseThrow();
-		Query run = Query.query(Criteria.where("_id").is(UUID.randomUUID().toString()));
-		this.mongo.upsert(run, new Update().set("nodeId", this.membership.nodeId())
-			.set("partition", partition)
-			.set("epoch", term.epoch())
-			.currentDate("startedAt"), RUNS);
+		String id = this.data.startRun(this.membership.nodeId(), partition, term.epoch());
 		Boolean accepted = null;
 		try {
 			StandInWork.take(this.workDuration);
 			// the partition's checkpoint only moves under its newest epoch: a late run of an old owner is rejected
-			FencedWriteResult checkpoint = EpochFence.of(term)
-				.upsert(this.mongo, Query.query(Criteria.where("_id").is("partition-" + partition)),
-						new Update().set("rolledUpAt", new Date()).set("by", this.membership.nodeId()), CHECKPOINTS);
-			accepted = checkpoint.applied() && !checkpoint.isFencedOut();
+			FencedCheckpoint checkpoint = this.data.checkpoint(term, partition, this.membership.nodeId());
+			accepted = checkpoint.accepted();
 			if (!accepted) {
 				log.warn("Roll-up of partition {} under epoch {} was fenced out: epoch {} has written since", partition,
-						term.epoch(), checkpoint.supersededBy().orElse(-1));
+						term.epoch(), checkpoint.supersededBy());
 			}
 		}
 		finally {
-			this.mongo.updateFirst(run, new Update().currentDate("endedAt").set("accepted", accepted), RUNS);
+			this.data.endRun(id, accepted);
 		}
 	}
 
@@ -102,8 +83,7 @@ public class TenantRollup {
 	/** Every run that started on any node, newest first (at most 500). */
 	@GetMapping("/tenants/runs")
 	public List<TenantRun> runs() {
-		return this.mongo.find(new Query().with(Sort.by(Sort.Direction.DESC, "startedAt")).limit(500), TenantRun.class,
-				RUNS);
+		return this.data.runs();
 	}
 
 }

@@ -16,9 +16,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -161,7 +158,7 @@ class ClusterEndToEndIT {
 			long gap = Duration.between(drainedEnd, Instant.parse(next.get("startedAt").asString())).toMillis();
 			gaps.add(gap);
 			// the new leader's acquisition as the database stamped it ($currentDate), beside the run's end
-			long handOver = Duration.between(drainedEnd, leaseAcquiredAt(database, next.get("epoch").asLong()))
+			long handOver = Duration.between(drainedEnd, StoredData.leaseAcquiredAt(database, next.get("epoch").asLong()))
 				.toMillis();
 			handOvers.add(handOver);
 			assertThat(handOver).as("the next leader acquired the lease after the drained run ended").isNotNegative();
@@ -195,19 +192,6 @@ class ClusterEndToEndIT {
 		List<Long> sorted = new ArrayList<>(values);
 		sorted.sort(null);
 		return sorted.get(sorted.size() / 2);
-	}
-
-	/** When the database says the lease was acquired with {@code epoch} (read straight from the lease document). */
-	private static Instant leaseAcquiredAt(int database, long epoch) {
-		try (MongoClient client = MongoClients.create("mongodb://127.0.0.1:" + database)) {
-			Document lease = client.getDatabase("membership-sample")
-				.getCollection("clusterleases")
-				.find(new Document("_id", "default"))
-				.first();
-			assertThat(lease).isNotNull();
-			assertThat(lease.get("epoch", Number.class).longValue()).as("lease epoch").isEqualTo(epoch);
-			return lease.getDate("acquiredAt").toInstant();
-		}
 	}
 
 	private static List<JsonNode> runs(Proc node) throws Exception {
@@ -263,9 +247,9 @@ class ClusterEndToEndIT {
 
 	private static void checkHousekeepingRuns(List<Proc> nodes) throws Exception {
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> SampleProcesses.storedRuns(databasePort, "housekeeping_runs").size() > 10);
+			.until(() -> StoredData.runs(databasePort, "housekeeping_runs").size() > 10);
 		// every run since the first, straight from the database: the endpoint serves the newest 500 only
-		List<JsonNode> runs = SampleProcesses.storedRuns(databasePort, "housekeeping_runs")
+		List<JsonNode> runs = StoredData.runs(databasePort, "housekeeping_runs")
 			.stream()
 			.filter((r) -> r.hasNonNull("endedAt"))
 			.toList();
@@ -307,7 +291,7 @@ class ClusterEndToEndIT {
 	 * that outlived its ownership, which the fence is for), epochs never went back, and the partitions were spread.
 	 */
 	private static void checkTenantRuns(List<Proc> nodes) throws Exception {
-		List<JsonNode> all = new ArrayList<>(SampleProcesses.storedRuns(databasePort, "tenant_runs"));
+		List<JsonNode> all = new ArrayList<>(StoredData.runs(databasePort, "tenant_runs"));
 		all.removeIf((r) -> !r.hasNonNull("endedAt"));
 		all.sort(Comparator.comparing((JsonNode r) -> Instant.parse(r.get("startedAt").asString())));
 		Map<Integer, JsonNode> previousOf = new HashMap<>();
@@ -435,7 +419,6 @@ class ClusterEndToEndIT {
 			return -1;
 		}
 	}
-
 
 	// ------------------------------------------------------------------ processes
 

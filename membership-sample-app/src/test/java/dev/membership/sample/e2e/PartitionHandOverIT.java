@@ -4,7 +4,6 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -12,9 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,9 +47,6 @@ class PartitionHandOverIT {
 
 	private static int database;
 
-	/** Reads the runs: one client for the whole test (a client per poll would start its monitors every 10 ms). */
-	private static MongoClient client;
-
 	@BeforeAll
 	static void prepare() throws Exception {
 		processes = new SampleProcesses();
@@ -61,9 +54,6 @@ class PartitionHandOverIT {
 
 	@AfterAll
 	static void stopEverything() throws InterruptedException {
-		if (client != null) {
-			client.close();
-		}
 		processes.close();
 	}
 
@@ -71,7 +61,6 @@ class PartitionHandOverIT {
 	void partitionRunsNeverOverlapAcrossAJoinAGracefulStopMidRunAndAScaleDown() throws Exception {
 		database = freePort();
 		processes.startDatabase(database, Files.createTempDirectory(LOGS, "partitions-db"));
-		client = MongoClients.create("mongodb://127.0.0.1:" + database);
 		List<Proc> nodes = new ArrayList<>();
 		nodes.add(processes.startNode("p1", database, with(WORK, LONG_WORK)));
 		nodes.add(processes.startNode("p2", database, WORK));
@@ -211,12 +200,14 @@ class PartitionHandOverIT {
 	 */
 	private static List<Run> runs() {
 		List<Run> runs = new ArrayList<>();
-		for (Document d : client.getDatabase("membership-sample").getCollection("tenant_runs").find()) {
-			runs.add(new Run(d.getString("_id"), d.getString("nodeId"), d.get("partition", Number.class).intValue(),
-					d.get("epoch", Number.class).longValue(), d.getDate("startedAt").toInstant(),
-					(d.getDate("endedAt") != null) ? d.getDate("endedAt").toInstant() : null, d.getBoolean("accepted")));
+		for (JsonNode r : StoredData.runs(database, "tenant_runs")) {
+			JsonNode ended = r.get("endedAt");
+			JsonNode accepted = r.get("accepted");
+			runs.add(new Run(r.get("id").asString(), r.get("nodeId").asString(), r.get("partition").asInt(),
+					r.get("epoch").asLong(), Instant.parse(r.get("startedAt").asString()),
+					(ended == null || ended.isNull()) ? null : Instant.parse(ended.asString()),
+					(accepted == null || accepted.isNull()) ? null : accepted.asBoolean()));
 		}
-		runs.sort(Comparator.comparing(Run::startedAt));
 		return runs;
 	}
 

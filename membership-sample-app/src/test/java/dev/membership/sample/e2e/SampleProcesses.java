@@ -58,8 +58,7 @@ final class SampleProcesses implements AutoCloseable {
 
 	/** A standalone database on {@code port}, kept in {@code directory}; returns once it accepts connections. */
 	Proc startDatabase(int port, Path directory) throws IOException {
-		Proc database = start("database", 0, "--sample.embedded-mongo.standalone=true",
-				"--sample.embedded-mongo.port=" + port, "--sample.embedded-mongo.directory=" + directory);
+		Proc database = start("database", 0, Backend.CURRENT.databaseArgs(port, directory).toArray(String[]::new));
 		await("the database port").atMost(Duration.ofSeconds(60)).until(() -> accepts(port));
 		return database;
 	}
@@ -70,9 +69,8 @@ final class SampleProcesses implements AutoCloseable {
 	 */
 	Proc startNode(String name, int database, String... extra) throws IOException {
 		int port = freePort();
-		List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--server.address=127.0.0.1",
-				// the database port is taken by the standalone database, so the node joins it
-				"--sample.embedded-mongo.port=" + database, "--membership.node-id=" + name,
+		List<String> args = new ArrayList<>(Backend.CURRENT.nodeArgs(database)); // the database's port is taken: join
+		args.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--membership.node-id=" + name,
 				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
 				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
 				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
@@ -134,42 +132,6 @@ final class SampleProcesses implements AutoCloseable {
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	/**
-	 * Every run recorded in {@code collection} of the sample's database on port {@code database}, read straight from
-	 * it (the sample's endpoints serve the newest 500), oldest first, as the endpoints show them: {@code id},
-	 * {@code nodeId}, {@code epoch}, {@code partition} (tenant runs), {@code startedAt} and {@code endedAt} (ISO, null
-	 * while running or never ended), {@code accepted} (null when no fenced write was made).
-	 */
-	static List<JsonNode> storedRuns(int database, String collection) {
-		List<JsonNode> runs = new ArrayList<>();
-		try (com.mongodb.client.MongoClient client = com.mongodb.client.MongoClients
-			.create("mongodb://127.0.0.1:" + database)) {
-			for (org.bson.Document d : client.getDatabase("membership-sample").getCollection(collection).find()) {
-				if (d.getDate("startedAt") == null) {
-					continue;
-				}
-				tools.jackson.databind.node.ObjectNode run = json.createObjectNode();
-				run.put("id", String.valueOf(d.get("_id")));
-				run.put("nodeId", d.getString("nodeId"));
-				run.put("epoch", d.get("epoch", Number.class).longValue());
-				if (d.get("partition") != null) {
-					run.put("partition", d.get("partition", Number.class).intValue());
-				}
-				run.put("startedAt", d.getDate("startedAt").toInstant().toString());
-				run.put("endedAt", (d.getDate("endedAt") != null) ? d.getDate("endedAt").toInstant().toString() : null);
-				if (d.get("accepted") instanceof Boolean accepted) {
-					run.put("accepted", accepted);
-				}
-				else {
-					run.putNull("accepted");
-				}
-				runs.add(run);
-			}
-		}
-		runs.sort(java.util.Comparator.comparing((JsonNode r) -> java.time.Instant.parse(r.get("startedAt").asString())));
-		return runs;
-	}
-
 	/** The node's {@code /actuator/cluster}, or null when it does not answer. */
 	static JsonNode cluster(Proc node) {
 		try {
@@ -211,6 +173,7 @@ final class SampleProcesses implements AutoCloseable {
 			}
 		}
 		this.processes.clear();
+		StoredData.close();
 	}
 
 }
