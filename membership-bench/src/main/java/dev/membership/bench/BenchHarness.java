@@ -17,12 +17,16 @@ import java.util.Set;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 import dev.membership.engine.MembershipSettings;
+import dev.membership.bench.failover.Contender;
 import dev.membership.bench.failover.FailoverScenario;
+import dev.membership.bench.failover.PostgresContenders;
 import dev.membership.bench.guard.GuardScenario;
 import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.postgres.PostgresLoadScenario;
 import dev.membership.bench.scale.PartitionScenario;
 import dev.membership.bench.scale.ScaleScenario;
+import dev.membership.bench.support.EmbeddedPostgresServer;
 import dev.membership.bench.support.Table;
 
 /**
@@ -39,7 +43,7 @@ import dev.membership.bench.support.Table;
 public final class BenchHarness {
 
 	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
-			"partitions");
+			"partitions", "postgres-load", "postgres-failover");
 
 	private BenchHarness() {
 	}
@@ -93,6 +97,8 @@ public final class BenchHarness {
 				case "scale" -> new ScaleScenario(scaleSettings(quick, sizes, threads), out).run();
 				case "handover" -> new WebHandOverScenario(handOverSettings(quick, trials), out).run();
 				case "partitions" -> new PartitionScenario(partitionSettings(quick, sizes, threads), out).run();
+				case "postgres-load" -> new PostgresLoadScenario(postgresLoadSettings(quick), out).run();
+				case "postgres-failover" -> postgresFailover(failoverSettings(quick, trials, leases), out);
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -110,6 +116,37 @@ public final class BenchHarness {
 	static GuardScenario.Settings guardSettings(boolean quick) {
 		return quick ? new GuardScenario.Settings(0, 1, 1, TimeValue.milliseconds(100), 50)
 				: new GuardScenario.Settings(2, 5, 5, TimeValue.seconds(1), 1000);
+	}
+
+	static PostgresLoadScenario.Settings postgresLoadSettings(boolean quick) {
+		return quick ? new PostgresLoadScenario.Settings(2, List.of(1), Duration.ofSeconds(1), Duration.ofSeconds(2),
+				Duration.ofMillis(500))
+				: new PostgresLoadScenario.Settings(3, List.of(1, 10), Duration.ofSeconds(20), Duration.ofSeconds(60),
+						Duration.ofSeconds(5));
+	}
+
+	/** The failover scenario on one PostgreSQL server: ours and Spring Integration's JDBC leader. */
+	static Table postgresFailover(FailoverScenario.Settings settings, PrintStream out) throws Exception {
+		try (EmbeddedPostgresServer server = new EmbeddedPostgresServer()) {
+			List<Contender> contenders = PostgresContenders.on(server.url());
+			try {
+				Table table = new FailoverScenario(settings, out).run("Failover latency on PostgreSQL ("
+						+ server.version() + "; 3 members each, a pool each; " + settings.trials() + " trials per row)",
+						contenders);
+				table.note("Crash: ours halts the node (no release, HTTP endpoint closed); Spring Integration's member "
+						+ "loses its database before its initiator stops, so its lock row stays. Graceful: ours stops the "
+						+ "node (release + broadcast), Spring Integration stops the initiator (unlock). Latency: from "
+						+ "that instant until another member's own callback says it leads. ShedLock is not here: it has "
+						+ "no leader, it locks each run, and a crashed holder's lock stays for lockAtMostFor by "
+						+ "construction (its load is in the PostgreSQL load table).");
+				return table;
+			}
+			finally {
+				for (Contender contender : contenders) {
+					contender.close();
+				}
+			}
+		}
 	}
 
 	static DatabaseLoadScenario.Settings loadSettings(boolean quick) {

@@ -25,13 +25,18 @@ class BenchHarnessSmokeTests {
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 
 		assertThat(tables).extracting(Table::title)
-			.hasSize(6)
+			.hasSize(8)
 			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Scale"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Graceful hand-over"))
-			.anySatisfy((t) -> assertThat(t).startsWith("Partitions"));
+			.anySatisfy((t) -> assertThat(t).startsWith("Partitions"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Database load on PostgreSQL"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency on PostgreSQL"));
+		assertThat(tables.get(6).rows()).as("ours, ShedLock and Spring Integration on PostgreSQL").hasSize(3)
+			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(2))).as("statements per node per minute")
+				.isPositive());
 
 		List<List<String>> guard = tables.get(0).rows();
 		assertThat(row(guard, GuardBenchmark.LEADER_ONLY_LEADER).get(4)).as("driver commands per @LeaderOnly call")

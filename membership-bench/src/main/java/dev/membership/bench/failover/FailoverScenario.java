@@ -45,42 +45,48 @@ public final class FailoverScenario {
 	}
 
 	public Table run() throws Exception {
-		Table table = new Table("Failover latency (3 members each; " + this.settings.trials() + " trials per row)",
-				"library", "settings", "after", "median ms", "p90 ms", "max ms", "min ms",
-				"ours: after lease expiry, median / max ms");
 		List<Contender> contenders = new ArrayList<>();
 		try {
-			MembershipContender ours = new MembershipContender();
-			contenders.add(ours);
+			contenders.add(new MembershipContender());
 			contenders.add(new CuratorContender());
 			contenders.add(new SpringIntegrationContender());
-			for (Duration lease : this.settings.leases()) {
-				for (Kind kind : Kind.values()) {
-					Map<Contender, Trials> results = runAll(contenders, lease, kind);
-					for (Contender contender : contenders) {
-						Trials trials = results.get(contender);
-						Stats stats = new Stats(trials.latencies);
-						Stats afterExpiry = new Stats(trials.afterExpiry);
-						String expiry = (contender == ours && kind == Kind.CRASH)
-								? Table.ms(afterExpiry.median()) + " / " + Table.ms(afterExpiry.max()) : "";
-						table.row(contender.name(), contender.describe(lease), kind.name().toLowerCase(),
-								Table.ms(stats.median()), Table.ms(stats.percentile(90)), Table.ms(stats.max()),
-								Table.ms(stats.min()), expiry);
-					}
-				}
-			}
+			Table table = run("Failover latency (3 members each; " + this.settings.trials() + " trials per row)",
+					contenders);
+			table.note("Crash: ours halts the node (no release, HTTP endpoint closed); Curator's member is cut off "
+					+ "from ZooKeeper by a TCP proxy that goes dark (its session stays open until it times out); "
+					+ "Spring Integration's member loses its database before its initiator stops, so its lock row "
+					+ "stays. Graceful: ours stops the node (release + broadcast), Curator closes the latch, Spring "
+					+ "Integration stops the initiator (unlock). Latency: from that instant until another member's own "
+					+ "callback says it leads (ours: the moment its belief starts; Curator: isLeader(); Spring "
+					+ "Integration: onGranted()).");
+			return table;
 		}
 		finally {
 			for (Contender contender : contenders) {
 				contender.close();
 			}
 		}
-		table.note("Crash: ours halts the node (no release, HTTP endpoint closed); Curator's member is cut off from "
-				+ "ZooKeeper by a TCP proxy that goes dark (its session stays open until it times out); Spring "
-				+ "Integration's member loses its database before its initiator stops, so its lock row stays. "
-				+ "Graceful: ours stops the node (release + broadcast), Curator closes the latch, Spring Integration "
-				+ "stops the initiator (unlock). Latency: from that instant until another member's own callback says "
-				+ "it leads (ours: the moment its belief starts; Curator: isLeader(); Spring Integration: onGranted()).");
+	}
+
+	/** The trials of {@code contenders} (closed by the caller), as a table titled {@code title}. */
+	public Table run(String title, List<Contender> contenders) throws Exception {
+		Table table = new Table(title, "library", "settings", "after", "median ms", "p90 ms", "max ms", "min ms",
+				"ours: after lease expiry, median / max ms");
+		for (Duration lease : this.settings.leases()) {
+			for (Kind kind : Kind.values()) {
+				Map<Contender, Trials> results = runAll(contenders, lease, kind);
+				for (Contender contender : contenders) {
+					Trials trials = results.get(contender);
+					Stats stats = new Stats(trials.latencies);
+					Stats afterExpiry = new Stats(trials.afterExpiry);
+					String expiry = (contender instanceof LeaseProbe && kind == Kind.CRASH)
+							? Table.ms(afterExpiry.median()) + " / " + Table.ms(afterExpiry.max()) : "";
+					table.row(contender.name(), contender.describe(lease), kind.name().toLowerCase(),
+							Table.ms(stats.median()), Table.ms(stats.percentile(90)), Table.ms(stats.max()),
+							Table.ms(stats.min()), expiry);
+				}
+			}
+		}
 		return table;
 	}
 
@@ -176,7 +182,7 @@ public final class FailoverScenario {
 				leader.leave();
 			}
 			// the crashed leader writes nothing more: the lease in the database now ends when its last renewal said
-			Instant expiry = (kind == Kind.CRASH && this.contender instanceof MembershipContender ours)
+			Instant expiry = (kind == Kind.CRASH && this.contender instanceof LeaseProbe ours)
 					? ours.leaseExpiry(this.lease) : null;
 			String[] successor = new String[1];
 			long[] elected = new long[1];
@@ -193,7 +199,7 @@ public final class FailoverScenario {
 			});
 			into.latencies.add((elected[0] - before) / 1e6);
 			if (expiry != null) {
-				Long electedMillis = ((MembershipContender) this.contender).electedAtMillis(successor[0]);
+				Long electedMillis = ((LeaseProbe) this.contender).electedAtMillis(successor[0]);
 				into.afterExpiry.add((double) (electedMillis - expiry.toEpochMilli()));
 			}
 			this.members.remove(leader);

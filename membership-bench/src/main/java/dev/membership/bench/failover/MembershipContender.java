@@ -23,7 +23,7 @@ import dev.membership.mongo.MongoMembershipStore;
  * of released leases and new leaders over HTTP on 127.0.0.1. Each member has its own MongoDB client, as a separate
  * process would.
  */
-final class MembershipContender implements Contender {
+final class MembershipContender implements Contender, LeaseProbe {
 
 	private final EmbeddedMongoServer server = new EmbeddedMongoServer();
 
@@ -105,13 +105,15 @@ final class MembershipContender implements Contender {
 	}
 
 	/** When the lease in the database expires (database time; the stand-in runs on this machine's clock). */
-	Instant leaseExpiry(Duration lease) {
+	@Override
+	public Instant leaseExpiry(Duration lease) {
 		MongoMembershipStore store = new MongoMembershipStore(this.probe.getDatabase("bench"),
 				BenchNode.storeSettings(settings("probe", lease)));
 		return store.findLease("default").map(LeaseRecord::expiresAt).orElse(null);
 	}
 
-	Long electedAtMillis(String memberId) {
+	@Override
+	public Long electedAtMillis(String memberId) {
 		return this.electedAtMillis.get(memberId);
 	}
 

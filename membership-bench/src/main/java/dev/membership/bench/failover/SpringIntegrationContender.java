@@ -1,11 +1,9 @@
 package dev.membership.bench.failover;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -18,31 +16,61 @@ import org.springframework.integration.support.leader.LockRegistryLeaderInitiato
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
+import dev.membership.bench.support.CountingDataSource;
+
 /**
- * Spring Integration's {@code LockRegistryLeaderInitiator} over its JDBC lock registry on an embedded H2 database,
- * with the lock's time to live set to our lease and the heartbeat to a third of it. A crash cuts the member off from
- * the database (every connection attempt fails) before its initiator stops, so the lock row stays until it expires.
+ * Spring Integration's {@code LockRegistryLeaderInitiator} over its JDBC lock registry, with the lock's time to live set
+ * to our lease and the heartbeat to a third of it: on an embedded H2 database, or on a real PostgreSQL server with a
+ * pool per member. A crash cuts the member off from the database (every connection attempt fails) before its
+ * initiator stops, so the lock row stays until it expires.
  */
 final class SpringIntegrationContender implements Contender {
 
-	private final JdbcDataSource database = new JdbcDataSource();
+	static final String DDL = """
+			CREATE TABLE IF NOT EXISTS INT_LOCK (
+				LOCK_KEY CHAR(36) NOT NULL,
+				REGION VARCHAR(100) NOT NULL,
+				CLIENT_ID CHAR(36),
+				CREATED_DATE TIMESTAMP NOT NULL,
+				EXPIRED_AFTER TIMESTAMP NOT NULL,
+				constraint INT_LOCK_PK primary key (LOCK_KEY, REGION)
+			)""";
 
+	private final String name;
+
+	private final Supplier<DataSource> memberDataSource;
+
+	private final Consumer<DataSource> closeMember;
+
+	private final Runnable close;
+
+	/** On an embedded H2 database of its own. */
 	SpringIntegrationContender() {
-		this.database.setURL("jdbc:h2:mem:si-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
-		new JdbcTemplate(this.database).execute("""
-				CREATE TABLE INT_LOCK (
-					LOCK_KEY CHAR(36) NOT NULL,
-					REGION VARCHAR(100) NOT NULL,
-					CLIENT_ID CHAR(36),
-					CREATED_DATE TIMESTAMP NOT NULL,
-					EXPIRED_AFTER TIMESTAMP NOT NULL,
-					constraint INT_LOCK_PK primary key (LOCK_KEY, REGION)
-				)""");
+		JdbcDataSource database = new JdbcDataSource();
+		database.setURL("jdbc:h2:mem:si-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+		new JdbcTemplate(database).execute(DDL);
+		this.name = "Spring Integration 7.0.5 JDBC leader";
+		this.memberDataSource = () -> database;
+		this.closeMember = (member) -> {
+		};
+		this.close = () -> new JdbcTemplate(database).execute("SHUTDOWN");
+	}
+
+	/** On a database each member reaches through a data source (a pool) of its own. */
+	SpringIntegrationContender(String name, Supplier<DataSource> memberDataSource, Consumer<DataSource> closeMember) {
+		this.name = name;
+		this.memberDataSource = memberDataSource;
+		this.closeMember = closeMember;
+		this.close = () -> {
+		};
+		DataSource setup = memberDataSource.get();
+		new JdbcTemplate(setup).execute(DDL);
+		closeMember.accept(setup);
 	}
 
 	@Override
 	public String name() {
-		return "Spring Integration 7.0.5 JDBC leader";
+		return this.name;
 	}
 
 	@Override
@@ -52,10 +80,12 @@ final class SpringIntegrationContender implements Contender {
 
 	@Override
 	public Member join(String id, Duration lease, ElectedCallback onElected) {
-		Severable severable = new Severable(this.database);
-		DefaultLockRepository repository = new DefaultLockRepository(severable.dataSource, UUID.randomUUID().toString());
+		DataSource pool = this.memberDataSource.get();
+		CountingDataSource severable = new CountingDataSource(pool);
+		DefaultLockRepository repository = new DefaultLockRepository(severable.dataSource(),
+				UUID.randomUUID().toString());
 		repository.setTimeToLive((int) lease.toMillis());
-		repository.setTransactionManager(new DataSourceTransactionManager(severable.dataSource));
+		repository.setTransactionManager(new DataSourceTransactionManager(severable.dataSource()));
 		repository.afterPropertiesSet();
 		repository.afterSingletonsInstantiated();
 		repository.start();
@@ -83,7 +113,7 @@ final class SpringIntegrationContender implements Contender {
 
 			@Override
 			public void crash() {
-				severable.severed = true;
+				severable.sever();
 				initiator.stop();
 			}
 
@@ -94,50 +124,17 @@ final class SpringIntegrationContender implements Contender {
 
 			@Override
 			public void dispose() {
-				severable.severed = true;
+				severable.sever();
 				initiator.stop();
 				repository.stop();
+				SpringIntegrationContender.this.closeMember.accept(pool);
 			}
 		};
 	}
 
 	@Override
 	public void close() {
-		new JdbcTemplate(this.database).execute("SHUTDOWN");
-	}
-
-	/** A data source that can be cut off: then every new connection, and every call on an open one, fails. */
-	private static final class Severable {
-
-		volatile boolean severed;
-
-		final DataSource dataSource;
-
-		Severable(DataSource target) {
-			this.dataSource = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
-					new Class<?>[] { DataSource.class }, (proxy, method, args) -> {
-						Object result = invoke(target, method, args);
-						return (result instanceof Connection connection) ? severable(connection) : result;
-					});
-		}
-
-		private Connection severable(Connection connection) {
-			return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] { Connection.class },
-					(proxy, method, args) -> invoke(connection, method, args));
-		}
-
-		private Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
-			if (this.severed && !method.getName().equals("close")) {
-				throw new SQLException("Database unreachable (crashed member)");
-			}
-			try {
-				return method.invoke(target, args);
-			}
-			catch (InvocationTargetException ex) {
-				throw ex.getCause();
-			}
-		}
-
+		this.close.run();
 	}
 
 }

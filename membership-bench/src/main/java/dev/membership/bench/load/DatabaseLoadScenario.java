@@ -7,10 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
@@ -26,6 +23,7 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.CommandCounter;
 import dev.membership.bench.support.EmbeddedMongoServer;
+import dev.membership.bench.support.SecondJobs;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 
@@ -164,25 +162,7 @@ public final class DatabaseLoadScenario {
 
 		/** J jobs on one node, each on every whole second as a cron schedule fires, give or take this node's jitter. */
 		private void schedule(IntConsumer job) {
-			long jitter = ThreadLocalRandom.current().nextLong(20);
-			long untilNextSecond = 1000 - System.currentTimeMillis() % 1000;
-			ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor((r) -> {
-				Thread t = new Thread(r, "bench-jobs");
-				t.setDaemon(true);
-				return t;
-			});
-			for (int j = 0; j < this.jobs; j++) {
-				int id = j;
-				scheduler.scheduleAtFixedRate(() -> {
-					try {
-						job.accept(id);
-					}
-					catch (RuntimeException ex) {
-						// a job failure is the job's business; the next second tries again
-					}
-				}, untilNextSecond + jitter, 1000, TimeUnit.MILLISECONDS);
-			}
-			this.schedulers.add(scheduler);
+			this.schedulers.add(SecondJobs.schedule(this.jobs, job));
 		}
 
 		void reset() {

@@ -27,6 +27,7 @@ import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
 import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.spi.RunObserver;
 import dev.membership.mongo.MongoMembershipStore;
@@ -70,7 +71,13 @@ public final class BenchNode implements AutoCloseable {
 	/** As {@link #start(MembershipSettings, MongoDatabase, LeadershipObserver, BroadcastKeyring)}, runs observed. */
 	public static BenchNode start(MembershipSettings settings, MongoDatabase database, LeadershipObserver observer,
 			BroadcastKeyring keyring, List<RunObserver> runObservers) {
-		MongoMembershipStore store = new MongoMembershipStore(database, storeSettings(settings));
+		return start(settings, new MongoMembershipStore(database, storeSettings(settings)), observer, keyring,
+				runObservers);
+	}
+
+	/** As {@link #start(MembershipSettings, MongoDatabase, LeadershipObserver, BroadcastKeyring)}, on any store. */
+	public static BenchNode start(MembershipSettings settings, MembershipStore store, LeadershipObserver observer,
+			BroadcastKeyring keyring, List<RunObserver> runObservers) {
 		if (keyring == null) {
 			MembershipNodeBuilder builder = MembershipNode.builder(settings, store)
 				.advertisedAddress("127.0.0.1")
