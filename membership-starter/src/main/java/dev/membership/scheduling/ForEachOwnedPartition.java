@@ -10,7 +10,7 @@ import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Runs the annotated method once for each partition of {@link #group()} this node owns, one after another on the
- * calling thread, typically from {@code @Scheduled}: the call does nothing on a node that owns none. Each run is
+ * calling thread or {@link #concurrency()} at a time, typically from {@code @Scheduled}: the call does nothing on a node that owns none. Each run is
  * registered with its partition's term as {@code @LeaderOnly} work is with a leader's, so a hand-over of that partition
  * (a rebalance, a graceful stop) waits for it; inside, {@code LeaderContext.currentTerm()} is the partition's term
  * ({@code partition()}, {@code epoch()} to fence writes with). A run that throws does not stop the others: the first
@@ -41,5 +41,13 @@ public @interface ForEachOwnedPartition {
 	 * over and stays out of the race for it while the run goes on.
 	 */
 	String maxRunTime() default "";
+
+	/**
+	 * How many of this node's partitions run at once: 1 (the default) runs them one after another on the calling
+	 * thread; more runs them on threads the starter owns, at most that many at a time, each registered, drained,
+	 * interrupted and isolated as one run is, and the call returns once every run of the cycle ended (so
+	 * {@code fixedDelay} keeps its meaning). A reactive method subscribes to that many partitions' pipelines at once.
+	 */
+	int concurrency() default 1;
 
 }

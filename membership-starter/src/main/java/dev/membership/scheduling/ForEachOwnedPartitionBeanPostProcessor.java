@@ -10,6 +10,7 @@ import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvis
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -25,7 +26,7 @@ import dev.membership.Membership;
  * written ({@link GuardChecks}).
  */
 public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
-		implements SmartInitializingSingleton, EnvironmentAware {
+		implements SmartInitializingSingleton, EnvironmentAware, DisposableBean {
 
 	private final Supplier<@Nullable Membership> membership;
 
@@ -38,11 +39,14 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 
 	private @Nullable Environment environment;
 
+	private final ForEachOwnedPartitionInterceptor interceptor;
+
 	public ForEachOwnedPartitionBeanPostProcessor(Supplier<@Nullable Membership> membership) {
 		this.membership = membership;
+		this.interceptor = new ForEachOwnedPartitionInterceptor(
+				SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), this.jobs);
 		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, ForEachOwnedPartition.class, true),
-				new ForEachOwnedPartitionInterceptor(
-						SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), this.jobs));
+				this.interceptor);
 		setProxyTargetClass(true); // @Scheduled methods are found on the class
 		setBeforeExistingAdvisors(true);
 	}
@@ -59,12 +63,23 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 				check(method, name);
 				this.jobs.bean(type, beanName);
 				this.jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name); // fails now if wrong
+				if (annotation.concurrency() < 1) {
+					throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " has concurrency "
+							+ annotation.concurrency() + ": at least one partition must run at a time.",
+							"Set concurrency to 1 (one partition after another, the default) or more.");
+				}
 				synchronized (this.methods) {
 					this.methods.put(name, annotation.group());
 				}
 			}
 		}, ReflectionUtils.USER_DECLARED_METHODS);
 		return super.postProcessAfterInitialization(bean, beanName);
+	}
+
+	/** Stops the threads that run partitions in parallel, with the context. */
+	@Override
+	public void destroy() {
+		this.interceptor.close();
 	}
 
 	private static void check(Method method, String name) {

@@ -2,6 +2,8 @@ package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -18,10 +20,10 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each under its partition's term; no
- * database call.
+ * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each under its partition's term, one
+ * after another or, with a concurrency above one, on {@link ParallelRuns}; no database call.
  */
-class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
+class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseable {
 
 	static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Flux",
 			ForEachOwnedPartitionInterceptor.class.getClassLoader());
@@ -31,6 +33,8 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 	private final Map<Method, Target> targets = new ConcurrentHashMap<>();
 
 	private final GuardedJobs jobs;
+
+	private final ParallelRuns parallel = new ParallelRuns();
 
 	ForEachOwnedPartitionInterceptor(Supplier<@Nullable WorkRegistry> registry, GuardedJobs jobs) {
 		this.registry = registry;
@@ -48,7 +52,18 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			// per subscription: the partitions owned then, each under its term
 			return target.reactive.guardEach(proxied, registry, target.group, target.job, target.maxRunTime,
-					target.interruptOnRevoke);
+					target.interruptOnRevoke, target.concurrency);
+		}
+		if (target.concurrency > 1) {
+			List<ParallelRuns.Run> runs = new ArrayList<>();
+			for (LeadershipTerm term : registry.ownedTerms(target.group)) {
+				MethodInvocation run = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
+						: invocation;
+				// registered on the thread that runs it: its LeaderContext, and the one an interrupt reaches
+				runs.add(() -> runUnder(registry, term, target, run));
+			}
+			this.parallel.runAll(runs, target.concurrency);
+			return null;
 		}
 		Throwable first = null;
 		for (LeadershipTerm term : registry.ownedTerms(target.group)) {
@@ -81,12 +96,36 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 		return null;
 	}
 
+	private static void runUnder(WorkRegistry registry, LeadershipTerm term, Target target, MethodInvocation run)
+			throws Throwable {
+		LeadershipTerm.Execution execution = registry.tryBegin(term, target.job, target.interruptOnRevoke,
+				target.maxRunTime);
+		if (execution == null) {
+			return; // handed over or ended since owned() answered
+		}
+		try {
+			run.proceed();
+		}
+		catch (Throwable ex) {
+			execution.failed(ex); // before the close, which ends the run
+			throw ex;
+		}
+		finally {
+			execution.close();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.parallel.close();
+	}
+
 	/**
 	 * What the annotation says of one method; a null group: not annotated (the method runs as it is).
 	 * {@code reactive}: the guard of a method that returns a reactive type.
 	 */
 	private record Target(@Nullable String group, String job, Duration maxRunTime, boolean interruptOnRevoke,
-			@Nullable ReactiveLeaderOnly reactive) {
+			@Nullable ReactiveLeaderOnly reactive, int concurrency) {
 
 		static Target of(MethodInvocation invocation, GuardedJobs jobs) {
 			Method method = invocation.getMethod();
@@ -99,7 +138,8 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor {
 					: null;
 			return (annotation != null) ? new Target(annotation.group(), jobs.job(targetClass, method),
 					jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name),
-					annotation.interruptOnRevoke(), reactive) : new Target(null, name, Duration.ZERO, false, null);
+					annotation.interruptOnRevoke(), reactive, annotation.concurrency())
+					: new Target(null, name, Duration.ZERO, false, null, 1);
 		}
 
 	}

@@ -2,6 +2,7 @@ package dev.membership.scheduling;
 
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -85,10 +86,12 @@ final class ReactiveLeaderOnly {
 	 * A partition whose pipeline fails does not stop the others; the errors come at the end.
 	 */
 	Object guardEach(ProxyMethodInvocation invocation, WorkRegistry registry, String group, String job,
-			Duration maxRunTime, boolean cancelOnRevoke) {
-		Flux<Object> all = Flux.defer(() -> Flux.fromIterable(registry.ownedTerms(group))
-			.concatMapDelayError((term) -> subscribe(invocation, registry, term, job, maxRunTime, cancelOnRevoke,
-					NOT_CANCELLED, NOT_CANCELLED, false)));
+			Duration maxRunTime, boolean cancelOnRevoke, int concurrency) {
+		Function<LeadershipTerm, Publisher<Object>> each = (term) -> subscribe(invocation, registry, term, job,
+				maxRunTime, cancelOnRevoke, NOT_CANCELLED, NOT_CANCELLED, false);
+		Flux<Object> all = Flux.defer(() -> (concurrency > 1)
+				? Flux.fromIterable(registry.ownedTerms(group)).flatMapDelayError(each, concurrency, 32)
+				: Flux.fromIterable(registry.ownedTerms(group)).concatMapDelayError(each));
 		return this.adapter.fromPublisher(this.adapter.isMultiValue() ? all : all.then());
 	}
 
