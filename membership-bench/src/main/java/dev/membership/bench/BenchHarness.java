@@ -23,6 +23,7 @@ import dev.membership.bench.failover.PostgresContenders;
 import dev.membership.bench.guard.GuardScenario;
 import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.parallel.ParallelPartitionsScenario;
 import dev.membership.bench.postgres.PostgresLoadScenario;
 import dev.membership.bench.scale.PartitionScenario;
 import dev.membership.bench.scale.ScaleScenario;
@@ -43,7 +44,7 @@ import dev.membership.bench.support.Table;
 public final class BenchHarness {
 
 	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
-			"partitions", "postgres-load", "postgres-failover");
+			"partitions", "postgres-load", "postgres-failover", "parallel");
 
 	private BenchHarness() {
 	}
@@ -99,6 +100,7 @@ public final class BenchHarness {
 				case "partitions" -> new PartitionScenario(partitionSettings(quick, sizes, threads), out).run();
 				case "postgres-load" -> new PostgresLoadScenario(postgresLoadSettings(quick), out).run();
 				case "postgres-failover" -> postgresFailover(failoverSettings(quick, trials, leases), out);
+				case "parallel" -> new ParallelPartitionsScenario(parallelSettings(quick), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -116,6 +118,13 @@ public final class BenchHarness {
 	static GuardScenario.Settings guardSettings(boolean quick) {
 		return quick ? new GuardScenario.Settings(0, 1, 1, TimeValue.milliseconds(100), 50)
 				: new GuardScenario.Settings(2, 5, 5, TimeValue.seconds(1), 1000);
+	}
+
+	static ParallelPartitionsScenario.Settings parallelSettings(boolean quick) {
+		return quick ? new ParallelPartitionsScenario.Settings(2, 8, Duration.ofMillis(100), List.of(1, 16), 1,
+				Duration.ofSeconds(30))
+				: new ParallelPartitionsScenario.Settings(4, 64, Duration.ofSeconds(1), List.of(1, 16), 3,
+						Duration.ofSeconds(60));
 	}
 
 	static PostgresLoadScenario.Settings postgresLoadSettings(boolean quick) {

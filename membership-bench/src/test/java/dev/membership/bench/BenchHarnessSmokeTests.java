@@ -25,7 +25,7 @@ class BenchHarnessSmokeTests {
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 
 		assertThat(tables).extracting(Table::title)
-			.hasSize(8)
+			.hasSize(9)
 			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
@@ -33,7 +33,8 @@ class BenchHarnessSmokeTests {
 			.anySatisfy((t) -> assertThat(t).startsWith("Graceful hand-over"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Partitions"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load on PostgreSQL"))
-			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency on PostgreSQL"));
+			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency on PostgreSQL"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Partitions in parallel"));
 		assertThat(tables.get(6).rows()).as("ours, ShedLock and Spring Integration on PostgreSQL").hasSize(3)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(2))).as("statements per node per minute")
 				.isPositive());
