@@ -217,11 +217,13 @@ final class GroupElection {
 	/**
 	 * Resigned or moved elsewhere by the placement (after {@link Term#handOver()} off the loop): the drain runs, and
 	 * once the term has ended the node stays out of the race for {@code holdOffNanos}, so that it does not take its own
-	 * lease straight back.
+	 * lease straight back. Only the term {@code asked} is handed over: a hand-over asked for a term that ended before
+	 * this ran on the loop (its deadline passed while the node was paused, say) must not put the next term into
+	 * hand-over, where nothing would ever end it.
 	 */
-	boolean resigned(RevocationReason reason, long holdOffNanos) {
-		if (state() != State.LEADING) {
-			return false;
+	boolean resigned(@Nullable Term asked, RevocationReason reason, long holdOffNanos) {
+		if (state() != State.LEADING || this.term != asked) {
+			return false; // that term ended meanwhile: a newer one is not handed over on its behalf
 		}
 		move(State.LEADING, State.HANDING_OVER);
 		this.handingOverFor = reason;
@@ -231,7 +233,7 @@ final class GroupElection {
 
 	/** Stopping: a graceful stop drains this group's work. */
 	void stopping() {
-		resigned(RevocationReason.SHUTDOWN, 0);
+		resigned(this.term, RevocationReason.SHUTDOWN, 0);
 	}
 
 	/** Drained, after a resign or move: ends the term; returns its epoch, to release, or null when it had ended. */

@@ -121,7 +121,7 @@ final class HandOver {
 		CompletableFuture<Void> drained = term.handOver(); // from now on no new work of the group starts here
 		group.events().handingOver(term.epoch(), reason);
 		this.loop.submit(LoopJob.of(reason + " of " + group.name(), () -> {
-			if (group.resigned(reason, holdOffNanos)) {
+			if (group.resigned(term, reason, holdOffNanos)) {
 				whenDrained(group.name(), term, drained, () -> this.loop.submit(LoopJob.of(
 						"end of the term of " + group.name(), () -> {
 							Long epoch = group.drained(term);

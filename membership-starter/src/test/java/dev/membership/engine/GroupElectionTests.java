@@ -107,7 +107,7 @@ class GroupElectionTests {
 	void aResignDrainsThenEndsTheTermAndHoldsOff() {
 		Term term = lead(7);
 		term.handOver();
-		assertThat(this.election.resigned(RevocationReason.RESIGNED, 10 * SECOND)).isTrue();
+		assertThat(this.election.resigned(term, RevocationReason.RESIGNED, 10 * SECOND)).isTrue();
 		assertThat(this.election.state()).isEqualTo(State.HANDING_OVER);
 		assertThat(term.isValid()).isTrue();
 		assertThat(this.election.drained(term)).isEqualTo(7L);
@@ -122,11 +122,25 @@ class GroupElectionTests {
 	@Test
 	void aTermLostWhileHandingOverEndsTheResignAndStillHoldsOff() {
 		Term term = lead(7);
-		this.election.resigned(RevocationReason.RESIGNED, 10 * SECOND);
+		this.election.resigned(term, RevocationReason.RESIGNED, 10 * SECOND);
 		this.election.lost(term);
 		assertThat(this.election.state()).isEqualTo(State.HOLDING_OFF);
 		assertThat(this.election.drained(term)).isNull();
 		assertThat(revocations()).containsExactly(RevocationReason.LEASE_LOST);
+	}
+
+	@Test
+	void aHandOverAskedForATermThatEndedLeavesTheNextTermAlone() {
+		Term old = lead(7);
+		old.handOver(); // asked off the loop; the term's deadline passes before the loop gets to it
+		this.election.lost(old);
+		Term next = lead(8);
+		assertThat(this.election.resigned(old, RevocationReason.DRAINED, 10 * SECOND)).isFalse();
+		assertThat(this.election.state()).isEqualTo(State.LEADING);
+		next.handOver();
+		assertThat(this.election.resigned(next, RevocationReason.MOVED, 0)).as("the next term's own hand-over")
+			.isTrue();
+		assertThat(this.election.drained(next)).isEqualTo(8L);
 	}
 
 	@Test

@@ -64,12 +64,17 @@ class ElectionSimulationTests {
 	 * lost its role with an operator's pin still pending applied it when it coordinated again, terms later (now a
 	 * directive lives only as long as the term that took it); 10936648511806 (behind a mongos), a renewal of all
 	 * partitions that landed late, after the next one, stamped the lease again, and the read that confirmed the next
-	 * renewal took that stamp for its own: a clock jump that was none (now a late renewal changes nothing).
+	 * renewal took that stamp for its own: a clock jump that was none (now a late renewal changes nothing);
+	 * 15194908914054, an operator's drain asked while the node was paused reached its loop after the partition's term
+	 * had ended and the next had begun, and put that next term into hand-over on the old one's behalf, where nothing
+	 * ended it: the partition stayed on the node, renewed, for good (now a hand-over applies to its own term only).
 	 */
 	@Test
 	void seedsFoundWithTheOperatorsActionsStayClean() {
 		SimulationResult pinned = new Simulation(SimulationConfig.standard(11132616047365L)).run();
 		assertThat(pinned.violation()).as(pinned.summary()).isNull();
+		SimulationResult drained = new Simulation(SimulationConfig.standard(15194908914054L)).run();
+		assertThat(drained.violation()).as(drained.summary()).isNull();
 		SimulationResult late = new Simulation(SimulationConfig.behindMongos(10936648511806L)).run();
 		assertThat(late.violation()).as(late.summary()).isNull();
 	}

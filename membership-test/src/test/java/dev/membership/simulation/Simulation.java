@@ -356,7 +356,8 @@ final class Simulation {
 			.toNanos();
 		return runUntilHolds(this::partitionsPlaced, deadline, () -> Invariant.PARTITIONS_PLACED.violation(
 				"partitions not placed over the running nodes " + Duration.ofNanos(deadline - from)
-						+ " after the rosters agreed: " + ownedCounts()));
+						+ " after the rosters agreed: " + ownedCounts() + "; placements as each node sees them: "
+						+ placements()));
 	}
 
 	private boolean partitionsPlaced() {
@@ -365,6 +366,15 @@ final class Simulation {
 		int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
 		int min = counts.values().stream().mapToInt(Integer::intValue).min().orElse(0);
 		return owned == this.partitions && max - min <= 1;
+	}
+
+	private Map<String, Object> placements() {
+		Map<String, Object> seen = new java.util.TreeMap<>();
+		for (MembershipNode node : liveNodes()) {
+			seen.put(node.nodeId(), node.partitions(PARTITIONED).placement() + " owns "
+					+ node.partitions(PARTITIONED).owned() + (node.status().drained() ? " drained" : ""));
+		}
+		return seen;
 	}
 
 	private Map<String, Integer> ownedCounts() {
