@@ -32,8 +32,9 @@ final class JdbcSchema {
 	}
 
 	/**
-	 * Refuses what cannot keep leases safe: another database than PostgreSQL 14+, and commits that are acknowledged
-	 * before they are durable ({@code synchronous_commit = off}: a crash of the server can lose an acquisition it
+	 * Refuses what cannot keep leases safe: another database than PostgreSQL 14+, connections with auto-commit off
+	 * (a statement's write would wait for a commit that never comes), and commits that are acknowledged before they
+	 * are durable ({@code synchronous_commit = off}: a crash of the server can lose an acquisition it
 	 * acknowledged, and the next one hands out the same epoch again).
 	 */
 	void check() {
@@ -49,6 +50,15 @@ final class JdbcSchema {
 			throw new IllegalStateException("The membership JDBC store runs on PostgreSQL " + OLDEST_MAJOR_VERSION
 					+ " or later, and the DataSource is " + product + ": point it at PostgreSQL, or use the MongoDB "
 					+ "store (membership.store=mongodb)");
+		}
+		boolean autoCommit = this.sql.call("read the connections' auto-commit",
+				() -> this.sql.jdbc.execute((ConnectionCallback<Boolean>) java.sql.Connection::getAutoCommit));
+		if (!autoCommit) {
+			throw new IllegalStateException("The DataSource hands out connections with auto-commit off: each of the "
+					+ "store's statements must commit on its own, or an acquisition the node believes in is rolled "
+					+ "back when the connection returns to the pool. Turn auto-commit on for this DataSource "
+					+ "(spring.datasource.hikari.auto-commit=true, HikariCP's default), or give membership a "
+					+ "DataSource of its own (a JdbcMembershipStore bean)");
 		}
 		String commit = this.sql.call("read synchronous_commit",
 				() -> this.sql.jdbc.queryForObject("SHOW synchronous_commit", String.class));

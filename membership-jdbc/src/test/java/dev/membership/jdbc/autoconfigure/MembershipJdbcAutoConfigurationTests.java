@@ -102,6 +102,23 @@ class MembershipJdbcAutoConfigurationTests {
 	}
 
 	@Test
+	void connectionsWithAutoCommitOffFailTheStartup() {
+		com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
+		pool.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");
+		pool.setUsername("postgres");
+		pool.setAutoCommit(false);
+		try {
+			this.runner.withBean(DataSource.class, () -> pool)
+				.run((context) -> assertThat(context).getFailure()
+					.rootCause()
+					.hasMessageContaining("auto-commit off"));
+		}
+		finally {
+			pool.close();
+		}
+	}
+
+	@Test
 	void commitsAcknowledgedBeforeTheyAreDurableFailTheStartup() {
 		PGSimpleDataSource asynchronous = new PGSimpleDataSource();
 		asynchronous.setServerNames(new String[] { "127.0.0.1" });
