@@ -92,6 +92,8 @@ public class MembershipProperties {
 
 	private final Jdbc jdbc = new Jdbc();
 
+	private final Rebalance rebalance = new Rebalance();
+
 	private final Broadcast broadcast = new Broadcast();
 
 	private final Shutdown shutdown = new Shutdown();
@@ -202,6 +204,10 @@ public class MembershipProperties {
 
 	public Jdbc getJdbc() {
 		return this.jdbc;
+	}
+
+	public Rebalance getRebalance() {
+		return this.rebalance;
 	}
 
 	public Store getStore() {
@@ -621,6 +627,26 @@ public class MembershipProperties {
 
 		public void setOperationTimeout(Duration operationTimeout) {
 			this.operationTimeout = operationTimeout;
+		}
+
+	}
+
+	/** How the coordinator rebalances partitioned groups. */
+	public static class Rebalance {
+
+		/**
+		 * How many of a partitioned group's partitions a rebalance moves per interval, in percent of them (at least
+		 * one partition), 1 to 100 (no limit). Moves away from departed members and operators' moves are never
+		 * limited.
+		 */
+		private int maxMovesPercent = 10;
+
+		public int getMaxMovesPercent() {
+			return this.maxMovesPercent;
+		}
+
+		public void setMaxMovesPercent(int maxMovesPercent) {
+			this.maxMovesPercent = maxMovesPercent;
 		}
 
 	}

@@ -131,6 +131,7 @@ final class MembershipSettingsFactory {
 			.drainTimeout(drainTimeout)
 			.groups(properties.getGroups())
 			.partitions((properties.getPartitions() != null) ? properties.getPartitions() : Map.of())
+			.maxMovesPercent(properties.getRebalance().getMaxMovesPercent())
 			.build();
 	}
 

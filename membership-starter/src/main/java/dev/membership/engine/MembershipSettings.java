@@ -45,6 +45,8 @@ public final class MembershipSettings {
 
 	private final Map<String, Integer> partitions;
 
+	private final int maxMovesPercent;
+
 	private MembershipSettings(Builder b) {
 		this.nodeId = b.nodeId;
 		this.renewalInterval = b.renewalInterval;
@@ -60,6 +62,7 @@ public final class MembershipSettings {
 		groups.removeAll(b.partitions.keySet());
 		this.groups = Set.copyOf(groups);
 		this.partitions = Map.copyOf(b.partitions);
+		this.maxMovesPercent = b.maxMovesPercent;
 	}
 
 	public static Builder builder(String nodeId) {
@@ -116,6 +119,14 @@ public final class MembershipSettings {
 	 * Why {@code group} cannot be a group's name, or null when it can: blank, the id of the roster document (which
 	 * lives among the lease documents), or a name with a partition's separator.
 	 */
+	/**
+	 * How many of a partitioned group's partitions the coordinator moves per interval to rebalance, as a percentage of
+	 * its partitions (at least one); moves away from departed members and operators' moves are never limited.
+	 */
+	public int maxMovesPercent() {
+		return this.maxMovesPercent;
+	}
+
 	public static @Nullable String groupNameProblem(@Nullable String group) {
 		return SettingsRules.groupNameProblem(group);
 	}
@@ -148,6 +159,8 @@ public final class MembershipSettings {
 		private final Set<String> groups = new LinkedHashSet<>(Set.of(DEFAULT_GROUP));
 
 		private final Map<String, Integer> partitions = new TreeMap<>();
+
+		private int maxMovesPercent = 10;
 
 		private Builder(String nodeId) {
 			this.nodeId = nodeId;
@@ -216,6 +229,20 @@ public final class MembershipSettings {
 			else {
 				this.partitions.put(group, count);
 			}
+			return this;
+		}
+
+		/**
+		 * How many of a group's partitions a rebalance moves per interval, in percent of them (at least one partition):
+		 * 10 by default, 100 for no limit. A scale-out then moves a tenth of the partitions each interval instead of
+		 * all it needs at once.
+		 */
+		public Builder maxMovesPercent(int value) {
+			if (value < 1 || value > 100) {
+				throw new InvalidMembershipSettingsException(List.of(new Violation(
+						List.of("rebalance.max-moves-percent"), "must be between 1 and 100 (was " + value + ")")));
+			}
+			this.maxMovesPercent = value;
 			return this;
 		}
 

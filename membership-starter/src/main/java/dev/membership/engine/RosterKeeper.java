@@ -121,7 +121,7 @@ final class RosterKeeper {
 		List<Steering.Directive> directives = steering.pending(term.epoch());
 		Map<String, GroupAssignment> placement = Steering.steer(Coordination.place(this.assignments.policy(), next,
 				this.assignments.placed(), withOwn(leases), now, this.self.nodeId()), this.assignments.placed(),
-				directives, next, now);
+				directives, next, now, this.settings.maxMovesPercent());
 		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)
 				&& placement.equals(this.assignments.placed())) {
 			steering.done(directives); // they change nothing

@@ -80,6 +80,17 @@ final class Steering {
 	 */
 	static Map<String, GroupAssignment> steer(Map<String, GroupAssignment> placed,
 			Map<String, GroupAssignment> previous, List<Directive> directives, List<Member> members, Instant now) {
+		return steer(placed, previous, directives, members, now, 100);
+	}
+
+	/**
+	 * As {@link #steer(Map, Map, List, List, Instant)}, and a rebalance moves at most {@code maxMovesPercent} of a
+	 * partitioned group's partitions (at least one) away from owners that still take part; the others stay where they
+	 * were until a later interval. Units of departed owners and operators' moves and pins are never held back.
+	 */
+	static Map<String, GroupAssignment> steer(Map<String, GroupAssignment> placed,
+			Map<String, GroupAssignment> previous, List<Directive> directives, List<Member> members, Instant now,
+			int maxMovesPercent) {
 		Instant paused = previous.values()
 			.stream()
 			.map(GroupAssignment::pausedUntil)
@@ -117,6 +128,9 @@ final class Steering {
 			List<@Nullable String> owners = new ArrayList<>(assignment.owners());
 			List<@Nullable String> groupPins = pins.get(group);
 			List<@Nullable String> groupMoves = moves.get(group);
+			int limit = (count == 1 || maxMovesPercent >= 100) ? Integer.MAX_VALUE
+					: Math.max(1, (count * maxMovesPercent + 99) / 100);
+			int rebalanced = 0;
 			for (int p = 0; p < count; p++) {
 				String was = sameCount ? before.owner(p) : null;
 				if (pausedUntil != null && takesPart(members, was, group, count)) {
@@ -128,6 +142,13 @@ final class Steering {
 				}
 				if (takesPart(members, groupPins.get(p), group, count)) {
 					owners.set(p, groupPins.get(p));
+				}
+				else if (moved != null && takesPart(members, moved, group, count)) {
+					continue; // an operator's move
+				}
+				else if (was != null && owners.get(p) != null && !was.equals(owners.get(p))
+						&& takesPart(members, was, group, count) && ++rebalanced > limit) {
+					owners.set(p, was); // a rebalance held back for a later interval
 				}
 			}
 			steered.put(group, new GroupAssignment(count, owners, groupPins, pausedUntil));
