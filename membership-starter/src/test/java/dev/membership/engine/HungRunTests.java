@@ -5,6 +5,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.Updates;
+import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +23,8 @@ import dev.membership.MembershipStatus;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
+import dev.membership.mongo.EpochFence;
+import dev.membership.mongo.FencedWriteResult;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;
@@ -30,7 +38,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A run that hangs gives its group back: past its max run time the node hands the group over (the drain waits for
  * the run up to the drain timeout), another node leads within max run time + drain timeout + two intervals, and the
- * hung node does not take the group again while the run goes on (renew 150 ms, lease 600 ms).
+ * hung node does not take the group again while the run goes on (renew 150 ms, lease 600 ms); when the hung run comes
+ * back at last, its fenced write is refused, since the new leader wrote under a newer epoch.
  */
 @ExtendWith({ FastPolling.class, OutputCaptureExtension.class })
 class HungRunTests {
@@ -70,14 +79,20 @@ class HungRunTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> second.liveMembers().size() == 2);
 		long epoch = first.currentTerm(GROUP).orElseThrow().epoch();
 
+		MongoClient client = this.mongo.newClient();
+		MongoCollection<Document> reports = client.getDatabase("app").getCollection("reports");
 		long began = System.nanoTime();
-		CompletableFuture<Void> hung = CompletableFuture.runAsync(() -> {
+		CompletableFuture<FencedWriteResult> hung = CompletableFuture.supplyAsync(() -> {
 			try (LeadershipTerm.Execution run = first.tryBegin(GROUP, "reports#nightly", false, MAX_RUN)) {
 				assertThat(run).isNotNull();
 				this.release.await(30, TimeUnit.SECONDS); // blocks like a job stuck on a socket
+				// ... and comes back long after another node took over: its write is fenced out
+				return EpochFence.of(GROUP, epoch).updateOne(reports, Filters.eq("_id", "nightly"),
+						Updates.set("by", "n1"), new UpdateOptions().upsert(true));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
 			}
 		});
 
@@ -95,6 +110,10 @@ class HungRunTests {
 				INTERVAL.toMillis(), bound.toMillis());
 		assertThat(took).isGreaterThanOrEqualTo(MAX_RUN.plus(DRAIN)).isLessThanOrEqualTo(bound);
 		assertThat(next.epoch()).isGreaterThan(epoch);
+		// the new leader writes under its own epoch
+		assertThat(EpochFence.of(GROUP, next.epoch())
+			.updateOne(reports, Filters.eq("_id", "nightly"), Updates.set("by", "n2"), new UpdateOptions().upsert(true))
+			.applied()).isTrue();
 		assertThat(this.cluster.events("n1")).filteredOn(LeaderRevokedEvent.class::isInstance)
 			.extracting((e) -> ((LeaderRevokedEvent) e).reason())
 			.containsExactly(RevocationReason.HUNG);
@@ -111,7 +130,11 @@ class HungRunTests {
 		await().during(LEASE.multipliedBy(2)).atMost(LEASE.multipliedBy(3)).until(() -> !first.isLeader(GROUP));
 
 		this.release.countDown();
-		hung.get(5, TimeUnit.SECONDS);
+		FencedWriteResult late = hung.get(5, TimeUnit.SECONDS);
+		assertThat(late.isFencedOut()).as("the hung run's late write").isTrue();
+		assertThat(late.supersededBy()).hasValue(next.epoch());
+		assertThat(reports.find(Filters.eq("_id", "nightly")).first().getString("by")).isEqualTo("n2");
+		client.close();
 		assertThat(first.status().hungRuns()).isEmpty();
 		await().atMost(LEASE.multipliedBy(3)).until(() -> first.isLeader(GROUP));
 	}
