@@ -1,7 +1,6 @@
 package dev.membership.mongo;
 
 import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -15,41 +14,27 @@ import com.mongodb.client.model.Updates;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
-import dev.membership.spi.StoreException;
+import dev.membership.broadcast.CachedBroadcastKeys;
 
 /**
  * The cluster's broadcast keys, generated once and kept in MongoDB: every node that can read the database signs and
  * verifies with no configuration. The first node to ask inserts a random 256-bit key; everyone else reads it. To
- * rotate, put a new key first in the document's {@code keys} array (nodes re-read it every few minutes), or configure
- * keys in properties instead. Driver-neutral: {@link MongoBroadcastKeys} runs it on the blocking driver,
+ * rotate, put a new key first in the document's {@code keys} array (nodes read it again every five minutes:
+ * {@link CachedBroadcastKeys}), or configure keys in properties instead. Driver-neutral: {@link MongoBroadcastKeys} runs it on the blocking driver,
  * {@link ReactiveMongoBroadcastKeys} on the reactive one, and neither driver's types appear here, so that an
  * application with only the other driver can load it.
  */
-class StoredBroadcastKeys implements BroadcastKeySource {
-
-	private static final Logger log = LoggerFactory.getLogger(StoredBroadcastKeys.class);
+class StoredBroadcastKeys extends CachedBroadcastKeys {
 
 	private static final String DOCUMENT_ID = "broadcast";
-
-	private static final Duration REFRESH = Duration.ofMinutes(5);
-
-	private static final Duration RETRY = Duration.ofSeconds(30);
 
 	private final NodeDocuments.FindOneAndUpdate upsert;
 
 	private final Function<Bson, Document> find;
 
 	private final SecureRandom random = new SecureRandom();
-
-	private volatile BroadcastKeyring cached;
-
-	private volatile long cachedAtNanos;
 
 	/** The keys through a driver's two calls, each blocking the caller. */
 	StoredBroadcastKeys(NodeDocuments.FindOneAndUpdate upsert, Function<Bson, Document> find) {
@@ -58,37 +43,7 @@ class StoredBroadcastKeys implements BroadcastKeySource {
 	}
 
 	@Override
-	public @Nullable BroadcastKeyring keyringAtHand() {
-		BroadcastKeyring current = this.cached;
-		return (current != null && System.nanoTime() - this.cachedAtNanos < REFRESH.toNanos()) ? current : null;
-	}
-
-	@Override
-	public BroadcastKeyring keyring() {
-		BroadcastKeyring current = this.cached;
-		if (current != null && System.nanoTime() - this.cachedAtNanos < REFRESH.toNanos()) {
-			return current;
-		}
-		try {
-			BroadcastKeyring loaded = load();
-			this.cached = loaded;
-			this.cachedAtNanos = System.nanoTime();
-			return loaded;
-		}
-		catch (RuntimeException ex) {
-			// a driver error, or a reactive call that timed out or was refused on this thread
-			if (current != null) {
-				// keep the keys we have, and do not make every message wait out the store's timeout meanwhile
-				this.cachedAtNanos = System.nanoTime() - REFRESH.toNanos() + RETRY.toNanos();
-				log.warn("Cannot refresh the broadcast keys ({}); keeping the ones read before, trying again in {}",
-						ex.getMessage(), RETRY);
-				return current;
-			}
-			throw new StoreException("Cannot read the broadcast keys: " + ex.getMessage(), ex);
-		}
-	}
-
-	private BroadcastKeyring load() {
+	protected BroadcastKeyring load() {
 		byte[] candidate = new byte[32];
 		this.random.nextBytes(candidate);
 		Document doc;
