@@ -63,10 +63,17 @@ final class MembershipContender implements Contender, LeaseProbe {
 	@Override
 	public Member join(String id, Duration lease, ElectedCallback onElected) {
 		MongoClient client = this.server.newClient();
-		LeadershipObserver observer = new LeadershipObserver() {
+		BenchNode node = BenchNode.start(settings(id, lease), client.getDatabase("bench"),
+				observer(this.electedAtMillis, onElected), this.keyring);
+		return member(id, node, client::close);
+	}
+
+	/** Tells {@code onElected} when a member learned it leads, and notes the wall-clock time in {@code electedAt}. */
+	static LeadershipObserver observer(Map<String, Long> electedAt, ElectedCallback onElected) {
+		return new LeadershipObserver() {
 			@Override
 			public void started(String nodeId, String group, long epoch, long atNanos) {
-				MembershipContender.this.electedAtMillis.put(nodeId, System.currentTimeMillis());
+				electedAt.put(nodeId, System.currentTimeMillis());
 				onElected.elected(nodeId, atNanos);
 			}
 
@@ -74,7 +81,10 @@ final class MembershipContender implements Contender, LeaseProbe {
 			public void ended(String nodeId, String group, long epoch, long atNanos) {
 			}
 		};
-		BenchNode node = BenchNode.start(settings(id, lease), client.getDatabase("bench"), observer, this.keyring);
+	}
+
+	/** One of our nodes as a member: it leads the default group; {@code dispose} frees its client or pool. */
+	static Member member(String id, BenchNode node, Runnable dispose) {
 		return new Member() {
 			@Override
 			public String id() {
@@ -99,7 +109,7 @@ final class MembershipContender implements Contender, LeaseProbe {
 			@Override
 			public void dispose() {
 				node.close();
-				client.close();
+				dispose.run();
 			}
 		};
 	}

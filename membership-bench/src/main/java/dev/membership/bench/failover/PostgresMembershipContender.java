@@ -15,7 +15,6 @@ import dev.membership.bench.support.CountingDataSource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcStoreSettings;
-import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.LeaseRecord;
 
 /**
@@ -57,46 +56,10 @@ final class PostgresMembershipContender implements Contender, LeaseProbe {
 	@Override
 	public Member join(String id, Duration lease, ElectedCallback onElected) {
 		DataSource pool = CountingDataSource.pool(this.url, 2);
-		LeadershipObserver observer = new LeadershipObserver() {
-			@Override
-			public void started(String nodeId, String group, long epoch, long atNanos) {
-				PostgresMembershipContender.this.electedAtMillis.put(nodeId, System.currentTimeMillis());
-				onElected.elected(nodeId, atNanos);
-			}
-
-			@Override
-			public void ended(String nodeId, String group, long epoch, long atNanos) {
-			}
-		};
 		BenchNode node = BenchNode.start(MembershipContender.settings(id, lease),
-				new JdbcMembershipStore(pool, this.store), observer, this.keyring, List.of());
-		return new Member() {
-			@Override
-			public String id() {
-				return id;
-			}
-
-			@Override
-			public boolean isLeader() {
-				return node.node().isLeader("default");
-			}
-
-			@Override
-			public void crash() {
-				node.crash();
-			}
-
-			@Override
-			public void leave() {
-				node.leave();
-			}
-
-			@Override
-			public void dispose() {
-				node.close();
-				CountingDataSource.close(pool);
-			}
-		};
+				new JdbcMembershipStore(pool, this.store),
+				MembershipContender.observer(this.electedAtMillis, onElected), this.keyring, List.of());
+		return MembershipContender.member(id, node, () -> CountingDataSource.close(pool));
 	}
 
 	@Override
