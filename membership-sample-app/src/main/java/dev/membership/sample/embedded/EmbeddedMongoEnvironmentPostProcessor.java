@@ -8,10 +8,8 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
-import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -61,7 +59,7 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 			EmbeddedMongoServer server = EmbeddedMongoServer.startOrJoin(port, directory, this.log);
 			application.addInitializers(
 					(context) -> context.getBeanFactory().registerSingleton("embeddedMongoServer", server));
-			application.addListeners(new StopOnFailedStart(server));
+			application.addListeners(server.stopOnFailedStart());
 		}
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.mongodb.uri", "mongodb://127.0.0.1:" + port + "/" + database);
@@ -79,22 +77,6 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 				+ "127.0.0.1:" + port + ", data under " + directory + ". It is for trying the sample, not for "
 				+ "production: point the app at a real MongoDB with --spring.mongodb.uri=mongodb://host:27017/db "
 				+ "(a replica set in production).");
-	}
-
-	/** A failed start stops the database this process runs, so that the process exits. */
-	private static final class StopOnFailedStart implements ApplicationListener<ApplicationFailedEvent> {
-
-		private final EmbeddedMongoServer server;
-
-		StopOnFailedStart(EmbeddedMongoServer server) {
-			this.server = server;
-		}
-
-		@Override
-		public void onApplicationEvent(ApplicationFailedEvent event) {
-			this.server.stop();
-		}
-
 	}
 
 }

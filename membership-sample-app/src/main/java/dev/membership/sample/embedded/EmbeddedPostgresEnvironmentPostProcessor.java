@@ -7,10 +7,8 @@ import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
-import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -53,7 +51,7 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
 			EmbeddedPostgresServer server = EmbeddedPostgresServer.startOrJoin(port, embedded.directory(), this.log);
 			application.addInitializers(
 					(context) -> context.getBeanFactory().registerSingleton("embeddedPostgresServer", server));
-			application.addListeners(new StopOnFailedStart(server));
+			application.addListeners(server.stopOnFailedStart());
 		}
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.datasource.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres");
@@ -68,22 +66,6 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
 					+ "127.0.0.1:" + port + ", data under " + embedded.directory() + ". For trying the sample: point "
 					+ "it at your PostgreSQL with --spring.datasource.url=jdbc:postgresql://host:5432/db.");
 		}
-	}
-
-	/** A failed start stops the server this process runs, so that the process exits. */
-	private static final class StopOnFailedStart implements ApplicationListener<ApplicationFailedEvent> {
-
-		private final EmbeddedPostgresServer server;
-
-		StopOnFailedStart(EmbeddedPostgresServer server) {
-			this.server = server;
-		}
-
-		@Override
-		public void onApplicationEvent(ApplicationFailedEvent event) {
-			this.server.stop();
-		}
-
 	}
 
 }

@@ -3,32 +3,23 @@ package dev.membership.sample.embedded;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.util.concurrent.CountDownLatch;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.apache.commons.logging.Log;
-import org.springframework.context.SmartLifecycle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The embedded PostgreSQL of this process (a real server, run from binaries that come in a Maven artifact), or a
  * handle on one another sample process already runs on the port. Stops last, after membership has released its
  * leases; its data directory survives, so a restart on the same directory finds the same data.
  */
-public final class EmbeddedPostgresServer implements SmartLifecycle, EmbeddedDatabase {
+public final class EmbeddedPostgresServer extends EmbeddedDatabase {
 
-	private final EmbeddedPostgres server;
+	private final @Nullable EmbeddedPostgres server;
 
-	private final String description;
-
-	private final CountDownLatch stopped = new CountDownLatch(1);
-
-	private volatile boolean running = true;
-
-	private EmbeddedPostgresServer(EmbeddedPostgres server, String description) {
+	private EmbeddedPostgresServer(@Nullable EmbeddedPostgres server, String description) {
+		super(description);
 		this.server = server;
-		this.description = description;
 	}
 
 	static EmbeddedPostgresServer startOrJoin(int port, String directory, Log log) {
@@ -56,34 +47,9 @@ public final class EmbeddedPostgresServer implements SmartLifecycle, EmbeddedDat
 		}
 	}
 
-	private static boolean accepts(int port) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-	}
-
 	@Override
-	public String description() {
-		return this.description;
-	}
-
-	@Override
-	public void awaitStop() throws InterruptedException {
-		this.stopped.await();
-	}
-
-	@Override
-	public void start() {
-		this.running = true;
-	}
-
-	@Override
-	public synchronized void stop() {
-		if (this.server != null && this.stopped.getCount() > 0) {
+	void shutdown() {
+		if (this.server != null) {
 			try {
 				this.server.close(); // pg_ctl stop: a clean shutdown, its data kept
 			}
@@ -91,18 +57,6 @@ public final class EmbeddedPostgresServer implements SmartLifecycle, EmbeddedDat
 				throw new UncheckedIOException(ex);
 			}
 		}
-		this.running = false;
-		this.stopped.countDown();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.running;
-	}
-
-	@Override
-	public int getPhase() {
-		return Integer.MIN_VALUE; // stops after everything that uses it
 	}
 
 }
