@@ -64,6 +64,9 @@ final class RosterKeeper {
 
 	private boolean deadNodesSeen;
 
+	/** The keeper's term in which it read the placement as stored before its first write, or 0. */
+	private long placementReadIn;
+
 	RosterKeeper(MembershipSettings settings, MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats,
 			Campaign campaign, MemberRoster roster, Readiness readiness, Assignments assignments,
 			PartitionReads partitions) {
@@ -81,6 +84,21 @@ final class RosterKeeper {
 	}
 
 	void keep(LoopJob job, GroupElection keeperOf) {
+		Term term = keeperOf.term();
+		if (term != null && this.writtenInEpoch != term.epoch() && this.placementReadIn != term.epoch()) {
+			// a new term's first write starts from the roster as stored: this node's view of it, read as a follower,
+			// may miss the last write of the keeper before it (an operator's pin taken off, say), which this write
+			// would otherwise undo
+			long known = this.roster.version();
+			this.loop.call(job, () -> this.store.findLeases(List.of(), known), (reading, sent, received) -> {
+				if (reading.roster() != null) {
+					this.assignments.take(reading.roster().keeperNodeId(), reading.roster().assignments());
+				}
+				this.placementReadIn = term.epoch();
+				job.now((j) -> keep(j, keeperOf));
+			}, (ex) -> false);
+			return;
+		}
 		this.loop.call(job, this.store::findNodes, (records, sent, received) -> {
 			Instant now = this.loop.serverClock().estimateAt(received);
 			this.roster.checked(this.loop.serverClock().estimateAt(sent + (received - sent) / 2));

@@ -67,7 +67,10 @@ class ElectionSimulationTests {
 	 * renewal took that stamp for its own: a clock jump that was none (now a late renewal changes nothing);
 	 * 15194908914054, an operator's drain asked while the node was paused reached its loop after the partition's term
 	 * had ended and the next had begun, and put that next term into hand-over on the old one's behalf, where nothing
-	 * ended it: the partition stayed on the node, renewed, for good (now a hand-over applies to its own term only).
+	 * ended it: the partition stayed on the node, renewed, for good (now a hand-over applies to its own term only);
+	 * 90000000001764, a new coordinator whose follower's view of the placement missed its predecessor's last write
+	 * (the operator's pins taken off) wrote the pins back in its first roster (now a new term's first write starts
+	 * from the roster as stored).
 	 */
 	@Test
 	void seedsFoundWithTheOperatorsActionsStayClean() {
@@ -75,6 +78,8 @@ class ElectionSimulationTests {
 		assertThat(pinned.violation()).as(pinned.summary()).isNull();
 		SimulationResult drained = new Simulation(SimulationConfig.standard(15194908914054L)).run();
 		assertThat(drained.violation()).as(drained.summary()).isNull();
+		SimulationResult unpinned = new Simulation(SimulationConfig.standard(90000000001764L)).run();
+		assertThat(unpinned.violation()).as(unpinned.summary()).isNull();
 		SimulationResult late = new Simulation(SimulationConfig.behindMongos(10936648511806L)).run();
 		assertThat(late.violation()).as(late.summary()).isNull();
 	}
