@@ -18,8 +18,9 @@ import dev.membership.spi.PlacementPolicy;
  * What the coordinator (the keeper of the roster) places, each time it keeps the roster: every group a live member
  * takes part in but the default group (whose leader is the coordinator itself), with the partition count most members
  * declare, over the members that declare it, starting from who owns each unit now: the holder of a plain group's lease
- * while it holds, the last placement of a partition. So a new coordinator continues from what it read as a follower,
- * and a coordinator change moves nothing. Decisions only; no store calls.
+ * while it holds, the last placement of a partition. So a new coordinator continues from the roster as stored (its
+ * keeper reads it before its term's first write), and a coordinator change moves nothing. Decisions only; no store
+ * calls.
  */
 final class Coordination {
 
