@@ -50,11 +50,12 @@ final class RosterRows {
 
 	RosterRows(Statements sql) {
 		this.sql = sql;
-		// over an older epoch, or an earlier write of the same term (its sequence); else nothing, and no row back
+		// over an older epoch, or an earlier write of the same term (its sequence); else nothing, and no row back. The
+		// stamp of an update is read once the row is locked, as the leases' are: never before the write it follows
 		this.write = "INSERT INTO " + sql.roster + " AS r (id, version, keeper, epoch, sequence, written_at, members, "
 				+ "changes, assignments) VALUES (1, 1, ?, ?, ?, " + NOW + ", ?::jsonb, ?::jsonb, ?::jsonb) "
 				+ "ON CONFLICT (id) DO UPDATE SET version = r.version + 1, keeper = excluded.keeper, "
-				+ "epoch = excluded.epoch, sequence = excluded.sequence, written_at = excluded.written_at, "
+				+ "epoch = excluded.epoch, sequence = excluded.sequence, written_at = " + NOW + ", "
 				+ "members = excluded.members, changes = excluded.changes, assignments = excluded.assignments "
 				+ "WHERE r.epoch < excluded.epoch OR (r.epoch = excluded.epoch AND r.sequence < excluded.sequence) "
 				+ "RETURNING version";
