@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -91,6 +92,11 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	/** Sends on any topic, the reserved ones included: for the starter's own notices. */
 	CompletableFuture<BroadcastResult> send(String topic, Object payload) {
+		return send(topic, payload, (member) -> true);
+	}
+
+	/** As {@link #send(String, Object)}, to the live members that {@code to} accepts only. */
+	CompletableFuture<BroadcastResult> send(String topic, Object payload, Predicate<Member> to) {
 		if (topic == null || topic.isBlank()) {
 			throw new IllegalArgumentException("A broadcast needs a topic");
 		}
@@ -104,7 +110,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 		onSenders(() -> {
 			try {
 				BroadcastKeyring keyring = this.keys.keyring();
-				fanOut(envelope.id, topic, envelope.sentAt, envelope.tree, envelope.body, keyring).whenComplete((done, ex) -> {
+				fanOut(envelope.id, topic, envelope.sentAt, envelope.tree, envelope.body, keyring, to).whenComplete((done, ex) -> {
 					if (ex != null) {
 						result.completeExceptionally(ex);
 					}
@@ -180,10 +186,13 @@ public class ClusterBroadcaster implements AutoCloseable {
 	}
 
 	private CompletableFuture<BroadcastResult> fanOut(UUID id, String topic, Instant sentAt, JsonNode tree,
-			byte[] body, BroadcastKeyring keyring) {
+			byte[] body, BroadcastKeyring keyring, Predicate<Member> to) {
 		String signature = keyring.sign(body);
 		List<CompletableFuture<Delivery>> deliveries = new ArrayList<>();
 		for (Member member : this.node.liveMembers()) {
+			if (!to.test(member)) {
+				continue;
+			}
 			if (member.nodeId().equals(this.node.nodeId())) {
 				if (this.settings.deliverToSelf()) {
 					this.localDelivery.accept(new ClusterBroadcastEvent(this.node.nodeId(), topic, this.node.nodeId(), id, sentAt, tree,

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +27,8 @@ import dev.membership.spi.NoticeReceiver;
  * Tells the other nodes about leadership at once instead of at their next tick: a lease this node let go of, a group's
  * or a partition's (sent the moment it did, from the engine's thread, the successor first: it takes the lease over
  * from that term within milliseconds of a graceful stop, resign or move, without waiting for the release to land), and
- * a new leader (so every node sees the change now); and hands the notices other nodes send to this one's engine, as its
+ * a new leader (so every node sees the change now), and as the keeper of the roster which nodes a roster just written
+ * moves work for (so that they read it now, not at their next interval); and hands the notices other nodes send to this one's engine, as its
  * {@link NoticeChannel}. Signed, so that only a node with the cluster's keys can say that a term was let go of; the
  * lease document still decides. A reaction of the node, not an application listener, so that no application listener
  * can stop the notices.
@@ -36,6 +38,8 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 	public static final String LEASE_RELEASED = "membership.lease-released";
 
 	public static final String LEADER_ELECTED = "membership.leader-elected";
+
+	public static final String ROSTER_CHANGED = "membership.roster-changed";
 
 	/** The longest a node keeps the sender of a let-go notice waiting for its answer (see {@link #apply}). */
 	static final Duration ANSWER_WITHIN = Duration.ofMillis(500);
@@ -96,6 +100,12 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 		this.broadcaster.sendAtOnce(LEASE_RELEASED, named, successor, news);
 	}
 
+	/** As the keeper: to the nodes {@code version} moves work for, so that they read it now. */
+	@Override
+	public void rosterChanged(long version, Set<String> nodes) {
+		this.broadcaster.send(ROSTER_CHANGED, Map.of("version", version), (member) -> nodes.contains(member.nodeId()));
+	}
+
 	private void onElected(LeaderElectedEvent event) {
 		this.node.leader(event.group()).ifPresent((leader) -> {
 			Map<String, Object> news = new LinkedHashMap<>();
@@ -120,6 +130,10 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 				released(to, lease, event.senderNodeId(), successor, attempts);
 			}
 			awaitBriefly(attempts);
+			return;
+		}
+		if (to != null && ROSTER_CHANGED.equals(event.topic()) && payload.path("version").isIntegralNumber()) {
+			to.rosterChanged(payload.path("version").asLong());
 			return;
 		}
 		String group = payload.path("group").asString(null);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -16,9 +17,10 @@ import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Says that this node let go of a unit's term, the moment it has: after the drain, once the belief ended, while the
- * release is written. The notice channels carry it to the others (the successor may take the lease over from that
- * term without waiting for the release to land), and the release event tells this node's listeners. A channel may
+ * Says this node's news to the others through the notice channels. That it let go of a unit's term, the moment it
+ * has: after the drain, once the belief ended, while the release is written (the successor may take the lease over
+ * from that term without waiting for the release to land), and the release event tells this node's listeners. And,
+ * as the keeper, which nodes a roster just written moves work for (they read it at once, not at their next interval). A channel may
  * block for the notice: it runs on the thread that stops the node (which waits for the stop anyway), else on the
  * reactions lane, never on the loop or the watchdog.
  */
@@ -62,6 +64,24 @@ final class LetGo {
 		if (here || !this.runtime.reactions().execute(tell)) {
 			tell.run();
 		}
+	}
+
+	/**
+	 * As the keeper: roster {@code version}, just written, moves work to or from {@code nodes}; told on the reactions
+	 * lane (or nowhere when it is closed: they read it within an interval anyway).
+	 */
+	void rosterChanged(long version, Set<String> nodes) {
+		Set<String> to = Set.copyOf(nodes);
+		this.runtime.reactions().execute(() -> {
+			for (NoticeChannel channel : this.channels) {
+				try {
+					channel.rosterChanged(version, to);
+				}
+				catch (RuntimeException ex) {
+					log.warn("Notice channel {} failed to tell {} of roster {}: {}", channel, to, version, ex.toString());
+				}
+			}
+		});
 	}
 
 	private void tell(Map<String, Long> leases, @Nullable String successor) {

@@ -76,7 +76,8 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 			this.parts.lifecycle.move(Phase.NEW, Phase.RUNNING);
 			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(), this.parts.incarnation,
 					address, groups());
-			NoticeReceiver notices = new Notices(this.parts.units.byLease(), this.parts.loop, this.parts.campaign, nodeId());
+			NoticeReceiver notices = new Notices(this.parts.units.byLease(), this.parts.loop, this.parts.campaign, nodeId(),
+					this.parts.rosterRead);
 			this.parts.letGo.connect(notices, this.parts.built.noticeChannels, this.parts.built.lateNoticeChannels.get());
 			this.parts.loop.startTicking(this.parts.tick::job);
 		}

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.LongFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -64,6 +65,9 @@ final class NodeParts {
 
 	final Self self;
 
+	/** Reads a roster this node was told of, then hands over what it moved away and tries for what it moved here. */
+	final LongFunction<LoopJob> rosterRead;
+
 	volatile @Nullable Holder holder;
 
 	NodeParts(MembershipNodeBuilder b) {
@@ -104,7 +108,7 @@ final class NodeParts {
 		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads);
 		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
-				this.roster, this.readiness, this.assignments, reads);
+				this.roster, this.readiness, this.assignments, reads, this.letGo);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
 				this.units::all, this.stopped, this.assignments::owner,
 				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
@@ -119,6 +123,13 @@ final class NodeParts {
 						this.handOver.drainOut(); // a term that began as the drain did
 					}
 				}, history);
+		this.rosterRead = (version) -> follower.noticed(version, (job) -> {
+			rebalance.run();
+			for (GroupElection unit : this.units.all()) {
+				job.then((j) -> this.campaign.compete(j, unit, false));
+			}
+			job.next();
+		});
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.membership.engine;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.LongFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -23,11 +24,21 @@ final class Notices implements NoticeReceiver {
 
 	private final String nodeId;
 
-	Notices(Map<String, GroupElection> groups, NodeLoop loop, Campaign campaign, String nodeId) {
+	/** The job that reads a roster version this node was told of, and hands over or takes on what it moved. */
+	private final LongFunction<LoopJob> rosterRead;
+
+	Notices(Map<String, GroupElection> groups, NodeLoop loop, Campaign campaign, String nodeId,
+			LongFunction<LoopJob> rosterRead) {
 		this.groups = groups;
 		this.loop = loop;
 		this.campaign = campaign;
 		this.nodeId = nodeId;
+		this.rosterRead = rosterRead;
+	}
+
+	@Override
+	public void rosterChanged(long version) {
+		this.loop.submit(this.rosterRead.apply(version));
 	}
 
 	@Override

@@ -6,8 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.membership.liveness.Member;
 import dev.membership.spi.LeaseRecord;
@@ -19,6 +22,8 @@ import dev.membership.spi.Roster;
  * changed, the roster's recent changes (the whole roster only when too far behind), and takes what they say.
  */
 final class RosterFollower {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
 
 	private final MembershipStore store;
 
@@ -61,21 +66,46 @@ final class RosterFollower {
 			this.partitions.read(reading.leases());
 			Roster changed = reading.roster();
 			if (changed != null) {
-				this.assignments.take(changed.keeperNodeId(), changed.assignments());
-			}
-			List<Member> caughtUp = (changed != null)
-					? RosterKeeping.catchUp(this.roster.stored(), this.roster.version(), changed) : null;
-			if (changed != null && caughtUp != null) {
-				take(changed.version(), caughtUp, changed.writtenAt(), received);
-			}
-			else if (changed != null) {
-				job.now(this::readWhole); // too far behind for the recent changes
+				takeChanged(job, changed, received);
 			}
 			else if (!this.self.isListedIn(this.roster.members())) {
 				take(this.roster.version(), this.roster.stored(), null, received);
 			}
 			this.readiness.reached();
 		}, (ex) -> false);
+	}
+
+	/**
+	 * Told that the keeper wrote roster {@code version}, which moves work to or from this node: reads it now (the
+	 * roster alone), unless this node keeps the roster or has read that version already; then {@code after}.
+	 */
+	LoopJob noticed(long version, Consumer<LoopJob> after) {
+		LoopJob job = new LoopJob("read of roster " + version,
+				(ex) -> log.debug("Could not read roster {} when told of it: {}", version, ex.getMessage()));
+		return job.then((j) -> {
+			if (this.self.keeperGroup() != null || this.roster.version() >= version) {
+				j.finish();
+				return;
+			}
+			long known = this.roster.version();
+			this.loop.call(j, () -> this.store.findLeases(List.of(), known), (reading, sent, received) -> {
+				if (reading.roster() != null) {
+					takeChanged(j, reading.roster(), received);
+				}
+			}, (ex) -> false);
+		}).then((j) -> after.accept(j));
+	}
+
+	/** Takes the placement and the roster's changes from {@code changed}; reads the whole roster when too far behind. */
+	private void takeChanged(LoopJob job, Roster changed, long received) {
+		this.assignments.take(changed.keeperNodeId(), changed.assignments());
+		List<Member> caughtUp = RosterKeeping.catchUp(this.roster.stored(), this.roster.version(), changed);
+		if (caughtUp != null) {
+			take(changed.version(), caughtUp, changed.writtenAt(), received);
+		}
+		else {
+			job.now(this::readWhole); // too far behind for the recent changes
+		}
 	}
 
 	/**

@@ -50,6 +50,9 @@ final class RosterKeeper {
 
 	private final PartitionReads partitions;
 
+	/** Tells the nodes a write moved work for to read it now. */
+	private final LetGo news;
+
 	private long writes;
 
 	/**
@@ -69,7 +72,7 @@ final class RosterKeeper {
 
 	RosterKeeper(MembershipSettings settings, MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats,
 			Campaign campaign, MemberRoster roster, Readiness readiness, Assignments assignments,
-			PartitionReads partitions) {
+			PartitionReads partitions, LetGo news) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
@@ -81,6 +84,7 @@ final class RosterKeeper {
 		this.keeping = new RosterKeeping(settings.livenessWindow());
 		this.assignments = assignments;
 		this.partitions = partitions;
+		this.news = news;
 	}
 
 	void keep(LoopJob job, GroupElection keeperOf) {
@@ -157,7 +161,12 @@ final class RosterKeeper {
 				(version, sent, received) -> {
 					if (version.isPresent()) {
 						steering.done(directives);
+						Set<String> moved = RosterKeeping.movedFor(this.assignments.placed(), placement);
+						moved.remove(this.self.nodeId());
 						this.assignments.take(this.self.nodeId(), placement);
+						if (!moved.isEmpty()) {
+							this.news.rosterChanged(version.getAsLong(), moved);
+						}
 						this.roster.take(version.getAsLong(), next, next);
 						this.writtenInEpoch = term.epoch();
 						this.recentChanges = changes;

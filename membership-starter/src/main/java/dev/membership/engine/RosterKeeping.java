@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NodeRecord;
 import dev.membership.spi.Roster;
@@ -195,6 +196,32 @@ final class RosterKeeping {
 		Map<Key, Member> byKey = new LinkedHashMap<>();
 		members.forEach((m) -> byKey.put(Key.of(m), m));
 		return byKey;
+	}
+
+	/**
+	 * The nodes for which {@code after} places work differently from {@code before}: each partition's (or plain
+	 * group's) owner before and after, where they differ.
+	 */
+	static Set<String> movedFor(Map<String, GroupAssignment> before, Map<String, GroupAssignment> after) {
+		Set<String> moved = new TreeSet<>();
+		after.forEach((group, placed) -> {
+			GroupAssignment was = before.get(group);
+			for (int p = 0; p < placed.partitions(); p++) {
+				String owner = placed.owner(p);
+				String previous = (was != null && p < was.partitions()) ? was.owner(p) : null;
+				if (!Objects.equals(owner, previous)) {
+					addIfNotNull(moved, owner);
+					addIfNotNull(moved, previous);
+				}
+			}
+		});
+		return moved;
+	}
+
+	private static void addIfNotNull(Set<String> nodes, String node) {
+		if (node != null) {
+			nodes.add(node);
+		}
 	}
 
 	/** Whether some node document was last written before {@code cutoff}, so the keeper should remove it. */

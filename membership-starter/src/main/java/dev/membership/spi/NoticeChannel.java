@@ -1,6 +1,7 @@
 package dev.membership.spi;
 
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +31,16 @@ public interface NoticeChannel {
 	 * default nothing: the others see the releases in their next read of the leases.
 	 */
 	default void letGo(Map<String, Long> leases, @Nullable String successor) {
+	}
+
+	/**
+	 * This node, as the keeper of the roster, wrote version {@code version} of it, which places units of work
+	 * differently for {@code nodes} (they give some up or take some on): tell each of them
+	 * ({@link NoticeReceiver#rosterChanged(long)}), so that they read it now instead of at their next interval. Called on
+	 * the node's reactions lane, never its loop; should not block for long. By default nothing: they read it within
+	 * one interval.
+	 */
+	default void rosterChanged(long version, Set<String> nodes) {
 	}
 
 }

@@ -23,6 +23,13 @@ public interface NoticeReceiver {
 		return leaseReleased(group, epoch, null, null);
 	}
 
+	/**
+	 * The keeper wrote version {@code version} of the roster, which moves units of work to or from this node: read it
+	 * now (once, when this node has not read that version yet). Returns at once. By default nothing.
+	 */
+	default void rosterChanged(long version) {
+	}
+
 	/** Another node was elected leader of {@code leader.group()}: remembered if newer than what is known. */
 	void leaderElected(LeaderInfo leader);
 

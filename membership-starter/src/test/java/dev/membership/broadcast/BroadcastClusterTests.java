@@ -382,6 +382,29 @@ class BroadcastClusterTests {
 	}
 
 	@Test
+	void aJoinIsBalancedAtTheKeepersNextReadWithoutWaitingForTheGiversNextRead() {
+		// reads every 2 s: the keeper's roster notice makes the node giving a partition to the newcomer read at once
+		String[] slow = { "membership.renewal-interval=2s", "membership.liveness-window=4s",
+				"membership.lease-duration=6s", "membership.partitions.tenants=6" };
+		List<ConfigurableApplicationContext> cluster = cluster(2, slow);
+		await().atMost(Duration.ofSeconds(40))
+			.until(() -> cluster.stream().allMatch((c) -> membership(c).partitions("tenants").owned().size() == 3));
+		ConfigurableApplicationContext giver = cluster.stream()
+			.filter((c) -> !membership(c).isLeader("default"))
+			.findFirst()
+			.orElseThrow();
+		// a node keeps a partition it took less than two intervals ago: the join comes after that
+		await().pollDelay(Duration.ofMillis(4500)).atMost(Duration.ofSeconds(6)).until(() -> true);
+		double noticesBefore = accepted(giver);
+		ConfigurableApplicationContext joiner = node("n3", slow);
+		// the keeper reads the node documents within an interval (2 s), the hand-over takes milliseconds after that
+		await().atMost(Duration.ofMillis(3000))
+			.until(() -> membership(joiner).partitions("tenants").owned().size() == 2
+					&& membership(giver).partitions("tenants").owned().size() == 2);
+		assertThat(accepted(giver) - noticesBefore).as("notices the giver accepted").isPositive();
+	}
+
+	@Test
 	void everyNodeLearnsOfANewLeaderAtOnceNotAtItsNextListing() {
 		// member listings only every 3 s: only the broadcast can tell the others sooner
 		List<ConfigurableApplicationContext> cluster = cluster(3, "membership.renewal-interval=3s",

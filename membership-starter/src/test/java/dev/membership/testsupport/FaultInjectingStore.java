@@ -49,6 +49,8 @@ public final class FaultInjectingStore implements MembershipStore {
 
 	private final AtomicLong operations = new AtomicLong();
 
+	private final AtomicLong rosterOnlyReads = new AtomicLong();
+
 	public FaultInjectingStore(MembershipStore delegate) {
 		this.delegate = delegate;
 	}
@@ -235,8 +237,16 @@ public final class FaultInjectingStore implements MembershipStore {
 		return call(() -> this.delegate.findLease(group));
 	}
 
+	/** Reads of the roster alone (no leases): a keeper's before its first write, a node's when told of a roster. */
+	public long rosterOnlyReads() {
+		return this.rosterOnlyReads.get();
+	}
+
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
+		if (groups.isEmpty()) {
+			this.rosterOnlyReads.incrementAndGet();
+		}
 		return call(() -> this.delegate.findLeases(groups, rosterVersion));
 	}
 

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -17,6 +19,7 @@ import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.leadership.PartitionReleasedEvent;
+import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.mongo.MongoStores;
@@ -127,7 +130,24 @@ public final class TestCluster implements AutoCloseable {
 		MembershipNode node = builder
 			.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
 			.observer(this.recorder)
-			.noticeChannel((receiver) -> this.receivers.put(key, receiver))
+			.noticeChannel(new NoticeChannel() {
+
+				@Override
+				public void connect(NoticeReceiver receiver) {
+					TestCluster.this.receivers.put(key, receiver);
+				}
+
+				@Override
+				public void rosterChanged(long version, Set<String> nodes) {
+					if (TestCluster.this.notices) {
+						nodes.stream()
+							.map(TestCluster.this.receivers::get)
+							.filter(Objects::nonNull)
+							.forEach((receiver) -> receiver.rosterChanged(version));
+					}
+				}
+
+			})
 			.reaction((event) -> {
 				if (this.notices && event instanceof LeaseReleasedEvent released) {
 					tellOthers(key, released.group(), released.epoch(), nodeId, released.successor());

@@ -25,6 +25,7 @@ import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.test.VirtualScheduler;
 
@@ -684,6 +685,10 @@ final class Simulation {
 		}
 	}
 
+	/** The keeper's notice that roster {@code version} moves work for the node it is delivered to. */
+	private record RosterNotice(long version) {
+	}
+
 	/** Delivers {@code event} to {@code node} after a random delay, maybe twice; false when it is lost. */
 	private boolean deliver(SimulatedNode node, Object event) {
 		if (this.random.nextDouble() < this.hintLoss) {
@@ -768,7 +773,22 @@ final class Simulation {
 				.observer(ScenarioChecks.both(Simulation.this.invariants, Simulation.this.scenario))
 				.metrics(Simulation.this.scenario.metricsOf(this.id))
 				.advertisedAddress("127.0.0.1:" + (8000 + this.id.hashCode() % 1000))
-				.noticeChannel((receiver) -> this.notices = receiver)
+				.noticeChannel(new NoticeChannel() {
+
+					@Override
+					public void connect(NoticeReceiver receiver) {
+						SimulatedNode.this.notices = receiver;
+					}
+
+					@Override
+					public void rosterChanged(long version, Set<String> nodes) {
+						// what LeadershipNotices sends the nodes a roster moves work for, lost, late or twice
+						Simulation.this.nodes.stream()
+							.filter((n) -> nodes.contains(n.id))
+							.forEach((n) -> deliver(n, new RosterNotice(version)));
+					}
+
+				})
 				.reaction((event) -> {
 					// what LeadershipNotices sends: the leader as the elected node sees it, and released leases
 					if (event instanceof LeaderElectedEvent elected) {
@@ -904,6 +924,9 @@ final class Simulation {
 			}
 			else if (event instanceof LeaderInfo leader) {
 				target.leaderElected(leader);
+			}
+			else if (event instanceof RosterNotice roster) {
+				target.rosterChanged(roster.version());
 			}
 		}
 

@@ -21,8 +21,6 @@ import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
-import dev.membership.leadership.PartitionReleasedEvent;
-import dev.membership.spi.NoticeReceiver;
 import dev.membership.mongo.MongoMembershipStore;
 
 import static dev.membership.bench.scale.PartitionProbes.handOffCell;
@@ -43,6 +41,9 @@ public final class PartitionScenario {
 
 	/** The most nodes a rolling restart restarts. */
 	static final int ROLLING_AT_MOST = 10;
+
+	/** Joins per case, each at another phase of the interval. */
+	static final int JOINS = 4;
 
 	/** N nodes, P partitions. */
 	public record Case(int nodes, int partitions) {
@@ -82,12 +83,13 @@ public final class PartitionScenario {
 	/** Graceful hand-offs of the current case, per partition, in ms: see {@link BeliefIntervals#handOffMillis}. */
 	private final List<Double> handOffs = new ArrayList<>();
 
-	/** Each running node's notice receiver, by node id. */
-	private final Map<String, NoticeReceiver> receivers = new java.util.concurrent.ConcurrentHashMap<>();
+	/** The notices between the running nodes. */
+	private final InJvmNotices notices;
 
 	public PartitionScenario(Settings settings, PrintStream log) {
 		this.settings = settings;
 		this.log = log;
+		this.notices = new InJvmNotices(settings.notices());
 	}
 
 	public Table run() {
@@ -97,7 +99,7 @@ public final class PartitionScenario {
 				+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
 				+ r.multipliedBy(2).toMillis() / 1000.0 + " s)", "N", "P", "placed and balanced after",
 				"store calls/node/interval followers mean / max; keeper (of them history writes, max)", "docs read/interval cluster (3N + P)",
-				"join: balanced after; moved (min)", "graceful leave: balanced after; moved (leaver's)",
+				"joins at " + JOINS + " phases: balanced after; moved by the last (min)", "graceful leave: balanced after; moved (leaver's)",
 				"crash: balanced after; moved (crashed one's)", "max - min", "overlapping beliefs (samples with two owners)",
 				"graceful hand-off per partition: median / p90 / max (partitions)",
 				"rolling restart of every node (at most " + ROLLING_AT_MOST + "): time; moves");
@@ -112,7 +114,7 @@ public final class PartitionScenario {
 		this.doubleOwners.set(0);
 		this.beliefs.clear();
 		this.handOffs.clear();
-		this.receivers.clear();
+		this.notices.clear();
 		this.log.printf("  %d nodes x %d partitions: starting%n", c.nodes(), c.partitions());
 		StoreMeter meter = new StoreMeter();
 		List<MembershipNode> running = new ArrayList<>();
@@ -164,11 +166,13 @@ public final class PartitionScenario {
 			String read = String.format(Locale.ROOT, "%.0f (%d)", docs, 3 * c.nodes() + c.partitions());
 			this.log.printf("  placed and balanced after %s; calls %s; docs %s%n", placed, load, read);
 
-			// a join
-			long joinStart = System.nanoTime();
-			start(c, "node-" + c.nodes(), client, runtimes, running, counts);
-			String join = untilBalanced(c, running, joinStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
-					+ c.partitions() / (c.nodes() + 1) + ")";
+			// joins at several phases of the interval
+			String join = new PartitionJoins(this.log, this.settings.renewalInterval(), JOINS).run((id) -> start(c, id, client, runtimes, running, counts),
+					(since) -> secondsUntilBalanced(c, running, since), (joiner) -> {
+						joiner.stopAsync(Duration.ofSeconds(5));
+						running.remove(joiner);
+						this.notices.remove(joiner.nodeId());
+					}, () -> owners(running, GROUP, this.doubleOwners)) + " (" + c.partitions() / (c.nodes() + 1) + ")";
 			this.log.printf("  join: %s%n", join);
 
 			// a graceful leave, then a crash, of nodes that do not keep the roster
@@ -178,7 +182,7 @@ public final class PartitionScenario {
 			long leaveStart = System.nanoTime();
 			leaver.stopAsync(Duration.ofSeconds(5));
 			running.remove(leaver);
-			this.receivers.remove(leaver.nodeId()); // told nothing more; its own releases still reach the others
+			this.notices.remove(leaver.nodeId()); // told nothing more; its own releases still reach the others
 			String leave = untilBalanced(c, running, leaveStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
 					+ leaversOwn + ")";
 			this.handOffs.addAll(this.beliefs.handOffMillis(leaver.nodeId(), leaveStart));
@@ -191,7 +195,7 @@ public final class PartitionScenario {
 			crashed.halt();
 			this.beliefs.halted(crashed.nodeId(), System.nanoTime());
 			running.remove(crashed);
-			this.receivers.remove(crashed.nodeId());
+			this.notices.remove(crashed.nodeId());
 			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
 					+ crashedOwn + ")";
 			this.log.printf("  crash: %s%n", crash);
@@ -221,7 +225,7 @@ public final class PartitionScenario {
 			long stopped = System.nanoTime();
 			old.stopAsync(Duration.ofSeconds(5));
 			running.remove(old);
-			this.receivers.remove(old.nodeId());
+			this.notices.remove(old.nodeId());
 			start(c, old.nodeId() + "r", client, runtimes, running, counts);
 			if (untilBalanced(c, running, System.nanoTime()).startsWith("not")) {
 				return "not balanced after restarting " + old.nodeId();
@@ -233,8 +237,8 @@ public final class PartitionScenario {
 		return String.format(Locale.ROOT, "%.1f s; %d%s", (System.nanoTime() - start) / 1e9, moves, of);
 	}
 
-	private void start(Case c, String id, MongoClient client, SharedRuntimes runtimes, List<MembershipNode> running,
-			Map<MembershipNode, NodeCounts> counts) {
+	private MembershipNode start(Case c, String id, MongoClient client, SharedRuntimes runtimes,
+			List<MembershipNode> running, Map<MembershipNode, NodeCounts> counts) {
 		Duration r = this.settings.renewalInterval();
 		MembershipSettings settings = MembershipSettings.builder(id)
 			.renewalInterval(r)
@@ -248,43 +252,35 @@ public final class PartitionScenario {
 			.advertisedAddress("127.0.0.1")
 			.runtime(runtimes.runtime(scope))
 			.observer(this.beliefs)
-			.noticeChannel((receiver) -> this.receivers.put(id, receiver))
+			.noticeChannel(this.notices.channel(id))
 			.runHistory(this.work.history(id, client.getDatabase("bench")), 1_000)
-			.reaction((event) -> {
-				if (this.settings.notices() && event instanceof PartitionReleasedEvent released) {
-					// as LeadershipNotices does: the successor alone, else the others without its name
-					String lease = released.group() + "#" + released.partition();
-					NoticeReceiver successor = (released.successor() != null && !released.successor().equals(id))
-							? this.receivers.get(released.successor()) : null;
-					if (successor != null) {
-						successor.leaseReleased(lease, released.epoch(), id, released.successor());
-						return;
-					}
-					this.receivers.forEach((other, receiver) -> {
-						if (!other.equals(id)) {
-							receiver.leaseReleased(lease, released.epoch(), id, null);
-						}
-					});
-				}
-			})
+			.reaction(this.notices.releases(id))
 			.build();
 		counts.put(node, scope);
 		running.add(node);
 		node.start();
 		this.work.runOwned(node, GROUP, r.dividedBy(2));
+		return node;
 	}
 
 	/** Polls every 50 ms until balanced; returns the time since {@code since}, or says it was not reached. */
 	private String untilBalanced(Case c, List<MembershipNode> running, long since) {
+		double seconds = secondsUntilBalanced(c, running, since);
+		return (seconds >= 0) ? String.format(Locale.ROOT, "%.2f s", seconds)
+				: "not within " + this.settings.bound().toSeconds() + " s";
+	}
+
+	/** Polls every 50 ms until balanced; returns the seconds since {@code since}, or -1 when not within the bound. */
+	private double secondsUntilBalanced(Case c, List<MembershipNode> running, long since) {
 		long deadline = System.nanoTime() + this.settings.bound().toNanos();
 		while (System.nanoTime() < deadline) {
 			Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
 			if (owners.size() == c.partitions() && spread(running, GROUP) <= 1) {
-				return String.format(Locale.ROOT, "%.2f s", (System.nanoTime() - since) / 1e9);
+				return (System.nanoTime() - since) / 1e9;
 			}
 			Waits.pause(Duration.ofMillis(50));
 		}
-		return "not within " + this.settings.bound().toSeconds() + " s";
+		return -1;
 	}
 
 }

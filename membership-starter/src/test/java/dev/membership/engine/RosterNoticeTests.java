@@ -1,0 +1,98 @@
+package dev.membership.engine;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.TestCluster;
+
+import static dev.membership.testsupport.TestCluster.LEASE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The keeper's roster notice: the nodes a new roster moves partitions for (those giving some to a newcomer, and the
+ * newcomer) read it when told, out of turn, instead of at their next interval; without notices no node does.
+ */
+class RosterNoticeTests {
+
+	private static final int PARTITIONS = 12;
+
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
+
+	private final TestCluster cluster = new TestCluster(mongo)
+		.customize((settings) -> settings.partitions("t", PARTITIONS));
+
+	@AfterEach
+	void close() {
+		this.cluster.close();
+		this.cluster.recorder().assertSafe();
+	}
+
+	@Test
+	void theNodesAJoinMovesPartitionsForReadTheRosterWhenTheKeeperTellsThem() {
+		Map<String, Long> outOfTurn = join(true);
+		assertThat(outOfTurn).as("roster-only reads since the join, by node").allSatisfy((node, reads) -> {
+			assertThat(reads).as(node).isPositive();
+		});
+	}
+
+	@Test
+	void withoutNoticesTheyWaitForTheirNextRead() {
+		Map<String, Long> outOfTurn = join(false);
+		assertThat(outOfTurn).as("roster-only reads since the join, by node").allSatisfy((node, reads) -> {
+			assertThat(reads).as(node).isZero();
+		});
+	}
+
+	/**
+	 * Three nodes, then a fourth; returns, for each node other than the keeper that gave it partitions, and for the
+	 * newcomer, how many times it read the roster alone since the fourth started.
+	 */
+	private Map<String, Long> join(boolean notices) {
+		if (notices) {
+			this.cluster.withNotices();
+		}
+		List.of("n1", "n2", "n3").forEach(this.cluster::start);
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		String keeper = this.cluster.leader().orElseThrow().nodeId();
+		Map<String, Integer> ownedBefore = new HashMap<>();
+		Map<String, Long> readsBefore = new HashMap<>();
+		for (MembershipNode node : this.cluster.running()) {
+			ownedBefore.put(node.nodeId(), node.partitions("t").owned().size());
+			readsBefore.put(node.nodeId(), this.cluster.store(node.nodeId()).rosterOnlyReads());
+		}
+		this.cluster.start("n4");
+		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
+		Map<String, Long> outOfTurn = new HashMap<>();
+		for (MembershipNode node : this.cluster.running()) {
+			String id = node.nodeId();
+			boolean gave = ownedBefore.containsKey(id) && node.partitions("t").owned().size() < ownedBefore.get(id);
+			if (!id.equals(keeper) && (gave || id.equals("n4"))) {
+				outOfTurn.put(id, this.cluster.store(id).rosterOnlyReads() - readsBefore.getOrDefault(id, 0L));
+			}
+		}
+		assertThat(outOfTurn).as("givers other than the keeper, and the newcomer").hasSizeGreaterThan(1);
+		return outOfTurn;
+	}
+
+	private boolean balanced() {
+		Map<String, Integer> counts = new HashMap<>();
+		int owned = 0;
+		for (MembershipNode node : this.cluster.running()) {
+			int n = node.partitions("t").owned().size();
+			counts.put(node.nodeId(), n);
+			owned += n;
+		}
+		int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+		int min = counts.values().stream().mapToInt(Integer::intValue).min().orElse(0);
+		return owned == PARTITIONS && max - min <= 1;
+	}
+
+}
