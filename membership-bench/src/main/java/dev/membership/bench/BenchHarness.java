@@ -204,7 +204,8 @@ public final class BenchHarness {
 			.toList();
 		return new PartitionScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5),
 				quick ? 2 : 3, Duration.ofMinutes(quick ? 1 : 3), (threads != null) ? threads : (quick ? 8 : 32),
-				!Boolean.getBoolean("bench.partitions.no-notices"));
+				!Boolean.getBoolean("bench.partitions.no-notices"),
+				Duration.ofSeconds(Long.getLong("bench.partitions.restart-grace-seconds", 0)));
 	}
 
 	static String machine(boolean quick) {

@@ -641,6 +641,22 @@ public class MembershipProperties {
 		 */
 		private int maxMovesPercent = 10;
 
+		/**
+		 * How long a member that stopped keeps its place in the placement, so that it finds its partitions again when
+		 * it comes back under the same node id (set membership.node-id to a stable id, such as a StatefulSet's pod
+		 * name): its partitions are released after the drain and wait, unowned, meanwhile; a member gone longer (a
+		 * crashed one too) has them moved. 0 (the default) moves them at once.
+		 */
+		private Duration restartGrace = Duration.ZERO;
+
+		public Duration getRestartGrace() {
+			return this.restartGrace;
+		}
+
+		public void setRestartGrace(Duration restartGrace) {
+			this.restartGrace = restartGrace;
+		}
+
 		public int getMaxMovesPercent() {
 			return this.maxMovesPercent;
 		}

@@ -108,6 +108,15 @@ final class MembershipSettingsFactory {
 								+ "the others would wait for the leases to expire"));
 			}
 		}
+		Duration grace = properties.getRebalance().getRestartGrace();
+		if (grace != null && !grace.isZero() && !grace.isNegative() && properties.getNodeId() == null) {
+			violations.add(new Violation(List.of("rebalance.restart-grace", "node-id"),
+					"a restart grace keeps a stopped member's place for it to come back under the same node id, but "
+							+ "the node id is new at every start; set membership.node-id to one that survives a "
+							+ "restart (a StatefulSet's pod name: membership.node-id=${HOSTNAME}), or remove "
+							+ "membership.rebalance.restart-grace"));
+		}
+		violations.addAll(MembershipSettings.restartGraceProblems(grace, properties.getDeadNodeRetention()));
 		if (properties.getGroups() == null) {
 			violations.add(new Violation(List.of("groups"), "group names must not be blank"));
 		}
@@ -132,6 +141,7 @@ final class MembershipSettingsFactory {
 			.groups(properties.getGroups())
 			.partitions((properties.getPartitions() != null) ? properties.getPartitions() : Map.of())
 			.maxMovesPercent(properties.getRebalance().getMaxMovesPercent())
+			.restartGrace(grace)
 			.build();
 	}
 

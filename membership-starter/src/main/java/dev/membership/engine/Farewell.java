@@ -29,8 +29,12 @@ final class Farewell {
 
 	private final RunHistory history;
 
+	/** The restart grace is on: a graceful stop keeps the node's document instead of removing it. */
+	private final boolean keepsPlace;
+
 	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle,
-			LetGo letGo, RunHistory history) {
+			LetGo letGo, RunHistory history, boolean keepsPlace) {
+		this.keepsPlace = keepsPlace;
 		this.letGo = letGo;
 		this.history = history;
 		this.store = store;
@@ -89,7 +93,8 @@ final class Farewell {
 
 	/**
 	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then releases the given leases (epochs
-	 * by group; let go of already), removes this node's document and writes the runs that ended since the last tick.
+	 * by group; let go of already), removes this node's document (with the restart grace: writes it, last seen now)
+	 * and writes the runs that ended since the last tick.
 	 */
 	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand) {
 		LoopJob job = new LoopJob("leave", (ex) -> {
@@ -106,6 +111,14 @@ final class Farewell {
 		Map<String, Long> epochs = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
 		job.then((j) -> releaseAll(j, epochs, true));
+		if (this.keepsPlace) {
+			// the restart grace: the document stays, last seen now, so that the keeper keeps this node's place
+			job.then((j) -> this.heartbeats.beat(j, (ex) -> {
+				log.warn("Could not write node document on shutdown: {}", ex.getMessage());
+				return true;
+			}));
+			return job.then((j) -> this.history.flush(this.loop, j));
+		}
 		job.then((j) -> this.loop.call(j, () -> {
 			this.store.removeNode(this.self.nodeId(), this.self.incarnation());
 			return null;

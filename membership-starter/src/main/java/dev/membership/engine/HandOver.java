@@ -269,7 +269,7 @@ final class HandOver {
 						timeout.toNanos());
 			// first, not after the release: the successor takes each lease over from this very term, and the release
 			// (for the others, should the notice be lost) does not compete with it for the store meanwhile
-			this.letGo.said(released, this.successorOnLeave, callerWaits);
+			this.letGo.said(released, this.successorOnLeave, this::waitsForRestart, callerWaits);
 			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left));
 			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
 				left.completeExceptionally(new IllegalStateException("loop stopped"));
@@ -296,6 +296,11 @@ final class HandOver {
 				this.stopped.complete(null); // whatever happened, a waiting stop() returns
 			}
 		});
+	}
+
+	/** With a restart grace, a unit placed on this node waits for it to come back: nobody is told to take it over. */
+	private boolean waitsForRestart(Unit unit) {
+		return !this.settings.restartGrace().isZero() && !unit.isDefault() && this.placedOwner.apply(unit) != null;
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -53,12 +54,24 @@ final class LetGo {
 	 * run on the reactions lane.
 	 */
 	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, boolean here) {
+		said(released, successors, (unit) -> false, here);
+	}
+
+	/**
+	 * As {@link #said(Map, Function, boolean)}; the units {@code kept} accepts are waiting for this node to come back
+	 * (the restart grace): the others are not told of them, and nobody takes them over from this term.
+	 */
+	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, Predicate<Unit> kept,
+			boolean here) {
 		Map<Optional<String>, Map<String, Long>> bySuccessor = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> {
-			String successor = successors.apply(unit.unit());
+			boolean waits = kept.test(unit.unit());
+			String successor = waits ? null : successors.apply(unit.unit());
 			unit.events().released(epoch, successor);
-			bySuccessor.computeIfAbsent(Optional.ofNullable(successor), (key) -> new LinkedHashMap<>())
-				.put(unit.unit().leaseName(), epoch);
+			if (!waits) {
+				bySuccessor.computeIfAbsent(Optional.ofNullable(successor), (key) -> new LinkedHashMap<>())
+					.put(unit.unit().leaseName(), epoch);
+			}
 		});
 		Runnable tell = () -> bySuccessor.forEach((successor, leases) -> tell(leases, successor.orElse(null)));
 		if (here || !this.runtime.reactions().execute(tell)) {

@@ -47,6 +47,8 @@ public final class MembershipSettings {
 
 	private final int maxMovesPercent;
 
+	private final Duration restartGrace;
+
 	private MembershipSettings(Builder b) {
 		this.nodeId = b.nodeId;
 		this.renewalInterval = b.renewalInterval;
@@ -63,6 +65,7 @@ public final class MembershipSettings {
 		this.groups = Set.copyOf(groups);
 		this.partitions = Map.copyOf(b.partitions);
 		this.maxMovesPercent = b.maxMovesPercent;
+		this.restartGrace = b.restartGrace;
 	}
 
 	public static Builder builder(String nodeId) {
@@ -127,6 +130,14 @@ public final class MembershipSettings {
 		return this.maxMovesPercent;
 	}
 
+	/**
+	 * How long a member that stopped (or was last seen) keeps its place in the placement: its partitions wait for it to
+	 * come back under the same node id instead of moving; zero (the default): they move as soon as it is gone.
+	 */
+	public Duration restartGrace() {
+		return this.restartGrace;
+	}
+
 	public static @Nullable String groupNameProblem(@Nullable String group) {
 		return SettingsRules.groupNameProblem(group);
 	}
@@ -136,6 +147,11 @@ public final class MembershipSettings {
 			Duration livenessWindow, Duration safetyMargin, Duration deadNodeRetention) {
 		return SettingsRules.check(nodeId, renewalInterval, leaseDuration, livenessWindow, safetyMargin,
 				deadNodeRetention);
+	}
+
+	/** The restart grace's problems (see {@link Builder#restartGrace(Duration)}); empty when it is valid. */
+	public static List<Violation> restartGraceProblems(Duration grace, Duration deadNodeRetention) {
+		return SettingsRules.restartGraceProblems(grace, deadNodeRetention);
 	}
 
 	public static final class Builder {
@@ -161,6 +177,8 @@ public final class MembershipSettings {
 		private final Map<String, Integer> partitions = new TreeMap<>();
 
 		private int maxMovesPercent = 10;
+
+		private Duration restartGrace = Duration.ZERO;
 
 		private Builder(String nodeId) {
 			this.nodeId = nodeId;
@@ -246,6 +264,17 @@ public final class MembershipSettings {
 			return this;
 		}
 
+		/**
+		 * How long a member that stopped keeps its place in the placement, for a restart under the same node id (a
+		 * StatefulSet's pod name): its partitions are released after the drain and wait, unowned, for it to come back,
+		 * and move only once it has been gone that long (a crashed member's too). Zero by default: they move at once.
+		 * Shorter than the dead-node retention, or its document would be removed before the grace ended.
+		 */
+		public Builder restartGrace(Duration value) {
+			this.restartGrace = value;
+			return this;
+		}
+
 		/** {@link #partitions(String, int)} for each entry of {@code counts} (group to partition count). */
 		public Builder partitions(Map<String, Integer> counts) {
 			counts.forEach(this::partitions);
@@ -262,6 +291,7 @@ public final class MembershipSettings {
 				.distinct()
 				.forEach((problem) -> violations.add(new Violation(List.of("groups"), problem)));
 			violations.addAll(SettingsRules.partitionProblems(this.partitions));
+			violations.addAll(SettingsRules.restartGraceProblems(this.restartGrace, this.deadNodeRetention));
 			if (!violations.isEmpty()) {
 				throw new InvalidMembershipSettingsException(violations);
 			}

@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.membership.liveness.Member;
 import dev.membership.spi.Holder;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
@@ -99,9 +101,15 @@ final class NodeParts {
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
 		this.assignments = new Assignments(nodeId, b.placement);
 		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo,
-				history);
+				history, !this.settings.restartGrace().isZero());
+		// the members as the placement sees them: one away for less than the restart grace keeps its place
+		RestartGrace grace = new RestartGrace(this.settings.restartGrace());
+		Supplier<List<Member>> placing = () -> {
+			java.time.Instant now = this.serverClock.estimateIfSynchronized();
+			return (now != null) ? grace.placing(this.roster.members(), now) : this.roster.members();
+		};
 		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, self, this.heartbeats,
-				farewell, this.lifecycle, this.assignments, this.roster::members);
+				farewell, this.lifecycle, this.assignments, placing);
 		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, b.metrics, self,
 				this.campaign, this.heartbeats);
 		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
@@ -111,7 +119,7 @@ final class NodeParts {
 				this.roster, this.readiness, this.assignments, reads, this.letGo);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
 				this.units::all, this.stopped, this.assignments::owner,
-				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
+				(unit) -> this.assignments.successorOnLeave(unit, placing.get()), this.letGo);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
 		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);

@@ -46,6 +46,8 @@ final class RosterKeeper {
 
 	private final RosterKeeping keeping;
 
+	private final RestartGrace grace;
+
 	private final Assignments assignments;
 
 	private final PartitionReads partitions;
@@ -82,6 +84,7 @@ final class RosterKeeper {
 		this.roster = roster;
 		this.readiness = readiness;
 		this.keeping = new RosterKeeping(settings.livenessWindow());
+		this.grace = new RestartGrace(settings.restartGrace());
 		this.assignments = assignments;
 		this.partitions = partitions;
 		this.news = news;
@@ -141,9 +144,10 @@ final class RosterKeeper {
 		List<Member> next = this.keeping.build(this.self.member(now), records, leases, this.roster.stored(), now);
 		Steering steering = this.assignments.steering();
 		List<Steering.Directive> directives = steering.pending(term.epoch());
-		Map<String, GroupAssignment> placement = Steering.steer(Coordination.place(this.assignments.policy(), next,
+		List<Member> placing = this.grace.placing(next, now); // members away for less than the grace keep their place
+		Map<String, GroupAssignment> placement = Steering.steer(Coordination.place(this.assignments.policy(), placing,
 				this.assignments.placed(), withOwn(leases), now, this.self.nodeId()), this.assignments.placed(),
-				directives, next, now, this.settings.maxMovesPercent());
+				directives, placing, now, this.settings.maxMovesPercent());
 		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)
 				&& placement.equals(this.assignments.placed())) {
 			steering.done(directives); // they change nothing

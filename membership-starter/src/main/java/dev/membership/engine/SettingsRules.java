@@ -107,4 +107,19 @@ final class SettingsRules {
 		return violations;
 	}
 
+	/** The restart grace's problems: negative, or not shorter than the dead-node retention. */
+	static List<Violation> restartGraceProblems(Duration grace, Duration deadNodeRetention) {
+		if (grace == null || grace.isNegative()) {
+			return List.of(new Violation(List.of("rebalance.restart-grace"),
+					"must be zero (off) or a positive duration (was " + grace + ")"));
+		}
+		if (!grace.isZero() && deadNodeRetention != null && grace.compareTo(deadNodeRetention) >= 0) {
+			return List.of(new Violation(List.of("rebalance.restart-grace", "dead-node-retention"),
+					"the restart grace (" + grace + ") must be shorter than the dead-node retention ("
+							+ deadNodeRetention + "), or a stopped member's document would be removed, and its "
+							+ "partitions moved, before the grace ended"));
+		}
+		return List.of();
+	}
+
 }

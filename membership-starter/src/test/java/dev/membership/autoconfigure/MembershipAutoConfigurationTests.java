@@ -305,6 +305,23 @@ class MembershipAutoConfigurationTests {
 	}
 
 	@Test
+	void aRestartGraceNeedsANodeIdThatSurvivesARestart() {
+		this.runner.withPropertyValues("membership.rebalance.restart-grace=30s").run((context) -> {
+			FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("membership.rebalance.restart-grace, membership.node-id:")
+				.contains("membership.node-id=${HOSTNAME}");
+		});
+		this.runner.withPropertyValues("membership.rebalance.restart-grace=30s", "membership.node-id=worker-0")
+			.run((context) -> assertThat(context.getBean(MembershipSettings.class).restartGrace())
+				.isEqualTo(Duration.ofSeconds(30)));
+		this.runner.withPropertyValues("membership.rebalance.restart-grace=20m", "membership.node-id=worker-0")
+			.run((context) -> assertThat(new InvalidMembershipSettingsFailureAnalyzer()
+				.analyze(context.getStartupFailure())
+				.getDescription()).contains("must be shorter than the dead-node retention"));
+	}
+
+	@Test
 	void anUnknownMembershipPropertyFailsStartupNamingTheNearestValidOne() {
 		this.runner.withPropertyValues("membership.lease=10s", "membership.mongo.operation-timout=1s",
 				"membership.broadcast.keys[0]=0123456789abcdef0123456789abcdef", "membership.groups[0]=a")

@@ -106,6 +106,15 @@ class ElectionSimulationTests {
 		scenario(SimulationConfig::crashesThroughStepDownsBehindMongos, 8);
 	}
 
+	/**
+	 * Every fault with a restart grace: a stopped or crashed node's partitions wait for it, and it comes back under
+	 * its id within the grace or after it; no belief breaks either way, and past the grace they move.
+	 */
+	@Test
+	void restartsWithinAndPastTheGraceKeepEveryBelief() {
+		scenario(SimulationConfig::restarts, 8);
+	}
+
 	/** Operators' hand-overs, drains, pins and pauses alone: every one through the drain, none breaking a belief. */
 	@Test
 	void operatorsActionsKeepEveryInvariant() {
@@ -147,14 +156,8 @@ class ElectionSimulationTests {
 		SimulationConfig.Variant variant = SimulationConfig.Variant
 			.valueOf(System.getProperty("membership.simulation.variant", "AS_BUILT"));
 		String scenario = System.getProperty("membership.simulation.scenario", "standard");
-		SimulationConfig base = switch (scenario) {
-			case "stepDowns" -> SimulationConfig.stepDowns(seed);
-			case "behindMongos" -> SimulationConfig.behindMongos(seed);
-			case "crashes" -> SimulationConfig.crashesThroughStepDownsBehindMongos(seed);
-			case "operators" -> SimulationConfig.operators(seed);
-			default -> (variant == SimulationConfig.Variant.AS_BUILT) ? SimulationConfig.standard(seed)
-					: variant.config(seed);
-		};
+		SimulationConfig base = ("standard".equals(scenario) && variant != SimulationConfig.Variant.AS_BUILT)
+				? variant.config(seed) : scenario().apply(seed);
 		SimulationResult result = new Simulation(variant.apply(base)).run();
 		result.trace().forEach(System.out::println);
 		System.out.println(result.summary());
@@ -167,13 +170,30 @@ class ElectionSimulationTests {
 		assumeTrue(transitions > 0, "set -Dmembership.simulation.soak=<transitions>");
 		long firstSeed = Long.getLong("membership.simulation.seed", System.nanoTime());
 		int threads = Integer.getInteger("membership.simulation.threads", Runtime.getRuntime().availableProcessors());
-		Summary summary = simulate(firstSeed, transitions, Duration.ofDays(1), threads);
+		Summary summary = simulate(firstSeed, transitions, Duration.ofDays(1), threads, scenario());
 		System.out.println(summary);
 		assertThat(summary.failures.isEmpty()).withFailMessage(summary::toString).isTrue();
 	}
 
+	/** The runs {@code -Dmembership.simulation.scenario} names (a soak's, a replay's): the standard one by default. */
+	private static java.util.function.LongFunction<SimulationConfig> scenario() {
+		return switch (System.getProperty("membership.simulation.scenario", "standard")) {
+			case "stepDowns" -> SimulationConfig::stepDowns;
+			case "behindMongos" -> SimulationConfig::behindMongos;
+			case "crashes" -> SimulationConfig::crashesThroughStepDownsBehindMongos;
+			case "operators" -> SimulationConfig::operators;
+			case "restarts" -> SimulationConfig::restarts;
+			default -> SimulationConfig::standard;
+		};
+	}
+
 	/** Runs seeds firstSeed, firstSeed + 1, ... on {@code threads} threads until enough transitions or time. */
 	static Summary simulate(long firstSeed, long transitions, Duration budget, int threads) throws Exception {
+		return simulate(firstSeed, transitions, budget, threads, SimulationConfig::standard);
+	}
+
+	static Summary simulate(long firstSeed, long transitions, Duration budget, int threads,
+			java.util.function.LongFunction<SimulationConfig> config) throws Exception {
 		Summary summary = new Summary(firstSeed);
 		long started = System.nanoTime();
 		long until = started + budget.toNanos();
@@ -185,7 +205,7 @@ class ElectionSimulationTests {
 				workers.add(pool.submit(() -> {
 					while (summary.transitions.get() < transitions && System.nanoTime() < until
 							&& summary.failures.isEmpty()) {
-						summary.add(new Simulation(SimulationConfig.standard(nextSeed.getAndIncrement())).run());
+						summary.add(new Simulation(config.apply(nextSeed.getAndIncrement())).run());
 					}
 				}));
 			}

@@ -25,10 +25,12 @@ import dev.membership.engine.MembershipSettings;
  * @param faultsFrom when the first fault may come (virtual time): a scenario lets the cluster settle first
  * @param checks the scenario's own invariants, on top of those every run checks
  * @param behindMongos whether the nodes reach the database through a mongos, whose clock is skewed, the whole run
+ * @param restartGrace the nodes' restart grace (zero: off)
  */
 record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFaultGap, Duration operationTimeout,
 		double maxDrift, Duration safetyMargin, Duration drainTimeout, DefectiveStore.Defect defect,
-		List<Simulation.Fault> faults, Duration faultsFrom, Set<Invariant> checks, boolean behindMongos) {
+		List<Simulation.Fault> faults, Duration faultsFrom, Set<Invariant> checks, boolean behindMongos,
+		Duration restartGrace) {
 
 	/** The default drift stays within the bound {@code ServerClock} assumes. */
 	static final double DOCUMENTED_DRIFT = 199e-6;
@@ -107,7 +109,18 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 	static SimulationConfig standard(long seed) {
 		return new SimulationConfig(seed, 0, Duration.ofMinutes(30), Duration.ofSeconds(8), Duration.ofSeconds(2),
 				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE,
-				List.of(Simulation.Fault.values()), Duration.ZERO, Set.of(), false);
+				List.of(Simulation.Fault.values()), Duration.ZERO, Set.of(), false, Duration.ZERO);
+	}
+
+	/**
+	 * Every fault, with a restart grace of 10 s: a node stopped or crashed comes back under its id within the grace or
+	 * after it (a fault lasts 0.1 to 25 s), and its partitions wait for it meanwhile.
+	 */
+	static SimulationConfig restarts(long seed) {
+		SimulationConfig standard = standard(seed);
+		return new SimulationConfig(seed, 0, Duration.ofMinutes(20), standard.meanFaultGap, standard.operationTimeout,
+				DOCUMENTED_DRIFT, null, standard.drainTimeout, DefectiveStore.Defect.NONE, standard.faults,
+				Duration.ZERO, Set.of(), false, Duration.ofSeconds(10));
 	}
 
 	/** Operators' actions alone: hand-overs, drains, pins and pauses of rebalancing, each through the drain. */
@@ -136,7 +149,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		return new SimulationConfig(seed, 0, Duration.ofMinutes(10), Duration.ofSeconds(12), Duration.ofSeconds(5),
 				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE,
 				List.of(Simulation.Fault.STEP_DOWN), Duration.ofMinutes(2), Set.of(Invariant.STABLE_THROUGH_STEP_DOWNS),
-				false);
+				false, Duration.ZERO);
 	}
 
 	/**
@@ -149,7 +162,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				Arrays.stream(Simulation.Fault.values())
 					.filter((f) -> f != Simulation.Fault.CLOCK_JUMP && f != Simulation.Fault.MONGOS_CLOCK)
 					.toList(),
-				Duration.ZERO, Set.of(Invariant.NO_DISTRUST_BEHIND_MONGOS), true);
+				Duration.ZERO, Set.of(Invariant.NO_DISTRUST_BEHIND_MONGOS), true, Duration.ZERO);
 	}
 
 	/** Crashes among step-downs, behind a skewed mongos: each crashed holder's units taken over in time. */
@@ -157,13 +170,13 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		return new SimulationConfig(seed, 0, Duration.ofMinutes(15), Duration.ofSeconds(10), Duration.ofSeconds(2),
 				DOCUMENTED_DRIFT, null, Duration.ofSeconds(2), DefectiveStore.Defect.NONE,
 				List.of(Simulation.Fault.STEP_DOWN, Simulation.Fault.CRASH), Duration.ofMinutes(1),
-				Set.of(Invariant.CRASH_TAKEN_OVER), true);
+				Set.of(Invariant.CRASH_TAKEN_OVER), true, Duration.ZERO);
 	}
 
 	private SimulationConfig with(DefectiveStore.Defect defect, Duration margin, double drift, Duration drain,
 			Duration chaos, List<Simulation.Fault> faults) {
 		return new SimulationConfig(this.seed, this.nodes, chaos, this.meanFaultGap, this.operationTimeout, drift,
-				margin, drain, defect, faults, this.faultsFrom, this.checks, this.behindMongos);
+				margin, drain, defect, faults, this.faultsFrom, this.checks, this.behindMongos, this.restartGrace);
 	}
 
 	SimulationConfig withSafetyMargin(Duration margin, double drift) {
@@ -194,6 +207,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		return builder.groups(Set.copyOf(groups))
 			.safetyMargin(this.safetyMargin)
 			.drainTimeout(this.drainTimeout)
+			.restartGrace(this.restartGrace)
 			.build();
 	}
 

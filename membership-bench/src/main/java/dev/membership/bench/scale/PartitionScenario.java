@@ -63,9 +63,10 @@ public final class PartitionScenario {
 	 * @param storeThreads threads shared by every node's loop
 	 * @param notices whether the nodes tell each other of released leases at once (in this JVM, as LeadershipNotices
 	 * does over HTTP in a web application), or learn them from their reads only (plain Java without broadcast)
+	 * @param restartGrace the nodes' restart grace; with one, the rolling restart restarts each node under its own id
 	 */
 	public record Settings(List<Case> cases, Duration renewalInterval, int countIntervals, Duration bound,
-			int storeThreads, boolean notices) {
+			int storeThreads, boolean notices, Duration restartGrace) {
 	}
 
 	private static final String GROUP = "t";
@@ -102,7 +103,10 @@ public final class PartitionScenario {
 				"joins at " + JOINS + " phases: balanced after; moved by the last (min)", "graceful leave: balanced after; moved (leaver's)",
 				"crash: balanced after; moved (crashed one's)", "max - min", "overlapping beliefs (samples with two owners)",
 				"graceful hand-off per partition: median / p90 / max (partitions)",
-				"rolling restart of every node (at most " + ROLLING_AT_MOST + "): time; moves");
+				"rolling restart of every node (at most " + ROLLING_AT_MOST + "): time; moves"
+						+ (this.settings.restartGrace().isZero() ? ""
+								: " (each under its own id, restart grace " + this.settings.restartGrace().toSeconds()
+										+ " s)"));
 		for (Case c : this.settings.cases()) {
 			runCase(c, table);
 		}
@@ -167,7 +171,8 @@ public final class PartitionScenario {
 			this.log.printf("  placed and balanced after %s; calls %s; docs %s%n", placed, load, read);
 
 			// joins at several phases of the interval
-			String join = new PartitionJoins(this.log, this.settings.renewalInterval(), JOINS).run((id) -> start(c, id, client, runtimes, running, counts),
+			// (with a restart grace a joiner that leaves is waited for: the joins are measured without one)
+			String join = !this.settings.restartGrace().isZero() ? "-" : new PartitionJoins(this.log, this.settings.renewalInterval(), JOINS).run((id) -> start(c, id, client, runtimes, running, counts),
 					(since) -> secondsUntilBalanced(c, running, since), (joiner) -> {
 						joiner.stopAsync(Duration.ofSeconds(5));
 						running.remove(joiner);
@@ -220,21 +225,34 @@ public final class PartitionScenario {
 		order = order.subList(Math.max(0, order.size() - ROLLING_AT_MOST), order.size());
 		long start = System.nanoTime();
 		long moves = 0;
+		double unowned = 0;
 		for (MembershipNode old : order) {
 			Map<Integer, String> before = owners(running, GROUP, this.doubleOwners);
 			long stopped = System.nanoTime();
 			old.stopAsync(Duration.ofSeconds(5));
 			running.remove(old);
 			this.notices.remove(old.nodeId());
-			start(c, old.nodeId() + "r", client, runtimes, running, counts);
+			boolean sameId = !this.settings.restartGrace().isZero();
+			if (sameId) {
+				old.stopAsync(Duration.ofSeconds(5)).join(); // the process ends, then starts again under its id
+			}
+			start(c, sameId ? old.nodeId() : old.nodeId() + "r", client, runtimes, running, counts);
 			if (untilBalanced(c, running, System.nanoTime()).startsWith("not")) {
 				return "not balanced after restarting " + old.nodeId();
 			}
-			this.handOffs.addAll(this.beliefs.handOffMillis(old.nodeId(), stopped));
+			if (sameId) {
+				List<Double> gaps = this.beliefs.unownedMillis(old.nodeId(), stopped);
+				unowned = Math.max(unowned, gaps.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+			}
+			else {
+				this.handOffs.addAll(this.beliefs.handOffMillis(old.nodeId(), stopped));
+			}
 			moves += moved(before, owners(running, GROUP, this.doubleOwners));
 		}
 		String of = (order.size() < running.size()) ? " (" + order.size() + " of " + running.size() + " nodes)" : "";
-		return String.format(Locale.ROOT, "%.1f s; %d%s", (System.nanoTime() - start) / 1e9, moves, of);
+		String longest = this.settings.restartGrace().isZero() ? ""
+				: String.format(Locale.ROOT, "; a partition unowned %.2f s at most", unowned / 1000);
+		return String.format(Locale.ROOT, "%.1f s; %d%s%s", (System.nanoTime() - start) / 1e9, moves, longest, of);
 	}
 
 	private MembershipNode start(Case c, String id, MongoClient client, SharedRuntimes runtimes,
@@ -245,6 +263,7 @@ public final class PartitionScenario {
 			.leaseDuration(r.multipliedBy(3))
 			.livenessWindow(r.multipliedBy(2))
 			.partitions(GROUP, c.partitions())
+			.restartGrace(this.settings.restartGrace())
 			.build();
 		NodeCounts scope = new NodeCounts();
 		MembershipNode node = MembershipNode

@@ -60,6 +60,18 @@ public final class BeliefIntervals implements LeadershipObserver {
 	 * stop, the node's beliefs end once their drains are over: this is how long its partitions went without an owner.
 	 */
 	public synchronized List<Double> handOffMillis(String nodeId, long sinceNanos) {
+		return gapsMillis(nodeId, sinceNanos, false);
+	}
+
+	/**
+	 * As {@link #handOffMillis}, but the next belief may be another process's with the same node id too (a restart
+	 * under its id): how long each of its units went without an owner.
+	 */
+	public synchronized List<Double> unownedMillis(String nodeId, long sinceNanos) {
+		return gapsMillis(nodeId, sinceNanos, true);
+	}
+
+	private List<Double> gapsMillis(String nodeId, long sinceNanos, boolean itselfToo) {
 		List<Interval> all = new ArrayList<>(this.closed);
 		all.addAll(this.open.values());
 		List<Double> gaps = new ArrayList<>();
@@ -68,8 +80,8 @@ public final class BeliefIntervals implements LeadershipObserver {
 				continue;
 			}
 			all.stream()
-				.filter((i) -> i.unit().equals(ended.unit()) && !i.nodeId().equals(nodeId)
-						&& i.startNanos() >= ended.startNanos())
+				.filter((i) -> i.unit().equals(ended.unit()) && (itselfToo || !i.nodeId().equals(nodeId))
+						&& i.startNanos() >= (itselfToo ? ended.endNanos() : ended.startNanos()))
 				.mapToLong(Interval::startNanos)
 				.min()
 				.ifPresent((next) -> gaps.add((next - ended.endNanos()) / 1e6));
