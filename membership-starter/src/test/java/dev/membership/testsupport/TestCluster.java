@@ -17,8 +17,6 @@ import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipNodeBuilder;
-import dev.membership.leadership.LeaseReleasedEvent;
-import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.engine.MembershipSettings;
@@ -138,6 +136,14 @@ public final class TestCluster implements AutoCloseable {
 				}
 
 				@Override
+				public void letGo(Map<String, Long> leases, String successor) {
+					// as LeadershipNotices does: what the node let go of, told to the others as the node says it
+					if (TestCluster.this.notices) {
+						leases.forEach((lease, epoch) -> tellOthers(key, lease, epoch, nodeId, successor));
+					}
+				}
+
+				@Override
 				public void rosterChanged(long version, Set<String> nodes) {
 					if (TestCluster.this.notices) {
 						nodes.stream()
@@ -147,15 +153,6 @@ public final class TestCluster implements AutoCloseable {
 					}
 				}
 
-			})
-			.reaction((event) -> {
-				if (this.notices && event instanceof LeaseReleasedEvent released) {
-					tellOthers(key, released.group(), released.epoch(), nodeId, released.successor());
-				}
-				else if (this.notices && event instanceof PartitionReleasedEvent released) {
-					tellOthers(key, released.group() + "#" + released.partition(), released.epoch(), nodeId,
-							released.successor());
-				}
 			})
 			.listener((event) -> {
 				received.add(event);

@@ -781,6 +781,13 @@ final class Simulation {
 					}
 
 					@Override
+					public void letGo(Map<String, Long> leases, String successor) {
+						// what LeadershipNotices sends: what the node let go of, as it says it
+						leases.forEach((lease, epoch) -> Simulation.this.hint(SimulatedNode.this.id,
+								new LeaseReleasedEvent(SimulatedNode.this.id, lease, epoch, successor)));
+					}
+
+					@Override
 					public void rosterChanged(long version, Set<String> nodes) {
 						// what LeadershipNotices sends the nodes a roster moves work for, lost, late or twice
 						Simulation.this.nodes.stream()
@@ -790,12 +797,9 @@ final class Simulation {
 
 				})
 				.reaction((event) -> {
-					// what LeadershipNotices sends: the leader as the elected node sees it, and released leases
+					// what LeadershipNotices sends: the leader as the elected node sees it
 					if (event instanceof LeaderElectedEvent elected) {
 						self[0].leader(elected.group()).ifPresent((leader) -> Simulation.this.hint(this.id, leader));
-					}
-					else if (event instanceof LeaseReleasedEvent) {
-						Simulation.this.hint(this.id, event);
 					}
 					else if (event instanceof LeaderRevokedEvent revoked) {
 						note(this.id + " revoked " + revoked.group() + " epoch " + revoked.epoch() + ": "
@@ -809,8 +813,6 @@ final class Simulation {
 						if (graceful != null) {
 							Simulation.this.work.termEnded(unit, released.epoch(), graceful);
 						}
-						Simulation.this.hint(this.id, new LeaseReleasedEvent(released.observerNodeId(), unit,
-								released.epoch(), released.successor()));
 					}
 					else if (event instanceof PartitionRevokedEvent revoked) {
 						// said when a graceful drain begins (the belief may still end by its deadline meanwhile, a

@@ -5,15 +5,15 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.membership.MembershipEventListener;
-import dev.membership.leadership.PartitionReleasedEvent;
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * What {@code LeadershipNotices} carries over HTTP in a web application, between the bench's nodes in one JVM: a
- * released partition's notice to its successor alone (else to the others without its name), and the keeper's roster
- * notice to the nodes it moves partitions for. Off: the nodes learn everything from their reads (plain Java without
+ * What {@code LeadershipNotices} carries over HTTP in a web application, between the bench's nodes in one JVM, as the
+ * nodes' notice channel: a let-go notice to its successor alone (else to the others without its name), and the
+ * keeper's roster notice to the nodes it moves partitions for. Off: the nodes learn everything from their reads (plain Java without
  * broadcast).
  */
 final class InJvmNotices {
@@ -36,6 +36,27 @@ final class InJvmNotices {
 			}
 
 			@Override
+			public void letGo(Map<String, Long> leases, @Nullable String successor) {
+				// as LeadershipNotices does: the successor alone, else the others without its name
+				if (!InJvmNotices.this.on) {
+					return;
+				}
+				NoticeReceiver named = (successor != null && !successor.equals(id))
+						? InJvmNotices.this.receivers.get(successor) : null;
+				leases.forEach((lease, epoch) -> {
+					if (named != null) {
+						named.leaseReleased(lease, epoch, id, successor);
+						return;
+					}
+					InJvmNotices.this.receivers.forEach((other, receiver) -> {
+						if (!other.equals(id)) {
+							receiver.leaseReleased(lease, epoch, id, null);
+						}
+					});
+				});
+			}
+
+			@Override
 			public void rosterChanged(long version, Set<String> nodes) {
 				if (InJvmNotices.this.on) {
 					nodes.stream()
@@ -45,26 +66,6 @@ final class InJvmNotices {
 				}
 			}
 
-		};
-	}
-
-	/** Node {@code id}'s reaction that tells the others of the partitions it released. */
-	MembershipEventListener releases(String id) {
-		return (event) -> {
-			if (this.on && event instanceof PartitionReleasedEvent released) {
-				String lease = released.group() + "#" + released.partition();
-				NoticeReceiver successor = (released.successor() != null && !released.successor().equals(id))
-						? this.receivers.get(released.successor()) : null;
-				if (successor != null) {
-					successor.leaseReleased(lease, released.epoch(), id, released.successor());
-					return;
-				}
-				this.receivers.forEach((other, receiver) -> {
-					if (!other.equals(id)) {
-						receiver.leaseReleased(lease, released.epoch(), id, null);
-					}
-				});
-			}
 		};
 	}
 

@@ -63,7 +63,9 @@ final class PartitionProbes {
 	static String note(int rollingAtMost) {
 		return "- Balanced: every partition owned by exactly one running node (its term valid), owned counts differing "
 				+ "by at most one. Times from the first node's start (placed), or from the join's start(), the leave's "
-				+ "stop() call, the crash's halt(). Moved: partitions whose owner changed; min for a join is "
+				+ "stop() call, the crash's halt(). Joins: four, each started 2 + k/4 intervals after the cluster settled "
+				+ "from the one before (whose joiner then stopped gracefully), so at four phases of the keeper's read; "
+				+ "the worst first. Moved: partitions whose owner changed; min for a join is "
 				+ "floor(P / (N + 1)), what the newcomer needs for balance. Store calls: every call a node made through "
 				+ "its runtime, its run history's writes among them (every node runs an empty task in each partition it "
 				+ "owns every half interval, recorded in the MongoDB run history: one write per interval with runs); documents: those in cursor replies plus findAndModify values, all nodes together. The "
@@ -75,7 +77,9 @@ final class PartitionProbes {
 				+ "each partition of a node stopped gracefully (the leave and every rolling restart), the time from the end "
 				+ "of its belief (its drain over) to the start of its successor's, on one clock. Rolling restart: "
 				+ "each node in turn, the roster's keeper last, stopped gracefully and replaced by a new node, the "
-				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts. "
+				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts; "
+				+ "with a restart grace (-Dbench.partitions.restart-grace-seconds), each node restarts under its own "
+				+ "id once its stop ended, and the longest a partition went unowned is given. "
 				+ "Above " + rollingAtMost + " nodes, the last " + rollingAtMost + " of that order (the keeper "
 				+ "among them): one node takes one to two intervals to balance, so a hundred would take over 20 "
 				+ "minutes.";

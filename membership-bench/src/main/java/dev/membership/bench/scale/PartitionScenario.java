@@ -273,7 +273,6 @@ public final class PartitionScenario {
 			.observer(this.beliefs)
 			.noticeChannel(this.notices.channel(id))
 			.runHistory(this.work.history(id, client.getDatabase("bench")), 1_000)
-			.reaction(this.notices.releases(id))
 			.build();
 		counts.put(node, scope);
 		running.add(node);
