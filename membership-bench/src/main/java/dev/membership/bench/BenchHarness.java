@@ -23,6 +23,7 @@ import dev.membership.bench.failover.PostgresContenders;
 import dev.membership.bench.guard.GuardScenario;
 import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.idle.IdleNodeScenario;
 import dev.membership.bench.parallel.ParallelPartitionsScenario;
 import dev.membership.bench.postgres.PostgresLoadScenario;
 import dev.membership.bench.scale.PartitionScenario;
@@ -44,7 +45,7 @@ import dev.membership.bench.support.Table;
 public final class BenchHarness {
 
 	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
-			"partitions", "postgres-load", "postgres-failover", "parallel");
+			"partitions", "postgres-load", "postgres-failover", "parallel", "idle");
 
 	private BenchHarness() {
 	}
@@ -101,6 +102,9 @@ public final class BenchHarness {
 				case "postgres-load" -> new PostgresLoadScenario(postgresLoadSettings(quick), out).run();
 				case "postgres-failover" -> postgresFailover(failoverSettings(quick, trials, leases), out);
 				case "parallel" -> new ParallelPartitionsScenario(parallelSettings(quick), out).run();
+				case "idle" -> new IdleNodeScenario(quick
+						? new IdleNodeScenario.Settings(Duration.ofSeconds(1), Duration.ofSeconds(2))
+						: new IdleNodeScenario.Settings(Duration.ofSeconds(60), Duration.ofSeconds(60)), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);

@@ -1,9 +1,8 @@
 package dev.membership.autoconfigure;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
+import java.util.Timer;
+import java.util.TimerTask;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +41,7 @@ class MembershipReadinessGate implements MembershipEventListener {
 	private boolean closed;
 
 	/** Ends the wait at the timeout; cancelled when the node gets ready, someone else refuses, or the context closes. */
-	private CompletableFuture<Void> timer;
+	private Timer timer;
 
 	MembershipReadinessGate(Membership membership, ApplicationEventPublisher publisher, Duration timeout) {
 		this.membership = membership;
@@ -61,8 +60,18 @@ class MembershipReadinessGate implements MembershipEventListener {
 		}
 		if (!this.closed && !this.nodeReady && !this.membership.status().ready()) {
 			if (!this.holding) {
-				Executor later = CompletableFuture.delayedExecutor(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
-				this.timer = CompletableFuture.runAsync(this::onTimeout, later);
+				// a thread of its own only while holding: it ends when the wait does (the JDK's delayed executor would
+				// keep a scheduler thread for good, and run the task on the common pool)
+				Timer timer = new Timer("membership-readiness-" + this.membership.nodeId(), true);
+				timer.schedule(new TimerTask() {
+
+					@Override
+					public void run() {
+						onTimeout();
+					}
+
+				}, Math.max(1, this.timeout.toMillis()));
+				this.timer = timer;
 			}
 			this.holding = true;
 			log.info("Not ready yet: membership node {} has not reached the store (waiting at most {})",
@@ -87,12 +96,16 @@ class MembershipReadinessGate implements MembershipEventListener {
 	private void stopHolding() {
 		this.holding = false;
 		if (this.timer != null) {
-			this.timer.cancel(false); // a cancelled runAsync never runs its task
+			this.timer.cancel(); // its thread ends; the task never runs if it has not
 			this.timer = null;
 		}
 	}
 
 	private synchronized void onTimeout() {
+		if (this.timer != null) {
+			this.timer.cancel();
+			this.timer = null;
+		}
 		if (this.holding && !this.nodeReady && !this.closed) {
 			this.holding = false;
 			this.nodeReady = true; // not gated again

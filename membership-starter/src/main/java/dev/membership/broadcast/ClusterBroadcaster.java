@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
@@ -39,6 +40,9 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private static final int MAX_PARALLEL_SENDS = 16;
 
+	/** How long a sender thread outlives its last message. */
+	private static final long SENDER_IDLE_SECONDS = 30;
+
 	private final Membership node;
 
 	private final BroadcastKeySource keys;
@@ -67,11 +71,15 @@ public class ClusterBroadcaster implements AutoCloseable {
 		this.localDelivery = localDelivery;
 		metrics.register();
 		AtomicInteger threads = new AtomicInteger();
-		this.senders = Executors.newFixedThreadPool(MAX_PARALLEL_SENDS, (r) -> {
-			Thread t = new Thread(r, "membership-broadcast-" + threads.incrementAndGet());
-			t.setDaemon(true);
-			return t;
-		});
+		// at most 16 at once, none while idle: a node that broadcasts nothing keeps no thread for it
+		ThreadPoolExecutor senders = new ThreadPoolExecutor(MAX_PARALLEL_SENDS, MAX_PARALLEL_SENDS, SENDER_IDLE_SECONDS,
+				TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (r) -> {
+					Thread t = new Thread(r, "membership-broadcast-" + threads.incrementAndGet());
+					t.setDaemon(true);
+					return t;
+				});
+		senders.allowCoreThreadTimeOut(true);
+		this.senders = senders;
 		this.http = new HttpDelivery(settings, metrics, this::uri);
 		this.notices = new NoticeSender(settings, metrics, this::uri);
 	}

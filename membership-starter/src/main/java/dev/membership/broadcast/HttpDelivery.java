@@ -1,16 +1,18 @@
 package dev.membership.broadcast;
 
+import java.io.IOException;
 import java.net.ConnectException;
+import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
+import java.util.Locale;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.http.MediaType;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.web.client.ResourceAccessException;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientResponseException;
@@ -36,12 +38,18 @@ final class HttpDelivery {
 	HttpDelivery(BroadcastSettings settings, BroadcastMetrics metrics, Function<String, URI> uri) {
 		this.metrics = metrics;
 		this.uri = uri;
-		HttpClient client = HttpClient.newBuilder()
-			.connectTimeout(settings.connectTimeout())
-			.followRedirects(HttpClient.Redirect.NEVER)
-			.version(HttpClient.Version.HTTP_1_1)
-			.build();
-		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(client);
+		// the JDK's plain connection (kept alive, no redirects followed), as the notices': the JDK's HttpClient keeps a
+		// selector thread for as long as it lives, a thread an idle node would keep for nothing
+		SimpleClientHttpRequestFactory requests = new SimpleClientHttpRequestFactory() {
+
+			@Override
+			protected void prepareConnection(HttpURLConnection connection, String httpMethod) throws IOException {
+				super.prepareConnection(connection, httpMethod);
+				connection.setInstanceFollowRedirects(false);
+			}
+
+		};
+		requests.setConnectTimeout(settings.connectTimeout());
 		requests.setReadTimeout(settings.readTimeout());
 		this.http = RestClient.builder().requestFactory(requests).build();
 	}
@@ -84,8 +92,9 @@ final class HttpDelivery {
 
 	private static boolean isConnectFailure(ResourceAccessException ex) {
 		for (Throwable t = ex; t != null; t = t.getCause()) {
-			if (t instanceof ConnectException || t instanceof HttpConnectTimeoutException) {
-				return true;
+			if (t instanceof ConnectException || (t instanceof SocketTimeoutException timeout
+					&& timeout.getMessage() != null && timeout.getMessage().toLowerCase(Locale.ROOT).contains("connect"))) {
+				return true; // nothing was sent
 			}
 		}
 		return false;

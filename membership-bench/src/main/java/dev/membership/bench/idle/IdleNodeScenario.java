@@ -1,0 +1,156 @@
+package dev.membership.bench.idle;
+
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.membership.Membership;
+import dev.membership.bench.support.EmbeddedMongoServer;
+import dev.membership.bench.support.Table;
+import dev.membership.bench.support.Waits;
+
+/**
+ * What one idle node costs the service it runs in: a user's web application (Tomcat, MongoDB, the starter's
+ * auto-configuration, no jobs, default timings) started twice in this JVM against one embedded database, with the
+ * starter on and with {@code membership.enabled=false}. Counted: the threads the application started (alive once it
+ * settled, those of the JVM and the embedded database left out), and their CPU time over an idle window, per second.
+ * The starter's cost is the difference.
+ */
+public final class IdleNodeScenario {
+
+	/** @param settle how long after the start before counting; @param window the idle time measured */
+	public record Settings(Duration settle, Duration window) {
+	}
+
+	private record Measure(Map<String, Long> threads, double cpuMillisPerSecond, double membershipCpuMillisPerSecond) {
+	}
+
+	private final Settings settings;
+
+	private final PrintStream log;
+
+	public IdleNodeScenario(Settings settings, PrintStream log) {
+		this.settings = settings;
+		this.log = log;
+	}
+
+	public Table run() {
+		Table table = new Table("One idle node (a web application, default timings, no jobs; settle "
+				+ this.settings.settle().toSeconds() + " s, window " + this.settings.window().toSeconds() + " s)",
+				"application", "threads it started (alive after settling)", "their CPU ms/s",
+				"of it on membership-* threads ms/s");
+		Measure without = measure(false);
+		Measure with = measure(true);
+		table.row("membership.enabled=false", describe(without.threads()),
+				String.format(Locale.ROOT, "%.2f", without.cpuMillisPerSecond()), "-");
+		table.row("with the starter", describe(with.threads()),
+				String.format(Locale.ROOT, "%.2f", with.cpuMillisPerSecond()),
+				String.format(Locale.ROOT, "%.2f", with.membershipCpuMillisPerSecond()));
+		Map<String, Long> extra = new TreeMap<>(with.threads());
+		without.threads().forEach((name, count) -> extra.merge(name, -count, Long::sum));
+		extra.values().removeIf((count) -> count == 0);
+		table.row("the starter's cost", describe(extra),
+				String.format(Locale.ROOT, "%.2f", with.cpuMillisPerSecond() - without.cpuMillisPerSecond()), "");
+		table.note("Threads by name, numbers folded (a pool's threads counted under one name). CPU: the threads' own "
+				+ "CPU time (ThreadMXBean) over the window, of the threads the application started; GC and JIT "
+				+ "threads are the JVM's and left out, as are the embedded database's (it stands for a server).");
+		return table;
+	}
+
+	private Measure measure(boolean enabled) {
+		ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+		try (EmbeddedMongoServer mongo = new EmbeddedMongoServer()) {
+			Set<Long> before = new HashSet<>();
+			for (long id : mx.getAllThreadIds()) {
+				before.add(id);
+			}
+			try (ConfigurableApplicationContext app = start(mongo, enabled)) {
+				if (enabled) {
+					Waits.until("the node ready", Duration.ofMinutes(1),
+							() -> app.getBean(Membership.class).status().ready());
+				}
+				Waits.pause(this.settings.settle());
+				Map<Long, Long> cpuBefore = cpu(mx, before);
+				long start = System.nanoTime();
+				Waits.pause(this.settings.window());
+				double seconds = (System.nanoTime() - start) / 1e9;
+				Map<Long, Long> cpuAfter = cpu(mx, before);
+				double total = 0;
+				double membership = 0;
+				Map<String, Long> names = new TreeMap<>();
+				Map<String, Double> own = new TreeMap<>();
+				for (ThreadInfo info : mx.getThreadInfo(cpuAfter.keySet().stream().mapToLong(Long::longValue).toArray())) {
+					if (info == null || info.getThreadName().startsWith("mongo-server")) {
+						continue; // the embedded database's own workers: the server's cost, not the application's
+					}
+					long spent = cpuAfter.get(info.getThreadId()) - cpuBefore.getOrDefault(info.getThreadId(), 0L);
+					total += spent / 1e6;
+					if (info.getThreadName().startsWith("membership-")) {
+						membership += spent / 1e6;
+						own.put(info.getThreadName(), spent / 1e6 / this.settings.window().toSeconds());
+					}
+					names.merge(info.getThreadName().replaceAll("[0-9a-f]{6,}|\\d+", "N"), 1L, Long::sum);
+				}
+				if (!own.isEmpty()) {
+					this.log.printf("  membership-* threads, CPU ms/s each: %s%n", own);
+				}
+				this.log.printf("  %s: %d threads %s; %.2f ms CPU/s (membership-*: %.2f)%n",
+						enabled ? "with the starter" : "without", names.values().stream().mapToLong(Long::longValue).sum(),
+						names, total / seconds, membership / seconds);
+				return new Measure(names, total / seconds, membership / seconds);
+			}
+		}
+	}
+
+	private static Map<Long, Long> cpu(ThreadMXBean mx, Set<Long> excluded) {
+		Map<Long, Long> cpu = new HashMap<>();
+		for (long id : mx.getAllThreadIds()) {
+			long time = excluded.contains(id) ? -1 : mx.getThreadCpuTime(id);
+			if (time >= 0) {
+				cpu.put(id, time);
+			}
+		}
+		return cpu;
+	}
+
+	private static String describe(Map<String, Long> threads) {
+		long total = threads.values().stream().mapToLong(Long::longValue).sum();
+		List<String> each = threads.entrySet()
+			.stream()
+			.map((e) -> e.getKey() + ((e.getValue() != 1) ? " ×" + e.getValue() : ""))
+			.toList();
+		return total + ": " + String.join(", ", each);
+	}
+
+	private static ConfigurableApplicationContext start(EmbeddedMongoServer mongo, boolean enabled) {
+		return new SpringApplicationBuilder(IdleApplication.class)
+			.properties("spring.main.web-application-type=servlet", "spring.main.banner-mode=off",
+					"server.address=127.0.0.1", "server.port=0", "spring.mongodb.uri=" + mongo.uri() + "/idle",
+					"membership.enabled=" + enabled, "membership.node-id=idle",
+					"membership.advertised-address=127.0.0.1", "logging.level.root=WARN",
+					"logging.level.de.bwaldvogel=OFF")
+			.run();
+	}
+
+	/** A user's application that does nothing of its own. */
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	static class IdleApplication {
+
+	}
+
+}
