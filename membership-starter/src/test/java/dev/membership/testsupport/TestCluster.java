@@ -62,6 +62,8 @@ public final class TestCluster implements AutoCloseable {
 	private Consumer<MembershipNodeBuilder> nodeCustomizer = (builder) -> {
 	};
 
+	private final Map<String, Integer> rosterNotices = new ConcurrentHashMap<>();
+
 	public TestCluster(EmbeddedMongo mongo) {
 		this.mongo = mongo;
 		synchronized (TestCluster.class) {
@@ -146,6 +148,7 @@ public final class TestCluster implements AutoCloseable {
 				@Override
 				public void rosterChanged(long version, Set<String> nodes) {
 					if (TestCluster.this.notices) {
+						nodes.forEach((node) -> TestCluster.this.rosterNotices.merge(node, 1, Integer::sum));
 						nodes.stream()
 							.map(TestCluster.this.receivers::get)
 							.filter(Objects::nonNull)
@@ -174,6 +177,16 @@ public final class TestCluster implements AutoCloseable {
 				receiver.leaseReleased(lease, epoch, holder, successor);
 			}
 		});
+	}
+
+	/** How many roster notices a keeper sent node {@code nodeId} (with notices on). */
+	public int rosterNoticesTo(String nodeId) {
+		return this.rosterNotices.getOrDefault(nodeId, 0);
+	}
+
+	/** Where node {@code nodeId} hears the others' notices, once it started. */
+	public NoticeReceiver receiver(String nodeId) {
+		return this.receivers.get(nodeId);
 	}
 
 	public MembershipNode start(String nodeId) {
