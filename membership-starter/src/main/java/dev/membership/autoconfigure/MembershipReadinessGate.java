@@ -67,7 +67,7 @@ class MembershipReadinessGate implements MembershipEventListener {
 
 					@Override
 					public void run() {
-						onTimeout();
+						onTimeout(timer);
 					}
 
 				}, Math.max(1, this.timeout.toMillis()));
@@ -101,11 +101,13 @@ class MembershipReadinessGate implements MembershipEventListener {
 		}
 	}
 
-	private synchronized void onTimeout() {
-		if (this.timer != null) {
-			this.timer.cancel();
-			this.timer = null;
+	/** At the timeout of {@code mine}: nothing when that wait ended meanwhile (another may have begun since). */
+	private synchronized void onTimeout(Timer mine) {
+		mine.cancel();
+		if (this.timer != mine) {
+			return;
 		}
+		this.timer = null;
 		if (this.holding && !this.nodeReady && !this.closed) {
 			this.holding = false;
 			this.nodeReady = true; // not gated again

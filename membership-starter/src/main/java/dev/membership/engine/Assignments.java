@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,6 +11,7 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -48,7 +48,7 @@ final class Assignments {
 
 	private volatile @Nullable String coordinator;
 
-	private final Set<String> mismatchesSaid = new HashSet<>();
+	private final Set<String> mismatchesSaid = ConcurrentHashMap.newKeySet(); // read from any thread (a stop)
 
 	Assignments(String selfId, PlacementPolicy policy) {
 		this.selfId = selfId;

@@ -298,9 +298,10 @@ final class HandOver {
 		});
 	}
 
-	/** With a restart grace, a unit placed on this node waits for it to come back: nobody is told to take it over. */
+	/** With a restart grace, a partition placed on this node waits for it to come back: nobody is told to take it. */
 	private boolean waitsForRestart(Unit unit) {
-		return !this.settings.restartGrace().isZero() && !unit.isDefault() && this.placedOwner.apply(unit) != null;
+		return !this.settings.restartGrace().isZero() && unit.isPartition()
+				&& this.nodeId.equals(this.placedOwner.apply(unit));
 	}
 
 }

@@ -102,7 +102,8 @@ final class NodeParts {
 		this.assignments = new Assignments(nodeId, b.placement);
 		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo,
 				history, !this.settings.restartGrace().isZero());
-		// the members as the placement sees them: one away for less than the restart grace keeps its place
+		// the members as a node deciding whether to try for a unit sees them: one away for less than the restart grace
+		// keeps its place (successors are chosen among the live ones)
 		RestartGrace grace = new RestartGrace(this.settings.restartGrace());
 		Supplier<List<Member>> placing = () -> {
 			java.time.Instant now = this.serverClock.estimateIfSynchronized();
@@ -119,7 +120,7 @@ final class NodeParts {
 				this.roster, this.readiness, this.assignments, reads, this.letGo);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
 				this.units::all, this.stopped, this.assignments::owner,
-				(unit) -> this.assignments.successorOnLeave(unit, placing.get()), this.letGo);
+				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
 		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);

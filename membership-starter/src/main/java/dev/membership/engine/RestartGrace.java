@@ -3,15 +3,23 @@ package dev.membership.engine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 
 /**
  * The restart grace ({@code membership.rebalance.restart-grace}): a member that is no longer live but was last seen
- * within the grace, by the database's clock, keeps its place. The placement keeps its units on it and no other node
- * takes them, so that a member restarted under the same node id finds them where it left them; past the grace they
- * move as after any departure. Off (zero), members are taken as they are. Decisions only.
+ * within the grace, by the database's clock, keeps its place. The keeper places over the live members and puts back
+ * on it the partitions it had (it gets no others), and no other node takes them, so that a member restarted under the
+ * same node id finds them where it left them; past the grace they move as after any departure. Off (zero), members
+ * are taken as they are. Decisions only.
  */
 final class RestartGrace {
 
@@ -26,8 +34,9 @@ final class RestartGrace {
 	}
 
 	/**
-	 * {@code members} as the placement sees them at database time {@code now}: a member away for less than the grace
-	 * counts as live there (the roster itself still says it is not).
+	 * {@code members} as a node deciding whether to try for a unit sees them at database time {@code now}: a member
+	 * away for less than the grace counts as live (the roster itself still says it is not), so nobody takes what the
+	 * placement keeps on it.
 	 */
 	List<Member> placing(List<Member> members, Instant now) {
 		if (!isOn() || members.stream().allMatch(Member::live)) {
@@ -39,6 +48,53 @@ final class RestartGrace {
 					m.lastHeartbeat(), m.groups(), true, m.partitions()) : m);
 		}
 		return placing;
+	}
+
+	/**
+	 * The node ids away for less than the grace at {@code now}: not live, seen within it, and not live under another
+	 * incarnation either.
+	 */
+	Set<String> away(List<Member> members, Instant now) {
+		if (!isOn()) {
+			return Set.of();
+		}
+		Set<String> away = new HashSet<>();
+		members.stream().filter((m) -> isAway(m, now)).forEach((m) -> away.add(m.nodeId()));
+		members.stream().filter(Member::live).forEach((m) -> away.remove(m.nodeId()));
+		return away;
+	}
+
+	/**
+	 * {@code placed} (made over the live members) with each partition that {@code previous} put on a member now
+	 * {@code away} put back on it: an away member keeps the partitions it had, and gets no others. Plain groups are
+	 * left as placed (a leadership does not wait).
+	 */
+	static Map<String, GroupAssignment> keepForAway(Map<String, GroupAssignment> placed,
+			Map<String, GroupAssignment> previous, Set<String> away) {
+		if (away.isEmpty()) {
+			return placed;
+		}
+		Map<String, GroupAssignment> kept = new LinkedHashMap<>(placed);
+		placed.forEach((group, assignment) -> {
+			GroupAssignment before = previous.get(group);
+			if (assignment.partitions() < 2 || before == null || before.partitions() != assignment.partitions()) {
+				return;
+			}
+			List<@Nullable String> owners = new ArrayList<>(assignment.owners());
+			boolean changed = false;
+			for (int p = 0; p < owners.size(); p++) {
+				String was = before.owner(p);
+				if (was != null && away.contains(was) && !was.equals(owners.get(p))) {
+					owners.set(p, was);
+					changed = true;
+				}
+			}
+			if (changed) {
+				kept.put(group, new GroupAssignment(assignment.partitions(), owners, assignment.pins(),
+						assignment.pausedUntil()));
+			}
+		});
+		return kept;
 	}
 
 	/** Whether {@code member} is not live but was seen less than the grace before {@code now}. */

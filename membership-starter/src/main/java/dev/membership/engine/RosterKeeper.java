@@ -144,10 +144,11 @@ final class RosterKeeper {
 		List<Member> next = this.keeping.build(this.self.member(now), records, leases, this.roster.stored(), now);
 		Steering steering = this.assignments.steering();
 		List<Steering.Directive> directives = steering.pending(term.epoch());
-		List<Member> placing = this.grace.placing(next, now); // members away for less than the grace keep their place
-		Map<String, GroupAssignment> placement = Steering.steer(Coordination.place(this.assignments.policy(), placing,
-				this.assignments.placed(), withOwn(leases), now, this.self.nodeId()), this.assignments.placed(),
-				directives, placing, now, this.settings.maxMovesPercent());
+		Map<String, GroupAssignment> placement = RestartGrace.keepForAway(Steering.steer(
+				Coordination.place(this.assignments.policy(), next, this.assignments.placed(), withOwn(leases), now,
+						this.self.nodeId()),
+				this.assignments.placed(), directives, next, now, this.settings.maxMovesPercent()),
+				this.assignments.placed(), this.grace.away(next, now)); // members away within the grace keep theirs
 		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)
 				&& placement.equals(this.assignments.placed())) {
 			steering.done(directives); // they change nothing
@@ -168,10 +169,10 @@ final class RosterKeeper {
 						Set<String> moved = RosterKeeping.movedFor(this.assignments.placed(), placement);
 						moved.remove(this.self.nodeId());
 						this.assignments.take(this.self.nodeId(), placement);
-						if (!moved.isEmpty()) {
+						this.roster.take(version.getAsLong(), next, next);
+						if (!moved.isEmpty()) { // once the roster lists a newcomer, so that the broadcast reaches it
 							this.news.rosterChanged(version.getAsLong(), moved);
 						}
-						this.roster.take(version.getAsLong(), next, next);
 						this.writtenInEpoch = term.epoch();
 						this.recentChanges = changes;
 					}
