@@ -26,6 +26,7 @@ import dev.membership.bench.load.DatabaseLoadScenario;
 import dev.membership.bench.idle.IdleNodeScenario;
 import dev.membership.bench.parallel.ParallelPartitionsScenario;
 import dev.membership.bench.postgres.PostgresLoadScenario;
+import dev.membership.bench.scale.CostScenario;
 import dev.membership.bench.scale.PartitionScenario;
 import dev.membership.bench.scale.ScaleScenario;
 import dev.membership.bench.support.EmbeddedPostgresServer;
@@ -40,12 +41,13 @@ import dev.membership.bench.support.Table;
  * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
  * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}); {@code --threads} the threads the simulated
  * nodes' loops share (32; 8 with {@code --quick}). For the partitions scenario {@code --sizes} lists {@code NxP}
- * cases (N nodes, P partitions; default {@code 10x64,10x256,10x1024,100x64,100x256,100x1024}).
+ * cases (N nodes, P partitions; default {@code 10x64,10x256,10x1024,100x64,100x256,100x1024}), and for the cost
+ * scenario too (default N in 10, 100, 500, 2000 by P in 64, 1024, 4096).
  */
 public final class BenchHarness {
 
 	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
-			"partitions", "postgres-load", "postgres-failover", "parallel", "idle");
+			"partitions", "postgres-load", "postgres-failover", "parallel", "idle", "cost");
 
 	private BenchHarness() {
 	}
@@ -105,6 +107,7 @@ public final class BenchHarness {
 				case "idle" -> new IdleNodeScenario(quick
 						? new IdleNodeScenario.Settings(Duration.ofSeconds(1), Duration.ofSeconds(2))
 						: new IdleNodeScenario.Settings(Duration.ofSeconds(60), Duration.ofSeconds(60)), out).run();
+				case "cost" -> new CostScenario(costSettings(quick, sizes, threads), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -210,6 +213,19 @@ public final class BenchHarness {
 				quick ? 2 : 3, Duration.ofMinutes(quick ? 1 : 3), (threads != null) ? threads : (quick ? 8 : 32),
 				!Boolean.getBoolean("bench.partitions.no-notices"),
 				Duration.ofSeconds(Long.getLong("bench.partitions.restart-grace-seconds", 0)));
+	}
+
+	static CostScenario.Settings costSettings(boolean quick, List<String> sizes, Integer threads) {
+		// NxP at the production timings; the documented maximum of partitions a group (4,096) included
+		List<PartitionScenario.Case> cases = ((sizes != null) ? sizes
+				: quick ? List.of("3x16")
+						: List.of("10x64", "10x1024", "10x4096", "100x64", "100x1024", "100x4096", "500x64", "500x1024",
+								"500x4096", "2000x64", "2000x1024", "2000x4096"))
+			.stream()
+			.map(PartitionScenario.Case::parse)
+			.toList();
+		return new CostScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5), 2,
+				Duration.ofMinutes(quick ? 1 : 4), (threads != null) ? threads : (quick ? 8 : 32));
 	}
 
 	static String machine(boolean quick) {

@@ -25,7 +25,7 @@ class BenchHarnessSmokeTests {
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 
 		assertThat(tables).extracting(Table::title)
-			.hasSize(10)
+			.hasSize(11)
 			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
@@ -35,7 +35,13 @@ class BenchHarnessSmokeTests {
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load on PostgreSQL"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency on PostgreSQL"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Partitions in parallel"))
-			.anySatisfy((t) -> assertThat(t).startsWith("One idle node"));
+			.anySatisfy((t) -> assertThat(t).startsWith("One idle node"))
+			.anySatisfy((t) -> assertThat(t).startsWith("How the cost grows"));
+		assertThat(tables.get(10).rows()).as("3 x 16").singleElement().satisfies((row) -> {
+			assertThat(row.get(2)).as("placed").endsWith(" s").doesNotContain("not");
+			assertThat(Integer.parseInt(row.get(7).replace(",", ""))).as("roster bytes").isPositive();
+			assertThat(row.get(8)).as("overlapping owners").isEqualTo("0");
+		});
 		assertThat(tables.get(9).rows()).as("without, with, the difference").hasSize(3);
 		assertThat(tables.get(6).rows()).as("ours, ShedLock and Spring Integration on PostgreSQL").hasSize(3)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(2))).as("statements per node per minute")

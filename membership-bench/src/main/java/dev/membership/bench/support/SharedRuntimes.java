@@ -1,5 +1,7 @@
 package dev.membership.bench.support;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -7,6 +9,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
@@ -78,7 +81,11 @@ public final class SharedRuntimes implements AutoCloseable {
 
 		private static final ThreadLocal<CallScope> CURRENT = new ThreadLocal<>();
 
+		private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
 		private final AtomicInteger calls = new AtomicInteger();
+
+		private final LongAdder cpuNanos = new LongAdder();
 
 		/** The scope of the store call running on this thread, or null outside one. */
 		public static CallScope current() {
@@ -90,22 +97,43 @@ public final class SharedRuntimes implements AutoCloseable {
 			return this.calls.get();
 		}
 
+		/**
+		 * CPU time the node's tasks (on its four lanes, store calls included: the client's side of them) took so far,
+		 * in nanoseconds.
+		 */
+		public long cpuNanos() {
+			return this.cpuNanos.sum();
+		}
+
+		void addCpu(long nanos) {
+			this.cpuNanos.add(nanos);
+		}
+
+		/** The calling thread's CPU time so far (ns). */
+		static long threadCpuNanos() {
+			return THREADS.getCurrentThreadCpuTime();
+		}
+
 	}
 
 	private final class SharedRuntime implements NodeRuntime {
 
 		private final CallScope scope;
 
-		private final Strand loop = new Strand(SharedRuntimes.this.storePool, SharedRuntimes.this.timers);
+		private final Strand loop;
 
-		private final Strand watchdog = new Strand(SharedRuntimes.this.lightPool, SharedRuntimes.this.timers);
+		private final Strand watchdog;
 
-		private final Strand reactions = new Strand(SharedRuntimes.this.lightPool, SharedRuntimes.this.timers);
+		private final Strand reactions;
 
-		private final Strand application = new Strand(SharedRuntimes.this.lightPool, SharedRuntimes.this.timers);
+		private final Strand application;
 
 		SharedRuntime(CallScope scope) {
 			this.scope = scope;
+			this.loop = new Strand(SharedRuntimes.this.storePool, SharedRuntimes.this.timers, scope);
+			this.watchdog = new Strand(SharedRuntimes.this.lightPool, SharedRuntimes.this.timers, scope);
+			this.reactions = new Strand(SharedRuntimes.this.lightPool, SharedRuntimes.this.timers, scope);
+			this.application = new Strand(SharedRuntimes.this.lightPool, SharedRuntimes.this.timers, scope);
 		}
 
 		@Override

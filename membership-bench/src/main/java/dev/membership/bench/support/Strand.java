@@ -31,9 +31,13 @@ final class Strand implements NodeRuntime.Lane {
 
 	private Thread runner; // the pool thread running one of this strand's tasks, while it does
 
-	Strand(ExecutorService pool, ScheduledExecutorService timers) {
+	/** Where the CPU time of this strand's tasks is added up: its node's. */
+	private final SharedRuntimes.CallScope scope;
+
+	Strand(ExecutorService pool, ScheduledExecutorService timers, SharedRuntimes.CallScope scope) {
 		this.pool = pool;
 		this.timers = timers;
+		this.scope = scope;
 	}
 
 	@Override
@@ -135,6 +139,7 @@ final class Strand implements NodeRuntime.Lane {
 				}
 				this.runner = Thread.currentThread();
 			}
+			long cpu = SharedRuntimes.CallScope.threadCpuNanos();
 			try {
 				task.run();
 			}
@@ -142,6 +147,7 @@ final class Strand implements NodeRuntime.Lane {
 				// as a ScheduledExecutorService does with a task's failure: the lane goes on
 			}
 			finally {
+				this.scope.addCpu(SharedRuntimes.CallScope.threadCpuNanos() - cpu);
 				synchronized (this) {
 					this.runner = null;
 				}

@@ -1,0 +1,199 @@
+package dev.membership.bench.scale;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.model.Filters;
+import org.bson.RawBsonDocument;
+
+import dev.membership.bench.scale.StoreMeter.NodeCounts;
+import dev.membership.bench.scale.StoreMeter.Snapshot;
+import dev.membership.bench.support.BenchNode;
+import dev.membership.bench.support.EmbeddedMongoServer;
+import dev.membership.bench.support.SharedRuntimes;
+import dev.membership.bench.support.Table;
+import dev.membership.bench.support.Waits;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
+import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.mongo.MongoStoreSettings;
+
+import static dev.membership.bench.scale.PartitionProbes.owners;
+import static dev.membership.bench.scale.PartitionProbes.spread;
+
+/**
+ * How the cost grows with N nodes and P partitions: N plain-Java nodes in this JVM, each declaring group {@code t} with
+ * P partitions, against one embedded server, at the production timings, without work or run history. Per case: the
+ * time until every partition is placed, owned and balanced; then, in steady state, the store calls and documents per
+ * interval (followers, the roster's keeper, the cluster), the bytes read, the CPU the keeper's and a follower's engine
+ * take per interval (every task of the node's lanes, the client's side of its store calls included, measured with
+ * the thread's CPU clock), and the roster document's size.
+ */
+public final class CostScenario {
+
+	private static final String GROUP = "t";
+
+	/**
+	 * @param cases N×P, run in this order
+	 * @param renewalInterval the timings: lease 3 and liveness window 2 renewal intervals (the defaults: 5 s)
+	 * @param countIntervals renewal intervals counted in steady state
+	 * @param bound how long the placement may take
+	 * @param storeThreads threads shared by every node's loop
+	 */
+	public record Settings(List<PartitionScenario.Case> cases, Duration renewalInterval, int countIntervals,
+			Duration bound, int storeThreads) {
+	}
+
+	private final Settings settings;
+
+	private final PrintStream log;
+
+	private final AtomicInteger doubleOwners = new AtomicInteger();
+
+	public CostScenario(Settings settings, PrintStream log) {
+		this.settings = settings;
+		this.log = log;
+	}
+
+	public Table run() {
+		Duration r = this.settings.renewalInterval();
+		Table table = new Table("How the cost grows (one JVM, one embedded server; renew / lease / liveness "
+				+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
+				+ r.multipliedBy(2).toMillis() / 1000.0 + " s; no work, no run history)", "N", "P",
+				"placed, owned and balanced after", "store calls/node/interval: followers mean / max; keeper",
+				"docs read/interval: keeper; cluster (3N + P)", "KiB read/interval: keeper; cluster",
+				"CPU ms/interval: keeper; follower mean", "roster bytes", "overlapping owners (samples)");
+		for (PartitionScenario.Case c : this.settings.cases()) {
+			try {
+				runCase(c, table);
+			}
+			catch (OutOfMemoryError ex) {
+				this.log.printf("  %d x %d: out of memory (%s)%n", c.nodes(), c.partitions(), ex.getMessage());
+				table.row(c.nodes(), c.partitions(), "out of heap (" + Runtime.getRuntime().maxMemory() / (1 << 20)
+						+ " MiB)", "-", "-", "-", "-", "-", "-");
+			}
+		}
+		table.note("- Placed: from the first node's start until every partition is owned by one running node and the "
+				+ "owned counts differ by at most one. Then " + this.settings.countIntervals() + " intervals counted: "
+				+ "store calls are every call a node made through its runtime; documents are those in cursor replies "
+				+ "plus findAndModify values, and KiB the replies' bytes (the keeper's alone, and all nodes together). "
+				+ "CPU: the thread CPU time of every task on the node's four lanes (loop, watchdog, reactions, "
+				+ "application), the client's side of its store calls included, not the server's. The keeper of the "
+				+ "roster also leads default. Roster bytes: the BSON size of the roster document as stored. "
+				+ "Overlapping owners: samples (every 50 ms until placed) in which one partition had two owners.");
+		return table;
+	}
+
+	private void runCase(PartitionScenario.Case c, Table table) {
+		this.doubleOwners.set(0);
+		this.log.printf("  %d nodes x %d partitions: starting%n", c.nodes(), c.partitions());
+		StoreMeter meter = new StoreMeter();
+		List<MembershipNode> running = new ArrayList<>();
+		Map<MembershipNode, NodeCounts> counts = new HashMap<>();
+		try (EmbeddedMongoServer server = new EmbeddedMongoServer();
+				MongoClient client = server.newClient(meter);
+				SharedRuntimes runtimes = new SharedRuntimes(this.settings.storeThreads(), 4)) {
+			long start = System.nanoTime();
+			for (int i = 0; i < c.nodes(); i++) {
+				start(c, "node-" + i, client, runtimes, running, counts);
+				if (i % 20 == 19) {
+					Waits.pause(Duration.ofMillis(100));
+				}
+			}
+			String placed = untilPlaced(c, running, start);
+			Map<MembershipNode, Snapshot> before = new HashMap<>();
+			Map<MembershipNode, Long> cpuBefore = new HashMap<>();
+			running.forEach((n) -> before.put(n, counts.get(n).snapshot()));
+			running.forEach((n) -> cpuBefore.put(n, counts.get(n).cpuNanos()));
+			Snapshot clusterBefore = meter.cluster().snapshot();
+			long countStart = System.nanoTime();
+			Waits.pause(this.settings.renewalInterval().multipliedBy(this.settings.countIntervals()));
+			double intervals = (System.nanoTime() - countStart) / (double) this.settings.renewalInterval().toNanos();
+			Snapshot cluster = meter.cluster().snapshot().minus(clusterBefore);
+			MembershipNode keeper = running.stream().filter((n) -> n.isLeader("default")).findFirst().orElse(null);
+			double sum = 0;
+			double max = 0;
+			double cpuSum = 0;
+			int followers = 0;
+			Snapshot keeperCounts = null;
+			double keeperCpu = 0;
+			for (MembershipNode n : running) {
+				Snapshot delta = counts.get(n).snapshot().minus(before.get(n));
+				double cpu = (counts.get(n).cpuNanos() - cpuBefore.get(n)) / intervals / 1e6;
+				if (n == keeper) {
+					keeperCounts = delta;
+					keeperCpu = cpu;
+				}
+				else {
+					sum += delta.calls() / intervals;
+					max = Math.max(max, delta.calls() / intervals);
+					cpuSum += cpu;
+					followers++;
+				}
+			}
+			double keeperCalls = (keeperCounts != null) ? keeperCounts.calls() / intervals : 0;
+			double keeperDocs = (keeperCounts != null) ? keeperCounts.documents() / intervals : 0;
+			double keeperKib = (keeperCounts != null) ? keeperCounts.bytes() / intervals / 1024 : 0;
+			String calls = String.format(Locale.ROOT, "%.2f / %.2f; %.2f", sum / Math.max(1, followers), max,
+					keeperCalls);
+			String docs = String.format(Locale.ROOT, "%.0f; %.0f (%d)", keeperDocs, cluster.documents() / intervals,
+					3 * c.nodes() + c.partitions());
+			String kib = String.format(Locale.ROOT, "%.1f; %.1f", keeperKib, cluster.bytes() / intervals / 1024);
+			String cpu = String.format(Locale.ROOT, "%.2f; %.2f", keeperCpu, cpuSum / Math.max(1, followers));
+			String roster = String.format(Locale.ROOT, "%,d", rosterBytes(client));
+			this.log.printf("  placed %s; calls %s; docs %s; KiB %s; CPU %s; roster %s%n", placed, calls, docs, kib,
+					cpu, roster);
+			table.row(c.nodes(), c.partitions(), placed, calls, docs, kib, cpu, roster, this.doubleOwners.get());
+			running.forEach(MembershipNode::halt);
+		}
+	}
+
+	private static long rosterBytes(MongoClient client) {
+		RawBsonDocument roster = client.getDatabase("bench")
+			.getCollection(MongoStoreSettings.defaults().leasesCollection(), RawBsonDocument.class)
+			.find(Filters.eq("_id", "_roster"))
+			.first();
+		return (roster != null) ? roster.getByteBuffer().remaining() : 0;
+	}
+
+	private void start(PartitionScenario.Case c, String id, MongoClient client, SharedRuntimes runtimes,
+			List<MembershipNode> running, Map<MembershipNode, NodeCounts> counts) {
+		Duration r = this.settings.renewalInterval();
+		MembershipSettings settings = MembershipSettings.builder(id)
+			.renewalInterval(r)
+			.leaseDuration(r.multipliedBy(3))
+			.livenessWindow(r.multipliedBy(2))
+			.partitions(GROUP, c.partitions())
+			.build();
+		NodeCounts scope = new NodeCounts();
+		MembershipNode node = MembershipNode
+			.builder(settings, new MongoMembershipStore(client.getDatabase("bench"), BenchNode.storeSettings(settings)))
+			.advertisedAddress("127.0.0.1")
+			.runtime(runtimes.runtime(scope))
+			.build();
+		counts.put(node, scope);
+		running.add(node);
+		node.start();
+	}
+
+	/** Polls every 50 ms until every partition is owned and balanced; the time since {@code since}, or why not. */
+	private String untilPlaced(PartitionScenario.Case c, List<MembershipNode> running, long since) {
+		long deadline = System.nanoTime() + this.settings.bound().toNanos();
+		while (System.nanoTime() < deadline) {
+			Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
+			if (owners.size() == c.partitions() && spread(running, GROUP) <= 1) {
+				return String.format(Locale.ROOT, "%.2f s", (System.nanoTime() - since) / 1e9);
+			}
+			Waits.pause(Duration.ofMillis(50));
+		}
+		return "not within " + this.settings.bound().toSeconds() + " s";
+	}
+
+}
