@@ -224,7 +224,7 @@ public final class BenchHarness {
 			.stream()
 			.map(PartitionScenario.Case::parse)
 			.toList();
-		return new CostScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5), 2,
+		return new CostScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5), quick ? 2 : 4,
 				Duration.ofMinutes(quick ? 1 : 4), (threads != null) ? threads : (quick ? 8 : 32));
 	}
 

@@ -3,8 +3,10 @@ package dev.membership.engine;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -128,26 +130,27 @@ final class Steering {
 			List<@Nullable String> owners = new ArrayList<>(assignment.owners());
 			List<@Nullable String> groupPins = pins.get(group);
 			List<@Nullable String> groupMoves = moves.get(group);
+			Set<String> takingPart = takingPart(members, group, count);
 			int limit = (count == 1 || maxMovesPercent >= 100) ? Integer.MAX_VALUE
 					: Math.max(1, (count * maxMovesPercent + 99) / 100);
 			int rebalanced = 0;
 			for (int p = 0; p < count; p++) {
 				String was = sameCount ? before.owner(p) : null;
-				if (pausedUntil != null && takesPart(members, was, group, count)) {
+				if (pausedUntil != null && takingPart.contains(was)) {
 					owners.set(p, was);
 				}
 				String moved = (groupMoves != null) ? groupMoves.get(p) : null;
-				if (takesPart(members, moved, group, count)) {
+				if (takingPart.contains(moved)) {
 					owners.set(p, moved);
 				}
-				if (takesPart(members, groupPins.get(p), group, count)) {
+				if (takingPart.contains(groupPins.get(p))) {
 					owners.set(p, groupPins.get(p));
 				}
-				else if (moved != null && takesPart(members, moved, group, count)) {
+				else if (moved != null && takingPart.contains(moved)) {
 					continue; // an operator's move
 				}
 				else if (was != null && owners.get(p) != null && !was.equals(owners.get(p))
-						&& takesPart(members, was, group, count) && ++rebalanced > limit) {
+						&& takingPart.contains(was) && ++rebalanced > limit) {
 					owners.set(p, was); // a rebalance held back for a later interval
 				}
 			}
@@ -165,17 +168,16 @@ final class Steering {
 		byGroup.computeIfAbsent(group, (g) -> new ArrayList<>(Collections.nCopies(count, null))).set(partition, node);
 	}
 
-	/** Whether {@code nodeId} is a live member that takes part in {@code group} with {@code count} partitions. */
-	private static boolean takesPart(List<Member> members, @Nullable String nodeId, String group, int count) {
-		if (nodeId == null) {
-			return false;
-		}
+	/** The live members that take part in {@code group} with {@code count} partitions: once a group, not per unit. */
+	private static Set<String> takingPart(List<Member> members, String group, int count) {
+		Set<String> taking = new HashSet<>();
 		for (Member m : members) {
-			if (m.live() && m.nodeId().equals(nodeId) && Assignments.takesPart(m, group, count)) {
-				return true;
+			if (m.live() && Assignments.takesPart(m, group, count)) {
+				taking.add(m.nodeId());
 			}
 		}
-		return false;
+		return taking;
 	}
+
 
 }

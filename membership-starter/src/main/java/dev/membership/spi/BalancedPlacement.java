@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -80,28 +81,29 @@ public final class BalancedPlacement implements PlacementPolicy {
 				kept.merge(owner, 1, Integer::sum);
 			}
 		}
+		// each partition left goes to the member furthest below its share (ties: the smallest id): a queue of them, so
+		// that placing P partitions over N members takes P log N steps, not P times N
+		PriorityQueue<Room> rooms = new PriorityQueue<>();
+		share.forEach((member, size) -> rooms.add(new Room(member, size - kept.getOrDefault(member, 0))));
 		for (int p = 0; p < count; p++) {
 			if (next.get(p) == null) {
-				String lightest = lightest(share.keySet(), kept, share);
-				next.set(p, lightest);
-				kept.merge(lightest, 1, Integer::sum);
+				Room lightest = rooms.poll();
+				next.set(p, lightest.member());
+				rooms.add(new Room(lightest.member(), lightest.room() - 1));
 			}
 		}
 		return next;
 	}
 
-	/** The member furthest below its share (ties: the smallest id). */
-	private static String lightest(Collection<String> members, Map<String, Integer> kept, Map<String, Integer> share) {
-		String best = null;
-		int bestRoom = Integer.MIN_VALUE;
-		for (String member : new TreeSet<>(members)) {
-			int room = share.get(member) - kept.getOrDefault(member, 0);
-			if (room > bestRoom) {
-				best = member;
-				bestRoom = room;
-			}
+	/** A member and how many partitions below its share it is; the first is the furthest below, then the smallest id. */
+	private record Room(String member, int room) implements Comparable<Room> {
+
+		@Override
+		public int compareTo(Room other) {
+			int byRoom = Integer.compare(other.room, this.room);
+			return (byRoom != 0) ? byRoom : this.member.compareTo(other.member);
 		}
-		return best;
+
 	}
 
 	/**

@@ -136,4 +136,74 @@ class BalancedPlacementTests {
 		assertThat(placed.get("a").owner(0)).isEqualTo("n2");
 	}
 
+	@Test
+	void thePartitionsLeftGoToTheMemberFurthestBelowItsShareSmallestIdFirstAsOneByOneWould() {
+		Random random = new Random(32);
+		for (int round = 0; round < 200; round++) {
+			SortedSet<String> members = members(1 + random.nextInt(40));
+			int partitions = 1 + random.nextInt(300);
+			List<@Nullable String> owners = none(partitions);
+			List<String> all = new ArrayList<>(members);
+			all.add("gone"); // a departed owner's partitions are placed again
+			for (int p = 0; p < partitions; p++) {
+				if (random.nextInt(3) > 0) {
+					owners.set(p, all.get(random.nextInt(all.size())));
+				}
+			}
+			Demand demand = new Demand("t", partitions, members, owners);
+			assertThat(BalancedPlacement.partitions(demand)).as("round %d", round).isEqualTo(oneByOne(demand));
+		}
+	}
+
+	@Test
+	void placesTheDocumentedMaximumOverTwoThousandMembersFromNothingBalanced() {
+		SortedSet<String> members = members(2000);
+		List<@Nullable String> placed = BalancedPlacement.partitions(new Demand("t", 4096, members, none(4096)));
+		assertThat(placed).doesNotContainNull();
+		assertThat(spread(placed, members)).isLessThanOrEqualTo(1);
+	}
+
+	/** The placement as it was written first: each partition left scans every member for the one with most room. */
+	private static List<@Nullable String> oneByOne(Demand demand) {
+		List<String> members = new ArrayList<>(demand.eligible());
+		Map<String, Integer> held = new HashMap<>();
+		demand.owners().forEach((o) -> {
+			if (o != null && demand.eligible().contains(o)) {
+				held.merge(o, 1, Integer::sum);
+			}
+		});
+		members.sort(java.util.Comparator.<String>comparingInt((m) -> held.getOrDefault(m, 0)).reversed()
+			.thenComparing(java.util.Comparator.naturalOrder()));
+		Map<String, Integer> share = new HashMap<>();
+		for (int i = 0; i < members.size(); i++) {
+			share.put(members.get(i), demand.partitions() / members.size()
+					+ ((i < demand.partitions() % members.size()) ? 1 : 0));
+		}
+		List<@Nullable String> next = none(demand.partitions());
+		Map<String, Integer> kept = new HashMap<>();
+		for (int p = 0; p < demand.partitions(); p++) {
+			String owner = demand.owners().get(p);
+			if (owner != null && share.containsKey(owner) && kept.getOrDefault(owner, 0) < share.get(owner)) {
+				next.set(p, owner);
+				kept.merge(owner, 1, Integer::sum);
+			}
+		}
+		for (int p = 0; p < demand.partitions(); p++) {
+			if (next.get(p) == null) {
+				String best = null;
+				int bestRoom = Integer.MIN_VALUE;
+				for (String m : new TreeSet<>(members)) {
+					int room = share.get(m) - kept.getOrDefault(m, 0);
+					if (room > bestRoom) {
+						best = m;
+						bestRoom = room;
+					}
+				}
+				next.set(p, best);
+				kept.merge(best, 1, Integer::sum);
+			}
+		}
+		return next;
+	}
+
 }

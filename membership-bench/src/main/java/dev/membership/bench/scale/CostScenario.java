@@ -67,9 +67,10 @@ public final class CostScenario {
 		Table table = new Table("How the cost grows (one JVM, one embedded server; renew / lease / liveness "
 				+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
 				+ r.multipliedBy(2).toMillis() / 1000.0 + " s; no work, no run history)", "N", "P",
-				"placed, owned and balanced after", "store calls/node/interval: followers mean / max; keeper",
+				"placed, owned and balanced after; settled after", "store calls/node/interval: followers mean / max; keeper",
 				"docs read/interval: keeper; cluster (3N + P)", "KiB read/interval: keeper; cluster",
-				"CPU ms/interval: keeper; follower mean", "roster bytes", "overlapping owners (samples)");
+				"CPU ms/interval: keeper; follower mean", "roster bytes", "roster writes; partitions moved, per interval",
+				"overlapping owners (samples)");
 		for (PartitionScenario.Case c : this.settings.cases()) {
 			try {
 				runCase(c, table);
@@ -77,17 +78,20 @@ public final class CostScenario {
 			catch (OutOfMemoryError ex) {
 				this.log.printf("  %d x %d: out of memory (%s)%n", c.nodes(), c.partitions(), ex.getMessage());
 				table.row(c.nodes(), c.partitions(), "out of heap (" + Runtime.getRuntime().maxMemory() / (1 << 20)
-						+ " MiB)", "-", "-", "-", "-", "-", "-");
+						+ " MiB)", "-", "-", "-", "-", "-", "-", "-");
 			}
 		}
 		table.note("- Placed: from the first node's start until every partition is owned by one running node and the "
-				+ "owned counts differ by at most one. Then " + this.settings.countIntervals() + " intervals counted: "
+				+ "owned counts differ by at most one; settled: from the same start until the roster's version and every "
+				+ "partition's owner stayed the same for two intervals (polled every fifth of one). Then " + this.settings.countIntervals() + " intervals counted: "
 				+ "store calls are every call a node made through its runtime; documents are those in cursor replies "
 				+ "plus findAndModify values, and KiB the replies' bytes (the keeper's alone, and all nodes together). "
 				+ "CPU: the thread CPU time of every task on the node's four lanes (loop, watchdog, reactions, "
 				+ "application), the client's side of its store calls included, not the server's. The keeper of the "
-				+ "roster also leads default. Roster bytes: the BSON size of the roster document as stored. "
-				+ "Overlapping owners: samples (every 50 ms until placed) in which one partition had two owners.");
+				+ "roster also leads default. Roster bytes: the BSON size of the roster document as stored; roster writes: "
+				+ "versions the keeper wrote while counted; partitions moved: those whose owner changed meanwhile. "
+				+ "Overlapping owners: samples (every 50 ms until placed, then every fifth of an interval until settled) "
+				+ "in which one partition had two owners.");
 		return table;
 	}
 
@@ -107,16 +111,24 @@ public final class CostScenario {
 					Waits.pause(Duration.ofMillis(100));
 				}
 			}
-			String placed = untilPlaced(c, running, start);
+			String placed = untilPlaced(c, running, start) + "; " + untilSettled(client, running, start);
 			Map<MembershipNode, Snapshot> before = new HashMap<>();
 			Map<MembershipNode, Long> cpuBefore = new HashMap<>();
 			running.forEach((n) -> before.put(n, counts.get(n).snapshot()));
 			running.forEach((n) -> cpuBefore.put(n, counts.get(n).cpuNanos()));
 			Snapshot clusterBefore = meter.cluster().snapshot();
+			Map<String, Long> commandsBefore = meter.byName();
+			Map<Integer, String> ownersBefore = owners(running, GROUP, this.doubleOwners);
+			long versionBefore = rosterVersion(client);
 			long countStart = System.nanoTime();
 			Waits.pause(this.settings.renewalInterval().multipliedBy(this.settings.countIntervals()));
 			double intervals = (System.nanoTime() - countStart) / (double) this.settings.renewalInterval().toNanos();
 			Snapshot cluster = meter.cluster().snapshot().minus(clusterBefore);
+			String churn = String.format(Locale.ROOT, "%.2f; %.1f", (rosterVersion(client) - versionBefore) / intervals,
+					PartitionProbes.moved(ownersBefore, owners(running, GROUP, this.doubleOwners)) / intervals);
+			Map<String, Long> commands = new java.util.TreeMap<>();
+			meter.byName().forEach((name, n) -> commands.put(name,
+					Math.round((n - commandsBefore.getOrDefault(name, 0L)) / intervals)));
 			MembershipNode keeper = running.stream().filter((n) -> n.isLeader("default")).findFirst().orElse(null);
 			double sum = 0;
 			double max = 0;
@@ -148,18 +160,27 @@ public final class CostScenario {
 			String kib = String.format(Locale.ROOT, "%.1f; %.1f", keeperKib, cluster.bytes() / intervals / 1024);
 			String cpu = String.format(Locale.ROOT, "%.2f; %.2f", keeperCpu, cpuSum / Math.max(1, followers));
 			String roster = String.format(Locale.ROOT, "%,d", rosterBytes(client));
-			this.log.printf("  placed %s; calls %s; docs %s; KiB %s; CPU %s; roster %s%n", placed, calls, docs, kib,
-					cpu, roster);
-			table.row(c.nodes(), c.partitions(), placed, calls, docs, kib, cpu, roster, this.doubleOwners.get());
+			this.log.printf("  placed %s; calls %s; docs %s; KiB %s; CPU %s; roster %s; churn %s; commands/interval %s%n",
+					placed, calls, docs, kib, cpu, roster, churn, commands);
+			table.row(c.nodes(), c.partitions(), placed, calls, docs, kib, cpu, roster, churn, this.doubleOwners.get());
 			running.forEach(MembershipNode::halt);
 		}
 	}
 
-	private static long rosterBytes(MongoClient client) {
-		RawBsonDocument roster = client.getDatabase("bench")
+	private static long rosterVersion(MongoClient client) {
+		RawBsonDocument roster = roster(client);
+		return (roster != null && roster.containsKey("version")) ? roster.getNumber("version").longValue() : 0;
+	}
+
+	private static RawBsonDocument roster(MongoClient client) {
+		return client.getDatabase("bench")
 			.getCollection(MongoStoreSettings.defaults().leasesCollection(), RawBsonDocument.class)
 			.find(Filters.eq("_id", "_roster"))
 			.first();
+	}
+
+	private static long rosterBytes(MongoClient client) {
+		RawBsonDocument roster = roster(client);
 		return (roster != null) ? roster.getByteBuffer().remaining() : 0;
 	}
 
@@ -181,6 +202,32 @@ public final class CostScenario {
 		counts.put(node, scope);
 		running.add(node);
 		node.start();
+	}
+
+	/**
+	 * Waits until the roster and the owners stayed the same for two intervals (the keeper placed everything, and no
+	 * member missed its liveness meanwhile); the time since {@code since}, or why not.
+	 */
+	private String untilSettled(MongoClient client, List<MembershipNode> running, long since) {
+		long deadline = System.nanoTime() + this.settings.bound().toNanos();
+		long version = rosterVersion(client);
+		Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
+		long stableSince = System.nanoTime();
+		long quiet = this.settings.renewalInterval().multipliedBy(2).toNanos();
+		while (System.nanoTime() - stableSince < quiet) {
+			if (System.nanoTime() > deadline) {
+				return "not settled within " + this.settings.bound().toSeconds() + " s";
+			}
+			Waits.pause(this.settings.renewalInterval().dividedBy(5));
+			long v = rosterVersion(client);
+			Map<Integer, String> now = owners(running, GROUP, this.doubleOwners);
+			if (v != version || !now.equals(owners)) {
+				version = v;
+				owners = now;
+				stableSince = System.nanoTime();
+			}
+		}
+		return String.format(Locale.ROOT, "%.2f s", (stableSince - since) / 1e9);
 	}
 
 	/** Polls every 50 ms until every partition is owned and balanced; the time since {@code since}, or why not. */
