@@ -48,6 +48,9 @@ final class Assignments {
 
 	private volatile @Nullable String coordinator;
 
+	/** The placement without a member last worked out by {@link #successor}; from any thread. */
+	private volatile @Nullable Without lastWithout;
+
 	private final Set<String> mismatchesSaid = ConcurrentHashMap.newKeySet(); // read from any thread (a stop)
 
 	Assignments(String selfId, PlacementPolicy policy) {
@@ -155,21 +158,46 @@ final class Assignments {
 			.orElse(null);
 	}
 
-	/** Where the policy would place {@code unit} without {@code leaving}, from this node's view of the members. */
+	/**
+	 * Where the policy would place {@code unit} without {@code leaving}, from this node's view of the members. The
+	 * placement without it is worked out once for all units (a leaver's or a crashed member's hundreds of partitions
+	 * ask one after another), and again only when the placement, its coordinator or the members changed.
+	 */
 	@Nullable String successor(Unit unit, String leaving, List<Member> live) {
+		Map<String, GroupAssignment> placedNow = this.placed;
+		String keeper = this.coordinator;
+		Without last = this.lastWithout;
+		Map<String, GroupAssignment> without;
+		if (last != null && last.leaving().equals(leaving) && last.placed() == placedNow
+				&& Objects.equals(last.coordinator(), keeper) && last.live().equals(live)) {
+			without = last.next();
+		}
+		else {
+			without = placeWithout(leaving, placedNow, keeper, live);
+			this.lastWithout = new Without(leaving, placedNow, keeper, List.copyOf(live), without);
+		}
+		GroupAssignment next = without.get(unit.group());
+		return (next != null && next.partitions() == unit.partitions()) ? next.owner(unit.partition()) : null;
+	}
+
+	private Map<String, GroupAssignment> placeWithout(String leaving, Map<String, GroupAssignment> placedNow,
+			@Nullable String keeper, List<Member> live) {
 		List<Member> staying = live.stream().filter((m) -> m.live() && !m.nodeId().equals(leaving)).toList();
 		Map<String, @Nullable List<@Nullable String>> owners = new TreeMap<>();
-		this.placed.forEach((group, assignment) -> {
+		placedNow.forEach((group, assignment) -> {
 			List<@Nullable String> kept = new ArrayList<>(assignment.owners());
 			kept.replaceAll((o) -> Objects.equals(o, leaving) ? null : o);
 			owners.put(group, kept);
 		});
-		String keeper = this.coordinator;
 		Map<String, Integer> fixed = (keeper != null && !keeper.equals(leaving)) ? Map.of(keeper, 1) : Map.of();
 		Map<String, Integer> counts = new TreeMap<>();
-		this.placed.forEach((group, assignment) -> counts.put(group, assignment.partitions()));
-		GroupAssignment next = this.policy.place(demands(counts, staying, owners), fixed).get(unit.group());
-		return (next != null && next.partitions() == unit.partitions()) ? next.owner(unit.partition()) : null;
+		placedNow.forEach((group, assignment) -> counts.put(group, assignment.partitions()));
+		return this.policy.place(demands(counts, staying, owners), fixed);
+	}
+
+	/** The last placement without a member worked out, and what it was worked out from. */
+	private record Without(String leaving, Map<String, GroupAssignment> placed, @Nullable String coordinator,
+			List<Member> live, Map<String, GroupAssignment> next) {
 	}
 
 	/** What the policy is asked: each group's count, the live members that take part with it, and the owners now. */
