@@ -40,7 +40,7 @@ class BenchHarnessSmokeTests {
 		assertThat(tables.get(10).rows()).as("3 x 16").singleElement().satisfies((row) -> {
 			assertThat(row.get(2)).as("placed").endsWith(" s").doesNotContain("not");
 			assertThat(Integer.parseInt(row.get(7).replace(",", ""))).as("roster bytes").isPositive();
-			assertThat(row.get(9)).as("overlapping owners").isEqualTo("0");
+			assertThat(row.get(10)).as("overlapping owners").isEqualTo("0");
 		});
 		assertThat(tables.get(9).rows()).as("without, with, the difference").hasSize(3);
 		assertThat(tables.get(6).rows()).as("ours, ShedLock and Spring Integration on PostgreSQL").hasSize(3)

@@ -70,6 +70,7 @@ public final class CostScenario {
 				"placed, owned and balanced after; settled after", "store calls/node/interval: followers mean / max; keeper",
 				"docs read/interval: keeper; cluster (3N + P)", "KiB read/interval: keeper; cluster",
 				"CPU ms/interval: keeper; follower mean", "roster bytes", "roster writes; partitions moved, per interval",
+				"a join: KiB read by the cluster in 2 intervals; by a follower",
 				"overlapping owners (samples)");
 		for (PartitionScenario.Case c : this.settings.cases()) {
 			try {
@@ -78,7 +79,7 @@ public final class CostScenario {
 			catch (OutOfMemoryError ex) {
 				this.log.printf("  %d x %d: out of memory (%s)%n", c.nodes(), c.partitions(), ex.getMessage());
 				table.row(c.nodes(), c.partitions(), "out of heap (" + Runtime.getRuntime().maxMemory() / (1 << 20)
-						+ " MiB)", "-", "-", "-", "-", "-", "-", "-");
+						+ " MiB)", "-", "-", "-", "-", "-", "-", "-", "-");
 			}
 		}
 		table.note("- Placed: from the first node's start until every partition is owned by one running node and the "
@@ -89,7 +90,9 @@ public final class CostScenario {
 				+ "CPU: the thread CPU time of every task on the node's four lanes (loop, watchdog, reactions, "
 				+ "application), the client's side of its store calls included, not the server's. The keeper of the "
 				+ "roster also leads default. Roster bytes: the BSON size of the roster document as stored; roster writes: "
-				+ "versions the keeper wrote while counted; partitions moved: those whose owner changed meanwhile. "
+				+ "versions the keeper wrote while counted; partitions moved: those whose owner changed meanwhile. A join: "
+				+ "one node more after the count; the reply bytes of every node in the two intervals after its start, "
+				+ "and the most of them one follower that was there already read. "
 				+ "Overlapping owners: samples (every 50 ms until placed, then every fifth of an interval until settled) "
 				+ "in which one partition had two owners.");
 		return table;
@@ -160,11 +163,34 @@ public final class CostScenario {
 			String kib = String.format(Locale.ROOT, "%.1f; %.1f", keeperKib, cluster.bytes() / intervals / 1024);
 			String cpu = String.format(Locale.ROOT, "%.2f; %.2f", keeperCpu, cpuSum / Math.max(1, followers));
 			String roster = String.format(Locale.ROOT, "%,d", rosterBytes(client));
-			this.log.printf("  placed %s; calls %s; docs %s; KiB %s; CPU %s; roster %s; churn %s; commands/interval %s%n",
-					placed, calls, docs, kib, cpu, roster, churn, commands);
-			table.row(c.nodes(), c.partitions(), placed, calls, docs, kib, cpu, roster, churn, this.doubleOwners.get());
+			String join = join(c, client, runtimes, running, counts, meter);
+			this.log.printf("  placed %s; calls %s; docs %s; KiB %s; CPU %s; roster %s; churn %s; join %s; "
+					+ "commands/interval %s%n", placed, calls, docs, kib, cpu, roster, churn, join, commands);
+			table.row(c.nodes(), c.partitions(), placed, calls, docs, kib, cpu, roster, churn, join,
+					this.doubleOwners.get());
 			running.forEach(MembershipNode::halt);
 		}
+	}
+
+	/**
+	 * What a join costs in reads: a node more, then two intervals; the bytes every node read meanwhile, and the most a
+	 * node that was there already read.
+	 */
+	private String join(PartitionScenario.Case c, MongoClient client, SharedRuntimes runtimes,
+			List<MembershipNode> running, Map<MembershipNode, NodeCounts> counts, StoreMeter meter) {
+		Map<MembershipNode, Long> before = new HashMap<>();
+		running.forEach((n) -> before.put(n, counts.get(n).snapshot().bytes()));
+		long cluster = meter.cluster().snapshot().bytes();
+		start(c, "joiner", client, runtimes, running, counts);
+		Waits.pause(this.settings.renewalInterval().multipliedBy(2));
+		long most = before.entrySet()
+			.stream()
+			.filter((e) -> !e.getKey().isLeader("default"))
+			.mapToLong((e) -> counts.get(e.getKey()).snapshot().bytes() - e.getValue())
+			.max()
+			.orElse(0);
+		return String.format(Locale.ROOT, "%.1f; %.1f", (meter.cluster().snapshot().bytes() - cluster) / 1024.0,
+				most / 1024.0);
 	}
 
 	private static long rosterVersion(MongoClient client) {
