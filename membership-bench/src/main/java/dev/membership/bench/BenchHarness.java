@@ -35,7 +35,7 @@ import dev.membership.bench.support.Table;
 /**
  * Runs the benchmarks side by side and prints their tables (Markdown). Usage:
  * {@code bench.sh [guard] [load] [failover] [scale] [handover] [partitions] [--quick] [--out FILE] [--trials N]
- * [--leases MS,...] [--sizes N[@R],...]}; no scenario means all six. {@code --quick} is the smoke run: tiny counts and short timings,
+ * [--leases MS,...] [--sizes N[@R],...]}; no scenario means all eleven. {@code --quick} is the smoke run: tiny counts and short timings,
  * seconds instead of minutes, figures not worth quoting. {@code --trials} changes the failover and hand-over
  * scenarios' trial counts, {@code --leases} the failover scenario's leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
  * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
@@ -224,8 +224,8 @@ public final class BenchHarness {
 			.stream()
 			.map(PartitionScenario.Case::parse)
 			.toList();
-		return new CostScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5), quick ? 2 : 4,
-				Duration.ofMinutes(quick ? 1 : 4), (threads != null) ? threads : (quick ? 8 : 32));
+		return new CostScenario.Settings(cases, quick ? Duration.ofMillis(500) : Duration.ofSeconds(5), quick ? 2 : 6,
+				Duration.ofMinutes(quick ? 1 : 4), (threads != null) ? threads : (quick ? 8 : 32), !quick);
 	}
 
 	static String machine(boolean quick) {

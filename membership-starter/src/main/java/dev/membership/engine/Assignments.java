@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,6 +39,9 @@ final class Assignments {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
 
+	/** How many members' placements without them {@link #successor} keeps at once. */
+	private static final int MAX_LEAVERS_KEPT = 16;
+
 	private final String selfId;
 
 	private final Steering steering = new Steering();
@@ -48,8 +52,8 @@ final class Assignments {
 
 	private volatile @Nullable String coordinator;
 
-	/** The placement without a member last worked out by {@link #successor}; from any thread. */
-	private volatile @Nullable Without lastWithout;
+	/** The placements without a member {@link #successor} worked out lately; from any thread. */
+	private volatile @Nullable Without without;
 
 	private final Set<String> mismatchesSaid = ConcurrentHashMap.newKeySet(); // read from any thread (a stop)
 
@@ -160,24 +164,31 @@ final class Assignments {
 
 	/**
 	 * Where the policy would place {@code unit} without {@code leaving}, from this node's view of the members. The
-	 * placement without it is worked out once for all units (a leaver's or a crashed member's hundreds of partitions
-	 * ask one after another), and again only when the placement, its coordinator or the members changed.
+	 * placement without a member is worked out once per member for all its units (a leaver's or a crashed member's
+	 * hundreds of partitions ask one after another), and again only once the placement, its coordinator or the members
+	 * changed.
 	 */
 	@Nullable String successor(Unit unit, String leaving, List<Member> live) {
 		Map<String, GroupAssignment> placedNow = this.placed;
 		String keeper = this.coordinator;
-		Without last = this.lastWithout;
-		Map<String, GroupAssignment> without;
-		if (last != null && last.leaving().equals(leaving) && last.placed() == placedNow
-				&& Objects.equals(last.coordinator(), keeper) && last.live().equals(live)) {
-			without = last.next();
+		Without last = this.without;
+		if (last == null || last.placed() != placedNow || !Objects.equals(last.coordinator(), keeper)
+				|| !last.live().equals(live)) {
+			last = new Without(placedNow, keeper, List.copyOf(live), Map.of());
 		}
-		else {
-			without = placeWithout(leaving, placedNow, keeper, live);
-			this.lastWithout = new Without(leaving, placedNow, keeper, List.copyOf(live), without);
+		Map<String, GroupAssignment> next = last.byLeaver().get(leaving);
+		if (next == null) {
+			next = placeWithout(leaving, placedNow, keeper, live);
+			Map<String, Map<String, GroupAssignment>> byLeaver = new HashMap<>(last.byLeaver());
+			if (byLeaver.size() >= MAX_LEAVERS_KEPT) {
+				byLeaver.clear(); // a mass departure: the recent ones are what is asked about
+			}
+			byLeaver.put(leaving, next);
+			this.without = new Without(placedNow, keeper, last.live(), Map.copyOf(byLeaver));
 		}
-		GroupAssignment next = without.get(unit.group());
-		return (next != null && next.partitions() == unit.partitions()) ? next.owner(unit.partition()) : null;
+		GroupAssignment placedNext = next.get(unit.group());
+		return (placedNext != null && placedNext.partitions() == unit.partitions())
+				? placedNext.owner(unit.partition()) : null;
 	}
 
 	private Map<String, GroupAssignment> placeWithout(String leaving, Map<String, GroupAssignment> placedNow,
@@ -195,9 +206,9 @@ final class Assignments {
 		return this.policy.place(demands(counts, staying, owners), fixed);
 	}
 
-	/** The last placement without a member worked out, and what it was worked out from. */
-	private record Without(String leaving, Map<String, GroupAssignment> placed, @Nullable String coordinator,
-			List<Member> live, Map<String, GroupAssignment> next) {
+	/** The placements without a member worked out (by the member left out), and what they were worked out from. */
+	private record Without(Map<String, GroupAssignment> placed, @Nullable String coordinator, List<Member> live,
+			Map<String, Map<String, GroupAssignment>> byLeaver) {
 	}
 
 	/** What the policy is asked: each group's count, the live members that take part with it, and the owners now. */

@@ -179,5 +179,4 @@ final class Steering {
 		return taking;
 	}
 
-
 }

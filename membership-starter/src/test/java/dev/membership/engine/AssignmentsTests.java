@@ -82,4 +82,29 @@ class AssignmentsTests {
 		assertThat(none.mayCompete(Unit.group("default"), false, null, null, live)).isTrue();
 	}
 
+	@Test
+	void theSuccessorOfALeaverFollowsTheMembersAndThePlacementAsTheyAreNowNotAsFirstAsked() {
+		Unit p0 = new Unit("tenants", 0, 4);
+		Assignments b = new Assignments("b", new BalancedPlacement());
+		b.take("a", Map.of("tenants", new GroupAssignment(4, Arrays.asList("a", "b", "c", "c"))));
+		List<Member> live = List.of(member4("a"), member4("b"), member4("c"));
+		// without a, p0 goes to b (one partition against c's two)
+		assertThat(b.successor(p0, "a", live)).isEqualTo("b");
+		assertThat(b.successor(p0, "a", live)).as("asked again").isEqualTo("b");
+		assertThat(b.successor(new Unit("tenants", 3, 4), "c", live)).as("another leaver between").isEqualTo("b");
+		assertThat(b.successor(p0, "a", live)).as("and the first again").isEqualTo("b");
+		// a member more: the one with nothing takes it
+		assertThat(b.successor(p0, "a", List.of(member4("a"), member4("b"), member4("c"), member4("d"))))
+			.isEqualTo("d");
+		// another placement: b holds two now, c one
+		b.take("a", Map.of("tenants", new GroupAssignment(4, Arrays.asList("a", "b", "b", "c"))));
+		assertThat(b.successor(p0, "a", live)).isEqualTo("c");
+		// another leaver
+		assertThat(b.successor(new Unit("tenants", 3, 4), "c", live)).isEqualTo("a");
+	}
+
+	private static Member member4(String id) {
+		return new Member(id, id + "-1", null, null, null, List.of("default"), true, Map.of("tenants", 4));
+	}
+
 }

@@ -48,6 +48,11 @@ final class StoreMeter implements CommandListener {
 
 	record Snapshot(long calls, long commands, long documents, long bytes, long failures) {
 
+		Snapshot plus(Snapshot other) {
+			return new Snapshot(this.calls + other.calls, this.commands + other.commands,
+					this.documents + other.documents, this.bytes + other.bytes, this.failures + other.failures);
+		}
+
 		Snapshot minus(Snapshot before) {
 			return new Snapshot(this.calls - before.calls, this.commands - before.commands,
 					this.documents - before.documents, this.bytes - before.bytes, this.failures - before.failures);
