@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -51,6 +52,9 @@ final class Assignments {
 	private volatile Map<String, GroupAssignment> placed = Map.of();
 
 	private volatile @Nullable String coordinator;
+
+	/** The live members' ids of the last member list asked about, by that list's identity; from any thread. */
+	private volatile @Nullable LiveIds liveIds;
 
 	/** The placements without a member {@link #successor} worked out lately; from any thread. */
 	private volatile @Nullable Without without;
@@ -133,7 +137,7 @@ final class Assignments {
 		if (this.selfId.equals(owner)) {
 			return true;
 		}
-		boolean gone = owner != null && live.stream().noneMatch((m) -> m.live() && m.nodeId().equals(owner));
+		boolean gone = owner != null && !liveIds(live).contains(owner);
 		boolean releasedByOwner = released && (releasedBy == null || releasedBy.equals(owner));
 		if (owner == null || !(releasedByOwner || gone)) {
 			return false;
@@ -204,6 +208,29 @@ final class Assignments {
 		Map<String, Integer> counts = new TreeMap<>();
 		placedNow.forEach((group, assignment) -> counts.put(group, assignment.partitions()));
 		return this.policy.place(demands(counts, staying, owners), fixed);
+	}
+
+	/**
+	 * The ids of the live members of {@code live}: made once per member list (a node asks for each of its units every
+	 * interval, and a scan of the members for each made every interval cost units times members).
+	 */
+	private Set<String> liveIds(List<Member> live) {
+		LiveIds last = this.liveIds;
+		if (last != null && last.of() == live) {
+			return last.ids();
+		}
+		Set<String> ids = new HashSet<>();
+		live.forEach((m) -> {
+			if (m.live()) {
+				ids.add(m.nodeId());
+			}
+		});
+		this.liveIds = new LiveIds(live, ids);
+		return ids;
+	}
+
+	/** A member list and its live members' ids. */
+	private record LiveIds(List<Member> of, Set<String> ids) {
 	}
 
 	/** The placements without a member worked out (by the member left out), and what they were worked out from. */
