@@ -26,7 +26,6 @@ import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.MongoStoreSettings;
 
 import static dev.membership.bench.scale.PartitionProbes.owners;
-import static dev.membership.bench.scale.PartitionProbes.spread;
 
 /**
  * How the cost grows with N nodes and P partitions: N plain-Java nodes in this JVM, each declaring group {@code t} with
@@ -251,12 +250,8 @@ public final class CostScenario {
 
 	private void start(PartitionScenario.Case c, String id, MongoClient client, SharedRuntimes runtimes,
 			List<MembershipNode> running, Map<MembershipNode, NodeCounts> counts) {
-		Duration r = this.settings.renewalInterval();
-		MembershipSettings settings = MembershipSettings.builder(id)
-			.renewalInterval(r)
-			.leaseDuration(r.multipliedBy(3))
-			.livenessWindow(r.multipliedBy(2))
-			.partitions(GROUP, c.partitions())
+		MembershipSettings settings = PartitionProbes
+			.settings(id, this.settings.renewalInterval(), GROUP, c.partitions())
 			.build();
 		NodeCounts scope = new NodeCounts();
 		MembershipNode node = MembershipNode
@@ -295,17 +290,12 @@ public final class CostScenario {
 		return String.format(Locale.ROOT, "%.2f s", (stableSince - since) / 1e9);
 	}
 
-	/** Polls every 50 ms until every partition is owned and balanced; the time since {@code since}, or why not. */
+	/** Until every partition is owned and balanced: the time since {@code since}, or why not. */
 	private String untilPlaced(PartitionScenario.Case c, List<MembershipNode> running, long since) {
-		long deadline = System.nanoTime() + this.settings.bound().toNanos();
-		while (System.nanoTime() < deadline) {
-			Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
-			if (owners.size() == c.partitions() && spread(running, GROUP) <= 1) {
-				return String.format(Locale.ROOT, "%.2f s", (System.nanoTime() - since) / 1e9);
-			}
-			Waits.pause(Duration.ofMillis(50));
-		}
-		return "not within " + this.settings.bound().toSeconds() + " s";
+		double seconds = PartitionProbes.secondsUntilBalanced(running, GROUP, c.partitions(), this.settings.bound(),
+				since, this.doubleOwners);
+		return (seconds >= 0) ? String.format(Locale.ROOT, "%.2f s", seconds)
+				: "not within " + this.settings.bound().toSeconds() + " s";
 	}
 
 }

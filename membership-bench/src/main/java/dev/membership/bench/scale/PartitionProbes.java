@@ -1,5 +1,6 @@
 package dev.membership.bench.scale;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -7,12 +8,39 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.membership.bench.support.Stats;
+import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipSettings;
 
 /** What {@link PartitionScenario} reads off its nodes, and how it prints the hand-offs. */
 final class PartitionProbes {
 
 	private PartitionProbes() {
+	}
+
+	/** A node's settings at renewal interval {@code r} (lease 3r, liveness window 2r), with {@code group} partitioned. */
+	static MembershipSettings.Builder settings(String id, Duration r, String group, int partitions) {
+		return MembershipSettings.builder(id)
+			.renewalInterval(r)
+			.leaseDuration(r.multipliedBy(3))
+			.livenessWindow(r.multipliedBy(2))
+			.partitions(group, partitions);
+	}
+
+	/**
+	 * Polls every 50 ms until every partition of {@code group} is owned by one running node and the owned counts differ
+	 * by at most one; the seconds since {@code since}, or -1 when not within {@code bound}.
+	 */
+	static double secondsUntilBalanced(List<MembershipNode> running, String group, int partitions, Duration bound,
+			long since, AtomicInteger doubleOwners) {
+		long deadline = System.nanoTime() + bound.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (owners(running, group, doubleOwners).size() == partitions && spread(running, group) <= 1) {
+				return (System.nanoTime() - since) / 1e9;
+			}
+			Waits.pause(Duration.ofMillis(50));
+		}
+		return -1;
 	}
 
 	/** Max − min of the partitions of {@code group} the running nodes own. */

@@ -258,11 +258,7 @@ public final class PartitionScenario {
 	private MembershipNode start(Case c, String id, MongoClient client, SharedRuntimes runtimes,
 			List<MembershipNode> running, Map<MembershipNode, NodeCounts> counts) {
 		Duration r = this.settings.renewalInterval();
-		MembershipSettings settings = MembershipSettings.builder(id)
-			.renewalInterval(r)
-			.leaseDuration(r.multipliedBy(3))
-			.livenessWindow(r.multipliedBy(2))
-			.partitions(GROUP, c.partitions())
+		MembershipSettings settings = PartitionProbes.settings(id, r, GROUP, c.partitions())
 			.restartGrace(this.settings.restartGrace())
 			.build();
 		NodeCounts scope = new NodeCounts();
@@ -290,15 +286,9 @@ public final class PartitionScenario {
 
 	/** Polls every 50 ms until balanced; returns the seconds since {@code since}, or -1 when not within the bound. */
 	private double secondsUntilBalanced(Case c, List<MembershipNode> running, long since) {
-		long deadline = System.nanoTime() + this.settings.bound().toNanos();
-		while (System.nanoTime() < deadline) {
-			Map<Integer, String> owners = owners(running, GROUP, this.doubleOwners);
-			if (owners.size() == c.partitions() && spread(running, GROUP) <= 1) {
-				return (System.nanoTime() - since) / 1e9;
-			}
-			Waits.pause(Duration.ofMillis(50));
-		}
-		return -1;
+		return PartitionProbes.secondsUntilBalanced(running, GROUP, c.partitions(), this.settings.bound(), since,
+				this.doubleOwners);
 	}
+
 
 }
