@@ -79,11 +79,12 @@ final class LeaseRows {
 				+ " FROM unnest(?::text[], ?::bigint[]) AS r(name, epoch) WHERE l.name = r.name AND l.epoch = r.epoch "
 				+ "AND l.node_id = ? AND l.incarnation = ?";
 		this.find = "SELECT " + COLUMNS + " FROM " + sql.leases + " WHERE name = ?";
-		// every member's read of an interval: its leases and, when it changed, the roster without its members
+		// every member's read of an interval: its leases and, when it changed, the roster without its members and
+		// placements
 		this.findWithRoster = "SELECT 'l' AS kind, " + COLUMNS + ", NULL::bigint AS version, NULL::text AS keeper, "
-				+ "NULL::timestamptz AS written_at, NULL::jsonb AS changes, NULL::jsonb AS assignments FROM "
+				+ "NULL::timestamptz AS written_at, NULL::jsonb AS changes FROM "
 				+ sql.leases + " WHERE name = ANY(?::text[]) UNION ALL SELECT 'r', NULL, NULL, NULL, NULL, epoch, NULL, "
-				+ "NULL, NULL, version, keeper, written_at, changes, assignments FROM " + sql.roster
+				+ "NULL, NULL, version, keeper, written_at, changes FROM " + sql.roster
 				+ " WHERE id = 1 AND version <> ?";
 	}
 

@@ -24,7 +24,8 @@ import static dev.membership.jdbc.Statements.instant;
 
 /**
  * The roster: one row ({@code id = 1}), its member list, recent changes and placements as {@code jsonb}, written by
- * the keeper in one fenced statement and read whole or, by every member each interval, without its members.
+ * the keeper in one fenced statement and read whole or, by every member each interval, without its members and
+ * placements.
  */
 final class RosterRows {
 
@@ -75,7 +76,8 @@ final class RosterRows {
 		List<RosterChange> kept = new ArrayList<>();
 		for (int i = changes.size() - 1; i >= 0; i--) {
 			RosterChange c = changes.get(i);
-			RosterChange stamped = new RosterChange(c.fromVersion(), millis(c.upserted()), millis(c.removed()));
+			RosterChange stamped = new RosterChange(c.fromVersion(), millis(c.upserted()), millis(c.removed()),
+					c.placed());
 			bytes += utf8(this.json.writeValueAsString(stamped));
 			if (bytes > ROSTER_BUDGET_BYTES) {
 				break;
@@ -104,10 +106,10 @@ final class RosterRows {
 			.findFirst());
 	}
 
-	/** The roster of a row of the members' read, which carries no member list. */
+	/** The roster of a row of the members' read, which carries neither the member list nor the placements. */
 	Roster withoutMembers(ResultSet rs) throws SQLException {
 		return new Roster(rs.getLong("version"), rs.getString("keeper"), rs.getLong("epoch"),
-				instant(rs, "written_at"), List.of(), changes(rs), assignments(rs));
+				instant(rs, "written_at"), List.of(), changes(rs), Map.of());
 	}
 
 	private List<RosterChange> changes(ResultSet rs) throws SQLException {

@@ -53,6 +53,8 @@ final class Assignments {
 
 	private volatile @Nullable String coordinator;
 
+	private volatile long placedVersion;
+
 	/** The live members' ids of the last member list asked about, by that list's identity; from any thread. */
 	private volatile @Nullable LiveIds liveIds;
 
@@ -75,10 +77,16 @@ final class Assignments {
 		return this.policy;
 	}
 
-	/** Takes the placement of a roster read or written, by {@code coordinator}. */
-	void take(@Nullable String coordinator, Map<String, GroupAssignment> assignments) {
+	/** Takes the placement of roster {@code version}, read or written, by {@code coordinator}. */
+	void take(@Nullable String coordinator, Map<String, GroupAssignment> assignments, long version) {
 		this.coordinator = coordinator;
 		this.placed = Map.copyOf(assignments);
+		this.placedVersion = version;
+	}
+
+	/** The roster version whose placement this node holds (0: none read yet): what its changes start from. */
+	long placedVersion() {
+		return this.placedVersion;
 	}
 
 	Map<String, GroupAssignment> placed() {

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.Roster;
@@ -96,15 +97,21 @@ final class RosterFollower {
 		}).then((j) -> after.accept(j));
 	}
 
-	/** Takes the placement and the roster's changes from {@code changed}; reads the whole roster when too far behind. */
+	/**
+	 * Catches up on the members and the placements by {@code changed}'s recent changes; reads the whole roster when
+	 * too far behind for them (or when they do not say what they changed in the placements).
+	 */
 	private void takeChanged(LoopJob job, Roster changed, long received) {
-		this.assignments.take(changed.keeperNodeId(), changed.assignments());
-		List<Member> caughtUp = RosterKeeping.catchUp(this.roster.stored(), this.roster.version(), changed);
-		if (caughtUp != null) {
+		long version = this.roster.version();
+		List<Member> caughtUp = RosterKeeping.catchUp(this.roster.stored(), version, changed);
+		Map<String, GroupAssignment> placed = (this.assignments.placedVersion() == version)
+				? PlacementChanges.catchUp(this.assignments.placed(), version, changed) : null;
+		if (caughtUp != null && placed != null) {
+			this.assignments.take(changed.keeperNodeId(), placed, changed.version());
 			take(changed.version(), caughtUp, changed.writtenAt(), received);
 		}
 		else {
-			job.now(this::readWhole); // too far behind for the recent changes
+			job.now(this::readWhole);
 		}
 	}
 
@@ -121,7 +128,7 @@ final class RosterFollower {
 
 	private void readWhole(LoopJob job) {
 		this.loop.call(job, this.store::findRoster, (whole, sent, received) -> whole.ifPresent((roster) -> {
-			this.assignments.take(roster.keeperNodeId(), roster.assignments());
+			this.assignments.take(roster.keeperNodeId(), roster.assignments(), roster.version());
 			take(roster.version(), roster.members(), roster.writtenAt(), received);
 		}), (ex) -> false);
 	}

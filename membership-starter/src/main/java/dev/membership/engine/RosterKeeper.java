@@ -15,6 +15,7 @@ import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRecord;
+import dev.membership.spi.PlacementChange;
 import dev.membership.spi.RosterChange;
 import dev.membership.spi.RosterTooLargeException;
 
@@ -98,11 +99,16 @@ final class RosterKeeper {
 			// would otherwise undo
 			long known = this.roster.version();
 			this.loop.call(job, () -> this.store.findLeases(List.of(), known), (reading, sent, received) -> {
-				if (reading.roster() != null) {
-					this.assignments.take(reading.roster().keeperNodeId(), reading.roster().assignments());
+				if (reading.roster() == null) { // this node's view is the roster as stored
+					this.placementReadIn = term.epoch();
+					job.now((j) -> keep(j, keeperOf));
+					return;
 				}
-				this.placementReadIn = term.epoch();
-				job.now((j) -> keep(j, keeperOf));
+				job.now((j) -> this.loop.call(j, this.store::findRoster, (whole, s, r) -> {
+					whole.ifPresent((w) -> this.assignments.take(w.keeperNodeId(), w.assignments(), w.version()));
+					this.placementReadIn = term.epoch();
+					j.now((k) -> keep(k, keeperOf));
+				}, (ex) -> false));
 			}, (ex) -> false);
 			return;
 		}
@@ -158,9 +164,12 @@ final class RosterKeeper {
 		}
 		long sequence = ++this.writes;
 		// the recent changes go on from the last write only while this term wrote every roster since
+		// what it changed in the placements is known only from the placements of the roster it changes
+		List<PlacementChange> placed = (this.assignments.placedVersion() == this.roster.version())
+				? PlacementChanges.between(this.assignments.placed(), placement) : null;
 		List<RosterChange> changes = RosterKeeping.recent(
 				(this.writtenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
-				RosterKeeping.change(this.roster.version(), this.roster.stored(), next));
+				RosterKeeping.change(this.roster.version(), this.roster.stored(), next, placed));
 		this.loop.call(job,
 				() -> this.store.writeRoster(next, changes, placement, this.self.nodeId(), term.epoch(), sequence),
 				(version, sent, received) -> {
@@ -168,7 +177,7 @@ final class RosterKeeper {
 						steering.done(directives);
 						Set<String> moved = RosterKeeping.movedFor(this.assignments.placed(), placement);
 						moved.remove(this.self.nodeId());
-						this.assignments.take(this.self.nodeId(), placement);
+						this.assignments.take(this.self.nodeId(), placement, version.getAsLong());
 						this.roster.take(version.getAsLong(), next, next);
 						if (!moved.isEmpty()) { // once the roster lists a newcomer, so that the broadcast reaches it
 							this.news.rosterChanged(version.getAsLong(), moved);

@@ -13,10 +13,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.liveness.Member;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NodeRecord;
+import dev.membership.spi.PlacementChange;
 import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 
@@ -133,10 +136,12 @@ final class RosterKeeping {
 	}
 
 	/**
-	 * The write from {@code stored} (of {@code version}) to {@code next} as a change, or null when it is too large to be
-	 * worth keeping (a mass restart: then everyone reads the whole roster once).
+	 * The write from {@code stored} (of {@code version}) to {@code next} as a change, with what it changed in the
+	 * placements ({@code placed}, null when not known from that version), or null when it is too large to be worth
+	 * keeping (a mass restart: then everyone reads the whole roster once).
 	 */
-	static RosterChange change(long version, List<Member> stored, List<Member> next) {
+	static RosterChange change(long version, List<Member> stored, List<Member> next,
+			@Nullable List<PlacementChange> placed) {
 		Map<Key, Member> before = byKey(stored);
 		Map<Key, Member> after = byKey(next);
 		List<Member> upserted = new ArrayList<>();
@@ -153,8 +158,8 @@ final class RosterKeeping {
 			}
 		});
 		int size = upserted.size() + removed.size();
-		return (size <= MAX_MEMBERS_PER_CHANGE || size <= next.size() / 2) ? new RosterChange(version, upserted, removed)
-				: null;
+		return (size <= MAX_MEMBERS_PER_CHANGE || size <= next.size() / 2)
+				? new RosterChange(version, upserted, removed, placed) : null;
 	}
 
 	/** The recent changes to keep with a write: the last few, ending with {@code latest}; none when it is null. */
@@ -172,24 +177,29 @@ final class RosterKeeping {
 	 * roster's recent changes; null when they do not start from {@code version} (too far behind, or never read).
 	 */
 	static List<Member> catchUp(List<Member> stored, long version, Roster roster) {
-		List<RosterChange> changes = roster.changes();
-		int first = -1;
-		for (int i = 0; i < changes.size(); i++) {
-			if (changes.get(i).fromVersion() == version) {
-				first = i;
-			}
-		}
-		if (first < 0) {
+		List<RosterChange> since = since(roster, version);
+		if (since == null) {
 			return null;
 		}
 		Map<Key, Member> members = byKey(stored);
-		for (RosterChange change : changes.subList(first, changes.size())) {
+		for (RosterChange change : since) {
 			change.removed().forEach((m) -> members.remove(Key.of(m)));
 			change.upserted().forEach((m) -> members.put(Key.of(m), m));
 		}
 		List<Member> caughtUp = new ArrayList<>(members.values());
 		caughtUp.sort(MemberRoster.LIVE_THEN_OLDEST);
 		return caughtUp;
+	}
+
+	/** The roster's recent changes from the one that starts at {@code version} on; null when none does. */
+	static List<RosterChange> since(Roster roster, long version) {
+		List<RosterChange> changes = roster.changes();
+		for (int i = changes.size() - 1; i >= 0; i--) {
+			if (changes.get(i).fromVersion() == version) {
+				return changes.subList(i, changes.size());
+			}
+		}
+		return null;
 	}
 
 	private static Map<Key, Member> byKey(List<Member> members) {

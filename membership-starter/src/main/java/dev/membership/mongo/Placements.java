@@ -10,6 +10,7 @@ import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.spi.GroupAssignment;
+import dev.membership.spi.PlacementChange;
 
 /**
  * How placements and partition counts are kept in documents: as arrays of small documents keyed by a {@code g} field
@@ -18,6 +19,8 @@ import dev.membership.spi.GroupAssignment;
  * assignments: [{g: "tenants", n: 8, o: ["node-a", "node-b", null, ...],     (the roster; p: operators' pins,
  *                p: [null, "node-b", ...], u: ISODate(...)}]                     u: a pause of rebalancing, if any)
  * partitions:  [{g: "tenants", n: 8}]                                           (node documents, roster entries)
+ * placed:      [{g: "tenants", n: 8, i: [2, 5], o: ["node-c", "node-c"],   (a roster change: the partitions that
+ *                p: [null, null], u: ISODate(...)}]                            moved; n: 0 when the group is gone)
  * </pre>
  */
 final class Placements {
@@ -56,6 +59,44 @@ final class Placements {
 			}
 		}
 		return assignments;
+	}
+
+	static List<Document> changesToDocuments(List<PlacementChange> changes) {
+		List<Document> placed = new ArrayList<>(changes.size());
+		for (PlacementChange c : changes) {
+			Document d = new Document("g", c.group()).append("n", c.partitions())
+				.append("i", c.moved())
+				.append("o", c.owners())
+				.append("p", c.pins());
+			if (c.pausedUntil() != null) {
+				d.append("u", Date.from(c.pausedUntil()));
+			}
+			placed.add(d);
+		}
+		return placed;
+	}
+
+	/** The placement changes of a roster change; null when it has none recorded (or not as this code writes them). */
+	static @Nullable List<PlacementChange> toChanges(@Nullable List<Document> placed) {
+		if (placed == null) {
+			return null;
+		}
+		List<PlacementChange> changes = new ArrayList<>(placed.size());
+		for (Document d : placed) {
+			String group = d.getString("g");
+			Number count = d.get("n", Number.class);
+			List<Integer> moved = d.getList("i", Integer.class);
+			List<@Nullable String> owners = d.getList("o", String.class);
+			List<@Nullable String> pins = d.getList("p", String.class);
+			if (group == null || count == null || moved == null || owners == null || pins == null
+					|| owners.size() != moved.size() || pins.size() != moved.size()) {
+				return null; // then the member reads the whole roster
+			}
+			Date paused = d.getDate("u");
+			changes.add(new PlacementChange(group, count.intValue(), moved, owners, pins,
+					(paused != null) ? paused.toInstant() : null));
+		}
+		return changes;
 	}
 
 	static List<Document> countsToDocuments(Map<String, Integer> counts) {

@@ -124,6 +124,9 @@ final class RosterDocuments {
 		for (RosterChange change : changes) {
 			Document c = new Document("from", change.fromVersion()).append("upserted", toDocuments(change.upserted()))
 				.append("removed", toDocuments(change.removed()));
+			if (change.placed() != null) {
+				c.append("placed", Placements.changesToDocuments(change.placed()));
+			}
 			recent.add(c);
 			sizes.add(bsonSize(c));
 		}
@@ -139,12 +142,13 @@ final class RosterDocuments {
 	}
 
 	/**
-	 * What every member reads: the leases, and of the roster all but the member list. Named field by field rather
-	 * than as "all but members", so that no server has to copy the member list to leave it out.
+	 * What every member reads: the leases, and of the roster all but the member list and the placements (members
+	 * catch up on both by the recent changes). Named field by field rather than as "all but members", so that no
+	 * server has to copy the member list to leave it out.
 	 */
 	static Bson withoutMembers() {
 		return Projections.include("holderNodeId", "holderIncarnation", "holderAddress", "epoch", "expiresAt",
-				"acquiredAt", "renewedAt", "version", "keeperNodeId", "writtenAt", "changes", "assignments");
+				"acquiredAt", "renewedAt", "version", "keeperNodeId", "writtenAt", "changes");
 	}
 
 	/** The size of {@code document} as BSON, as the server will hold it. */
@@ -203,7 +207,8 @@ final class RosterDocuments {
 				Number from = c.get("from", Number.class);
 				changes.add(new RosterChange((from != null) ? from.longValue() : -1,
 						toMembers(c.getList("upserted", Document.class)),
-						toMembers(c.getList("removed", Document.class))));
+						toMembers(c.getList("removed", Document.class)),
+						Placements.toChanges(c.getList("placed", Document.class))));
 			}
 		}
 		Number epoch = d.get("epoch", Number.class);

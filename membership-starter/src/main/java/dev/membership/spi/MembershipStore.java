@@ -107,9 +107,11 @@ public interface MembershipStore {
 	Optional<LeaseRecord> findLease(String group);
 
 	/**
-	 * In one query: the leases of {@code groups}, and the roster without its member list (version, recent changes)
-	 * when its version is not {@code rosterVersion} (pass 0 to get any roster). This is every member's read of an
-	 * interval, so it returns O(groups) small documents while the roster stays the same, and O(changes) when it did.
+	 * In one query: the leases of {@code groups}, and the roster without its member list and placements (version,
+	 * keeper, recent changes) when its version is not {@code rosterVersion} (pass 0 to get any roster). This is every
+	 * member's read of an interval, so it returns O(groups) small documents while the roster stays the same, and
+	 * O(changes) when it did: never all partitions' owners, which a member reads with {@link #findRoster()} only when
+	 * it cannot catch up by the changes. A store may return the placements regardless; members do not use them.
 	 */
 	LeaseReading findLeases(Collection<String> groups, long rosterVersion);
 
@@ -121,8 +123,8 @@ public interface MembershipStore {
 	 * was last written with an older epoch, or with {@code epoch} and a smaller {@code sequence} (the keeper's own
 	 * count of its writes): a deposed keeper, or a write of this keeper that reaches the store after a later one,
 	 * changes nothing. Returns the new version, or empty when fenced off. The caller holds the default group's lease
-	 * with {@code epoch}. The roster also carries the keeper's placement of every group ({@code assignments}), which
-	 * members read with its changes.
+	 * with {@code epoch}. The roster also carries the keeper's placement of every group ({@code assignments}); members
+	 * catch up on it by the changes' {@link RosterChange#placed()}, which the store keeps as given.
 	 */
 	OptionalLong writeRoster(List<Member> members, List<RosterChange> changes, Map<String, GroupAssignment> assignments,
 			String keeperNodeId, long epoch, long sequence);

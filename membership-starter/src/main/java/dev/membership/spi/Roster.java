@@ -12,9 +12,10 @@ import dev.membership.liveness.Member;
  * The member list as the keeper of the roster (the leader of the default group) last wrote it. {@code version} grows by
  * one at every write, so members read the roster only when it changed, and then only its recent {@code changes}
  * unless they are too far behind; {@code epoch} is the keeper's term. {@code assignments}: where the keeper, as the
- * cluster's coordinator, placed each group's units of work ({@link GroupAssignment}), read with every changed roster. Times are the store's; a live member's
- * {@code lastHeartbeat} is as of the write, not as of now. A roster read without its member list has {@code members}
- * empty.
+ * cluster's coordinator, placed each group's units of work ({@link GroupAssignment}); members follow it by the
+ * changes' {@link RosterChange#placed()} too. Times are the store's; a live member's {@code lastHeartbeat} is as of the
+ * write, not as of now. A roster read without its member list (a member's read of an interval) has {@code members}
+ * and {@code assignments} empty.
  */
 public record Roster(long version, @Nullable String keeperNodeId, long epoch, @Nullable Instant writtenAt,
 		List<Member> members, List<RosterChange> changes, Map<String, GroupAssignment> assignments) {

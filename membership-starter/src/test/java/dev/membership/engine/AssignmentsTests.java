@@ -25,7 +25,7 @@ class AssignmentsTests {
 
 	private static Assignments placed(String self, String... owners) {
 		Assignments assignments = new Assignments(self, new BalancedPlacement());
-		assignments.take("a", Map.of("tenants", new GroupAssignment(2, Arrays.asList(owners))));
+		assignments.take("a", Map.of("tenants", new GroupAssignment(2, Arrays.asList(owners))), 1);
 		return assignments;
 	}
 
@@ -86,7 +86,7 @@ class AssignmentsTests {
 	void theSuccessorOfALeaverFollowsTheMembersAndThePlacementAsTheyAreNowNotAsFirstAsked() {
 		Unit p0 = new Unit("tenants", 0, 4);
 		Assignments b = new Assignments("b", new BalancedPlacement());
-		b.take("a", Map.of("tenants", new GroupAssignment(4, Arrays.asList("a", "b", "c", "c"))));
+		b.take("a", Map.of("tenants", new GroupAssignment(4, Arrays.asList("a", "b", "c", "c"))), 1);
 		List<Member> live = List.of(member4("a"), member4("b"), member4("c"));
 		// without a, p0 goes to b (one partition against c's two)
 		assertThat(b.successor(p0, "a", live)).isEqualTo("b");
@@ -97,7 +97,7 @@ class AssignmentsTests {
 		assertThat(b.successor(p0, "a", List.of(member4("a"), member4("b"), member4("c"), member4("d"))))
 			.isEqualTo("d");
 		// another placement: b holds two now, c one
-		b.take("a", Map.of("tenants", new GroupAssignment(4, Arrays.asList("a", "b", "b", "c"))));
+		b.take("a", Map.of("tenants", new GroupAssignment(4, Arrays.asList("a", "b", "b", "c"))), 1);
 		assertThat(b.successor(p0, "a", live)).isEqualTo("c");
 		// another leaver
 		assertThat(b.successor(new Unit("tenants", 3, 4), "c", live)).isEqualTo("a");

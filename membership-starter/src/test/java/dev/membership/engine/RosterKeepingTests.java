@@ -96,8 +96,8 @@ class RosterKeepingTests {
 		List<Member> v1 = List.of(this.keeper, a, b);
 		List<Member> v2 = List.of(this.keeper, a, bGone);
 		List<Member> v3 = List.of(this.keeper, a, c);
-		RosterChange first = RosterKeeping.change(1, v1, v2);
-		RosterChange second = RosterKeeping.change(2, v2, v3);
+		RosterChange first = RosterKeeping.change(1, v1, v2, List.of());
+		RosterChange second = RosterKeeping.change(2, v2, v3, null);
 		assertThat(first.upserted()).containsExactly(bGone);
 		assertThat(second.upserted()).containsExactly(c);
 		assertThat(second.removed()).containsExactly(bGone);
@@ -121,7 +121,7 @@ class RosterKeepingTests {
 		for (int i = 0; i <= RosterKeeping.MAX_MEMBERS_PER_CHANGE; i++) {
 			many.add(member("n" + i, true));
 		}
-		assertThat(RosterKeeping.change(7, List.of(), many)).isNull();
+		assertThat(RosterKeeping.change(7, List.of(), many, List.of())).isNull();
 		assertThat(RosterKeeping.recent(kept, null)).isEmpty();
 	}
 

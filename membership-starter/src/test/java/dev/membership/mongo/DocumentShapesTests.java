@@ -23,6 +23,7 @@ import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Holder;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRecord;
+import dev.membership.spi.PlacementChange;
 import dev.membership.spi.RosterChange;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
@@ -59,7 +60,9 @@ class DocumentShapesTests {
 			Member member = new Member("node-a", "a-1", "127.0.0.1:1001", now, now, List.of("default", "tenants"), true,
 					Map.of("tenants", 4));
 			Member gone = new Member("node-b", "b-1", "127.0.0.1:1002", now, now, List.of("default"), false, Map.of());
-			store.writeRoster(List.of(member), List.of(new RosterChange(0, List.of(member), List.of(gone))),
+			PlacementChange moved = new PlacementChange("tenants", 4, List.of(1), List.of("node-a"), List.of("node-a"),
+					now.plusSeconds(600));
+			store.writeRoster(List.of(member), List.of(new RosterChange(0, List.of(member), List.of(gone), List.of(moved))),
 					Map.of("tenants", new GroupAssignment(4, java.util.Arrays.asList("node-a", "node-a", null, "node-a"),
 							java.util.Arrays.asList(null, "node-a", null, null), now.plusSeconds(600))),
 					"node-a", epoch, 1);
@@ -70,6 +73,9 @@ class DocumentShapesTests {
 			written.put("roster", fields(List.of(roster)));
 			written.put("roster members", fields(roster.getList("members", Document.class)));
 			written.put("roster changes", fields(roster.getList("changes", Document.class)));
+			written.put("roster placement changes", fields(roster.getList("changes", Document.class)
+				.get(0)
+				.getList("placed", Document.class)));
 			written.put("roster assignments", fields(roster.getList("assignments", Document.class)));
 			written.put("partitions", fields(roster.getList("members", Document.class)
 				.get(0)
@@ -100,7 +106,7 @@ class DocumentShapesTests {
 	/** The guide's rows: {@code | kind | ... | `a`, `b`, ... |}, the kind in the first cell. */
 	private static Map<String, Set<String>> documented() throws Exception {
 		Map<String, Set<String>> rows = new LinkedHashMap<>();
-		Matcher row = Pattern.compile("(?m)^\\| (lease|roster|roster members|roster changes|roster assignments|partitions|node|run) \\|"
+		Matcher row = Pattern.compile("(?m)^\\| (lease|roster|roster members|roster changes|roster placement changes|roster assignments|partitions|node|run) \\|"
 				+ "[^|]*\\|([^|]*)\\|$").matcher(Files.readString(GUIDE));
 		while (row.find()) {
 			Set<String> names = new TreeSet<>();

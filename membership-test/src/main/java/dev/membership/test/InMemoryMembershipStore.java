@@ -173,7 +173,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			Roster roster = this.data.roster;
 			Roster changed = (roster != null && roster.version() != rosterVersion)
 					? new Roster(roster.version(), roster.keeperNodeId(), roster.epoch(), roster.writtenAt(), List.of(),
-							roster.changes(), roster.assignments())
+							roster.changes(), Map.of())
 					: null;
 			return new LeaseReading(found, changed);
 		}
@@ -197,7 +197,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			}
 			List<RosterChange> kept = new ArrayList<>(changes.size());
 			for (RosterChange change : changes) {
-				kept.add(new RosterChange(change.fromVersion(), millis(change.upserted()), millis(change.removed())));
+				kept.add(new RosterChange(change.fromVersion(), millis(change.upserted()), millis(change.removed()),
+						change.placed()));
 			}
 			long version = (current != null) ? current.version() + 1 : 1;
 			this.data.roster = new Roster(version, keeperNodeId, epoch, this.data.now(), millis(members), kept,

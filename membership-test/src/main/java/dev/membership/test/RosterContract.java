@@ -12,6 +12,7 @@ import dev.membership.liveness.Member;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeaseReading;
 import dev.membership.spi.MembershipStore;
+import dev.membership.spi.PlacementChange;
 import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 
@@ -100,7 +101,30 @@ interface RosterContract {
 		Roster roster = store().findRoster().get();
 		assertThat(roster.assignments()).isEqualTo(placed);
 		assertThat(roster.members()).containsExactly(member);
-		assertThat(store().findLeases(List.of(), 0).roster().assignments()).isEqualTo(placed);
+	}
+
+	@Test
+	default void theChangesKeepWhatTheyMovedInThePlacementsAndEveryMemberReadsThemWithoutThePlacements() {
+		Member member = member("node-a", true);
+		Instant paused = Instant.ofEpochMilli(1_700_000_600_456L);
+		List<@Nullable String> owners = new ArrayList<>(List.of("node-b"));
+		owners.add(null);
+		List<@Nullable String> pins = new ArrayList<>(java.util.Arrays.asList(null, "node-b"));
+		List<PlacementChange> moved = List.of(new PlacementChange("tenants", 4, List.of(1, 3), owners, pins, paused),
+				PlacementChange.removed("reports"));
+		RosterChange recorded = new RosterChange(1, List.of(member), List.of(), moved);
+		RosterChange nothingMoved = new RosterChange(2, List.of(), List.of(), List.of());
+		RosterChange notRecorded = new RosterChange(3, List.of(), List.of());
+		Map<String, GroupAssignment> placed = Map.of("tenants",
+				new GroupAssignment(4, java.util.Arrays.asList("node-a", "node-b", "node-a", null)));
+		assertThat(store().writeRoster(List.of(member), List.of(recorded, nothingMoved, notRecorded), placed,
+				"node-a", 1, 1)).hasValue(1);
+		assertThat(store().findRoster().get().changes()).containsExactly(recorded, nothingMoved, notRecorded);
+		Roster header = store().findLeases(List.of(), 0).roster();
+		assertThat(header.changes()).containsExactly(recorded, nothingMoved, notRecorded);
+		assertThat(header.changes().get(2).placed()).isNull();
+		assertThat(header.assignments()).isEmpty();
+		assertThat(header.members()).isEmpty();
 	}
 
 }

@@ -69,7 +69,13 @@ final class DefectiveStore implements MembershipStore {
 		 * Behind a mongos, the store answers with the router's clock ({@code hello}'s {@code localTime}), which is not
 		 * the clock that stamps the writes.
 		 */
-		HELLO_BEHIND_MONGOS
+		HELLO_BEHIND_MONGOS,
+
+		/**
+		 * The roster's recent changes come back saying that they moved no partition: a member that catches up by them
+		 * keeps the placements it had.
+		 */
+		PLACEMENT_CHANGES_LOST
 
 	}
 
@@ -247,7 +253,17 @@ final class DefectiveStore implements MembershipStore {
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
 		readable();
-		return this.store.findLeases(groups, rosterVersion);
+		LeaseReading reading = this.store.findLeases(groups, rosterVersion);
+		Roster roster = reading.roster();
+		if (this.defect != Defect.PLACEMENT_CHANGES_LOST || roster == null) {
+			return reading;
+		}
+		List<RosterChange> lost = roster.changes()
+			.stream()
+			.map((c) -> new RosterChange(c.fromVersion(), c.upserted(), c.removed(), List.of()))
+			.toList();
+		return new LeaseReading(reading.leases(), new Roster(roster.version(), roster.keeperNodeId(), roster.epoch(),
+				roster.writtenAt(), roster.members(), lost, roster.assignments()));
 	}
 
 	@Override

@@ -343,7 +343,7 @@ final class Simulation {
 
 	/**
 	 * Once the rosters agree, the coordinator places the partitions over the running nodes: each owned by one of them,
-	 * their counts within one of each other, within a lease (a previous owner's lease to run out) and four intervals
+	 * their counts within one of each other, every node seeing the placement as stored, within a lease (a previous owner's lease to run out) and four intervals
 	 * (the placement written, read, the moves drained and taken), plus two operation timeouts and a backward jump.
 	 */
 	private boolean runUntilPartitionsPlaced(long from) {
@@ -366,7 +366,20 @@ final class Simulation {
 		int owned = counts.values().stream().mapToInt(Integer::intValue).sum();
 		int max = counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
 		int min = counts.values().stream().mapToInt(Integer::intValue).min().orElse(0);
-		return owned == this.partitions && max - min <= 1;
+		return owned == this.partitions && max - min <= 1 && placementsAgree();
+	}
+
+	/** Every running node sees the placement the roster holds (followers by its changes, or by reading it whole). */
+	private boolean placementsAgree() {
+		Map<Integer, String> stored = new java.util.TreeMap<>();
+		this.store.findRoster().map((roster) -> roster.assignments().get(PARTITIONED)).ifPresent((placed) -> {
+			for (int p = 0; p < placed.partitions(); p++) {
+				if (placed.owner(p) != null) {
+					stored.put(p, placed.owner(p));
+				}
+			}
+		});
+		return liveNodes().stream().allMatch((node) -> node.partitions(PARTITIONED).placement().equals(stored));
 	}
 
 	private Map<String, Object> placements() {

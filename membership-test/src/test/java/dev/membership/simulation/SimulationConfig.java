@@ -59,7 +59,10 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		HELLO_BEHIND_MONGOS,
 
 		/** Operators' actions alone (hand-overs, drains, pins, pauses), and they hand over without the drain. */
-		OPERATORS_WITHOUT_DRAIN;
+		OPERATORS_WITHOUT_DRAIN,
+
+		/** Members catch up on the roster by changes that say no partition moved: they keep stale placements. */
+		PLACEMENT_CHANGES_LOST;
 
 		/** The runs that show the defect: the scenario its invariant belongs to, or the standard run. */
 		SimulationConfig config(long seed) {
@@ -83,6 +86,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case NO_DRAIN, OPERATORS_WITHOUT_DRAIN -> Set.of(Invariant.DRAINED_BEFORE_HANDOVER);
 				case STEP_DOWN_FAILURES_NOT_RETRYABLE -> Set.of(Invariant.STABLE_THROUGH_STEP_DOWNS);
 				case HELLO_BEHIND_MONGOS -> Set.of(Invariant.NO_DISTRUST_BEHIND_MONGOS);
+				case PLACEMENT_CHANGES_LOST -> Set.of(Invariant.PARTITIONS_PLACED);
 			};
 		}
 
@@ -101,6 +105,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case STEP_DOWN_FAILURES_NOT_RETRYABLE ->
 					config.withDefect(DefectiveStore.Defect.STEP_DOWN_FAILURES_NOT_RETRYABLE);
 				case HELLO_BEHIND_MONGOS -> config.withDefect(DefectiveStore.Defect.HELLO_BEHIND_MONGOS);
+				case PLACEMENT_CHANGES_LOST -> config.withDefect(DefectiveStore.Defect.PLACEMENT_CHANGES_LOST);
 			};
 		}
 
