@@ -1,9 +1,11 @@
 package dev.membership.mongo;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 import org.bson.Document;
@@ -20,7 +22,8 @@ import dev.membership.spi.PlacementChange;
  *                p: [null, "node-b", ...], u: ISODate(...)}]                     u: a pause of rebalancing, if any)
  * partitions:  [{g: "tenants", n: 8}]                                           (node documents, roster entries)
  * placed:      [{g: "tenants", n: 8, i: [2, 5], o: ["node-c", "node-c"],   (a roster change: the partitions that
- *                p: [null, null], u: ISODate(...)}]                            moved; n: 0 when the group is gone)
+ *                p: [null, "node-c"], u: ISODate(...)}]                        moved, p only when any is pinned;
+ *                                                                              n: 0 when the group is gone)
  * </pre>
  */
 final class Placements {
@@ -66,8 +69,10 @@ final class Placements {
 		for (PlacementChange c : changes) {
 			Document d = new Document("g", c.group()).append("n", c.partitions())
 				.append("i", c.moved())
-				.append("o", c.owners())
-				.append("p", c.pins());
+				.append("o", c.owners());
+			if (c.pins().stream().anyMatch(Objects::nonNull)) {
+				d.append("p", c.pins());
+			}
 			if (c.pausedUntil() != null) {
 				d.append("u", Date.from(c.pausedUntil()));
 			}
@@ -87,7 +92,8 @@ final class Placements {
 			Number count = d.get("n", Number.class);
 			List<Integer> moved = d.getList("i", Integer.class);
 			List<@Nullable String> owners = d.getList("o", String.class);
-			List<@Nullable String> pins = d.getList("p", String.class);
+			List<@Nullable String> pins = d.containsKey("p") ? d.getList("p", String.class)
+					: (moved != null) ? Collections.nCopies(moved.size(), null) : null;
 			if (group == null || count == null || moved == null || owners == null || pins == null
 					|| owners.size() != moved.size() || pins.size() != moved.size()) {
 				return null; // then the member reads the whole roster

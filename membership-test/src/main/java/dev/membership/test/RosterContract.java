@@ -111,6 +111,8 @@ interface RosterContract {
 		owners.add(null);
 		List<@Nullable String> pins = new ArrayList<>(java.util.Arrays.asList(null, "node-b"));
 		List<PlacementChange> moved = List.of(new PlacementChange("tenants", 4, List.of(1, 3), owners, pins, paused),
+				new PlacementChange("jobs", 1, List.of(0), List.of("node-a"), java.util.Arrays.asList((String) null),
+						null),
 				PlacementChange.removed("reports"));
 		RosterChange recorded = new RosterChange(1, List.of(member), List.of(), moved);
 		RosterChange nothingMoved = new RosterChange(2, List.of(), List.of(), List.of());
