@@ -25,6 +25,9 @@ final class RestartGrace {
 
 	private final Duration grace;
 
+	/** The last member list's {@link #placing}; from any thread. */
+	private volatile @Nullable Placing last;
+
 	RestartGrace(Duration grace) {
 		this.grace = grace;
 	}
@@ -39,15 +42,34 @@ final class RestartGrace {
 	 * placement keeps on it.
 	 */
 	List<Member> placing(List<Member> members, Instant now) {
-		if (!isOn() || members.stream().allMatch(Member::live)) {
+		if (!isOn()) {
 			return members;
 		}
-		List<Member> placing = new ArrayList<>(members.size());
-		for (Member m : members) {
-			placing.add(isAway(m, now) ? new Member(m.nodeId(), m.incarnation(), m.address(), m.startedAt(),
-					m.lastHeartbeat(), m.groups(), true, m.partitions()) : m);
+		Placing last = this.last;
+		if (last != null && last.members() == members && !now.isBefore(last.from()) && now.isBefore(last.until())) {
+			return last.placing(); // the same list while nobody's grace ends: asked once per unit each interval
 		}
-		return placing;
+		List<Member> placing = new ArrayList<>(members.size());
+		Instant until = Instant.MAX;
+		boolean anyAway = false;
+		for (Member m : members) {
+			boolean away = isAway(m, now);
+			placing.add(away ? new Member(m.nodeId(), m.incarnation(), m.address(), m.startedAt(), m.lastHeartbeat(),
+					m.groups(), true, m.partitions()) : m);
+			if (away) {
+				anyAway = true;
+				Instant ends = m.lastHeartbeat().plus(this.grace);
+				until = ends.isBefore(until) ? ends : until;
+			}
+		}
+		Placing made = new Placing(members, now, until, anyAway ? List.copyOf(placing) : members);
+		this.last = made;
+		return made.placing();
+	}
+
+	/** {@link #placing} of one member list, as it stays from {@code from} until a member's grace ends. */
+	private record Placing(List<Member> members, Instant from, Instant until, List<Member> placing) {
+
 	}
 
 	/**

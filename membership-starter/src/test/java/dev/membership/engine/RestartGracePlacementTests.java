@@ -31,6 +31,23 @@ class RestartGracePlacementTests {
 	}
 
 	@Test
+	void aNodeSeesAnAwayMemberAsLiveUntilItsGraceEndsAndAsksOnceForTheSameList() {
+		List<Member> members = List.of(member("a", "1", false, NOW.minusSeconds(10)),
+				member("b", "1", false, NOW.minusSeconds(40)), member("d", "1", true, NOW));
+		List<Member> placing = this.grace.placing(members, NOW);
+		assertThat(placing).extracting(Member::live).containsExactly(true, false, true);
+		assertThat(this.grace.placing(members, NOW.plusSeconds(19))).isSameAs(placing);
+		assertThat(this.grace.placing(members, NOW.plusSeconds(20))).extracting(Member::live)
+			.containsExactly(false, false, true);
+		assertThat(this.grace.placing(members, NOW.minusSeconds(1))).as("an earlier estimate of the database's time")
+			.extracting(Member::live)
+			.containsExactly(true, false, true);
+		List<Member> allLive = List.of(member("d", "1", true, NOW));
+		assertThat(this.grace.placing(allLive, NOW)).isSameAs(allLive);
+		assertThat(new RestartGrace(Duration.ZERO).placing(members, NOW)).isSameAs(members);
+	}
+
+	@Test
 	void anAwayMemberGetsBackThePartitionsItHadAndNoOthers() {
 		Map<String, GroupAssignment> previous = Map.of("t", assignment("a", "a", "b", "b", "c", "c"), "plain",
 				assignment("a"));
