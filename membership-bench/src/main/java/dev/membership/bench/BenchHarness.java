@@ -65,12 +65,14 @@ public final class BenchHarness {
 		List<Duration> leases = null;
 		List<String> sizes = null;
 		Integer threads = null;
+		int windows = 1;
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--quick" -> quick = true;
 				case "--out" -> file = Path.of(args[++i]);
 				case "--trials" -> trials = Integer.valueOf(args[++i]);
 				case "--threads" -> threads = Integer.valueOf(args[++i]);
+				case "--windows" -> windows = Integer.parseInt(args[++i]);
 				case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).map(String::trim).toList();
 				case "--leases" -> leases = Arrays.stream(args[++i].split(","))
 					.map((ms) -> Duration.ofMillis(Long.parseLong(ms.trim())))
@@ -79,7 +81,7 @@ public final class BenchHarness {
 					if (!SCENARIOS.contains(args[i])) {
 						throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; scenarios: "
 								+ SCENARIOS + ", options: --quick, --out FILE, --trials N, --leases MS[,MS...], "
-								+ "--sizes N[@R][,N[@R]...], --threads N");
+								+ "--sizes N[@R][,N[@R]...], --threads N, --windows N");
 					}
 					chosen.add(args[i]);
 				}
@@ -106,7 +108,8 @@ public final class BenchHarness {
 				case "parallel" -> new ParallelPartitionsScenario(parallelSettings(quick), out).run();
 				case "idle" -> new IdleNodeScenario(quick
 						? new IdleNodeScenario.Settings(Duration.ofSeconds(1), Duration.ofSeconds(2))
-						: new IdleNodeScenario.Settings(Duration.ofSeconds(60), Duration.ofSeconds(60)), out).run();
+						: new IdleNodeScenario.Settings(Duration.ofSeconds(60), Duration.ofSeconds(60), windows),
+						out).run();
 				case "cost" -> new CostScenario(costSettings(quick, sizes, threads), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -32,8 +33,16 @@ import dev.membership.bench.support.Waits;
  */
 public final class IdleNodeScenario {
 
-	/** @param settle how long after the start before counting; @param window the idle time measured */
-	public record Settings(Duration settle, Duration window) {
+	/**
+	 * @param settle how long after the start before counting; @param window the idle time measured; @param windows how
+	 * many windows one after another (the first and the last reported: code the JIT compiles late runs faster later)
+	 */
+	public record Settings(Duration settle, Duration window, int windows) {
+
+		public Settings(Duration settle, Duration window) {
+			this(settle, window, 1);
+		}
+
 	}
 
 	private record Measure(Map<String, Long> threads, double cpuMillisPerSecond, double membershipCpuMillisPerSecond) {
@@ -53,25 +62,35 @@ public final class IdleNodeScenario {
 				+ this.settings.settle().toSeconds() + " s, window " + this.settings.window().toSeconds() + " s)",
 				"application", "threads it started (alive after settling)", "their CPU ms/s",
 				"of it on membership-* threads ms/s");
-		Measure without = measure(false);
-		Measure with = measure(true);
-		table.row("membership.enabled=false", describe(without.threads()),
-				String.format(Locale.ROOT, "%.2f", without.cpuMillisPerSecond()), "-");
-		table.row("with the starter", describe(with.threads()),
-				String.format(Locale.ROOT, "%.2f", with.cpuMillisPerSecond()),
-				String.format(Locale.ROOT, "%.2f", with.membershipCpuMillisPerSecond()));
-		Map<String, Long> extra = new TreeMap<>(with.threads());
-		without.threads().forEach((name, count) -> extra.merge(name, -count, Long::sum));
-		extra.values().removeIf((count) -> count == 0);
-		table.row("the starter's cost", describe(extra),
-				String.format(Locale.ROOT, "%.2f", with.cpuMillisPerSecond() - without.cpuMillisPerSecond()), "");
+		List<Measure> withouts = measure(false);
+		List<Measure> withs = measure(true);
+		rows(table, withouts.get(0), withs.get(0), "");
+		if (this.settings.windows() > 1) {
+			long minute = this.settings.settle().plus(this.settings.window().multipliedBy(this.settings.windows() - 1))
+				.toSeconds();
+			rows(table, withouts.get(withouts.size() - 1), withs.get(withs.size() - 1),
+					" (window " + this.settings.windows() + ", from " + minute + " s after the start)");
+		}
 		table.note("Threads by name, numbers folded (a pool's threads counted under one name). CPU: the threads' own "
 				+ "CPU time (ThreadMXBean) over the window, of the threads the application started; GC and JIT "
 				+ "threads are the JVM's and left out, as are the embedded database's (it stands for a server).");
 		return table;
 	}
 
-	private Measure measure(boolean enabled) {
+	private static void rows(Table table, Measure without, Measure with, String when) {
+		table.row("membership.enabled=false" + when, describe(without.threads()),
+				String.format(Locale.ROOT, "%.2f", without.cpuMillisPerSecond()), "-");
+		table.row("with the starter" + when, describe(with.threads()),
+				String.format(Locale.ROOT, "%.2f", with.cpuMillisPerSecond()),
+				String.format(Locale.ROOT, "%.2f", with.membershipCpuMillisPerSecond()));
+		Map<String, Long> extra = new TreeMap<>(with.threads());
+		without.threads().forEach((name, count) -> extra.merge(name, -count, Long::sum));
+		extra.values().removeIf((count) -> count == 0);
+		table.row("the starter's cost" + when, describe(extra),
+				String.format(Locale.ROOT, "%.2f", with.cpuMillisPerSecond() - without.cpuMillisPerSecond()), "");
+	}
+
+	private List<Measure> measure(boolean enabled) {
 		ThreadMXBean mx = ManagementFactory.getThreadMXBean();
 		try (EmbeddedMongoServer mongo = new EmbeddedMongoServer()) {
 			Set<Long> before = new HashSet<>();
@@ -84,36 +103,45 @@ public final class IdleNodeScenario {
 							() -> app.getBean(Membership.class).status().ready());
 				}
 				Waits.pause(this.settings.settle());
-				Map<Long, Long> cpuBefore = cpu(mx, before);
-				long start = System.nanoTime();
-				Waits.pause(this.settings.window());
-				double seconds = (System.nanoTime() - start) / 1e9;
-				Map<Long, Long> cpuAfter = cpu(mx, before);
-				double total = 0;
-				double membership = 0;
-				Map<String, Long> names = new TreeMap<>();
-				Map<String, Double> own = new TreeMap<>();
-				for (ThreadInfo info : mx.getThreadInfo(cpuAfter.keySet().stream().mapToLong(Long::longValue).toArray())) {
-					if (info == null || info.getThreadName().startsWith("mongo-server")) {
-						continue; // the embedded database's own workers: the server's cost, not the application's
-					}
-					long spent = cpuAfter.get(info.getThreadId()) - cpuBefore.getOrDefault(info.getThreadId(), 0L);
-					total += spent / 1e6;
-					if (info.getThreadName().startsWith("membership-")) {
-						membership += spent / 1e6;
-						own.put(info.getThreadName(), spent / 1e6 / this.settings.window().toSeconds());
-					}
-					names.merge(info.getThreadName().replaceAll("[0-9a-f]{6,}|\\d+", "N"), 1L, Long::sum);
+				List<Measure> measures = new ArrayList<>();
+				for (int w = 1; w <= this.settings.windows(); w++) {
+					this.log.printf("  window %d of %d:%n", w, this.settings.windows());
+					measures.add(window(mx, before, enabled));
 				}
-				if (!own.isEmpty()) {
-					this.log.printf("  membership-* threads, CPU ms/s each: %s%n", own);
-				}
-				this.log.printf("  %s: %d threads %s; %.2f ms CPU/s (membership-*: %.2f)%n",
-						enabled ? "with the starter" : "without", names.values().stream().mapToLong(Long::longValue).sum(),
-						names, total / seconds, membership / seconds);
-				return new Measure(names, total / seconds, membership / seconds);
+				return measures;
 			}
 		}
+	}
+
+	private Measure window(ThreadMXBean mx, Set<Long> before, boolean enabled) {
+		Map<Long, Long> cpuBefore = cpu(mx, before);
+		long start = System.nanoTime();
+		Waits.pause(this.settings.window());
+		double seconds = (System.nanoTime() - start) / 1e9;
+		Map<Long, Long> cpuAfter = cpu(mx, before);
+		double total = 0;
+		double membership = 0;
+		Map<String, Long> names = new TreeMap<>();
+		Map<String, Double> own = new TreeMap<>();
+		for (ThreadInfo info : mx.getThreadInfo(cpuAfter.keySet().stream().mapToLong(Long::longValue).toArray())) {
+			if (info == null || info.getThreadName().startsWith("mongo-server")) {
+				continue; // the embedded database's own workers: the server's cost, not the application's
+			}
+			long spent = cpuAfter.get(info.getThreadId()) - cpuBefore.getOrDefault(info.getThreadId(), 0L);
+			total += spent / 1e6;
+			if (info.getThreadName().startsWith("membership-")) {
+				membership += spent / 1e6;
+				own.put(info.getThreadName(), spent / 1e6 / this.settings.window().toSeconds());
+			}
+			names.merge(info.getThreadName().replaceAll("[0-9a-f]{6,}|\\d+", "N"), 1L, Long::sum);
+		}
+		if (!own.isEmpty()) {
+			this.log.printf("  membership-* threads, CPU ms/s each: %s%n", own);
+		}
+		this.log.printf("  %s: %d threads %s; %.2f ms CPU/s (membership-*: %.2f)%n",
+				enabled ? "with the starter" : "without", names.values().stream().mapToLong(Long::longValue).sum(),
+				names, total / seconds, membership / seconds);
+		return new Measure(names, total / seconds, membership / seconds);
 	}
 
 	private static Map<Long, Long> cpu(ThreadMXBean mx, Set<Long> excluded) {
