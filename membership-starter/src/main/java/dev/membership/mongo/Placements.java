@@ -87,22 +87,40 @@ final class Placements {
 			return null;
 		}
 		List<PlacementChange> changes = new ArrayList<>(placed.size());
-		for (Document d : placed) {
-			String group = d.getString("g");
-			Number count = d.get("n", Number.class);
-			List<Integer> moved = d.getList("i", Integer.class);
-			List<@Nullable String> owners = d.getList("o", String.class);
-			List<@Nullable String> pins = d.containsKey("p") ? d.getList("p", String.class)
-					: (moved != null) ? Collections.nCopies(moved.size(), null) : null;
-			if (group == null || count == null || moved == null || owners == null || pins == null
-					|| owners.size() != moved.size() || pins.size() != moved.size()) {
-				return null; // then the member reads the whole roster
+		try {
+			for (Document d : placed) {
+				String group = d.getString("g");
+				Number count = d.get("n", Number.class);
+				List<Integer> moved = numbers(d.getList("i", Object.class));
+				List<@Nullable String> owners = d.getList("o", String.class);
+				List<@Nullable String> pins = d.containsKey("p") ? d.getList("p", String.class)
+						: (moved != null) ? Collections.nCopies(moved.size(), null) : null;
+				if (group == null || count == null || moved == null || owners == null || pins == null) {
+					return null; // then the member reads the whole roster
+				}
+				Date paused = d.getDate("u");
+				changes.add(new PlacementChange(group, count.intValue(), moved, owners, pins,
+						(paused != null) ? paused.toInstant() : null));
 			}
-			Date paused = d.getDate("u");
-			changes.add(new PlacementChange(group, count.intValue(), moved, owners, pins,
-					(paused != null) ? paused.toInstant() : null));
+		}
+		catch (ClassCastException | IllegalArgumentException | NullPointerException ex) {
+			return null; // not as this code writes them: the member reads the whole roster rather than fail its read
 		}
 		return changes;
+	}
+
+	private static @Nullable List<Integer> numbers(@Nullable List<Object> values) {
+		if (values == null) {
+			return null;
+		}
+		List<Integer> numbers = new ArrayList<>(values.size());
+		for (Object value : values) {
+			if (!(value instanceof Number number)) {
+				return null;
+			}
+			numbers.add(number.intValue());
+		}
+		return numbers;
 	}
 
 	static List<Document> countsToDocuments(Map<String, Integer> counts) {
