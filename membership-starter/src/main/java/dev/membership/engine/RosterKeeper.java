@@ -169,7 +169,8 @@ final class RosterKeeper {
 				? PlacementChanges.between(this.assignments.placed(), placement) : null;
 		List<RosterChange> changes = RosterKeeping.recent(
 				(this.writtenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
-				RosterKeeping.change(this.roster.version(), this.roster.stored(), next, placed));
+				RosterKeeping.change(this.roster.version(), this.roster.stored(), next, placed,
+						placement.values().stream().mapToInt(GroupAssignment::partitions).sum()));
 		this.loop.call(job,
 				() -> this.store.writeRoster(next, changes, placement, this.self.nodeId(), term.epoch(), sequence),
 				(version, sent, received) -> {

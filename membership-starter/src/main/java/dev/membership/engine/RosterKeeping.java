@@ -38,10 +38,14 @@ final class RosterKeeping {
 	static final int RECENT_CHANGES = 2;
 
 	/**
-	 * A change with more members than this, and more than half of the roster, is not kept: the whole roster costs
-	 * about as much, so whoever is behind reads that.
+	 * A change with more entries than this (members and moved partitions), and more than half of the roster's (its
+	 * members and every group's partitions), is not kept: the whole roster costs about as much, so whoever is behind
+	 * reads that, and the next changes do not make every member read it again.
 	 */
 	static final int MAX_MEMBERS_PER_CHANGE = 256;
+
+	/** An earlier change this small (members and moved partitions) is kept whatever the latest's size. */
+	static final int SMALL_CHANGE = 16;
 
 	private final Duration livenessWindow;
 
@@ -137,11 +141,12 @@ final class RosterKeeping {
 
 	/**
 	 * The write from {@code stored} (of {@code version}) to {@code next} as a change, with what it changed in the
-	 * placements ({@code placed}, null when not known from that version), or null when it is too large to be worth
-	 * keeping (a mass restart: then everyone reads the whole roster once).
+	 * placements ({@code placed}, null when not known from that version, of {@code partitions} in all now), or null
+	 * when it is too large to be worth keeping (a mass restart, a first placement: then everyone reads the whole
+	 * roster once).
 	 */
 	static RosterChange change(long version, List<Member> stored, List<Member> next,
-			@Nullable List<PlacementChange> placed) {
+			@Nullable List<PlacementChange> placed, int partitions) {
 		Map<Key, Member> before = byKey(stored);
 		Map<Key, Member> after = byKey(next);
 		List<Member> upserted = new ArrayList<>();
@@ -157,19 +162,35 @@ final class RosterKeeping {
 				removed.add(member);
 			}
 		});
-		int size = upserted.size() + removed.size();
-		return (size <= MAX_MEMBERS_PER_CHANGE || size <= next.size() / 2)
-				? new RosterChange(version, upserted, removed, placed) : null;
+		RosterChange change = new RosterChange(version, upserted, removed, placed);
+		int size = entries(change);
+		return (size <= MAX_MEMBERS_PER_CHANGE || size <= (next.size() + partitions) / 2) ? change : null;
 	}
 
-	/** The recent changes to keep with a write: the last few, ending with {@code latest}; none when it is null. */
+	/**
+	 * The recent changes to keep with a write: the last few, ending with {@code latest}; none when it is null. An
+	 * earlier change is kept only while it is small ({@link #SMALL_CHANGE} entries) or no larger than the latest:
+	 * every member reads the kept changes at each write, so a large one (the cluster's start, a first placement)
+	 * would make every later change cost what it did, for the sake of a member two versions behind.
+	 */
 	static List<RosterChange> recent(List<RosterChange> kept, RosterChange latest) {
 		if (latest == null) {
 			return List.of();
 		}
-		List<RosterChange> recent = new ArrayList<>(kept);
+		int most = Math.max(SMALL_CHANGE, entries(latest));
+		int first = kept.size();
+		while (first > 0 && kept.size() - first < RECENT_CHANGES - 1 && entries(kept.get(first - 1)) <= most) {
+			first--;
+		}
+		List<RosterChange> recent = new ArrayList<>(kept.subList(first, kept.size()));
 		recent.add(latest);
-		return List.copyOf(recent.subList(Math.max(0, recent.size() - RECENT_CHANGES), recent.size()));
+		return List.copyOf(recent);
+	}
+
+	/** The members and moved partitions {@code change} names. */
+	static int entries(RosterChange change) {
+		int moved = (change.placed() != null) ? change.placed().stream().mapToInt((c) -> c.moved().size()).sum() : 0;
+		return change.upserted().size() + change.removed().size() + moved;
 	}
 
 	/**

@@ -11,6 +11,7 @@ import dev.membership.liveness.Member;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NodeRecord;
+import dev.membership.spi.PlacementChange;
 import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 
@@ -96,8 +97,8 @@ class RosterKeepingTests {
 		List<Member> v1 = List.of(this.keeper, a, b);
 		List<Member> v2 = List.of(this.keeper, a, bGone);
 		List<Member> v3 = List.of(this.keeper, a, c);
-		RosterChange first = RosterKeeping.change(1, v1, v2, List.of());
-		RosterChange second = RosterKeeping.change(2, v2, v3, null);
+		RosterChange first = RosterKeeping.change(1, v1, v2, List.of(), 0);
+		RosterChange second = RosterKeeping.change(2, v2, v3, null, 0);
 		assertThat(first.upserted()).containsExactly(bGone);
 		assertThat(second.upserted()).containsExactly(c);
 		assertThat(second.removed()).containsExactly(bGone);
@@ -121,8 +122,41 @@ class RosterKeepingTests {
 		for (int i = 0; i <= RosterKeeping.MAX_MEMBERS_PER_CHANGE; i++) {
 			many.add(member("n" + i, true));
 		}
-		assertThat(RosterKeeping.change(7, List.of(), many, List.of())).isNull();
+		assertThat(RosterKeeping.change(7, List.of(), many, List.of(), 0)).isNull();
+		// the partitions a change moved count with its members: a first placement is not kept, a join's moves are
+		List<Member> three = List.of(member("a", true), member("b", true), member("c", true));
+		List<PlacementChange> all = List.of(new PlacementChange("t", 1024, range(1024), owners(1024, "a"),
+				owners(1024, null), null));
+		assertThat(RosterKeeping.change(7, List.of(), three, all, 1024)).isNull();
+		List<PlacementChange> some = List.of(new PlacementChange("t", 1024, range(300), owners(300, "c"),
+				owners(300, null), null));
+		assertThat(RosterKeeping.change(7, three.subList(0, 2), three, some, 1024).placed()).isEqualTo(some);
 		assertThat(RosterKeeping.recent(kept, null)).isEmpty();
+	}
+
+	@Test
+	void aLargeEarlierChangeIsNotKeptWithASmallOneSoThatEveryMemberDoesNotReadItAgain() {
+		List<Member> many = new java.util.ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			many.add(member("n" + i, true));
+		}
+		RosterChange start = new RosterChange(1, many, List.of(), List.of());
+		RosterChange join = new RosterChange(2, List.of(member("x", true)), List.of(),
+				List.of(new PlacementChange("t", 64, range(2), owners(2, "x"), owners(2, null), null)));
+		assertThat(RosterKeeping.recent(List.of(start), join)).containsExactly(join);
+		RosterChange leave = new RosterChange(3, List.of(), List.of(member("x", true)), List.of());
+		assertThat(RosterKeeping.recent(List.of(join), leave)).containsExactly(join, leave);
+		RosterChange restart = new RosterChange(2, many, many, List.of());
+		assertThat(RosterKeeping.recent(List.of(start), restart)).as("no larger than the latest")
+			.containsExactly(start, restart);
+	}
+
+	private static List<Integer> range(int count) {
+		return java.util.stream.IntStream.range(0, count).boxed().toList();
+	}
+
+	private static List<String> owners(int count, String owner) {
+		return java.util.Collections.nCopies(count, owner);
 	}
 
 	@Test
