@@ -15,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.util.ClassUtils;
 
 import dev.membership.autoconfigure.BroadcastAutoConfiguration;
@@ -41,6 +42,7 @@ import dev.membership.spi.StoreException;
 				"org.springframework.boot.data.mongodb.autoconfigure.DataMongoReactiveAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "membership.store", havingValue = "jdbc", matchIfMissing = true)
+@ImportRuntimeHints(MembershipJdbcRuntimeHints.class)
 public class MembershipJdbcAutoConfiguration {
 
 	private static final Logger log = LoggerFactory.getLogger(MembershipJdbcAutoConfiguration.class);
