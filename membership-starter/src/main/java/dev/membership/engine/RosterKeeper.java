@@ -163,10 +163,10 @@ final class RosterKeeper {
 			return;
 		}
 		long sequence = ++this.writes;
-		// the recent changes go on from the last write only while this term wrote every roster since
 		// what it changed in the placements is known only from the placements of the roster it changes
 		List<PlacementChange> placed = (this.assignments.placedVersion() == this.roster.version())
 				? PlacementChanges.between(this.assignments.placed(), placement) : null;
+		// the recent changes go on from the last write only while this term wrote every roster since
 		List<RosterChange> changes = RosterKeeping.recent(
 				(this.writtenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
 				RosterKeeping.change(this.roster.version(), this.roster.stored(), next, placed,
