@@ -39,6 +39,12 @@ public final class IdleNodeScenario {
 	 */
 	public record Settings(Duration settle, Duration window, int windows) {
 
+		public Settings {
+			if (windows < 1) {
+				throw new IllegalArgumentException("--windows takes a count of one or more, not " + windows);
+			}
+		}
+
 		public Settings(Duration settle, Duration window) {
 			this(settle, window, 1);
 		}
