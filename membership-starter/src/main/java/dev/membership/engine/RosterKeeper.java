@@ -105,7 +105,14 @@ final class RosterKeeper {
 					return;
 				}
 				job.now((j) -> this.loop.call(j, this.store::findRoster, (whole, s, r) -> {
-					whole.ifPresent((w) -> this.assignments.take(w.keeperNodeId(), w.assignments(), w.version()));
+					// members and placement both, as of one version: the first write then records what it changed
+					// from there, and the members catch up by it instead of reading the whole roster
+					whole.ifPresent((w) -> {
+						this.assignments.take(w.keeperNodeId(), w.assignments(), w.version());
+						this.roster.take(w.version(), w.members(), RosterFollower.withSelf(
+								RosterFollower.shown(w.members(), w.writtenAt()),
+								this.self.member(this.loop.serverClock().estimateAt(r))));
+					});
 					this.placementReadIn = term.epoch();
 					j.now((k) -> keep(k, keeperOf));
 				}, (ex) -> false));

@@ -242,16 +242,34 @@ public final class FaultInjectingStore implements MembershipStore {
 		return this.rosterOnlyReads.get();
 	}
 
+	private volatile boolean followerReadsFail;
+
+	private final AtomicLong wholeRosterReads = new AtomicLong();
+
+	/** From now on, a follower's read of the interval (leases and a changed roster) fails, or works again. */
+	public void failFollowerReads(boolean fail) {
+		this.followerReadsFail = fail;
+	}
+
+	/** Reads of the whole roster, members and placements. */
+	public long wholeRosterReads() {
+		return this.wholeRosterReads.get();
+	}
+
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
 		if (groups.isEmpty()) {
 			this.rosterOnlyReads.incrementAndGet();
+		}
+		else if (this.followerReadsFail) {
+			throw new StoreException("injected: a follower's read failed", null);
 		}
 		return call(() -> this.delegate.findLeases(groups, rosterVersion));
 	}
 
 	@Override
 	public Optional<Roster> findRoster() {
+		this.wholeRosterReads.incrementAndGet();
 		return call(this.delegate::findRoster);
 	}
 

@@ -1,0 +1,71 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.membership.spi.NodeRecord;
+import dev.membership.spi.Roster;
+import dev.membership.spi.RosterChange;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FaultInjectingStore;
+import dev.membership.testsupport.TestCluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A node that becomes the keeper of the roster while its view of it is behind the stored one (it missed the last
+ * write of the keeper before it) starts from the stored roster, members and placement both, so that its first write
+ * says what it changed from there and the members catch up by it.
+ */
+class NewKeeperTests {
+
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
+
+	private final TestCluster cluster = new TestCluster(mongo).withNotices();
+
+	@AfterEach
+	void close() {
+		this.cluster.close();
+		this.cluster.recorder().assertSafe();
+	}
+
+	@Test
+	void aKeeperWhoseViewIsBehindRecordsWhatItsFirstWriteChanges() {
+		MembershipNode a = this.cluster.start("a");
+		await().atMost(Duration.ofSeconds(10)).until(() -> a.isLeader(MembershipSettings.DEFAULT_GROUP));
+		MembershipNode b = this.cluster.start("b");
+		await().atMost(Duration.ofSeconds(10)).until(() -> b.liveMembers().size() == 2 && a.liveMembers().size() == 2);
+		FaultInjectingStore bStore = this.cluster.store("b");
+		bStore.failFollowerReads(true);
+		// a change that b does not read: a member of another group only, which no node here competes with
+		Instant now = this.cluster.store("a").serverTime().orElseThrow();
+		this.cluster.store("a")
+			.heartbeat(new NodeRecord("ghost", "ghost-1", null, now, now, List.of("elsewhere")));
+		await().atMost(Duration.ofSeconds(10)).until(() -> stored().members().stream()
+			.anyMatch((m) -> m.nodeId().equals("ghost")));
+		long behind = stored().version();
+		assertThat(b.members()).as("b's view").noneMatch((m) -> m.nodeId().equals("ghost"));
+		long wholeReads = bStore.wholeRosterReads();
+		a.stop(Duration.ofSeconds(5)); // tells b, which takes the default group over
+		await().atMost(Duration.ofSeconds(10)).until(() -> b.isLeader(MembershipSettings.DEFAULT_GROUP));
+		bStore.failFollowerReads(false);
+		await().atMost(Duration.ofSeconds(10)).until(() -> "b".equals(stored().keeperNodeId()));
+		Roster first = stored();
+		RosterChange latest = first.changes().get(first.changes().size() - 1);
+		assertThat(latest.fromVersion()).isGreaterThanOrEqualTo(behind);
+		assertThat(latest.placed()).as("what b's first write changed in the placement").isNotNull();
+		assertThat(bStore.wholeRosterReads()).as("b read the stored roster once, as the keeper").isEqualTo(wholeReads + 1);
+	}
+
+	private Roster stored() {
+		return this.cluster.store("a").findRoster().orElseThrow();
+	}
+
+}
