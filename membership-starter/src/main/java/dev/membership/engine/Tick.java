@@ -132,13 +132,18 @@ final class Tick {
 	}
 
 	/**
-	 * A node that holds a lease is kept live by its renewals; the others heartbeat. A leader other than the keeper
-	 * still writes its document when it is due ({@link Heartbeats#documentDue()}); that tick it skips its read.
+	 * A node that holds a lease is kept live by its renewals; the others heartbeat. A leader still writes its document
+	 * when it is due ({@link Heartbeats#documentDue()}), so that it is never old enough to be removed (by the keeper,
+	 * which is no exception, or by the TTL index); that tick a leader other than the keeper skips its read.
 	 */
 	private void heartbeatUnlessLeading(LoopJob job) {
 		this.readSkipped = false;
 		if (!this.self.leadsAny()) {
 			this.heartbeats.beat(job, (ex) -> false);
+			return;
+		}
+		if (this.self.keeperGroup() != null && this.heartbeats.documentDue()) {
+			this.heartbeats.beat(job, (ex) -> true); // its renewals keep it live meanwhile: try again next tick
 			return;
 		}
 		if (this.self.keeperGroup() == null && this.heartbeats.documentDue()) {

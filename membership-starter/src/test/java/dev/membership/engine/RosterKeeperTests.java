@@ -18,12 +18,8 @@ import dev.membership.testsupport.TestCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/**
- * A node that becomes the keeper of the roster while its view of it is behind the stored one (it missed the last
- * write of the keeper before it) starts from the stored roster, members and placement both, so that its first write
- * says what it changed from there and the members catch up by it.
- */
-class NewKeeperTests {
+/** The keeper of the roster: how it starts, and its own node document. */
+class RosterKeeperTests {
 
 	@RegisterExtension
 	static final EmbeddedMongo mongo = new EmbeddedMongo();
@@ -36,6 +32,11 @@ class NewKeeperTests {
 		this.cluster.recorder().assertSafe();
 	}
 
+	/**
+	 * A node that becomes the keeper while its view of the roster is behind the stored one (it missed the last write
+	 * of the keeper before it) starts from the stored roster, members and placement both, so that its first write
+	 * says what it changed from there and the members catch up by it.
+	 */
 	@Test
 	void aKeeperWhoseViewIsBehindRecordsWhatItsFirstWriteChanges() {
 		MembershipNode a = this.cluster.start("a");
@@ -62,6 +63,23 @@ class NewKeeperTests {
 		assertThat(latest.fromVersion()).isGreaterThanOrEqualTo(behind);
 		assertThat(latest.placed()).as("what b's first write changed in the placement").isNotNull();
 		assertThat(bStore.wholeRosterReads()).as("b read the stored roster once, as the keeper").isEqualTo(wholeReads + 1);
+	}
+
+	/**
+	 * The keeper is live by its renewals, but still writes its document now and then (every half retention), so that
+	 * the keeper itself, or a TTL index, never removes it as a dead node's.
+	 */
+	@Test
+	void theKeeperKeepsItsOwnDocumentPastTheDeadNodeRetention() {
+		Duration retention = Duration.ofMillis(600);
+		this.cluster.customize((settings) -> settings.deadNodeRetention(retention));
+		MembershipNode keeper = this.cluster.start("keeper");
+		await().atMost(Duration.ofSeconds(10)).until(() -> keeper.isLeader(MembershipSettings.DEFAULT_GROUP));
+		FaultInjectingStore store = this.cluster.store("keeper");
+		// its document (a reader's look, not the keeper's) at every poll, for three retentions
+		await().during(retention.multipliedBy(3))
+			.atMost(retention.multipliedBy(4))
+			.until(() -> store.findNodes().stream().anyMatch((n) -> n.nodeId().equals("keeper")));
 	}
 
 	private Roster stored() {
