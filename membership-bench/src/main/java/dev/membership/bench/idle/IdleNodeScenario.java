@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import com.mongodb.client.MongoClient;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -51,7 +53,9 @@ public final class IdleNodeScenario {
 
 	}
 
-	private record Measure(Map<String, Long> threads, double cpuMillisPerSecond, double membershipCpuMillisPerSecond) {
+	/** @param storeCallsAlone CPU ms/s of the store calls alone ({@link StoreCallsAlone}), or -1 where not run */
+	private record Measure(Map<String, Long> threads, double cpuMillisPerSecond, double membershipCpuMillisPerSecond,
+			double storeCallsAlone) {
 	}
 
 	private final Settings settings;
@@ -77,6 +81,9 @@ public final class IdleNodeScenario {
 			rows(table, withouts.get(withouts.size() - 1), withs.get(withs.size() - 1),
 					" (window " + this.settings.windows() + ", from " + minute + " s after the start)");
 		}
+		table.note("Store calls alone: in the application without the starter, a thread of the bench makes the two store "
+				+ "calls of an idle node's interval (the starter's MongoDB store renews a lease and reads the node "
+				+ "documents) every 5 s, through the application's client; its CPU is left out of the application's.");
 		table.note("Threads by name, numbers folded (a pool's threads counted under one name). CPU: the threads' own "
 				+ "CPU time (ThreadMXBean) over the window, of the threads the application started; GC and JIT "
 				+ "threads are the JVM's and left out, as are the embedded database's (it stands for a server).");
@@ -94,6 +101,8 @@ public final class IdleNodeScenario {
 		extra.values().removeIf((count) -> count == 0);
 		table.row("the starter's cost" + when, describe(extra),
 				String.format(Locale.ROOT, "%.2f", with.cpuMillisPerSecond() - without.cpuMillisPerSecond()), "");
+		table.row("its two store calls alone, every 5 s" + when, "1: " + StoreCallsAlone.THREAD, "-",
+				String.format(Locale.ROOT, "%.2f", without.storeCallsAlone()));
 	}
 
 	private List<Measure> measure(boolean enabled) {
@@ -103,7 +112,9 @@ public final class IdleNodeScenario {
 			for (long id : mx.getAllThreadIds()) {
 				before.add(id);
 			}
-			try (ConfigurableApplicationContext app = start(mongo, enabled)) {
+			try (ConfigurableApplicationContext app = start(mongo, enabled);
+					StoreCallsAlone alone = enabled ? null : new StoreCallsAlone(
+							app.getBean(MongoClient.class).getDatabase("idle"), Duration.ofSeconds(5))) {
 				if (enabled) {
 					Waits.until("the node ready", Duration.ofMinutes(1),
 							() -> app.getBean(Membership.class).status().ready());
@@ -112,26 +123,32 @@ public final class IdleNodeScenario {
 				List<Measure> measures = new ArrayList<>();
 				for (int w = 1; w <= this.settings.windows(); w++) {
 					this.log.printf("  window %d of %d:%n", w, this.settings.windows());
-					measures.add(window(mx, before, enabled));
+					measures.add(window(mx, before, enabled, alone));
+				}
+				if (alone != null && alone.failures() > 0) {
+					throw new IllegalStateException(alone.failures() + " of the store calls alone failed");
 				}
 				return measures;
 			}
 		}
 	}
 
-	private Measure window(ThreadMXBean mx, Set<Long> before, boolean enabled) {
+	private Measure window(ThreadMXBean mx, Set<Long> before, boolean enabled, @Nullable StoreCallsAlone alone) {
 		Map<Long, Long> cpuBefore = cpu(mx, before);
+		long aloneBefore = (alone != null) ? alone.cpuNanos() : 0;
 		long start = System.nanoTime();
 		Waits.pause(this.settings.window());
 		double seconds = (System.nanoTime() - start) / 1e9;
 		Map<Long, Long> cpuAfter = cpu(mx, before);
+		double aloneMillisPerSecond = (alone != null) ? (alone.cpuNanos() - aloneBefore) / 1e6 / seconds : -1;
 		double total = 0;
 		double membership = 0;
 		Map<String, Long> names = new TreeMap<>();
 		Map<String, Double> own = new TreeMap<>();
 		for (ThreadInfo info : mx.getThreadInfo(cpuAfter.keySet().stream().mapToLong(Long::longValue).toArray())) {
-			if (info == null || info.getThreadName().startsWith("mongo-server")) {
-				continue; // the embedded database's own workers: the server's cost, not the application's
+			if (info == null || info.getThreadName().startsWith("mongo-server")
+					|| info.getThreadName().equals(StoreCallsAlone.THREAD)) {
+				continue; // the embedded database's own workers (the server's cost), the bench's own calls
 			}
 			long spent = cpuAfter.get(info.getThreadId()) - cpuBefore.getOrDefault(info.getThreadId(), 0L);
 			total += spent / 1e6;
@@ -147,7 +164,10 @@ public final class IdleNodeScenario {
 		this.log.printf("  %s: %d threads %s; %.2f ms CPU/s (membership-*: %.2f)%n",
 				enabled ? "with the starter" : "without", names.values().stream().mapToLong(Long::longValue).sum(),
 				names, total / seconds, membership / seconds);
-		return new Measure(names, total / seconds, membership / seconds);
+		if (alone != null) {
+			this.log.printf("  the store calls alone: %.2f ms CPU/s%n", aloneMillisPerSecond);
+		}
+		return new Measure(names, total / seconds, membership / seconds, aloneMillisPerSecond);
 	}
 
 	private static Map<Long, Long> cpu(ThreadMXBean mx, Set<Long> excluded) {
