@@ -38,8 +38,6 @@ final class StoreCallsAlone implements AutoCloseable {
 
 	private final AtomicLong cpuNanos = new AtomicLong();
 
-	private final AtomicLong calls = new AtomicLong();
-
 	private final AtomicLong failures = new AtomicLong();
 
 	StoreCallsAlone(MongoDatabase database, Duration interval) {
@@ -64,7 +62,6 @@ final class StoreCallsAlone implements AutoCloseable {
 			catch (RuntimeException ex) {
 				this.failures.incrementAndGet();
 			}
-			this.calls.addAndGet(2);
 			this.cpuNanos.addAndGet(mx.getCurrentThreadCpuTime() - start);
 		}, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
 	}
@@ -72,10 +69,6 @@ final class StoreCallsAlone implements AutoCloseable {
 	/** CPU time of the calls so far, in nanoseconds. */
 	long cpuNanos() {
 		return this.cpuNanos.get();
-	}
-
-	long calls() {
-		return this.calls.get();
 	}
 
 	long failures() {
