@@ -15,8 +15,9 @@ import dev.membership.spi.MembershipStore;
  * another node and what a hung run holds, compete where it may, remove long-dead nodes when the keeper saw some, and
  * write the runs that began or ended since the last tick to the run history. The store stamps every heartbeat and
  * renewal with its clock, so a steady tick is two store calls, three with partitioned groups (their renewal in one
- * call with the groups', the heartbeat or the keeper's read of the node documents, and the read), and one more in an
- * interval in which a run began or ended, when the node keeps a run history.
+ * call with the groups', the heartbeat or the keeper's read of the node documents, and the read), one more in an
+ * interval in which a run began or ended, when the node keeps a run history, and one more for a leader's document
+ * when it is due ({@link #heartbeatUnlessLeading}).
  */
 final class Tick {
 

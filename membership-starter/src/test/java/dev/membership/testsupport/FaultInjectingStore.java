@@ -242,13 +242,24 @@ public final class FaultInjectingStore implements MembershipStore {
 		return this.rosterOnlyReads.get();
 	}
 
-	private volatile boolean followerReadsFail;
+	private volatile boolean leaseReadsFail;
 
 	private final AtomicLong wholeRosterReads = new AtomicLong();
 
-	/** From now on, a follower's read of the interval (leases and a changed roster) fails, or works again. */
-	public void failFollowerReads(boolean fail) {
-		this.followerReadsFail = fail;
+	/** The recent changes of every roster this store's node wrote, in order. */
+	private final java.util.List<List<RosterChange>> rosterWrites = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+	/**
+	 * From now on, every read of leases (a follower's read of the interval, the keeper's read of other groups' leases)
+	 * fails, or works again; reads of the roster alone still work.
+	 */
+	public void failLeaseReads(boolean fail) {
+		this.leaseReadsFail = fail;
+	}
+
+	/** The recent changes of each roster this store's node wrote, in order of the writes. */
+	public List<List<RosterChange>> rosterWrites() {
+		return List.copyOf(this.rosterWrites);
 	}
 
 	/** Reads of the whole roster, members and placements. */
@@ -261,8 +272,8 @@ public final class FaultInjectingStore implements MembershipStore {
 		if (groups.isEmpty()) {
 			this.rosterOnlyReads.incrementAndGet();
 		}
-		else if (this.followerReadsFail) {
-			throw new StoreException("injected: a follower's read failed", null);
+		else if (this.leaseReadsFail) {
+			throw new StoreException("injected: a read of leases failed", null);
 		}
 		return call(() -> this.delegate.findLeases(groups, rosterVersion));
 	}
@@ -276,7 +287,12 @@ public final class FaultInjectingStore implements MembershipStore {
 	@Override
 	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
 			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
-		return call(() -> this.delegate.writeRoster(members, changes, assignments, keeperNodeId, epoch, sequence));
+		OptionalLong written = call(
+				() -> this.delegate.writeRoster(members, changes, assignments, keeperNodeId, epoch, sequence));
+		if (written.isPresent()) {
+			this.rosterWrites.add(List.copyOf(changes));
+		}
+		return written;
 	}
 
 	@Override
