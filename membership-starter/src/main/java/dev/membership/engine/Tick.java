@@ -143,20 +143,17 @@ final class Tick {
 			this.heartbeats.beat(job, (ex) -> false);
 			return;
 		}
-		if (this.self.keeperGroup() != null && this.heartbeats.documentDue()) {
-			this.heartbeats.beat(job, (ex) -> true); // its renewals keep it live meanwhile: try again next tick
+		if (!this.heartbeats.documentDue()) {
+			job.next();
 			return;
 		}
-		if (this.self.keeperGroup() == null && this.heartbeats.documentDue()) {
-			// renewals waiting for the read's confirmation need it this tick: then the document costs a call more
-			this.readSkipped = this.partitions.toConfirm().isEmpty();
-			this.heartbeats.beat(job, (ex) -> {
-				this.readSkipped = false; // the renewals keep it live meanwhile: read, and try again next tick
-				return true;
-			});
-			return;
-		}
-		job.next();
+		// the keeper reads the node documents all the same; another leader skips its read, but when renewals wait
+		// for the read's confirmation this tick (then the document costs a call more)
+		this.readSkipped = this.self.keeperGroup() == null && this.partitions.toConfirm().isEmpty();
+		this.heartbeats.beat(job, (ex) -> {
+			this.readSkipped = false; // the renewals keep it live meanwhile: read, and try again next tick
+			return true;
+		});
 	}
 
 	/** The keeper of the roster reads the node documents; every other node reads the leases and a changed roster. */
