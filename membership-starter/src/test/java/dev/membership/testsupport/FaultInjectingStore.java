@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -247,7 +248,7 @@ public final class FaultInjectingStore implements MembershipStore {
 	private final AtomicLong wholeRosterReads = new AtomicLong();
 
 	/** The recent changes of every roster this store's node wrote, in order. */
-	private final java.util.List<List<RosterChange>> rosterWrites = new java.util.concurrent.CopyOnWriteArrayList<>();
+	private final List<List<RosterChange>> rosterWrites = new CopyOnWriteArrayList<>();
 
 	/**
 	 * From now on, every read of leases (a follower's read of the interval, the keeper's read of other groups' leases)
