@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -150,8 +151,10 @@ class MultiNodeTests {
 		long crashed = System.nanoTime();
 		leader.halt();
 		await().atMost(LEASE.multipliedBy(4)).until(() -> this.cluster.leaders(GROUP).size() == 1);
-		Duration failover = Duration.ofNanos(System.nanoTime() - crashed);
 		MembershipNode successor = this.cluster.leaders(GROUP).get(0);
+		long successorEpoch = successor.currentTerm(GROUP).orElseThrow().epoch();
+		// measured to the successor's belief as recorded on the recorder's clock, not to when this thread saw it
+		Duration failover = Duration.ofNanos(startOf(successor, successorEpoch) - crashed);
 		System.out.printf("crash failover: %d ms (lease %d ms, renewal interval %d ms)%n", failover.toMillis(),
 				LEASE.toMillis(), INTERVAL.toMillis());
 		assertThat(successor.currentTerm(GROUP).orElseThrow().epoch()).isGreaterThan(epoch);
@@ -166,7 +169,9 @@ class MultiNodeTests {
 		long stopped = System.nanoTime();
 		leader.stop(Duration.ofSeconds(2));
 		await().atMost(LEASE.multipliedBy(4)).until(() -> this.cluster.leaders(GROUP).size() == 1);
-		Duration handover = Duration.ofNanos(System.nanoTime() - stopped);
+		MembershipNode successor = this.cluster.leaders(GROUP).get(0);
+		Duration handover = Duration
+			.ofNanos(startOf(successor, successor.currentTerm(GROUP).orElseThrow().epoch()) - stopped);
 		System.out.printf("graceful hand-over: %d ms (renewal interval %d ms)%n", handover.toMillis(),
 				INTERVAL.toMillis());
 		assertThat(this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch()).isGreaterThan(epoch);
@@ -222,7 +227,9 @@ class MultiNodeTests {
 		// cut every node off: nobody can renew or acquire, so the lease document stays as last renewed
 		this.cluster.running().forEach((n) -> this.cluster.store(n.nodeId()).down());
 		await().atMost(LEASE.multipliedBy(2)).until(() -> !leader.isLeader(GROUP));
-		Instant steppedDown = Instant.now();
+		// when the belief ended on the recorder's clock, as this JVM's wall clock (not when this thread saw it)
+		long endNanos = intervalOf(leader, epoch).endNanos();
+		Instant steppedDown = Instant.now().minusNanos(System.nanoTime() - endNanos);
 		Instant leaseExpiry;
 		try (MongoClient client = this.mongo.newClient()) {
 			Document lease = client.getDatabase("membership")
@@ -235,9 +242,11 @@ class MultiNodeTests {
 		System.out.printf("stepped down %d ms before the lease expired in the database%n",
 				Duration.between(steppedDown, leaseExpiry).toMillis());
 		assertThat(steppedDown).isBefore(leaseExpiry);
-		assertThat(this.cluster.events(leader.nodeId())).filteredOn(LeaderRevokedEvent.class::isInstance)
-			.extracting((e) -> ((LeaderRevokedEvent) e).reason())
-			.containsExactly(RevocationReason.RENEWAL_DEADLINE_PASSED);
+		await().atMost(Duration.ofSeconds(2))
+			.untilAsserted(() -> assertThat(this.cluster.events(leader.nodeId()))
+				.filteredOn(LeaderRevokedEvent.class::isInstance)
+				.extracting((e) -> ((LeaderRevokedEvent) e).reason())
+				.containsExactly(RevocationReason.RENEWAL_DEADLINE_PASSED));
 		assertThat(leader.status().consecutiveFailures()).isPositive();
 
 		this.cluster.healAll();
@@ -381,15 +390,29 @@ class MultiNodeTests {
 	}
 
 	/** The ended interval of this term (not the first in the recorder: a start-up may have flapped before it). */
+	/**
+	 * The node's ended interval of that epoch, waited for: a belief ends when the node reads its deadline as passed,
+	 * and the watchdog records the end a moment later.
+	 */
 	private LeadershipRecorder.Interval intervalOf(MembershipNode node, long epoch) {
+		return await().atMost(Duration.ofSeconds(2))
+			.until(() -> interval(node, epoch).filter((i) -> i.endNanos() != Long.MAX_VALUE), Optional::isPresent)
+			.get();
+	}
+
+	/** When the node's belief in that epoch began, on the recorder's clock (waited for, as its end above). */
+	private long startOf(MembershipNode node, long epoch) {
+		return await().atMost(Duration.ofSeconds(2)).until(() -> interval(node, epoch), Optional::isPresent)
+			.get()
+			.startNanos();
+	}
+
+	private Optional<LeadershipRecorder.Interval> interval(MembershipNode node, long epoch) {
 		return this.cluster.recorder()
 			.intervals()
 			.stream()
-			.filter((i) -> i.nodeId().equals(node.nodeId()) && i.group().equals(GROUP) && i.epoch() == epoch
-					&& i.endNanos() != Long.MAX_VALUE)
-			.findFirst()
-			.orElseThrow(() -> new AssertionError("no ended interval of " + node.nodeId() + " epoch " + epoch + " in "
-					+ this.cluster.recorder().intervals()));
+			.filter((i) -> i.nodeId().equals(node.nodeId()) && i.group().equals(GROUP) && i.epoch() == epoch)
+			.findFirst();
 	}
 
 	private void startThreeAndAwaitLeader() {
