@@ -1,6 +1,8 @@
 package dev.membership.engine;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
@@ -46,13 +48,24 @@ class HandOverByNoticeTests {
 		long epoch = a.currentTerm("default").orElseThrow().epoch();
 
 		// a's store hangs from now on: its release (and its renewals, and its goodbye) cannot land
+		Instant expiry = this.cluster.store("b").findLease("default").orElseThrow().expiresAt();
 		this.cluster.store("a").hang();
 		CompletableFuture<Void> stopped = a.stopAsync(Duration.ofSeconds(5));
 
 		// b or c (told here as every node is; b is the one named) takes over from a's term: not by the release, not
-		// by the expiry
-		await().atMost(LEASE.dividedBy(2)).until(() -> b.isLeader("default") || c.isLeader("default"));
+		// by the expiry (its belief began before a's lease, as last read, could expire)
+		await().atMost(Duration.ofSeconds(5)).until(() -> b.isLeader("default") || c.isLeader("default"));
 		MembershipNode successor = b.isLeader("default") ? b : c;
+		long began = await().atMost(Duration.ofSeconds(2))
+			.until(() -> this.cluster.recorder()
+				.intervals()
+				.stream()
+				.filter((i) -> i.nodeId().equals(successor.nodeId()) && i.epoch() == epoch + 1)
+				.findFirst(), Optional::isPresent)
+			.get()
+			.startNanos();
+		// the embedded server's clock is this JVM's wall clock, so this comparison is valid in this test only
+		assertThat(Instant.now().minusNanos(System.nanoTime() - began)).isBefore(expiry);
 		LeaseRecord lease = this.cluster.store("b").findLease("default").orElseThrow();
 		assertThat(lease.holder().nodeId()).isEqualTo(successor.nodeId());
 		assertThat(lease.epoch()).isEqualTo(epoch + 1);
