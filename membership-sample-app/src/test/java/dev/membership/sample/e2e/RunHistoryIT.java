@@ -6,8 +6,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -69,11 +72,11 @@ class RunHistoryIT {
 
 		// a kill in the middle of a tenant run of h2 (whose runs take 3 s), once the history has its start
 		Proc victim = nodes.get(1);
-		JsonNode inFlight = await("a run of h2 in flight for two intervals").atMost(Duration.ofSeconds(30))
+		JsonNode inFlight = await("a run of h2 in flight for five intervals").atMost(Duration.ofSeconds(30))
 			.until(() -> StoredData.runs(database, "tenant_runs").stream()
 				.filter((r) -> r.get("nodeId").asString().equals("h2") && r.get("endedAt").isNull()
 						&& Instant.parse(r.get("startedAt").asString())
-							.isBefore(Instant.now().minus(SampleProcesses.INTERVAL.multipliedBy(3))))
+							.isBefore(Instant.now().minus(SampleProcesses.INTERVAL.multipliedBy(5))))
 				.findFirst(), Optional::isPresent)
 			.orElseThrow();
 		Instant killed = Instant.now();
@@ -92,6 +95,9 @@ class RunHistoryIT {
 		await("the survivor's latest runs written").atMost(Duration.ofSeconds(10))
 			.until(() -> history(survivor, "housekeeping%23purgeExpired").stream()
 				.anyMatch((r) -> r.get("nodeId").asString().equals(survivor.name())));
+		// the page marks a hand-over where a partition's runs change node: the survivor ran one it took over
+		await("a tenant partition's runs handed over, in the history").atMost(Duration.ofSeconds(30))
+			.until(() -> handedOver(history(survivor, "tenantRollup%23rollup")));
 		// the history first, then what the sample stored: a run that ended since is not in that read yet
 		Instant readAt = Instant.now();
 		List<JsonNode> housekeeping = history(survivor, "housekeeping%23purgeExpired");
@@ -111,15 +117,16 @@ class RunHistoryIT {
 
 	/**
 	 * Each finished run of {@code stored} is in {@code history} exactly once: same node, epoch, partition, start;
-	 * but for runs whose end their node had not written yet (a node writes its runs once an interval): the killed
-	 * node's that ended in the last two intervals before the kill ({@code killed}), and any that ended in the last two
-	 * intervals before the history was read ({@code readAt}).
+	 * but for runs whose end their node may not have written yet (a node writes its runs at the end of the tick in
+	 * which they ended; five intervals leave room for a tick late on a busy machine): the killed node's that ended in
+	 * the last five intervals before the kill ({@code killed}), and any that ended in the last five intervals before
+	 * the history was read ({@code readAt}).
 	 */
 	private static void checkOnce(List<JsonNode> stored, List<JsonNode> history, String what, Instant killed,
 			Instant readAt) {
 		int checked = 0;
-		Instant unwritten = killed.minus(SampleProcesses.INTERVAL.multipliedBy(2));
-		Instant unread = readAt.minus(SampleProcesses.INTERVAL.multipliedBy(2));
+		Instant unwritten = killed.minus(SampleProcesses.INTERVAL.multipliedBy(5));
+		Instant unread = readAt.minus(SampleProcesses.INTERVAL.multipliedBy(5));
 		for (JsonNode run : stored) {
 			if (run.get("endedAt").isNull() || Instant.parse(run.get("endedAt").asString()).isAfter(unread)
 					|| (run.get("nodeId").asString().equals("h2")
@@ -201,6 +208,20 @@ class RunHistoryIT {
 		List<JsonNode> runs = new ArrayList<>();
 		json.readTree(get(node, query).body()).get("runs").forEach(runs::add);
 		return runs;
+	}
+
+	/** Whether some partition's runs, oldest first, change node from one run to the next. */
+	private static boolean handedOver(List<JsonNode> runs) {
+		Map<Integer, String> last = new HashMap<>();
+		List<JsonNode> oldestFirst = new ArrayList<>(runs);
+		oldestFirst.sort(Comparator.comparing((JsonNode r) -> Instant.parse(r.get("startedAt").asString())));
+		for (JsonNode run : oldestFirst) {
+			String before = last.put(run.get("partition").asInt(), run.get("nodeId").asString());
+			if (before != null && !before.equals(run.get("nodeId").asString())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String leaderOf(Proc node) {
