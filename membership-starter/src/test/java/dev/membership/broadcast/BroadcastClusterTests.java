@@ -395,8 +395,16 @@ class BroadcastClusterTests {
 			.filter((c) -> !membership(c).isLeader("default"))
 			.findFirst()
 			.orElseThrow();
-		// a node keeps a partition it took less than two intervals ago: the join comes after that
-		await().pollDelay(Duration.ofMillis(4500)).atMost(Duration.ofSeconds(6)).until(() -> true);
+		// a node keeps a partition it took less than two intervals ago: the join comes after that, by the database's
+		// clock (a term's age on its node is at least its lease's since acquiredAt, as the term began before the write)
+		MembershipStore store = giver.getBean(MembershipStore.class);
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			Instant now = store.serverTime().orElseThrow();
+			return java.util.stream.IntStream.range(0, 6)
+				.mapToObj((p) -> store.findLease("tenants#" + p).orElseThrow())
+				.allMatch((lease) -> lease.acquiredAt() != null
+						&& lease.acquiredAt().plus(Duration.ofMillis(4500)).isBefore(now));
+		});
 		double noticesBefore = accepted(giver);
 		ConfigurableApplicationContext joiner = node("n3", slow);
 		// the keeper reads the node documents within an interval (2 s), the hand-over takes milliseconds after that
