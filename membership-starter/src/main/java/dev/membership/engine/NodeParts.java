@@ -10,7 +10,9 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.Holder;
+import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.RunObserver;
@@ -81,18 +83,21 @@ final class NodeParts {
 		this.letGo = new LetGo(this.runtime);
 		this.events = new EventDispatch(this.runtime, b.listener);
 		this.serverClock = new ServerClock(b.clock);
+		// code the node is given: what it throws never stops a reaction of the node's own
+		ElectionMetrics metrics = GuardedCallbacks.metrics(b.metrics);
+		LeadershipObserver observer = GuardedCallbacks.observer(b.observer);
 		RunHistory history = this.history = new RunHistory(b.runHistory, this.serverClock, this.incarnation, b.runHistoryBuffer,
-				b.metrics);
+				metrics);
 		List<RunObserver> observers = new ArrayList<>(b.runObservers);
 		if (history.keeps()) {
 			observers.add(history);
 		}
 		this.runs = new Runs(nodeId, this.incarnation, this.clock, this.serverClock, observers,
 				this.settings.renewalInterval());
-		this.units = new Units(this.settings, this.clock, this.runtime, this.events, b.observer, this.runs);
+		this.units = new Units(this.settings, this.clock, this.runtime, this.events, observer, this.runs);
 		this.loop = new NodeLoop(nodeId, this.settings, this.clock, this.serverClock, this.runtime,
 				this.lifecycle, this.units::all);
-		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, b.metrics);
+		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, metrics);
 		this.self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all,
 				this.settings.partitions(), samples, this.lifecycle::isDrained);
 		Self self = this.self;
@@ -109,9 +114,9 @@ final class NodeParts {
 			java.time.Instant now = this.serverClock.estimateIfSynchronized();
 			return (now != null) ? grace.placing(this.roster.members(), now) : this.roster.members();
 		};
-		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, b.metrics, self, this.heartbeats,
+		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, metrics, self, this.heartbeats,
 				farewell, this.lifecycle, this.assignments, placing);
-		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, b.metrics, self,
+		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, metrics, self,
 				this.campaign, this.heartbeats);
 		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
 		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * Outcomes of the election loop's store calls, for metrics. Called on the election thread (a dropped run's record:
- * on the run's); must not block.
+ * on the run's); must not block. What it throws is logged and ignored: it never changes what the node does.
  */
 public interface ElectionMetrics {
 

@@ -5,7 +5,8 @@ import dev.membership.MembershipEventListener;
 /**
  * Called synchronously, in order, at the exact monotonic instants a node's belief that it leads begins and ends. For
  * tests and benchmarks that check that no two beliefs overlap; applications want {@link MembershipEventListener}.
- * Implementations must be fast and must not block.
+ * Implementations must be fast and must not block. What they throw is logged and ignored: it never changes what the
+ * node does.
  */
 public interface LeadershipObserver {
 

@@ -1,0 +1,106 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import dev.membership.leadership.LeaderRevokedEvent;
+import dev.membership.leadership.RevocationReason;
+import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
+import dev.membership.testsupport.TestCluster;
+
+import static dev.membership.testsupport.TestCluster.INTERVAL;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A node's metrics and leadership observer are code it is given (an application's bean, an integration's): when they
+ * throw, the node elects, renews, hands over and says so as it would without them.
+ */
+@ExtendWith(FastPolling.class)
+class ThrowingCallbacksTests {
+
+	private static final String GROUP = MembershipSettings.DEFAULT_GROUP;
+
+	@RegisterExtension
+	static final EmbeddedMongo mongo = new EmbeddedMongo();
+
+	private final AtomicInteger thrown = new AtomicInteger();
+
+	private final TestCluster cluster = new TestCluster(mongo);
+
+	@AfterEach
+	void close() {
+		this.cluster.close();
+		this.cluster.recorder().assertSafe();
+	}
+
+	@Test
+	void metricsThatThrowChangeNothing() {
+		this.cluster.customizeNodes((builder) -> builder.metrics(new ElectionMetrics() {
+
+			@Override
+			public void acquisition(String group, AcquisitionOutcome outcome) {
+				throw failure("acquisition");
+			}
+
+			@Override
+			public void renewal(String group, RenewalOutcome outcome) {
+				throw failure("renewal");
+			}
+
+		}));
+		leadsRenewsAndHandsOver();
+	}
+
+	@Test
+	void anObserverThatThrowsChangesNothing() {
+		this.cluster.observeAlso(new LeadershipObserver() {
+
+			@Override
+			public void started(String nodeId, String group, long epoch, long atNanos) {
+				throw failure("started");
+			}
+
+			@Override
+			public void ended(String nodeId, String group, long epoch, long atNanos) {
+				throw failure("ended");
+			}
+
+		});
+		leadsRenewsAndHandsOver();
+	}
+
+	private void leadsRenewsAndHandsOver() {
+		MembershipNode n1 = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> n1.isLeader(GROUP));
+		long epoch = n1.currentTerm(GROUP).orElseThrow().epoch();
+		// past two leases: its renewals carried the term on
+		await().during(TestCluster.LEASE.multipliedBy(2))
+			.atMost(TestCluster.LEASE.multipliedBy(3))
+			.until(() -> n1.isLeader(GROUP) && n1.currentTerm(GROUP).orElseThrow().epoch() == epoch);
+		MembershipNode n2 = this.cluster.start("n2");
+		await().atMost(Duration.ofSeconds(5)).until(() -> n2.leader(GROUP).isPresent());
+		n1.resign(GROUP);
+		await().atMost(INTERVAL.multipliedBy(10)).until(() -> n2.isLeader(GROUP));
+		assertThat(n2.currentTerm(GROUP).orElseThrow().epoch()).isGreaterThan(epoch);
+		await().atMost(Duration.ofSeconds(2))
+			.untilAsserted(() -> assertThat(this.cluster.events("n1")).filteredOn(LeaderRevokedEvent.class::isInstance)
+				.extracting((e) -> ((LeaderRevokedEvent) e).reason())
+				.containsExactly(RevocationReason.RESIGNED));
+		assertThat(this.thrown).as("the callbacks were called, and threw").hasPositiveValue();
+	}
+
+	private IllegalStateException failure(String where) {
+		this.thrown.incrementAndGet();
+		return new IllegalStateException("a callback that throws (" + where + ")");
+	}
+
+}
