@@ -85,9 +85,10 @@ public class MembershipAutoConfiguration {
 			// event multicaster, where a throwing @EventListener would stop them
 			.reactions(() -> reactions.orderedStream().toList())
 			.noticeChannels(() -> noticeChannels.orderedStream().toList())
-			.listener(publisher::publishEvent)
-			.observer(observer.getIfAvailable(LeadershipObserver::none))
-			.metrics(metrics.getIfAvailable(ElectionMetrics::none));
+			.listener(publisher::publishEvent);
+		// every bean of each: the starter's meters and an application's own metrics alike
+		observer.orderedStream().forEach(builder::observer);
+		metrics.orderedStream().forEach(builder::metrics);
 		runObservers.orderedStream().forEach(builder::runObserver);
 		RunHistoryStore history = runHistory.getIfUnique();
 		if (history != null && properties.getHistory().isEnabled()) {

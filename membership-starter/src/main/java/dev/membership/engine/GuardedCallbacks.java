@@ -1,7 +1,9 @@
 package dev.membership.engine;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,9 +12,9 @@ import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
 
 /**
- * The metrics and the leadership observer a node is given, as the engine calls them: what they throw is logged (the
- * first failure with its stack trace, later ones at debug) and goes no further, so that a term that began is armed to
- * end, a renewal moves its deadline and a reply's job goes on whatever that code does.
+ * The metrics and leadership observers a node is given, as the engine calls them: each in turn, and what one throws is
+ * logged (its first failure with the stack trace, later ones at debug) and goes no further, so that a term that began
+ * is armed to end, a renewal moves its deadline and a reply's job goes on whatever that code does.
  */
 final class GuardedCallbacks {
 
@@ -21,71 +23,78 @@ final class GuardedCallbacks {
 	private GuardedCallbacks() {
 	}
 
-	static ElectionMetrics metrics(ElectionMetrics metrics) {
-		Failures failures = new Failures("metrics (" + metrics.getClass().getName() + ")");
+	static ElectionMetrics metrics(List<ElectionMetrics> all) {
+		List<Guarded<ElectionMetrics>> each = all.stream().map((m) -> new Guarded<>("metrics", m)).toList();
 		return new ElectionMetrics() {
 
 			@Override
 			public void acquisition(String group, AcquisitionOutcome outcome) {
-				failures.guard("acquisition", () -> metrics.acquisition(group, outcome));
+				each.forEach((m) -> m.call("acquisition", (target) -> target.acquisition(group, outcome)));
 			}
 
 			@Override
 			public void renewal(String group, RenewalOutcome outcome) {
-				failures.guard("renewal", () -> metrics.renewal(group, outcome));
+				each.forEach((m) -> m.call("renewal", (target) -> target.renewal(group, outcome)));
 			}
 
 			@Override
 			public void clockJumped(Duration jump) {
-				failures.guard("clockJumped", () -> metrics.clockJumped(jump));
+				each.forEach((m) -> m.call("clockJumped", (target) -> target.clockJumped(jump)));
 			}
 
 			@Override
 			public void runsDropped(long count) {
-				failures.guard("runsDropped", () -> metrics.runsDropped(count));
+				each.forEach((m) -> m.call("runsDropped", (target) -> target.runsDropped(count)));
 			}
 
 		};
 	}
 
-	static LeadershipObserver observer(LeadershipObserver observer) {
-		Failures failures = new Failures("leadership observer (" + observer.getClass().getName() + ")");
+	static LeadershipObserver observer(List<LeadershipObserver> all) {
+		List<Guarded<LeadershipObserver>> each = all.stream()
+			.map((o) -> new Guarded<>("leadership observer", o))
+			.toList();
 		return new LeadershipObserver() {
 
 			@Override
 			public void started(String nodeId, String group, long epoch, long atNanos) {
-				failures.guard("started", () -> observer.started(nodeId, group, epoch, atNanos));
+				each.forEach((o) -> o.call("started", (target) -> target.started(nodeId, group, epoch, atNanos)));
 			}
 
 			@Override
 			public void ended(String nodeId, String group, long epoch, long atNanos) {
-				failures.guard("ended", () -> observer.ended(nodeId, group, epoch, atNanos));
+				each.forEach((o) -> o.call("ended", (target) -> target.ended(nodeId, group, epoch, atNanos)));
 			}
 
 		};
 	}
 
-	private static final class Failures {
+	/** One callback, and whether its failures were warned of yet. */
+	private static final class Guarded<T> {
 
-		private final String what;
+		private final String kind;
+
+		private final T target;
 
 		private final AtomicBoolean warned = new AtomicBoolean();
 
-		Failures(String what) {
-			this.what = what;
+		Guarded(String kind, T target) {
+			this.kind = kind;
+			this.target = target;
 		}
 
-		void guard(String method, Runnable call) {
+		void call(String method, Consumer<T> call) {
 			try {
-				call.run();
+				call.accept(this.target);
 			}
 			catch (RuntimeException ex) {
 				if (this.warned.compareAndSet(false, true)) {
-					log.warn("The {} threw from {} (ignored; later failures are logged at debug)", this.what, method,
-							ex);
+					log.warn("The {} {} threw from {} (ignored; later failures are logged at debug)", this.kind,
+							this.target.getClass().getName(), method, ex);
 				}
 				else {
-					log.debug("The {} threw from {} (ignored): {}", this.what, method, ex.toString());
+					log.debug("The {} {} threw from {} (ignored): {}", this.kind, this.target.getClass().getName(),
+							method, ex.toString());
 				}
 			}
 		}

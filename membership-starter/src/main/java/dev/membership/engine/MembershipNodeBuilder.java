@@ -40,9 +40,9 @@ public final class MembershipNodeBuilder {
 
 	Supplier<? extends List<? extends NoticeChannel>> lateNoticeChannels = List::of;
 
-	LeadershipObserver observer = LeadershipObserver.none();
+	final List<LeadershipObserver> observers = new ArrayList<>();
 
-	ElectionMetrics metrics = ElectionMetrics.none();
+	final List<ElectionMetrics> metrics = new ArrayList<>();
 
 	final List<RunObserver> runObservers = new ArrayList<>();
 
@@ -106,8 +106,12 @@ public final class MembershipNodeBuilder {
 		return this;
 	}
 
+	/**
+	 * Adds an observer of the instants this node's beliefs that it leads begin and end. Each is called in the order
+	 * added; what one throws is logged and ignored.
+	 */
 	public MembershipNodeBuilder observer(LeadershipObserver observer) {
-		this.observer = Objects.requireNonNull(observer);
+		this.observers.add(Objects.requireNonNull(observer));
 		return this;
 	}
 
@@ -120,8 +124,12 @@ public final class MembershipNodeBuilder {
 		return this;
 	}
 
+	/**
+	 * Adds metrics of the election loop's outcomes. Each is called in the order added; what one throws is logged and
+	 * ignored.
+	 */
 	public MembershipNodeBuilder metrics(ElectionMetrics metrics) {
-		this.metrics = Objects.requireNonNull(metrics);
+		this.metrics.add(Objects.requireNonNull(metrics));
 		return this;
 	}
 

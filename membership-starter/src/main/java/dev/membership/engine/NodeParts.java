@@ -84,8 +84,8 @@ final class NodeParts {
 		this.events = new EventDispatch(this.runtime, b.listener);
 		this.serverClock = new ServerClock(b.clock);
 		// code the node is given: what it throws never stops a reaction of the node's own
-		ElectionMetrics metrics = GuardedCallbacks.metrics(b.metrics);
-		LeadershipObserver observer = GuardedCallbacks.observer(b.observer);
+		ElectionMetrics metrics = GuardedCallbacks.metrics(List.copyOf(b.metrics));
+		LeadershipObserver observer = GuardedCallbacks.observer(List.copyOf(b.observers));
 		RunHistory history = this.history = new RunHistory(b.runHistory, this.serverClock, this.incarnation, b.runHistoryBuffer,
 				metrics);
 		List<RunObserver> observers = new ArrayList<>(b.runObservers);

@@ -14,6 +14,7 @@ import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
+import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
@@ -21,8 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A node's metrics and leadership observer are code it is given (an application's bean, an integration's): when they
- * throw, the node elects, renews, hands over and says so as it would without them.
+ * A node's metrics and leadership observers are code it is given (an application's bean, an integration's): when one
+ * throws, the node elects, renews, hands over and says so as it would without it, and the others are still called.
  */
 @ExtendWith(FastPolling.class)
 class ThrowingCallbacksTests {
@@ -62,7 +63,8 @@ class ThrowingCallbacksTests {
 
 	@Test
 	void anObserverThatThrowsChangesNothing() {
-		this.cluster.observeAlso(new LeadershipObserver() {
+		// added before the cluster's recorder, which must still hear of every belief
+		this.cluster.customizeNodes((builder) -> builder.observer(new LeadershipObserver() {
 
 			@Override
 			public void started(String nodeId, String group, long epoch, long atNanos) {
@@ -74,8 +76,10 @@ class ThrowingCallbacksTests {
 				throw failure("ended");
 			}
 
-		});
+		}));
 		leadsRenewsAndHandsOver();
+		assertThat(this.cluster.recorder().intervals()).extracting(LeadershipRecorder.Interval::nodeId)
+			.containsExactly("n1", "n2");
 	}
 
 	private void leadsRenewsAndHandsOver() {

@@ -17,7 +17,6 @@ import dev.membership.MembershipEvent;
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipNodeBuilder;
-import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.engine.MembershipSettings;
@@ -60,8 +59,6 @@ public final class TestCluster implements AutoCloseable {
 	private Consumer<MembershipSettings.Builder> customizer = (b) -> {
 	};
 
-	private LeadershipObserver alsoObserved = LeadershipObserver.none();
-
 	private Consumer<MembershipNodeBuilder> nodeCustomizer = (builder) -> {
 	};
 
@@ -86,12 +83,6 @@ public final class TestCluster implements AutoCloseable {
 	}
 
 	/** Applied to every node's builder before it is built (observers of runs, say). */
-	/** Every node also reports its beliefs to {@code observer}, after the recorder. */
-	public TestCluster observeAlso(LeadershipObserver observer) {
-		this.alsoObserved = observer;
-		return this;
-	}
-
 	public TestCluster customizeNodes(Consumer<MembershipNodeBuilder> customizer) {
 		this.nodeCustomizer = customizer;
 		return this;
@@ -138,21 +129,7 @@ public final class TestCluster implements AutoCloseable {
 		this.nodeCustomizer.accept(builder);
 		MembershipNode node = builder
 			.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
-			.observer(new LeadershipObserver() {
-
-				@Override
-				public void started(String id, String group, long epoch, long atNanos) {
-					TestCluster.this.recorder.started(id, group, epoch, atNanos);
-					TestCluster.this.alsoObserved.started(id, group, epoch, atNanos);
-				}
-
-				@Override
-				public void ended(String id, String group, long epoch, long atNanos) {
-					TestCluster.this.recorder.ended(id, group, epoch, atNanos);
-					TestCluster.this.alsoObserved.ended(id, group, epoch, atNanos);
-				}
-
-			})
+			.observer(this.recorder)
 			.noticeChannel(new NoticeChannel() {
 
 				@Override
