@@ -54,7 +54,7 @@ class HandOverByNoticeTests {
 
 		// b or c (told here as every node is; b is the one named) takes over from a's term: not by the release, not
 		// by the expiry (its belief began before a's lease, as last read, could expire)
-		await().atMost(Duration.ofSeconds(5)).until(() -> b.isLeader("default") || c.isLeader("default"));
+		await().atMost(LEASE.dividedBy(2)).until(() -> b.isLeader("default") || c.isLeader("default"));
 		MembershipNode successor = b.isLeader("default") ? b : c;
 		long began = await().atMost(Duration.ofSeconds(2))
 			.until(() -> this.cluster.recorder()

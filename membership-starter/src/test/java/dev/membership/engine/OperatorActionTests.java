@@ -78,7 +78,8 @@ class OperatorActionTests {
 					== PARTITIONS && nodes.stream().filter((n) -> n != drained).anyMatch((n) -> n.isLeader("default")));
 		java.util.concurrent.Callable<Boolean> leftOut = () -> holds(drained) == 0
 				&& drained.partitions("t").placement().values().stream().noneMatch(drained.nodeId()::equals);
-		await().atMost(Duration.ofSeconds(5)).until(leftOut); // the keeper's next write, read by the drained node
+		// the keeper's next write (within an interval), read by the drained node (within the next)
+		await().atMost(INTERVAL.multipliedBy(2)).until(leftOut);
 		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8)).until(leftOut);
 		assertThat(drained.liveMembers()).as("still a live member").hasSize(3);
 		List<dev.membership.MembershipEvent> events = this.cluster.events(drained.nodeId());

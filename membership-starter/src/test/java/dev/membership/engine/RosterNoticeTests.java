@@ -69,7 +69,7 @@ class RosterNoticeTests {
 			.atMost(Duration.ofSeconds(1))
 			.until(() -> this.cluster.store(follower).rosterOnlyReads() == before);
 		this.cluster.receiver(follower).rosterChanged(Long.MAX_VALUE);
-		await().atMost(Duration.ofSeconds(2)).until(() -> this.cluster.store(follower).rosterOnlyReads() > before);
+		await().atMost(Duration.ofMillis(500)).until(() -> this.cluster.store(follower).rosterOnlyReads() > before);
 		// once: a notice makes it read at once, not at every tick after it
 		await().during(Duration.ofMillis(300))
 			.atMost(Duration.ofSeconds(1))

@@ -72,11 +72,11 @@ class RunHistoryIT {
 
 		// a kill in the middle of a tenant run of h2 (whose runs take 3 s), once the history has its start
 		Proc victim = nodes.get(1);
-		JsonNode inFlight = await("a run of h2 in flight for five intervals").atMost(Duration.ofSeconds(30))
+		JsonNode inFlight = await("a run of h2 in flight for two intervals").atMost(Duration.ofSeconds(30))
 			.until(() -> StoredData.runs(database, "tenant_runs").stream()
 				.filter((r) -> r.get("nodeId").asString().equals("h2") && r.get("endedAt").isNull()
 						&& Instant.parse(r.get("startedAt").asString())
-							.isBefore(Instant.now().minus(SampleProcesses.INTERVAL.multipliedBy(5))))
+							.isBefore(Instant.now().minus(SampleProcesses.INTERVAL.multipliedBy(3))))
 				.findFirst(), Optional::isPresent)
 			.orElseThrow();
 		Instant killed = Instant.now();
@@ -117,16 +117,15 @@ class RunHistoryIT {
 
 	/**
 	 * Each finished run of {@code stored} is in {@code history} exactly once: same node, epoch, partition, start;
-	 * but for runs whose end their node may not have written yet (a node writes its runs at the end of the tick in
-	 * which they ended; five intervals leave room for a tick late on a busy machine): the killed node's that ended in
-	 * the last five intervals before the kill ({@code killed}), and any that ended in the last five intervals before
-	 * the history was read ({@code readAt}).
+	 * but for runs whose end their node had not written yet (a node writes its runs once an interval): the killed
+	 * node's that ended in the last two intervals before the kill ({@code killed}), and any that ended in the last two
+	 * intervals before the history was read ({@code readAt}).
 	 */
 	private static void checkOnce(List<JsonNode> stored, List<JsonNode> history, String what, Instant killed,
 			Instant readAt) {
 		int checked = 0;
-		Instant unwritten = killed.minus(SampleProcesses.INTERVAL.multipliedBy(5));
-		Instant unread = readAt.minus(SampleProcesses.INTERVAL.multipliedBy(5));
+		Instant unwritten = killed.minus(SampleProcesses.INTERVAL.multipliedBy(2));
+		Instant unread = readAt.minus(SampleProcesses.INTERVAL.multipliedBy(2));
 		for (JsonNode run : stored) {
 			if (run.get("endedAt").isNull() || Instant.parse(run.get("endedAt").asString()).isAfter(unread)
 					|| (run.get("nodeId").asString().equals("h2")
