@@ -104,7 +104,7 @@ public class BroadcastAutoConfiguration {
 				ObjectProvider<JsonMapper> mapper, BroadcastSettings settings, ObjectProvider<BroadcastMetrics> metrics,
 				ApplicationEventPublisher publisher) {
 			return new ClusterBroadcaster(node, keys, mapper.getIfAvailable(JsonMapper::new), settings,
-					metrics.getIfAvailable(BroadcastMetrics::none), publisher::publishEvent);
+					GuardedBeans.broadcast(metrics.orderedStream().toList()), publisher::publishEvent);
 		}
 
 		@Bean
@@ -126,7 +126,7 @@ public class BroadcastAutoConfiguration {
 						else {
 							publisher.publishEvent(event);
 						}
-					}, metrics.getIfAvailable(BroadcastMetrics::none));
+					}, GuardedBeans.broadcast(metrics.orderedStream().toList()));
 		}
 
 		@Configuration(proxyBeanMethods = false)

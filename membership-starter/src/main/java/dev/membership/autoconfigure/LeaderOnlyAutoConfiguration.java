@@ -27,7 +27,7 @@ public class LeaderOnlyAutoConfiguration {
 			ObjectProvider<LeaderOnlyExecutionListener> listener) {
 		// resolved on first use: a post-processor must not pull the node (and MongoDB) in early
 		return new LeaderOnlyBeanPostProcessor(SingletonSupplier.of(membership::getIfAvailable),
-				SingletonSupplier.of(() -> listener.getIfAvailable(LeaderOnlyExecutionListener::none)));
+				SingletonSupplier.of(() -> GuardedBeans.leaderOnly(listener.orderedStream().toList())));
 	}
 
 	@Bean

@@ -43,7 +43,7 @@ public class MembershipActuatorAutoConfiguration {
 	ClusterEndpoint clusterEndpoint(Membership membership, ObjectProvider<RunHistoryStore> history,
 			ObjectProvider<MembershipProperties> properties) {
 		boolean enabled = properties.getIfAvailable(MembershipProperties::new).getHistory().isEnabled();
-		return new ClusterEndpoint(membership, enabled ? history.getIfUnique() : null);
+		return new ClusterEndpoint(membership, enabled ? history.getIfAvailable() : null);
 	}
 
 	@Bean

@@ -90,8 +90,9 @@ public class MembershipAutoConfiguration {
 		observer.orderedStream().forEach(builder::observer);
 		metrics.orderedStream().forEach(builder::metrics);
 		runObservers.orderedStream().forEach(builder::runObserver);
-		RunHistoryStore history = runHistory.getIfUnique();
-		if (history != null && properties.getHistory().isEnabled()) {
+		// two without a @Primary one fail the start (a history silently off is the other choice)
+		RunHistoryStore history = properties.getHistory().isEnabled() ? runHistory.getIfAvailable() : null;
+		if (history != null) {
 			builder.runHistory(history, properties.getHistory().getBuffer());
 		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));

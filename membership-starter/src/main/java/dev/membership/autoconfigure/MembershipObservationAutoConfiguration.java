@@ -28,7 +28,7 @@ public class MembershipObservationAutoConfiguration {
 	@ConditionalOnMissingBean
 	RunObservations membershipRunObservations(ObservationRegistry registry,
 			ObjectProvider<RunObservationConvention> convention) {
-		return new RunObservations(registry, convention.getIfUnique());
+		return new RunObservations(registry, convention.getIfAvailable());
 	}
 
 }

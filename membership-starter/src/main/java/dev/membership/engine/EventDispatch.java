@@ -48,7 +48,10 @@ final class EventDispatch {
 				try {
 					reaction.onEvent(event);
 				}
-				catch (RuntimeException ex) {
+				catch (VirtualMachineError err) {
+					throw err; // out of memory, a stack overflow: not the callback's own failure
+				}
+				catch (Throwable ex) {
 					log.error("Membership reaction {} failed on {}", reaction, event, ex);
 				}
 			}
@@ -57,7 +60,10 @@ final class EventDispatch {
 			try {
 				this.application.onEvent(event);
 			}
-			catch (RuntimeException ex) {
+			catch (VirtualMachineError err) {
+				throw err; // out of memory, a stack overflow: not the callback's own failure
+			}
+			catch (Throwable ex) {
 				if (this.failingEventTypes.add(event.getClass())) {
 					log.error("An application listener failed on {}; the membership node goes on (logged once per "
 							+ "event type, then at DEBUG)", event, ex);

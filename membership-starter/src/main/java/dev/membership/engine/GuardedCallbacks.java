@@ -87,7 +87,10 @@ final class GuardedCallbacks {
 			try {
 				call.accept(this.target);
 			}
-			catch (RuntimeException ex) {
+			catch (VirtualMachineError err) {
+				throw err; // out of memory, a stack overflow: not the callback's own failure
+			}
+			catch (Throwable ex) {
 				if (this.warned.compareAndSet(false, true)) {
 					log.warn("The {} {} threw from {} (ignored; later failures are logged at debug)", this.kind,
 							this.target.getClass().getName(), method, ex);

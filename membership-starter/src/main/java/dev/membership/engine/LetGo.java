@@ -90,7 +90,10 @@ final class LetGo {
 				try {
 					channel.rosterChanged(version, to);
 				}
-				catch (RuntimeException ex) {
+				catch (VirtualMachineError err) {
+					throw err; // out of memory, a stack overflow: not the callback's own failure
+				}
+				catch (Throwable ex) {
 					log.warn("Notice channel {} failed to tell {} of roster {}: {}", channel, to, version, ex.toString());
 				}
 			}
@@ -102,7 +105,10 @@ final class LetGo {
 			try {
 				channel.letGo(leases, successor);
 			}
-			catch (RuntimeException ex) {
+			catch (VirtualMachineError err) {
+				throw err; // out of memory, a stack overflow: not the callback's own failure
+			}
+			catch (Throwable ex) {
 				// advisory: the others see the releases in their next read of the leases
 				log.warn("Notice channel {} failed to tell that {} were let go of: {}", channel, leases.keySet(),
 						ex.toString());

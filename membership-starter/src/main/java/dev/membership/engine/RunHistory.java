@@ -46,6 +46,9 @@ final class RunHistory implements RunObserver {
 	/** Confined to the loop. */
 	private boolean initialized;
 
+	/** Whether the last write failed (warned of once until one succeeds); confined to the loop. */
+	private boolean failing;
+
 	RunHistory(@Nullable RunHistoryStore store, ServerClock clock, String incarnation, int capacity,
 			ElectionMetrics metrics) {
 		this.store = store;
@@ -106,9 +109,22 @@ final class RunHistory implements RunObserver {
 			}
 			history.save(batch.records());
 			return null;
-		}, (nothing, sent, received) -> this.pending.written(batch), (ex) -> {
-			log.debug("Could not write {} run(s) to the history (kept for the next tick): {}", batch.runs().size(),
-					ex.getMessage());
+		}, (nothing, sent, received) -> {
+			this.pending.written(batch);
+			if (this.failing) {
+				this.failing = false;
+				log.info("The run history is written again");
+			}
+		}, (ex) -> {
+			if (!this.failing) {
+				this.failing = true;
+				log.warn("Could not write {} run(s) to the history; kept and written when it can (the oldest dropped "
+						+ "past membership.history.buffer): {}", batch.runs().size(), ex.getMessage());
+			}
+			else {
+				log.debug("Could not write {} run(s) to the history (kept for the next tick): {}", batch.runs().size(),
+						ex.getMessage());
+			}
 			this.pending.putBack(batch);
 			return true; // the history never fails a tick
 		});

@@ -17,17 +17,20 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
+import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
+import dev.membership.scheduling.LeaderOnly;
 import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.testsupport.EmbeddedMongo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An application's own {@link ElectionMetrics} beans beside the starter's meters: every one is called, in order, and
- * one that throws changes nothing for the others or for the node.
+ * An application's own {@link ElectionMetrics} and {@link LeaderOnlyExecutionListener} beans beside the starter's
+ * meters: every one is called, in order, and one that throws changes nothing for the others, the node or the work.
  */
 class ApplicationMetricsTests {
 
@@ -55,6 +58,74 @@ class ApplicationMetricsTests {
 				.counter("membership.leadership.acquisitions", "group", "default", "outcome", "acquired")
 				.count()).isEqualTo(1);
 		});
+	}
+
+	@Test
+	void everyLeaderOnlyListenerHearsOfTheCallsAndOneThatThrowsStopsNoWork() {
+		this.runner.withConfiguration(AutoConfigurations.of(LeaderOnlyAutoConfiguration.class))
+			.withUserConfiguration(OwnListeners.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				await().atMost(Duration.ofSeconds(5)).until(() -> context.getBean(Membership.class).isLeader("default"));
+				OwnListeners own = context.getBean(OwnListeners.class);
+				for (int i = 0; i < 3; i++) {
+					assertThat(own.purge()).as("the work ran").isEqualTo("purged");
+				}
+				assertThat(OwnListeners.heard).containsExactly("OwnListeners.purge", "OwnListeners.purge", "OwnListeners.purge");
+				assertThat(context.getBean(MeterRegistry.class)
+					.counter("membership.leader.only.executions", "group", "default", "method", "OwnListeners.purge",
+							"outcome", "executed")
+					.count()).isEqualTo(3);
+			});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class OwnListeners {
+
+		/** Static: the configuration is itself a guarded bean, so the test holds a proxy of it. */
+		static final List<String> heard = new CopyOnWriteArrayList<>();
+
+		@LeaderOnly
+		public String purge() {
+			return "purged";
+		}
+
+		@Bean
+		@org.springframework.core.annotation.Order(1)
+		LeaderOnlyExecutionListener throwingListener() {
+			return new LeaderOnlyExecutionListener() {
+
+				@Override
+				public void executed(String group, String method) {
+					throw new IllegalStateException("the application's metrics backend is down");
+				}
+
+				@Override
+				public void skipped(String group, String method) {
+					throw new IllegalStateException("the application's metrics backend is down");
+				}
+
+			};
+		}
+
+		@Bean
+		@org.springframework.core.annotation.Order(2)
+		LeaderOnlyExecutionListener listeningListener() {
+			return new LeaderOnlyExecutionListener() {
+
+				@Override
+				public void executed(String group, String method) {
+					OwnListeners.heard.add(method);
+				}
+
+				@Override
+				public void skipped(String group, String method) {
+					OwnListeners.heard.add("skipped " + method);
+				}
+
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -76,6 +76,47 @@ class BroadcastAutoConfigurationTests {
 	}
 
 	@Test
+	void everyBroadcastMetricsBeanIsUsedAndOneThatThrowsStopsNothing() {
+		this.web.withUserConfiguration(OwnBroadcastMetrics.class).run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(ClusterBroadcaster.class);
+			assertThat(OwnBroadcastMetrics.heard).contains("register");
+		});
+	}
+
+	@org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+	static class OwnBroadcastMetrics {
+
+		static final java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+		@org.springframework.context.annotation.Bean
+		@org.springframework.core.annotation.Order(1)
+		dev.membership.broadcast.BroadcastMetrics throwingBroadcastMetrics() {
+			return new dev.membership.broadcast.BroadcastMetrics() {
+
+				@Override
+				public void register() {
+					throw new IllegalStateException("the application's metrics backend is down");
+				}
+
+			};
+		}
+
+		@org.springframework.context.annotation.Bean
+		@org.springframework.core.annotation.Order(2)
+		dev.membership.broadcast.BroadcastMetrics listeningBroadcastMetrics() {
+			return new dev.membership.broadcast.BroadcastMetrics() {
+
+				@Override
+				public void register() {
+					heard.add("register");
+				}
+
+			};
+		}
+
+	}
+
+	@Test
 	void onInReactiveApplicationsWithARouteInsteadOfAServlet() {
 		this.reactive.run((context) -> {
 			assertThat(context).hasSingleBean(ClusterBroadcaster.class)
