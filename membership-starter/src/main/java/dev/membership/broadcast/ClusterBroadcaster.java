@@ -193,6 +193,19 @@ public class ClusterBroadcaster implements AutoCloseable {
 		}
 	}
 
+	/** As a receiver delivers: a listener that throws is logged, and the others are still sent to. */
+	private Delivery deliverToSelf(Member self, UUID id, String topic, Instant sentAt, JsonNode tree) {
+		try {
+			this.localDelivery.accept(
+					new ClusterBroadcastEvent(this.node.nodeId(), topic, this.node.nodeId(), id, sentAt, tree, this.mapper));
+			return new Delivery(self.nodeId(), self.address(), Outcome.DELIVERED, null);
+		}
+		catch (RuntimeException ex) {
+			log.error("A broadcast listener failed on topic {} (delivered to this node itself)", topic, ex);
+			return new Delivery(self.nodeId(), self.address(), Outcome.FAILED, ex.toString());
+		}
+	}
+
 	private CompletableFuture<BroadcastResult> fanOut(UUID id, String topic, Instant sentAt, JsonNode tree,
 			byte[] body, BroadcastKeyring keyring, Predicate<Member> to) {
 		String signature = keyring.sign(body);
@@ -203,10 +216,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 			}
 			if (member.nodeId().equals(this.node.nodeId())) {
 				if (this.settings.deliverToSelf()) {
-					this.localDelivery.accept(new ClusterBroadcastEvent(this.node.nodeId(), topic, this.node.nodeId(), id, sentAt, tree,
-							this.mapper));
-					deliveries.add(CompletableFuture.completedFuture(
-							new Delivery(member.nodeId(), member.address(), Outcome.DELIVERED, null)));
+					deliveries.add(CompletableFuture.completedFuture(deliverToSelf(member, id, topic, sentAt, tree)));
 				}
 				else {
 					deliveries.add(CompletableFuture.completedFuture(

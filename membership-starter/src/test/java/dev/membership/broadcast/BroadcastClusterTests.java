@@ -172,6 +172,25 @@ class BroadcastClusterTests {
 	}
 
 	@Test
+	void aListenerThatThrowsOnItsOwnNodesBroadcastStopsNoDeliveryToTheOthers() throws Exception {
+		ConfigurableApplicationContext sender = node("n1", "membership.broadcast.deliver-to-self=true",
+				"test.throwing-broadcast-listener=true");
+		List<ConfigurableApplicationContext> others = List.of(node("n2"), node("n3"));
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> membership(sender).liveMembers().size() == 3);
+		BroadcastResult result = sender.getBean(ClusterBroadcaster.class)
+			.broadcast("cache.invalidate", Map.of("key", "k3"))
+			.get(5, TimeUnit.SECONDS);
+		assertThat(result.deliveries()).filteredOn((d) -> d.nodeId().equals("n1"))
+			.singleElement()
+			.satisfies((d) -> assertThat(d.outcome()).isEqualTo(BroadcastResult.Outcome.FAILED));
+		assertThat(result.count(BroadcastResult.Outcome.DELIVERED)).isEqualTo(2);
+		for (ConfigurableApplicationContext other : others) {
+			await().atMost(Duration.ofSeconds(2)).until(() -> received(other).size() == 1);
+		}
+	}
+
+	@Test
 	void aDownOrSilentMemberFailsWithoutHoldingUpTheOthers() throws Exception {
 		List<ConfigurableApplicationContext> cluster = cluster(2);
 		try (MongoClient client = mongo.newClient();
@@ -498,9 +517,25 @@ class BroadcastClusterTests {
 			return new ThrowingListener();
 		}
 
+		@Bean
+		@ConditionalOnBooleanProperty("test.throwing-broadcast-listener")
+		ThrowingBroadcastListener throwingBroadcastListener() {
+			return new ThrowingBroadcastListener();
+		}
+
 		@EventListener
 		void on(LeaderChangedEvent event) {
 			leaderChanges.add(event);
+		}
+
+	}
+
+	/** An application listener that throws on every broadcast it is given. */
+	static class ThrowingBroadcastListener {
+
+		@EventListener
+		void on(ClusterBroadcastEvent event) {
+			throw new IllegalStateException("application listener fails on " + event.topic());
 		}
 
 	}
