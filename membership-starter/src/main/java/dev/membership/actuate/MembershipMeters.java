@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
@@ -17,6 +18,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.MembershipEvent;
@@ -38,7 +41,12 @@ public class MembershipMeters
 
 	private final Set<String> gaugedGroups = ConcurrentHashMap.newKeySet();
 
+	private static final Logger log = LoggerFactory.getLogger(MembershipMeters.class);
+
 	private final MeterRegistry registry;
+
+	/** Whether recording a store call's time failed once (warned of once). */
+	private final AtomicBoolean recordingFailed = new AtomicBoolean();
 
 	private final MultiGauge heartbeats;
 
@@ -203,6 +211,25 @@ public class MembershipMeters
 	private static final Meter BROADCASTS_RECEIVED = new Meter("membership.broadcast.received",
 			"Broadcast messages received");
 
+	/**
+	 * Records one store call's time; what the registry throws (an application's meter filter) stays here, so that a
+	 * call's own answer, a won lease say, is what the node gets.
+	 */
+	private void record(String operation, long nanos) {
+		try {
+			Timer.builder("membership.store.operations")
+				.description("Calls to the membership store")
+				.tag("operation", operation)
+				.register(this.registry)
+				.record(nanos, TimeUnit.NANOSECONDS);
+		}
+		catch (RuntimeException ex) {
+			if (this.recordingFailed.compareAndSet(false, true)) {
+				log.warn("Could not record a membership store call's time (ignored; later failures are not logged)", ex);
+			}
+		}
+	}
+
 	/** Times every store call as {@code membership.store.operations{operation=...}}. */
 	public MembershipStore timed(MembershipStore store) {
 		return (MembershipStore) Proxy.newProxyInstance(MembershipStore.class.getClassLoader(),
@@ -218,11 +245,7 @@ public class MembershipMeters
 						throw ex.getCause();
 					}
 					finally {
-						Timer.builder("membership.store.operations")
-							.description("Calls to the membership store")
-							.tag("operation", method.getName())
-							.register(this.registry)
-							.record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
+						record(method.getName(), System.nanoTime() - start);
 					}
 				});
 	}

@@ -79,6 +79,52 @@ class ApplicationMetricsTests {
 			});
 	}
 
+	@Test
+	void aMeterFilterThatThrowsOnTheStoreTimerChangesNoStoreAnswer() {
+		this.runner.withUserConfiguration(ThrowingMeterFilter.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			Membership membership = context.getBean(Membership.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
+			long epoch = membership.leader("default").orElseThrow().epoch();
+			// renewals go on: two leases later it still leads under the same epoch
+			await().during(Duration.ofSeconds(1))
+				.atMost(Duration.ofSeconds(2))
+				.until(() -> membership.isLeader("default") && membership.leader("default").orElseThrow().epoch() == epoch);
+		});
+	}
+
+	/** An application's meter filter, applied to the registry before the node starts, that fails on the store timer. */
+	@Configuration(proxyBeanMethods = false)
+	static class ThrowingMeterFilter {
+
+		@Bean
+		static org.springframework.beans.factory.config.BeanPostProcessor throwingOnStoreCalls() {
+			return new org.springframework.beans.factory.config.BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String name) {
+					if (bean instanceof MeterRegistry registry) {
+						registry.config().meterFilter(new io.micrometer.core.instrument.config.MeterFilter() {
+
+							@Override
+							public io.micrometer.core.instrument.config.MeterFilterReply accept(
+									io.micrometer.core.instrument.Meter.Id id) {
+								if (id.getName().equals("membership.store.operations")) {
+									throw new IllegalStateException("an application's meter filter fails");
+								}
+								return io.micrometer.core.instrument.config.MeterFilterReply.NEUTRAL;
+							}
+
+						});
+					}
+					return bean;
+				}
+
+			};
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class OwnListeners {
 
