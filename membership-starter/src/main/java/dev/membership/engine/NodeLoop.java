@@ -187,14 +187,15 @@ final class NodeLoop {
 	private Duration onFailure(RuntimeException ex) {
 		int failures = ++this.consecutiveFailures;
 		this.lastError = ex.getMessage();
-		if (failures == 1) {
+		if (!(ex instanceof StoreException)) {
+			// not the store's: a bug, or code the node was given (a placement policy, say), named by its stack trace
+			log.error("Unexpected failure in the membership loop of {}", this.nodeId, ex);
+		}
+		else if (failures == 1) {
 			log.warn("Membership node {} cannot reach the store: {}", this.nodeId, ex.getMessage());
 		}
 		else {
 			log.debug("Membership node {} store failure #{}: {}", this.nodeId, failures, ex.getMessage());
-		}
-		if (!(ex instanceof StoreException)) {
-			log.error("Unexpected failure in the membership loop of {}", this.nodeId, ex);
 		}
 		Duration interval = this.settings.renewalInterval();
 		for (GroupElection group : this.groups.get()) {
