@@ -3,13 +3,19 @@ package dev.membership.engine;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.spi.BalancedPlacement;
 import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.PlacementPolicy;
 
 /**
  * The metrics and leadership observers a node is given, as the engine calls them: each in turn, and what one throws is
@@ -69,6 +75,25 @@ final class GuardedCallbacks {
 		};
 	}
 
+	/**
+	 * The placement policy, falling back to {@link BalancedPlacement} for a call that throws or answers nothing: a
+	 * policy is a pure function, so every node falls back alike, and placement is advice (a unit's lease decides its
+	 * owner), so the fallback cannot give a unit to two nodes. Without it the coordinator never wrote the roster and a
+	 * leaving node never released its leases.
+	 */
+	static PlacementPolicy placement(PlacementPolicy policy) {
+		if (policy instanceof BalancedPlacement) {
+			return policy;
+		}
+		PlacementPolicy fallback = new BalancedPlacement();
+		Guarded<PlacementPolicy> guarded = new Guarded<>("placement policy", policy);
+		return (demands, fixed) -> {
+			Map<String, GroupAssignment> placed = guarded.apply("place (placed with BalancedPlacement instead)",
+					(target) -> target.place(demands, fixed));
+			return (placed != null) ? placed : fallback.place(demands, fixed);
+		};
+	}
+
 	/** One callback, and whether its failures were warned of yet. */
 	private static final class Guarded<T> {
 
@@ -84,8 +109,16 @@ final class GuardedCallbacks {
 		}
 
 		void call(String method, Consumer<T> call) {
+			apply(method, (target) -> {
+				call.accept(target);
+				return null;
+			});
+		}
+
+		/** The callback's answer, or null when it threw. */
+		<R> @Nullable R apply(String method, Function<T, R> call) {
 			try {
-				call.accept(this.target);
+				return call.apply(this.target);
 			}
 			catch (VirtualMachineError err) {
 				throw err; // out of memory, a stack overflow: not the callback's own failure
@@ -99,6 +132,7 @@ final class GuardedCallbacks {
 					log.debug("The {} {} threw from {} (ignored): {}", this.kind, this.target.getClass().getName(),
 							method, ex.toString());
 				}
+				return null;
 			}
 		}
 

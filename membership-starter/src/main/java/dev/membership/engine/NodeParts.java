@@ -104,7 +104,7 @@ final class NodeParts {
 		this.roster = new MemberRoster(nodeId, this.events);
 		this.readiness = new Readiness(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
-		this.assignments = new Assignments(nodeId, b.placement);
+		this.assignments = new Assignments(nodeId, GuardedCallbacks.placement(b.placement));
 		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo,
 				history, !this.settings.restartGrace().isZero());
 		// the members as a node deciding whether to try for a unit sees them: one away for less than the restart grace

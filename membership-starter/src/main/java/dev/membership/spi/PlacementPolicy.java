@@ -20,7 +20,7 @@ public interface PlacementPolicy {
 	/**
 	 * The placement of every group in {@code demands}. {@code fixed} counts leaderships that are not placed (the
 	 * default group's, held by the coordinator itself) toward the balance of plain leaderships. Must be a pure function
-	 * of its arguments.
+	 * of its arguments. A call that throws or answers null is logged and answered by {@link BalancedPlacement} instead.
 	 */
 	Map<String, GroupAssignment> place(Collection<Demand> demands, Map<String, Integer> fixed);
 

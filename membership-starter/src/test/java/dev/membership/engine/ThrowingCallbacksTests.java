@@ -82,6 +82,26 @@ class ThrowingCallbacksTests {
 			.containsExactly("n1", "n2");
 	}
 
+	@Test
+	void aPlacementPolicyThatThrowsGivesWayToTheDefaultAndALeavingNodeStillReleases() {
+		this.cluster.customize((settings) -> settings.partitions("t", 4))
+			.customizeNodes((builder) -> builder.placement((demands, fixed) -> {
+				throw failure("place");
+			}));
+		MembershipNode n1 = this.cluster.start("n1");
+		MembershipNode n2 = this.cluster.start("n2");
+		// placed as BalancedPlacement would: two partitions each
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> n1.ownedTerms("t").size() == 2 && n2.ownedTerms("t").size() == 2);
+		int[] releasesBefore = this.cluster.store("n1").releaseCalls();
+		n1.stop(Duration.ofSeconds(2));
+		// its goodbye released its leases in one call (it works out their successors with the policy first), not
+		// left to expire
+		assertThat(this.cluster.store("n1").releaseCalls()[1] - releasesBefore[1]).as("releaseAll calls").isEqualTo(1);
+		await().atMost(TestCluster.LEASE).until(() -> n2.ownedTerms("t").size() == 4);
+		assertThat(this.thrown).as("the policy was called, and threw").hasPositiveValue();
+	}
+
 	private void leadsRenewsAndHandsOver() {
 		MembershipNode n1 = this.cluster.start("n1");
 		await().atMost(Duration.ofSeconds(5)).until(() -> n1.isLeader(GROUP));
