@@ -103,10 +103,10 @@ class MembershipReadinessGate implements MembershipEventListener {
 
 	/** At the timeout of {@code mine}: nothing when that wait ended meanwhile (another may have begun since). */
 	private synchronized void onTimeout(Timer mine) {
-		mine.cancel();
 		if (this.timer != mine) {
-			return;
+			return; // whoever ended the wait cancels its timer (the node's readiness: once it told the application)
 		}
+		mine.cancel();
 		this.timer = null;
 		if (this.holding && !this.nodeReady && !this.closed) {
 			this.holding = false;
@@ -119,12 +119,40 @@ class MembershipReadinessGate implements MembershipEventListener {
 		}
 	}
 
+	/**
+	 * On the node's reactions lane: the application's readiness listeners are told on the gate's own thread, so that
+	 * one that is slow (a service registry's, say) or throws holds up none of the node's reactions.
+	 */
 	private synchronized void onNodeReady() {
 		this.nodeReady = true;
 		if (this.holding) {
-			stopHolding();
-			AvailabilityChangeEvent.publish(this.publisher, this, ReadinessState.ACCEPTING_TRAFFIC);
+			Timer timer = this.timer;
+			this.holding = false;
+			this.timer = null; // the timeout's task, if it runs, finds the wait over
+			timer.schedule(new TimerTask() {
+
+				@Override
+				public void run() {
+					try {
+						accept();
+					}
+					finally {
+						timer.cancel(); // its thread ends
+					}
+				}
+
+			}, 0);
 		}
+	}
+
+	/** On the gate's thread, after the node got ready: ready, unless the context closed meanwhile. */
+	private void accept() {
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+		}
+		AvailabilityChangeEvent.publish(this.publisher, this, ReadinessState.ACCEPTING_TRAFFIC);
 	}
 
 }
