@@ -2,8 +2,8 @@ package dev.membership.engine;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -18,9 +18,9 @@ import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.PlacementPolicy;
 
 /**
- * The metrics and leadership observers a node is given, as the engine calls them: each in turn, and what one throws is
- * logged (its first failure with the stack trace, later ones at debug) and goes no further, so that a term that began
- * is armed to end, a renewal moves its deadline and a reply's job goes on whatever that code does.
+ * The metrics, leadership observers and placement policy a node is given, as the engine calls them: each in turn, and
+ * what one throws is logged (its first failure with the stack trace, later ones at debug) and goes no further, so that
+ * a term that began is armed to end, a renewal moves its deadline and a reply's job goes on whatever that code does.
  */
 final class GuardedCallbacks {
 
