@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param lastError the last store error message, or null
  * @param duplicateNodeId whether another process wrote this node's document with another incarnation
  * @param hungRuns runs on this node past their {@code maxRunTime} that still run, the longest-running first
- * @param drained whether an operator drained the node ({@code Membership.drain()}): it holds and takes nothing
+ * @param drained whether the node is drained (an operator's {@code ClusterOperations.drain}, or the application's
+ * readiness refusing traffic): it holds and takes nothing
  */
 public record MembershipStatus(boolean running, boolean ready, @Nullable Duration lastHeartbeatAge,
 		int consecutiveFailures, @Nullable String lastError, boolean duplicateNodeId, List<HungRun> hungRuns,

@@ -97,6 +97,78 @@ class ReadmeQuickStartTests {
 			.containsPattern("Action:\\s+Add @EnableScheduling");
 	}
 
+	/**
+	 * The README's application as a process of its own, with the README's properties and no security: anyone reads
+	 * {@code /actuator/cluster} and its history; every operator's action is refused, and the node says so as it starts.
+	 */
+	@Test
+	void withTheReadmesPropertiesAndNoSecurityEveryWriteIsRefusedOnARealProcess(@TempDir Path work) throws Exception {
+		List<Snippet> app = Snippet.in(README).stream().filter((s) -> s.code().startsWith("package ")).toList();
+		assertThat(SnippetCompiler.compile(app, work.resolve("src"), work.resolve("classes"))).isEmpty();
+		int port;
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			port = socket.getLocalPort();
+		}
+		List<String> command = new java.util.ArrayList<>(List.of(
+				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
+				"-cp", work.resolve("classes") + java.io.File.pathSeparator + System.getProperty("java.class.path"),
+				"com.example.app.Application"));
+		Map<String, String> properties = new LinkedHashMap<>(readmeProperties());
+		properties.put("spring.mongodb.uri", this.uri); // the test database instead of localhost:27017
+		properties.put("server.port", Integer.toString(port));
+		properties.put("server.address", "127.0.0.1");
+		properties.put("membership.advertised-address", "127.0.0.1");
+		properties.forEach((key, value) -> command.add("--" + key + "=" + value)); // once each: twice would be "a,b"
+		Path log = work.resolve("app.log");
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		try {
+			HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+			await().atMost(Duration.ofSeconds(60)).until(() -> {
+				if (!process.isAlive()) {
+					throw new AssertionError("The README's app exited: " + Files.readString(log));
+				}
+				try {
+					return http.send(request(port, "/actuator/cluster").build(), HttpResponse.BodyHandlers.ofString())
+						.statusCode() == 200 && Files.readString(log).contains("Leading group default under epoch 1");
+				}
+				catch (java.io.IOException ex) {
+					return false;
+				}
+			});
+			assertThat(send(http, request(port, "/actuator/cluster")).statusCode()).isEqualTo(200);
+			assertThat(send(http, request(port, "/actuator/cluster/runs")).statusCode()).isEqualTo(200);
+			for (String action : List.of("resign", "release", "drain", "undrain", "handover", "move", "pin", "unpin",
+					"pause", "resume")) {
+				HttpResponse<String> refused = send(http, request(port, "/actuator/cluster/" + action)
+					.header("Content-Type", "application/json")
+					.POST(HttpRequest.BodyPublishers.ofString("{\"group\": \"default\", \"partition\": 0, "
+							+ "\"to\": \"n2\", \"duration\": \"10m\"}")));
+				assertThat(refused.statusCode()).as("anonymous POST /actuator/cluster/%s", action)
+					.isGreaterThanOrEqualTo(400);
+			}
+			assertThat(send(http, request(port, "/actuator/cluster").header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString("{}"))).statusCode()).isGreaterThanOrEqualTo(400);
+			String logged = Files.readString(log);
+			assertThat(logged).contains("Leading group default under epoch 1")
+				.contains("/actuator/cluster answers reads; its write operations")
+				.doesNotContain("carries out operator#");
+		}
+		finally {
+			process.destroy();
+			if (!process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+			}
+		}
+	}
+
+	private static HttpRequest.Builder request(int port, String path) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(Duration.ofSeconds(5));
+	}
+
+	private static HttpResponse<String> send(HttpClient http, HttpRequest.Builder request) throws Exception {
+		return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
 	/** Compiles {@code classes} and starts the one with a main method, with the README's properties. */
 	private ConfigurableApplicationContext run(List<Snippet> classes, Path work) throws Exception {
 		List<String> errors = SnippetCompiler.compile(classes, work.resolve("src"), work.resolve("classes"));

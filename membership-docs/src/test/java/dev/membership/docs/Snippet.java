@@ -63,6 +63,7 @@ record Snippet(Path file, int line, String code, String context) {
 			import dev.membership.liveness.*;
 			import dev.membership.jdbc.*;
 			import dev.membership.mongo.*;
+			import dev.membership.operations.*;
 			import org.springframework.jdbc.core.simple.JdbcClient;
 			import dev.membership.scheduling.*;
 			import dev.membership.spi.*;

@@ -98,6 +98,7 @@ final class JdbcSchema {
 				statements.add(statement.substring(0, statement.length() - 1)
 					.replace("TABLE IF NOT EXISTS membership_", "TABLE IF NOT EXISTS " + prefix)
 					.replace("INDEX IF NOT EXISTS membership_", "INDEX IF NOT EXISTS " + indexPrefix(prefix))
+					.replace("ALTER TABLE membership_", "ALTER TABLE " + prefix)
 					.replace(" ON membership_", " ON " + prefix));
 				current.setLength(0);
 			}

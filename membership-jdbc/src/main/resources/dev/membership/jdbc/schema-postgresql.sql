@@ -62,11 +62,22 @@ CREATE TABLE IF NOT EXISTS membership_runs (
     ended_at   timestamptz,
     outcome    text,
     error      text,
+    requested_by   text,      -- an operator's action: who asked (the principal, "anonymous", a program's name)
+    requested_from text,      -- an operator's action: the caller's address
     expire_at  timestamptz NOT NULL
 );
+
+-- a table made by an earlier version gets the columns of who asked for an operator's action
+ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_by text;
+
+ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_from text;
 
 CREATE INDEX IF NOT EXISTS membership_runs_newest ON membership_runs (started_at DESC);
 
 CREATE INDEX IF NOT EXISTS membership_runs_by_job ON membership_runs (job, started_at DESC);
 
 CREATE INDEX IF NOT EXISTS membership_runs_expiry ON membership_runs (expire_at);
+
+CREATE INDEX IF NOT EXISTS membership_runs_by_group ON membership_runs (group_name, partition, started_at DESC);
+
+CREATE INDEX IF NOT EXISTS membership_runs_by_node ON membership_runs (node_id, started_at DESC);

@@ -56,7 +56,7 @@ class JdbcRunHistoryTests {
 
 	private static RunRecord run(long sequence, Instant startedAt, RunOutcome outcome, boolean first) {
 		return new RunRecord("p-" + sequence, "p", sequence, "jobs#nightly", "reports", null, "n1", 4, startedAt,
-				(outcome != null) ? startedAt.plusMillis(10) : null, outcome, null, first);
+				(outcome != null) ? startedAt.plusMillis(10) : null, outcome, null, null, null, first);
 	}
 
 }

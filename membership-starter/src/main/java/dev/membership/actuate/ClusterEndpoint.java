@@ -3,7 +3,6 @@ package dev.membership.actuate;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,27 +13,32 @@ import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-import org.springframework.boot.convert.DurationStyle;
 
 import dev.membership.Membership;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.Partitions;
+import dev.membership.operations.ClusterOperations;
+import dev.membership.operations.Requester;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunQuery;
 
 /**
  * {@code /actuator/cluster}: the cluster as this node sees it (read, from memory: no database call), the cluster's run
- * history ({@code /actuator/cluster/runs}, one read of the history), and a way for an operator to make this node
- * resign a group or release a partition (write).
+ * history ({@code /actuator/cluster/runs}, one read of the history), and the operators' commands
+ * ({@code POST /actuator/cluster/<action>}, {@link ClusterOperations}). The writes are closed by default, as Spring
+ * Boot's disruptive endpoints are: {@code management.endpoint.cluster.access=unrestricted} opens them (put them behind
+ * authentication first); the reads answer wherever the endpoint is exposed.
  */
-@Endpoint(id = "cluster")
+@Endpoint(id = "cluster", defaultAccess = Access.READ_ONLY)
 public class ClusterEndpoint {
 
 	/** The newest runs a query returns when it names no limit. */
@@ -42,15 +46,22 @@ public class ClusterEndpoint {
 
 	private final Membership membership;
 
+	private final OperatorCommands commands;
+
 	private final @Nullable RunHistoryStore history;
 
-	public ClusterEndpoint(Membership membership) {
-		this(membership, null);
+	public ClusterEndpoint(Membership membership, @Nullable ClusterOperations operations) {
+		this(membership, operations, null);
 	}
 
-	/** With {@code history}, {@code GET /actuator/cluster/runs} reads the cluster's run history. */
-	public ClusterEndpoint(Membership membership, @Nullable RunHistoryStore history) {
+	/**
+	 * With {@code history}, {@code GET /actuator/cluster/runs} reads the cluster's run history; without
+	 * {@code operations} (an application's own {@link Membership} that has none), every write is refused saying so.
+	 */
+	public ClusterEndpoint(Membership membership, @Nullable ClusterOperations operations,
+			@Nullable RunHistoryStore history) {
 		this.membership = membership;
+		this.commands = new OperatorCommands(operations);
 		this.history = history;
 	}
 
@@ -143,27 +154,6 @@ public class ClusterEndpoint {
 		return (value != null && !value.isBlank()) ? value.trim() : null;
 	}
 
-	/**
-	 * Makes this node resign {@code group} (default: {@code default}), or release {@code partition} of a partitioned
-	 * group; a group or partition it cannot resign is a bad request that says why.
-	 */
-	@WriteOperation
-	public ClusterDescriptor.Resignation resign(@Nullable String group, @Nullable Integer partition) {
-		String target = (group != null && !group.isBlank()) ? group : MembershipSettings.DEFAULT_GROUP;
-		try {
-			if (partition != null) {
-				return new ClusterDescriptor.Resignation(target, partition,
-						this.membership.partitions(target).release(partition));
-			}
-			boolean wasLeader = this.membership.isLeader(target);
-			this.membership.resign(target);
-			return new ClusterDescriptor.Resignation(target, null, wasLeader);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
-		}
-	}
-
 	/** This node's last heartbeat or renewal, by its estimate of the database's clock. */
 	private @Nullable Instant ownHeartbeat() {
 		Duration age = this.membership.status().lastHeartbeatAge();
@@ -171,89 +161,33 @@ public class ClusterEndpoint {
 	}
 
 	/**
-	 * An operator's action on this node, {@code POST /actuator/cluster/<action>}: {@code drain} and {@code undrain}
-	 * (no body), {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's leader), and, sent to
-	 * the coordinator (the leader of {@code default}), {@code move} ({@code {"group": "tenants", "partition": 3,
-	 * "to": "n2", "pin": true}}; without {@code to}, {@code "pin": false} takes a pin off), {@code pause}
-	 * ({@code {"duration": "10m"}}) and {@code resume}. Null (404) for any other action.
-	 * @throws InvalidEndpointRequestException for an action the node refuses, with the reason
+	 * An operator's action through this node, {@code POST /actuator/cluster/<action>}, one to one onto
+	 * {@link ClusterOperations}: {@code resign} ({@code {"group": "reports"}}; without a group, {@code default}),
+	 * {@code release} ({@code {"group": "tenants", "partition": 3}}), {@code drain} and {@code undrain} (no body),
+	 * {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's leader), and, sent to the
+	 * coordinator (the leader of {@code default}), {@code move} and {@code pin} ({@code {"group": "tenants",
+	 * "partition": 3, "to": "n2"}}), {@code unpin} ({@code {"group": "tenants", "partition": 3}}), {@code pause}
+	 * ({@code {"duration": "10m"}}) and {@code resume}. Recorded with the principal that asked ({@code anonymous}
+	 * without one). Closed unless the application opens the endpoint's writes
+	 * ({@code management.endpoint.cluster.access=unrestricted}). Null (404) for any other action.
+	 * @throws InvalidEndpointRequestException for a request that lacks what its action needs, or an action the node
+	 * refuses, with the reason
 	 */
 	@WriteOperation
-	public @Nullable OperationResponseBody act(@Selector String action, @Nullable String group, @Nullable String to,
-			@Nullable Integer partition, @Nullable Boolean pin, @Nullable String duration) {
+	public @Nullable OperationResponseBody act(@Selector String action, @Nullable String group,
+			@Nullable Integer partition, @Nullable String to, @Nullable String duration, SecurityContext security) {
+		return perform(action, new OperatorCommands.Body(group, partition, to, duration),
+				OperatorCommands.requester(security, null));
+	}
+
+	/** {@link #act} for a caller at a known address: the web extensions'. */
+	@Nullable OperationResponseBody perform(String action, OperatorCommands.Body body, Requester by) {
 		try {
-			switch (action) {
-				case "move" -> {
-					return move(group, partition, to, pin);
-				}
-				case "pause" -> {
-					Duration length = (duration != null && !duration.isBlank())
-							? DurationStyle.detectAndParse(duration.trim()) : null;
-					if (length == null) {
-						throw new IllegalArgumentException("A pause names its length: {\"duration\": \"10m\"}");
-					}
-					return new ClusterDescriptor.Pause(this.membership.pauseRebalancing(length).toString());
-				}
-				case "resume" -> {
-					this.membership.resumeRebalancing();
-					return new ClusterDescriptor.Pause(null);
-				}
-				case "drain" -> {
-					List<String> holding = holding();
-					this.membership.drain();
-					return new ClusterDescriptor.Drain(this.membership.nodeId(), true, holding);
-				}
-				case "undrain" -> {
-					this.membership.undrain();
-					return new ClusterDescriptor.Drain(this.membership.nodeId(), false, List.of());
-				}
-				case "handover" -> {
-					if (group == null || group.isBlank() || to == null || to.isBlank()) {
-						throw new IllegalArgumentException(
-								"A hand-over names the group and the node: {\"group\": \"reports\", \"to\": \"n2\"}");
-					}
-					this.membership.handOver(group.trim(), to.trim());
-					return new ClusterDescriptor.HandOver(group.trim(), this.membership.nodeId(), to.trim());
-				}
-				default -> {
-					return null;
-				}
-			}
+			return this.commands.perform(action, body, by);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidEndpointRequestException(ex.getMessage(), ex.getMessage());
 		}
-	}
-
-	private ClusterDescriptor.Move move(@Nullable String group, @Nullable Integer partition, @Nullable String to,
-			@Nullable Boolean pin) {
-		if (group == null || group.isBlank() || partition == null || ((to == null || to.isBlank()) && pin == null)) {
-			throw new IllegalArgumentException("A move names the group, the partition and the node: {\"group\": "
-					+ "\"tenants\", \"partition\": 3, \"to\": \"n2\", \"pin\": true}; {\"group\", \"partition\", "
-					+ "\"pin\": false} takes a pin off");
-		}
-		Partitions partitions = this.membership.partitions(group.trim());
-		if (to == null || to.isBlank()) {
-			partitions.unpin(partition);
-			return new ClusterDescriptor.Move(group.trim(), partition, null, false);
-		}
-		boolean pinned = Boolean.TRUE.equals(pin);
-		partitions.move(partition, to.trim(), pinned);
-		return new ClusterDescriptor.Move(group.trim(), partition, to.trim(), pinned);
-	}
-
-	/** What this node holds: the plain groups it leads, and its partitions' leases. */
-	private List<String> holding() {
-		List<String> held = new ArrayList<>();
-		for (String group : new TreeSet<>(this.membership.groups())) {
-			if (this.membership.partitionedGroups().contains(group)) {
-				this.membership.partitions(group).owned().forEach((p) -> held.add(group + "#" + p));
-			}
-			else if (this.membership.isLeader(group)) {
-				held.add(group);
-			}
-		}
-		return held;
 	}
 
 	private static String iso(Instant instant) {

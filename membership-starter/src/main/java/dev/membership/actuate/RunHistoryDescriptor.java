@@ -24,16 +24,20 @@ public record RunHistoryDescriptor(List<Run> runs) implements OperationResponseB
 	/**
 	 * One run: {@code job} is {@code bean#method}; {@code partition} null for a plain group; {@code endedAt} and
 	 * {@code outcome} null while it runs, or when its node died before it ended; {@code outcome} {@code success},
-	 * {@code error} or {@code interrupted}; {@code error} the first line of what it threw.
+	 * {@code error} or {@code interrupted}; {@code error} the exception's class and the first line of its message,
+	 * credentials taken out; {@code requestedBy} and {@code requestedFrom}, for an operator's action, who asked and
+	 * from where (null for a run).
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record Run(String job, String group, @Nullable Integer partition, String nodeId, long epoch,
-			String startedAt, @Nullable String endedAt, @Nullable String outcome, @Nullable String error) {
+			String startedAt, @Nullable String endedAt, @Nullable String outcome, @Nullable String error,
+			@Nullable String requestedBy, @Nullable String requestedFrom) {
 
 		static Run of(RunRecord record) {
 			return new Run(record.job(), record.group(), record.partition(), record.nodeId(), record.epoch(),
 					record.startedAt().toString(), (record.endedAt() != null) ? record.endedAt().toString() : null,
-					(record.outcome() != null) ? record.outcome().tag() : null, record.error());
+					(record.outcome() != null) ? record.outcome().tag() : null, record.error(), record.requestedBy(),
+					record.requestedFrom());
 		}
 
 	}

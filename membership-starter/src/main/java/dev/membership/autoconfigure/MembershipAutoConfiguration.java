@@ -31,6 +31,7 @@ import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunObserver;
 import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.operations.ClusterOperations;
 import dev.membership.mongo.MongoRunHistory;
 import dev.membership.mongo.ReactiveMongoMembershipStore;
 import dev.membership.mongo.ReactiveMongoRunHistory;
@@ -93,10 +94,20 @@ public class MembershipAutoConfiguration {
 		// two without a @Primary one fail the start (a history silently off is the other choice)
 		RunHistoryStore history = properties.getHistory().isEnabled() ? runHistory.getIfAvailable() : null;
 		if (history != null) {
-			builder.runHistory(history, properties.getHistory().getBuffer());
+			builder.runHistory(history, properties.getHistory().getBuffer())
+				.runHistoryErrorMessages(
+						properties.getHistory().getErrorDetail() == MembershipProperties.History.ErrorDetail.MESSAGE);
 		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
+	}
+
+	/** What operators tell the cluster to do through this node, each recorded with who asked. */
+	@Bean
+	@ConditionalOnBean(MembershipNode.class)
+	@ConditionalOnMissingBean
+	ClusterOperations clusterOperations(MembershipNode node) {
+		return node.operations();
 	}
 
 	@Bean

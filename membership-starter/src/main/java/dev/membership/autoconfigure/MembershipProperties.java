@@ -259,6 +259,14 @@ public class MembershipProperties {
 		 */
 		private int buffer = 10_000;
 
+		/**
+		 * What the history keeps of an error a run threw (and of an operator's action that was refused): 'message',
+		 * the exception's class and the first line of its message with credentials taken out (user:password@ in URIs,
+		 * password=, secret=, token= values), at most 300 characters; 'class', the class only. Whoever may read
+		 * /actuator/cluster/runs reads it.
+		 */
+		private ErrorDetail errorDetail = ErrorDetail.MESSAGE;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -289,6 +297,25 @@ public class MembershipProperties {
 
 		public void setBuffer(int buffer) {
 			this.buffer = buffer;
+		}
+
+		public ErrorDetail getErrorDetail() {
+			return this.errorDetail;
+		}
+
+		public void setErrorDetail(ErrorDetail errorDetail) {
+			this.errorDetail = errorDetail;
+		}
+
+		/** What the run history keeps of an error. */
+		public enum ErrorDetail {
+
+			/** The exception's class and the first line of its message, credentials taken out. */
+			MESSAGE,
+
+			/** The exception's class only. */
+			CLASS
+
 		}
 
 	}

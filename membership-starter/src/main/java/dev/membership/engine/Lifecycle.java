@@ -1,9 +1,13 @@
 package dev.membership.engine;
 
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * Where a node is in its life. Moves only forward: NEW, RUNNING, DRAINING (a graceful stop waits for leader-only
  * work while the loop keeps renewing), STOPPING (leases being released, no more ticks), STOPPED. Apart from that, an
- * operator may drain a running node (it takes no lease until undrained) and undo it.
+ * operator or the application's readiness may drain a running node (it takes no lease until undrained) and undo it.
  */
 final class Lifecycle {
 
@@ -15,8 +19,23 @@ final class Lifecycle {
 
 	private volatile Phase phase = Phase.NEW;
 
-	/** An operator's drain: the node stays up and a member, hands over what it holds and takes nothing. */
-	private volatile boolean drained;
+	/** Why a node is drained: it stays up and a member, hands over what it holds and takes nothing. */
+	enum DrainCause {
+
+		/** An operator asked ({@code ClusterOperations.drain}). */
+		OPERATOR,
+
+		/** The application refuses traffic ({@code membership.follow-readiness}). */
+		READINESS
+
+	}
+
+	/** A drain's change: whether the node was drained before and is after, and by which causes it is now. */
+	record Drains(boolean before, boolean after, Set<DrainCause> holding) {
+	}
+
+	/** The causes the node is drained by; none while it competes. */
+	private volatile Set<DrainCause> drains = Set.of();
 
 	Phase phase() {
 		return this.phase;
@@ -30,18 +49,32 @@ final class Lifecycle {
 
 	/** Whether the node may take a lease. */
 	boolean competes() {
-		return this.phase == Phase.RUNNING && !this.drained;
+		return this.phase == Phase.RUNNING && this.drains.isEmpty();
 	}
 
 	boolean isDrained() {
-		return this.drained;
+		return !this.drains.isEmpty();
 	}
 
-	/** Drains ({@code true}) or undoes it; returns whether that changed anything. */
-	synchronized boolean drained(boolean drained) {
-		boolean changed = this.drained != drained;
-		this.drained = drained;
-		return changed;
+	boolean isDrainedBy(DrainCause cause) {
+		return this.drains.contains(cause);
+	}
+
+	/**
+	 * Drains ({@code on}) or undoes the drain of {@code cause}; the node stays drained while any cause holds (an
+	 * operator's drain outlasts the application's readiness, and the other way round).
+	 */
+	synchronized Drains drain(DrainCause cause, boolean on) {
+		Set<DrainCause> before = this.drains;
+		EnumSet<DrainCause> after = before.isEmpty() ? EnumSet.noneOf(DrainCause.class) : EnumSet.copyOf(before);
+		if (on) {
+			after.add(cause);
+		}
+		else {
+			after.remove(cause);
+		}
+		this.drains = Collections.unmodifiableSet(after);
+		return new Drains(!before.isEmpty(), !after.isEmpty(), this.drains);
 	}
 
 	/** Moves from {@code from} to {@code to}; false when the node is elsewhere. */

@@ -18,6 +18,7 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
 import dev.membership.liveness.Member;
+import dev.membership.operations.ClusterOperations;
 import dev.membership.spi.Holder;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRuntime;
@@ -225,8 +226,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	private PartitionView partitionView(String group) {
-		return this.parts.units.partitions(group, this.parts.assignments, this::advertisedAddress,
-				this.parts.handOver::resign, this.operators);
+		return this.parts.units.partitions(group, this.parts.assignments, this::advertisedAddress);
 	}
 
 	@Override
@@ -234,34 +234,20 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 		this.parts.units.join(group);
 	}
 
-	@Override
-	public void resign(String group) {
-		this.parts.handOver.resign(this.parts.units.plainGroup(group));
+	/**
+	 * What an operator tells the cluster to do through this node, each recorded with who asked: the
+	 * {@link ClusterOperations} bean of a Spring application.
+	 */
+	public ClusterOperations operations() {
+		return this.operators;
 	}
 
-	@Override
-	public void handOver(String group, String to) {
-		this.operators.handOver(group, to);
-	}
-
-	@Override
-	public void drain() {
-		this.operators.drain(true);
-	}
-
-	@Override
-	public void undrain() {
-		this.operators.drain(false);
-	}
-
-	@Override
-	public Instant pauseRebalancing(Duration duration) {
-		return this.operators.pause(duration);
-	}
-
-	@Override
-	public void resumeRebalancing() {
-		this.operators.resume();
+	/**
+	 * The application's readiness changed ({@code membership.follow-readiness}): while it refuses traffic the node is
+	 * drained, recorded as the readiness' drain ({@code readiness#drain}), apart from any operator's.
+	 */
+	public void followReadiness(boolean acceptingTraffic) {
+		this.operators.followReadiness(acceptingTraffic);
 	}
 
 	@Override

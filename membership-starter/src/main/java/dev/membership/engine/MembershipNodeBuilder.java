@@ -50,6 +50,8 @@ public final class MembershipNodeBuilder {
 
 	int runHistoryBuffer = 10_000;
 
+	boolean runHistoryErrorMessages = true;
+
 	PlacementPolicy placement = new BalancedPlacement();
 
 	@Nullable NodeRuntime runtime;
@@ -152,6 +154,15 @@ public final class MembershipNodeBuilder {
 		}
 		this.runHistory = Objects.requireNonNull(history);
 		this.runHistoryBuffer = buffer;
+		return this;
+	}
+
+	/**
+	 * Whether the run history keeps an error's message (its first line, credentials taken out) beside its class: true
+	 * by default; false keeps the class only ({@code membership.history.error-detail=class}).
+	 */
+	public MembershipNodeBuilder runHistoryErrorMessages(boolean messages) {
+		this.runHistoryErrorMessages = messages;
 		return this;
 	}
 

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -27,21 +26,13 @@ final class PartitionView implements Partitions {
 
 	private final Supplier<@Nullable String> address;
 
-	/** Hands a partition's unit over as a resign does. */
-	private final Consumer<GroupElection> release;
-
-	/** Moves and pins, which the coordinator applies. */
-	private final Operators operators;
-
 	PartitionView(String group, int count, Map<String, GroupElection> units, Assignments assignments,
-			Supplier<@Nullable String> address, Consumer<GroupElection> release, Operators operators) {
-		this.operators = operators;
+			Supplier<@Nullable String> address) {
 		this.group = group;
 		this.count = count;
 		this.units = units;
 		this.assignments = assignments;
 		this.address = address;
-		this.release = release;
 	}
 
 	@Override
@@ -82,26 +73,6 @@ final class PartitionView implements Partitions {
 	Optional<LeadershipTerm> term(int partition) {
 		Term term = term0(partition);
 		return (term != null && term.isValid()) ? Optional.of(term) : Optional.empty();
-	}
-
-	@Override
-	public boolean release(int partition) {
-		Term term = term0(partition);
-		if (term == null || !term.isValid() || term.isEnding()) {
-			return false;
-		}
-		this.release.accept(this.units.get(new Unit(this.group, partition, this.count).leaseName()));
-		return true;
-	}
-
-	@Override
-	public void move(int partition, String nodeId, boolean pin) {
-		this.operators.move(this.group, this.count, partition, nodeId, pin);
-	}
-
-	@Override
-	public void unpin(int partition) {
-		this.operators.unpin(this.group, this.count, partition);
 	}
 
 	@Override

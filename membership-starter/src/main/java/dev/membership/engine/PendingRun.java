@@ -4,6 +4,7 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.membership.operations.Requester;
 import dev.membership.spi.RunInfo;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
@@ -29,10 +30,18 @@ final class PendingRun {
 	/** Whether the buffer dropped it once (counted then, never again). */
 	boolean dropped;
 
+	/** Who asked for an operator's action; null for a run. */
+	final @Nullable Requester requester;
+
 	PendingRun(RunInfo info, Instant startedAt, long sequence) {
+		this(info, startedAt, sequence, null);
+	}
+
+	PendingRun(RunInfo info, Instant startedAt, long sequence, @Nullable Requester requester) {
 		this.info = info;
 		this.startedAt = startedAt;
 		this.sequence = sequence;
+		this.requester = requester;
 	}
 
 	String id() {
@@ -42,7 +51,9 @@ final class PendingRun {
 	RunRecord record(String process) {
 		return new RunRecord(this.info.id(), process, this.sequence, this.info.job(), this.info.group(),
 				this.info.partition(), this.info.nodeId(), this.info.epoch(), this.startedAt,
-				(this.outcome != null) ? this.endedAt : null, this.outcome, this.error, !this.startWritten);
+				(this.outcome != null) ? this.endedAt : null, this.outcome, this.error,
+				(this.requester != null) ? this.requester.name() : null,
+				(this.requester != null) ? this.requester.address() : null, !this.startWritten);
 	}
 
 }

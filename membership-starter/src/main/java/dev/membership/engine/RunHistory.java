@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.operations.Requester;
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunInfo;
@@ -40,6 +41,9 @@ final class RunHistory implements RunObserver {
 	/** The operators' actions recorded, for their ids. */
 	private final AtomicLong actions = new AtomicLong();
 
+	/** What the history keeps of an error. */
+	private final ErrorText errors;
+
 	/** What waits to be written. */
 	private final PendingRuns pending;
 
@@ -50,7 +54,8 @@ final class RunHistory implements RunObserver {
 	private boolean failing;
 
 	RunHistory(@Nullable RunHistoryStore store, ServerClock clock, String incarnation, int capacity,
-			ElectionMetrics metrics) {
+			boolean errorMessages, ElectionMetrics metrics) {
+		this.errors = new ErrorText(errorMessages);
 		this.store = store;
 		this.clock = clock;
 		this.process = Runs.process(incarnation);
@@ -71,24 +76,26 @@ final class RunHistory implements RunObserver {
 		PendingRun p = new PendingRun(run, startedAt,
 				this.sequences.computeIfAbsent(key, (k) -> new AtomicLong()).incrementAndGet());
 		this.pending.offer(p);
-		return (outcome, error) -> this.pending.end(p, this.clock.estimateIfSynchronized(), outcome, firstLine(error));
+		return (outcome, error) -> this.pending.end(p, this.clock.estimateIfSynchronized(), outcome, this.errors.of(error));
 	}
 
 	/**
-	 * An operator's action carried out on this node, as a run that began and ended now ({@code operator#drain},
-	 * {@code operator#move(n2)}, ...): the history shows who steered what, beside the runs it moved.
+	 * An operator's action on this node, carried out or refused ({@code refusal}: why), as a run that began and ended
+	 * now, with who asked ({@code operator#drain}, {@code operator#move(n2)}, {@code readiness#drain}, ...): the history
+	 * shows who steered what, beside the runs it moved.
 	 */
-	void action(String action, String nodeId, String group, @Nullable Integer partition, long epoch) {
+	void action(String job, Requester by, String nodeId, String group, @Nullable Integer partition, long epoch,
+			@Nullable IllegalArgumentException refusal) {
 		Instant now = this.clock.estimateIfSynchronized();
 		if (this.store == null || now == null) {
 			return;
 		}
-		String job = "operator#" + action;
 		RunInfo info = new RunInfo(this.process + "-op" + this.actions.incrementAndGet(), job, group, partition, 0,
 				epoch, nodeId, now, false);
 		PendingRun p = new PendingRun(info, now,
-				this.sequences.computeIfAbsent(job + ":" + partition, (k) -> new AtomicLong()).incrementAndGet());
-		this.pending.end(p, now, RunOutcome.SUCCESS, null);
+				this.sequences.computeIfAbsent(job + ":" + partition, (k) -> new AtomicLong()).incrementAndGet(), by);
+		this.pending.end(p, now, (refusal != null) ? RunOutcome.ERROR : RunOutcome.SUCCESS,
+				this.errors.of(refusal));
 	}
 
 	/** Writes what waits, in one call (none when nothing does); a failure keeps it for the next time. On the loop. */
@@ -138,16 +145,6 @@ final class RunHistory implements RunObserver {
 		catch (RuntimeException ex) {
 			log.warn("Could not prepare the run history (indexes; its expiry by age): {}", ex.getMessage());
 		}
-	}
-
-	private static @Nullable String firstLine(@Nullable Throwable error) {
-		if (error == null) {
-			return null;
-		}
-		String message = String.valueOf(error.getMessage());
-		int end = message.indexOf('\n');
-		String line = (end >= 0) ? message.substring(0, end) : message;
-		return error.getClass().getSimpleName() + ": " + ((line.length() > 300) ? line.substring(0, 300) : line);
 	}
 
 }

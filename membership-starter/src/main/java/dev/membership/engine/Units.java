@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -76,18 +75,34 @@ final class Units {
 		Integer partitions = this.settings.partitions().get(group);
 		if (partitions != null) {
 			throw new IllegalArgumentException("Group '" + group + "' is partitioned (" + partitions + " partitions): "
-					+ "no node leads it as a whole. Release one of its partitions with partitions(\"" + group
-					+ "\").release(partition), or POST /actuator/cluster {\"group\": \"" + group
-					+ "\", \"partition\": <n>}");
+					+ "no node leads it as a whole. Release one of its partitions (ClusterOperations.release, or POST "
+					+ "/actuator/cluster/release {\"group\": \"" + group + "\", \"partition\": <n>})");
 		}
 		GroupElection election = this.byLease.get(group);
 		if (election == null || election.unit().isPartition()) {
 			throw new IllegalArgumentException("Node " + this.settings.nodeId() + " does not compete for a group '"
 					+ group + "'; its groups are " + new TreeSet<>(plainGroups())
-					+ (election != null ? " (a partition is released with partitions(group).release(partition))"
-							: ""));
+					+ (election != null ? " (a partition is released with ClusterOperations.release)" : ""));
 		}
 		return election;
+	}
+
+	/**
+	 * The election of {@code partition} of the partitioned group {@code group}, for an operation on it (a release).
+	 * @throws IllegalArgumentException when this node has no such partitioned group, or it has no such partition
+	 */
+	GroupElection partition(String group, int partition) {
+		Integer count = this.settings.partitions().get(group);
+		if (count == null) {
+			throw new IllegalArgumentException("Node " + this.settings.nodeId() + " has no partitioned group '" + group
+					+ "'; its partitioned groups are " + new TreeSet<>(this.settings.partitions().keySet())
+					+ " (a plain group is resigned, not released)");
+		}
+		if (partition < 0 || partition >= count) {
+			throw new IllegalArgumentException("Group '" + group + "' has partitions 0 to " + (count - 1) + ", not "
+					+ partition);
+		}
+		return this.byLease.get(new Unit(group, partition, count).leaseName());
 	}
 
 	private Set<String> plainGroups() {
@@ -157,14 +172,13 @@ final class Units {
 		return this.byLease.values().stream().map((g) -> g.unit().group()).collect(Collectors.toUnmodifiableSet());
 	}
 
-	PartitionView partitions(String group, Assignments assignments, Supplier<@Nullable String> address,
-			Consumer<GroupElection> release, Operators operators) {
+	PartitionView partitions(String group, Assignments assignments, Supplier<@Nullable String> address) {
 		Integer count = this.settings.partitions().get(group);
 		if (count == null) {
 			throw new IllegalArgumentException("Node " + this.settings.nodeId() + " has no partitioned group '" + group
 					+ "' (membership.partitions." + group + "=<count> makes one)");
 		}
-		return new PartitionView(group, count, this.byLease, assignments, address, release, operators);
+		return new PartitionView(group, count, this.byLease, assignments, address);
 	}
 
 }

@@ -8,7 +8,8 @@ import java.util.Map;
  * A partitioned group as this node sees it: a fixed number of partitions, spread by the coordinator over the members
  * that take part, each owned by one node at a time under an epoch of its own. Keys map to partitions by a stable hash
  * ({@link #partitionOf(String, int)}) that never depends on membership: keys never move, only partitions do.
- * Everything here answers from memory.
+ * Everything here answers from memory. An operator releases, moves and pins partitions with
+ * {@link dev.membership.operations.ClusterOperations}.
  */
 public interface Partitions {
 
@@ -30,30 +31,6 @@ public interface Partitions {
 	 * term from {@link LeaderContext#currentTerm()}, and a hand-over waits for it. Returns whether it ran.
 	 */
 	boolean runIfOwner(int partition, Runnable task);
-
-	/**
-	 * Gives {@code partition} up, as {@link dev.membership.Membership#resign(String)} gives up a group: no new work of
-	 * the partition starts here, work that asked to be interrupted is, and once the rest has finished (at most the
-	 * drain timeout) this node's belief ends and the lease is released with the next owner told; this node then stays
-	 * out of the race for it for two renewal intervals. Another node takes it over when the placement lets it (the
-	 * coordinator may later place it here again). Returns at once; does nothing when this node does not own it.
-	 * @return whether this node owned the partition (and now hands it over)
-	 */
-	boolean release(int partition);
-
-	/**
-	 * Moves {@code partition} to the live member {@code nodeId}, at the coordinator's next placement (within a
-	 * renewal interval): its owner hands it over after its drain, naming that node. With {@code pin}, the coordinator
-	 * keeps it there while that node is live and takes part, until {@link #unpin(int)}; without, a pin it had comes
-	 * off, and the placement may later move it on to balance the group. Only the coordinator (the leader of the
-	 * default group) takes moves: ask it.
-	 * @throws IllegalArgumentException when this node does not coordinate, the partition does not exist, or
-	 * {@code nodeId} is not a live member taking part in the group, each with what to do instead
-	 */
-	void move(int partition, String nodeId, boolean pin);
-
-	/** Takes the pin off {@code partition}: the placement may move it again. Only the coordinator takes it. */
-	void unpin(int partition);
 
 	/** Which node the coordinator placed on each partition, as this node last read it (an unplaced one absent). */
 	Map<Integer, String> placement();

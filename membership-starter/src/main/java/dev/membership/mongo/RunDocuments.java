@@ -44,7 +44,11 @@ final class RunDocuments {
 						new IndexOptions().name(TTL_INDEX).expireAfter(0L, java.util.concurrent.TimeUnit.SECONDS)),
 				new IndexModel(Indexes.descending("startedAt"), new IndexOptions().name("membership_runs_newest")),
 				new IndexModel(Indexes.compoundIndex(Indexes.ascending("job"), Indexes.descending("startedAt")),
-						new IndexOptions().name("membership_runs_by_job")));
+						new IndexOptions().name("membership_runs_by_job")),
+				new IndexModel(Indexes.compoundIndex(Indexes.ascending("group"), Indexes.ascending("partition"),
+						Indexes.descending("startedAt")), new IndexOptions().name("membership_runs_by_group")),
+				new IndexModel(Indexes.compoundIndex(Indexes.ascending("node"), Indexes.descending("startedAt")),
+						new IndexOptions().name("membership_runs_by_node")));
 	}
 
 	/** The writes of one batch: unordered, all of one kind, so the drivers send them as one command. */
@@ -84,6 +88,8 @@ final class RunDocuments {
 			.append("endedAt", date(record.endedAt()))
 			.append("outcome", tag(record.outcome()))
 			.append("error", record.error())
+			.append("requestedBy", record.requestedBy())
+			.append("requestedFrom", record.requestedFrom())
 			.append("expireAt", date(record.startedAt().plus(retention)));
 	}
 
@@ -120,7 +126,8 @@ final class RunDocuments {
 				document.getString("node"), document.get("epoch", Number.class).longValue(),
 				document.getDate("startedAt").toInstant(), instant(document.getDate("endedAt")),
 				(outcome != null) ? RunOutcome.valueOf(outcome.toUpperCase(Locale.ROOT)) : null,
-				document.getString("error"), false);
+				document.getString("error"), document.getString("requestedBy"), document.getString("requestedFrom"),
+				false);
 	}
 
 	private static @Nullable Date date(@Nullable Instant instant) {

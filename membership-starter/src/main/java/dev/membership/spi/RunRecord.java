@@ -19,10 +19,15 @@ import org.jspecify.annotations.Nullable;
  * @param startedAt when it began (the node's estimate of the database's clock)
  * @param endedAt when it ended, or null while it runs (or if its node died before it ended)
  * @param outcome how it ended, or null while it runs
- * @param error the first line of what it threw, or null
+ * @param error what it threw: the exception's class and the first line of its message with credentials taken out (or
+ * the class only, {@code membership.history.error-detail=class}), at most 300 characters; or null
+ * @param requestedBy for an operator's action ({@code operator#drain}, ...): who asked (the principal,
+ * {@code anonymous}, or the name a program gave); null for a run
+ * @param requestedFrom for an operator's action: the address it was asked from, or null (a Java caller, or a run)
  * @param first whether this write is the run's first: the store then writes it whole, else only its end
  */
 public record RunRecord(String id, String process, long sequence, String job, String group,
 		@Nullable Integer partition, String nodeId, long epoch, Instant startedAt, @Nullable Instant endedAt,
-		@Nullable RunOutcome outcome, @Nullable String error, boolean first) {
+		@Nullable RunOutcome outcome, @Nullable String error, @Nullable String requestedBy,
+		@Nullable String requestedFrom, boolean first) {
 }

@@ -29,6 +29,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -145,7 +146,7 @@ class MembershipActuatorTests {
 			.changeDefaultPropertyInclusion((v) -> v.withValueInclusion(JsonInclude.Include.NON_NULL)
 				.withContentInclusion(JsonInclude.Include.NON_NULL))
 			.build();
-		JsonNode root = actuatorLike.readTree(actuatorLike.writeValueAsString(new ClusterEndpoint(membership).cluster()));
+		JsonNode root = actuatorLike.readTree(actuatorLike.writeValueAsString(new ClusterEndpoint(membership, null).cluster()));
 		assertThat(root.has("leader")).isTrue();
 		assertThat(root.get("leader").isNull()).isTrue();
 		assertThat(root.get("self").has("address")).isTrue();
@@ -177,7 +178,8 @@ class MembershipActuatorTests {
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
 			LeadershipTerm before = ((WorkRegistry) membership).currentTerm("default").orElseThrow();
-			ClusterDescriptor.Resignation result = context.getBean(ClusterEndpoint.class).resign(null, null);
+			ClusterDescriptor.Resignation result = (ClusterDescriptor.Resignation) context.getBean(ClusterEndpoint.class)
+				.act("resign", null, null, null, null, SecurityContext.NONE);
 			assertThat(result).isEqualTo(new ClusterDescriptor.Resignation("default", null, true));
 			// the resign hands over on the node's loop (drain, then release): the term ends, and on this lone node a
 			// later term may follow after the hold-off, so the test watches the term it saw, not isLeader
@@ -186,23 +188,30 @@ class MembershipActuatorTests {
 		});
 	}
 
+	private static Object release(ClusterEndpoint endpoint, String group, Integer partition) {
+		return endpoint.act("release", group, partition, null, null, SecurityContext.NONE);
+	}
+
 	@Test
 	void theWriteOperationReleasesOnePartitionAndRefusesWhatCannotBeResignedWithTheReason() {
 		this.runner.withPropertyValues("membership.partitions.tenants=4").run((context) -> {
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 4);
 			ClusterEndpoint endpoint = context.getBean(ClusterEndpoint.class);
-			assertThat(endpoint.resign("tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, true));
+			assertThat(release(endpoint, "tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, true));
 			assertThat(membership.partitions("tenants").owned()).doesNotContain(3);
-			assertThat(endpoint.resign("tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, false));
+			assertThat(release(endpoint, "tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, false));
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
-				.isThrownBy(() -> endpoint.resign("tenants", null))
+				.isThrownBy(() -> endpoint.act("resign", "tenants", null, null, null, SecurityContext.NONE))
 				.withMessageContaining("is partitioned");
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
-				.isThrownBy(() -> endpoint.resign("tenants", 4))
+				.isThrownBy(() -> release(endpoint, "tenants", null))
+				.withMessageContaining("POST /actuator/cluster/release names the partition");
+			assertThatExceptionOfType(InvalidEndpointRequestException.class)
+				.isThrownBy(() -> release(endpoint, "tenants", 4))
 				.withMessageContaining("partitions 0 to 3");
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
-				.isThrownBy(() -> endpoint.resign("reprots", null))
+				.isThrownBy(() -> endpoint.act("resign", "reprots", null, null, null, SecurityContext.NONE))
 				.withMessageContaining("does not compete for a group 'reprots'");
 		});
 	}
@@ -433,7 +442,7 @@ class MembershipActuatorTests {
 	@Configuration(proxyBeanMethods = false)
 	static class OwnBeans {
 
-		final ClusterEndpoint endpoint = new ClusterEndpoint(mock(Membership.class));
+		final ClusterEndpoint endpoint = new ClusterEndpoint(mock(Membership.class), null);
 
 		@Bean
 		ClusterEndpoint clusterEndpoint() {

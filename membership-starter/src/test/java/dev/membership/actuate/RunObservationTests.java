@@ -27,6 +27,9 @@ import dev.membership.scheduling.ForEachOwnedPartition;
 import dev.membership.scheduling.LeaderOnly;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
+import dev.membership.operations.Requester;
+import dev.membership.operations.ClusterOperations;
+import dev.membership.operations.Resign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -87,7 +90,7 @@ class RunObservationTests {
 			assertThat(runs.subList(2, 4)).allSatisfy((c) -> assertThat(c.getLowCardinalityKeyValue("job").getValue())
 				.isEqualTo("jobs#perTenant"));
 
-			membership.resign("reports");
+			context.getBean(ClusterOperations.class).resign(new Resign("reports", Requester.of("test")));
 			await().atMost(Duration.ofSeconds(5)).until(() -> !membership.isLeader("reports"));
 			jobs.nightly(); // skipped on a follower: no observation
 			assertThat(recorder.stopped.stream().filter((c) -> c.getName().equals("membership.run"))).hasSize(4);

@@ -55,6 +55,8 @@ import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeaderFlaps;
 import dev.membership.testsupport.LeadershipRecorder;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -358,7 +360,7 @@ class BroadcastClusterTests {
 		List<ConfigurableApplicationContext> others = cluster.stream().filter((c) -> c != old).toList();
 		Map<ConfigurableApplicationContext, Double> acceptedBefore = new java.util.HashMap<>();
 		others.forEach((c) -> acceptedBefore.put(c, accepted(c)));
-		membership(old).resign("default");
+		membership(old).operations().resign(new Resign("default", Requester.of("test")));
 		await().atMost(Duration.ofSeconds(3))
 			.until(() -> others.stream().anyMatch((c) -> membership(c).isLeader("default")));
 		ConfigurableApplicationContext successor = others.stream()
@@ -443,7 +445,7 @@ class BroadcastClusterTests {
 			.findFirst()
 			.orElseThrow();
 		long start = System.nanoTime();
-		membership(old).resign("default");
+		membership(old).operations().resign(new Resign("default", Requester.of("test")));
 		await().atMost(Duration.ofSeconds(2))
 			.until(() -> cluster.stream().anyMatch((c) -> c != old && membership(c).isLeader("default")));
 		String successor = cluster.stream()

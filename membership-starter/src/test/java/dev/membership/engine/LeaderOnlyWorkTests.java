@@ -34,6 +34,8 @@ import dev.membership.testsupport.ExecutionRecorder.Execution;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.JobRunner;
 import dev.membership.testsupport.TestCluster;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static dev.membership.testsupport.TestCluster.LEASE;
@@ -133,7 +135,7 @@ class LeaderOnlyWorkTests {
 	void resignLetsTheRunningJobFinishStartsNoNewOneAndThenHandsOver() {
 		MembershipNode leader = startWithJobs(3, LONG_WORK, false);
 		awaitRunOn(leader);
-		leader.resign(GROUP);
+		leader.operations().resign(new Resign(GROUP, Requester.of("test")));
 		// still leading while its run finishes, but no new leader-only work starts there
 		assertThat(leader.isLeader(GROUP)).isTrue();
 		assertThat(leader.runIfLeader(GROUP, () -> {
@@ -212,7 +214,7 @@ class LeaderOnlyWorkTests {
 		assertThat(captured.remaining()).isPositive();
 		assertThat(node.currentTerm(GROUP)).containsSame(captured);
 
-		node.resign(GROUP);
+		node.operations().resign(new Resign(GROUP, Requester.of("test")));
 		await().atMost(LEASE).until(() -> !captured.isValid());
 		assertThat(captured.remaining()).isZero();
 		assertThat(node.tryBegin(captured, "late", false)).isNull();

@@ -34,6 +34,8 @@ import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeaderFlaps;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static dev.membership.testsupport.TestCluster.LEASE;
@@ -187,7 +189,7 @@ class MultiNodeTests {
 		for (int i = 0; i < 4; i++) {
 			MembershipNode leader = this.cluster.leaders(GROUP).get(0);
 			long epoch = leader.currentTerm(GROUP).orElseThrow().epoch();
-			leader.resign(GROUP);
+			leader.operations().resign(new Resign(GROUP, Requester.of("test")));
 			await().atMost(LEASE.multipliedBy(3))
 				.until(() -> this.cluster.leaders(GROUP).size() == 1
 						&& this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch() > epoch);
@@ -210,7 +212,7 @@ class MultiNodeTests {
 	void resignHandsLeadershipToAnotherNode() {
 		startThreeAndAwaitLeader();
 		MembershipNode leader = this.cluster.leaders(GROUP).get(0);
-		leader.resign(GROUP);
+		leader.operations().resign(new Resign(GROUP, Requester.of("test")));
 		await().atMost(LEASE).until(() -> !leader.isLeader(GROUP));
 		await().atMost(LEASE.multipliedBy(3))
 			.until(() -> this.cluster.leaders(GROUP).size() == 1 && !this.cluster.leaders(GROUP).contains(leader));
@@ -294,7 +296,7 @@ class MultiNodeTests {
 		for (int i = 0; i < 6; i++) {
 			MembershipNode leader = this.cluster.leaders(GROUP).get(0);
 			long epoch = leader.currentTerm(GROUP).orElseThrow().epoch();
-			leader.resign(GROUP);
+			leader.operations().resign(new Resign(GROUP, Requester.of("test")));
 			await().atMost(Duration.ofSeconds(3)).until(() -> this.cluster.leaders(GROUP).size() == 1
 					&& this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch() > epoch);
 			// for longer than the liveness window, every node keeps listing all three as live

@@ -16,6 +16,15 @@ import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
+import dev.membership.operations.Drain;
+import dev.membership.operations.HandOver;
+import dev.membership.operations.Pause;
+import dev.membership.operations.Pin;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
+import dev.membership.operations.Resume;
+import dev.membership.operations.Undrain;
+import dev.membership.operations.Unpin;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +41,8 @@ import static org.awaitility.Awaitility.await;
 class OperatorActionTests {
 
 	private static final int PARTITIONS = 6;
+
+	private static final Requester BY = Requester.of("test");
 
 	@RegisterExtension
 	static final EmbeddedMongo mongo = new EmbeddedMongo();
@@ -65,7 +76,7 @@ class OperatorActionTests {
 			.orElseThrow();
 		int eventsBefore = this.cluster.events(drained.nodeId()).size();
 		long began = System.nanoTime();
-		drained.drain();
+		drained.operations().drain(new Drain(BY));
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> holds(drained) == 0);
 		Duration took = Duration.ofNanos(lastEndOf(drained) - began);
 		System.out.printf("drain: %s held nothing %d ms after the drain (interval %d ms)%n", drained.nodeId(),
@@ -88,7 +99,7 @@ class OperatorActionTests {
 			.allSatisfy((e) -> assertThat((e instanceof PartitionRevokedEvent p) ? p.reason()
 					: ((LeaderRevokedEvent) e).reason()).isEqualTo(RevocationReason.DRAINED));
 
-		drained.undrain();
+		drained.operations().undrain(new Undrain(BY));
 		assertThat(drained.status().drained()).isFalse();
 		await().atMost(Duration.ofSeconds(10)).until(() -> drained.ownedTerms("t").size() == PARTITIONS / 3);
 	}
@@ -100,16 +111,16 @@ class OperatorActionTests {
 		MembershipNode leader = nodes.stream().filter((n) -> n.isLeader("reports")).findFirst().orElseThrow();
 		MembershipNode follower = nodes.stream().filter((n) -> n != leader).findFirst().orElseThrow();
 		await().atMost(Duration.ofSeconds(5)).until(() -> follower.leader("reports").isPresent());
-		assertThatThrownBy(() -> follower.handOver("reports", leader.nodeId()))
+		assertThatThrownBy(() -> follower.operations().handOver(new HandOver("reports", leader.nodeId(), BY)))
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("does not lead group 'reports'")
 			.hasMessageContaining(leader.nodeId() + " does");
-		assertThatThrownBy(() -> leader.handOver("reports", "n9")).hasMessageContaining("'n9' is not a live member");
+		assertThatThrownBy(() -> leader.operations().handOver(new HandOver("reports", "n9", BY))).hasMessageContaining("'n9' is not a live member");
 
 		MembershipNode to = nodes.stream().filter((n) -> n != leader && n != follower).findFirst().orElseThrow();
 		long epoch = leader.currentTerm("reports").orElseThrow().epoch();
 		long began = System.nanoTime();
-		leader.handOver("reports", to.nodeId());
+		leader.operations().handOver(new HandOver("reports", to.nodeId(), BY));
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> to.isLeader("reports"));
 		assertThat(to.currentTerm("reports").orElseThrow().epoch()).isGreaterThan(epoch);
 		// since the hand-over was asked: the leader's term ended, and the named node's alone began (the recorder
@@ -164,14 +175,14 @@ class OperatorActionTests {
 		MembershipNode from = ownerOf(nodes, 0);
 		MembershipNode to = nodes.stream().filter((n) -> n != from).findFirst().orElseThrow();
 		MembershipNode other = nodes.stream().filter((n) -> n != coordinator).findFirst().orElseThrow();
-		assertThatThrownBy(() -> other.partitions("t").move(0, to.nodeId(), true))
+		assertThatThrownBy(() -> other.operations().pin(new Pin("t", 0, to.nodeId(), BY)))
 			.hasMessageContaining("does not coordinate the placement")
 			.hasMessageContaining(coordinator.nodeId() + " does");
-		assertThatThrownBy(() -> coordinator.partitions("t").move(PARTITIONS, to.nodeId(), true))
+		assertThatThrownBy(() -> coordinator.operations().pin(new Pin("t", PARTITIONS, to.nodeId(), BY)))
 			.hasMessageContaining("partitions 0 to " + (PARTITIONS - 1));
 
 		long began = System.nanoTime();
-		coordinator.partitions("t").move(0, to.nodeId(), true);
+		coordinator.operations().pin(new Pin("t", 0, to.nodeId(), BY));
 		await().atMost(INTERVAL.multipliedBy(6)).until(() -> to.partitions("t").owned().contains(0));
 		// measured to the new owner's belief on the recorder's clock, not to when this thread saw it
 		Duration took = Duration.ofNanos(await().atMost(Duration.ofSeconds(2))
@@ -195,13 +206,13 @@ class OperatorActionTests {
 		assertThat(coordinator.partitions("t").placement().get(0)).isEqualTo(to.nodeId());
 
 		// the pin lives in the roster: a new coordinator keeps it
-		coordinator.resign("default");
+		coordinator.operations().resign(new Resign("default", BY));
 		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream()
 			.anyMatch((n) -> n != coordinator && n.isLeader("default")));
 		await().during(INTERVAL.multipliedBy(4)).atMost(INTERVAL.multipliedBy(6))
 			.until(() -> to.partitions("t").owned().contains(0));
 
-		coordinator(nodes).partitions("t").unpin(0);
+		coordinator(nodes).operations().unpin(new Unpin("t", 0, BY));
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> nodes.stream()
 			.allMatch((n) -> n.partitions("t").placement().size() == PARTITIONS));
 	}
@@ -210,8 +221,8 @@ class OperatorActionTests {
 	void aPauseMovesNothingToAJoinerUntilItIsResumed() {
 		List<MembershipNode> nodes = new java.util.ArrayList<>(startThree());
 		MembershipNode coordinator = coordinator(nodes);
-		assertThatThrownBy(() -> coordinator.pauseRebalancing(Duration.ofHours(2))).hasMessageContaining("at most 60");
-		java.time.Instant until = coordinator.pauseRebalancing(Duration.ofMinutes(10));
+		assertThatThrownBy(() -> coordinator.operations().pause(new Pause(Duration.ofHours(2), BY))).hasMessageContaining("at most 60");
+		java.time.Instant until = coordinator.operations().pause(new Pause(Duration.ofMinutes(10), BY)).pausedUntil();
 		assertThat(until).isAfter(java.time.Instant.now().plusSeconds(500));
 		java.util.Map<Integer, String> before = placement(coordinator);
 		MembershipNode joiner = this.cluster.start("n4");
@@ -220,7 +231,7 @@ class OperatorActionTests {
 		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8))
 			.until(() -> joiner.partitions("t").owned().isEmpty() && placement(coordinator).equals(before));
 
-		coordinator.resumeRebalancing();
+		coordinator.operations().resume(new Resume(BY));
 		await().atMost(Duration.ofSeconds(5)).until(() -> !joiner.partitions("t").owned().isEmpty());
 	}
 

@@ -20,6 +20,9 @@ import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.TestCluster;
+import dev.membership.operations.Release;
+import dev.membership.operations.Resign;
+import dev.membership.operations.Requester;
 
 import static dev.membership.testsupport.TestCluster.LEASE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +35,8 @@ import static org.awaitility.Awaitility.await;
  * ever believe they own one partition (every belief recorded on one clock).
  */
 class PartitionClusterTests {
+
+	private static final Requester BY = Requester.of("test");
 
 	private static final int PARTITIONS = 8;
 
@@ -205,9 +210,9 @@ class PartitionClusterTests {
 		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
 		int partition = n1.partitions("t").owned().get(0);
 		long epoch = n1.partitionTerm("t", partition).orElseThrow().epoch();
-		assertThat(n1.partitions("t").release(partition)).isTrue();
+		assertThat(n1.operations().release(new Release("t", partition, BY)).resigned()).isTrue();
 		assertThat(n1.partitions("t").owned()).doesNotContain(partition);
-		assertThat(n2.partitions("t").release(partition)).as("not n2's").isFalse();
+		assertThat(n2.operations().release(new Release("t", partition, BY)).resigned()).as("not n2's").isFalse();
 		// handed over (drained, released, taken again under a greater epoch, here or there)
 		await().atMost(LEASE.multipliedBy(10)).until(() -> ownerEpoch(partition) > epoch);
 		assertThat(this.cluster.events("n1")).anySatisfy((event) -> assertThat(event)
@@ -215,12 +220,18 @@ class PartitionClusterTests {
 				assertThat(revoked.partition()).isEqualTo(partition);
 				assertThat(revoked.reason()).isEqualTo(RevocationReason.RESIGNED);
 			}));
-		assertThatIllegalArgumentException().isThrownBy(() -> n1.resign("t"))
-			.withMessageContaining("partitions(\"t\").release(partition)");
-		assertThatIllegalArgumentException().isThrownBy(() -> n1.resign("t#" + partition))
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.operations().resign(new Resign("t", BY)))
+			.withMessageContaining("ClusterOperations.release")
+			.withMessageContaining("POST /actuator/cluster/release {\"group\": \"t\", \"partition\": <n>}");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> n1.operations().resign(new Resign("t#" + partition, BY)))
 			.withMessageContaining("does not compete for a group 't#" + partition + "'")
-			.withMessageContaining("release(partition)");
-		assertThatIllegalArgumentException().isThrownBy(() -> n1.resign("reprots"))
+			.withMessageContaining("ClusterOperations.release");
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.operations().release(new Release("t", 8, BY)))
+			.withMessageContaining("partitions 0 to 7, not 8");
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.operations().release(new Release("a", 0, BY)))
+			.withMessageContaining("has no partitioned group 'a'");
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.operations().resign(new Resign("reprots", BY)))
 			.withMessageContaining("does not compete for a group 'reprots'")
 			.withMessageContaining("[a, b, c, d, default, e]");
 		assertThatIllegalArgumentException().isThrownBy(() -> n1.competeFor("t"))

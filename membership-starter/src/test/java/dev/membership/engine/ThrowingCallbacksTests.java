@@ -16,6 +16,8 @@ import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,7 +114,7 @@ class ThrowingCallbacksTests {
 			.until(() -> n1.isLeader(GROUP) && n1.currentTerm(GROUP).orElseThrow().epoch() == epoch);
 		MembershipNode n2 = this.cluster.start("n2");
 		await().atMost(Duration.ofSeconds(5)).until(() -> n2.leader(GROUP).isPresent());
-		n1.resign(GROUP);
+		n1.operations().resign(new Resign(GROUP, Requester.of("test")));
 		await().atMost(INTERVAL.multipliedBy(10)).until(() -> n2.isLeader(GROUP));
 		assertThat(n2.currentTerm(GROUP).orElseThrow().epoch()).isGreaterThan(epoch);
 		await().atMost(Duration.ofSeconds(2))

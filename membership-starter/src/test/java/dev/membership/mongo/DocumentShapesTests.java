@@ -84,10 +84,10 @@ class DocumentShapesTests {
 			MongoRunHistory history = new MongoRunHistory(database, "shapes_runs", java.time.Duration.ofDays(7), 100,
 					java.time.Duration.ofSeconds(2));
 			RunRecord run = new RunRecord("a1-1", "a1", 1, "jobs#nightly", "default", null, "node-a", epoch, now, null,
-					null, null, true);
+					null, null, null, null, true);
 			history.save(List.of(run));
 			history.save(List.of(new RunRecord("a1-1", "a1", 1, "jobs#nightly", "default", null, "node-a", epoch, now,
-					now.plusSeconds(1), RunOutcome.ERROR, "IllegalStateException: no disk", false)));
+					now.plusSeconds(1), RunOutcome.ERROR, "IllegalStateException: no disk", null, null, false)));
 			written.put("run", fields(database.getCollection("shapes_runs").find().into(new java.util.ArrayList<>())));
 		}
 		Map<String, Set<String>> documented = documented();

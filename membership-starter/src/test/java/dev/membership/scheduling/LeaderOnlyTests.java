@@ -40,6 +40,9 @@ import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
+import dev.membership.operations.Requester;
+import dev.membership.operations.ClusterOperations;
+import dev.membership.operations.Resign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -135,7 +138,7 @@ class LeaderOnlyTests {
 			assertThat(membership.groups()).contains("default", "reports");
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("reports"));
 			assertThat(context.getBean(ClassLevelJobs.class).nightly()).isEqualTo("ran");
-			membership.resign("reports");
+			context.getBean(ClusterOperations.class).resign(new Resign("reports", Requester.of("test")));
 			// on a node that does not lead, the class's own methods are skipped but Object's are not
 			assertThat(context.getBean(ClassLevelJobs.class).nightly()).isNull();
 			assertThat(context.getBean(ClassLevelJobs.class).toString()).contains("ClassLevelJobs");
@@ -170,7 +173,7 @@ class LeaderOnlyTests {
 		});
 		runner.start();
 		assertThat(jobs.longRunningStarted().await(5, TimeUnit.SECONDS)).isTrue();
-		membership.resign("default");
+		context.getBean(ClusterOperations.class).resign(new Resign("default", Requester.of("test")));
 		runner.join(5000);
 		assertThat(outcome.get()).isEqualTo("interrupted");
 		assertThat(interruptedAfterwards.get()).isFalse();

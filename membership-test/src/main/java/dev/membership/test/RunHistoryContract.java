@@ -30,12 +30,13 @@ public abstract class RunHistoryContract {
 
 	private static RunRecord started(String process, long sequence, String job, Integer partition, long atSeconds) {
 		return new RunRecord(process + "-" + sequence, process, sequence, job, "reports", partition, "n-" + process, 7,
-				T0.plusSeconds(atSeconds), null, null, null, true);
+				T0.plusSeconds(atSeconds), null, null, null, null, null, true);
 	}
 
 	private static RunRecord ended(RunRecord run, RunOutcome outcome, String error, boolean first) {
 		return new RunRecord(run.id(), run.process(), run.sequence(), run.job(), run.group(), run.partition(),
-				run.nodeId(), run.epoch(), run.startedAt(), run.startedAt().plusMillis(250), outcome, error, first);
+				run.nodeId(), run.epoch(), run.startedAt(), run.startedAt().plusMillis(250), outcome, error,
+				run.requestedBy(), run.requestedFrom(), first);
 	}
 
 	@Test
@@ -63,6 +64,26 @@ public abstract class RunHistoryContract {
 			assertThat(run.process()).isEqualTo("a");
 			assertThat(run.sequence()).isEqualTo(1);
 		});
+	}
+
+	@Test
+	void anOperatorsActionKeepsWhoAskedAndFromWhere() {
+		RunHistoryStore history = createHistory();
+		history.initialize();
+		RunRecord action = new RunRecord("a-op1", "a", 1, "operator#drain", "default", null, "n-a", 0, T0, T0,
+				RunOutcome.SUCCESS, null, "alice", "10.0.0.7", true);
+		history.save(List.of(action, ended(started("a", 1, "jobs#nightly", null, 1), RunOutcome.SUCCESS, null, true)));
+		assertThat(history.find(new RunQuery("operator#drain", null, null, null, null, 10))).singleElement()
+			.satisfies((run) -> {
+				assertThat(run.requestedBy()).isEqualTo("alice");
+				assertThat(run.requestedFrom()).isEqualTo("10.0.0.7");
+				assertThat(run.outcome()).isEqualTo(RunOutcome.SUCCESS);
+			});
+		assertThat(history.find(new RunQuery("jobs#nightly", null, null, null, null, 10))).singleElement()
+			.satisfies((run) -> {
+				assertThat(run.requestedBy()).isNull();
+				assertThat(run.requestedFrom()).isNull();
+			});
 	}
 
 	@Test

@@ -10,6 +10,8 @@ import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.spi.LeaseRecord;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 
 import static dev.membership.test.SimulatedCluster.DEFAULT_PEER;
 
@@ -19,6 +21,9 @@ import static dev.membership.test.SimulatedCluster.DEFAULT_PEER;
  * the database gated so that only the node meant to take the lease can.
  */
 final class SimulatedLeadership {
+
+	/** Who asks for the resigns that simulate a lost leadership. */
+	private static final Requester BY = Requester.of("membership-test");
 
 	private final SimulatedCluster cluster;
 
@@ -42,7 +47,7 @@ final class SimulatedLeadership {
 		this.placement.pin(group, node.nodeId());
 		this.peers.forEach((id, peer) -> {
 			if (peer.isLeader(group)) {
-				peer.resign(group);
+				peer.operations().resign(new Resign(group, BY));
 			}
 		});
 		this.database.gate(group, SimulatedDatabase.UNDER_TEST);
@@ -75,7 +80,7 @@ final class SimulatedLeadership {
 			switch (reason) {
 				case RESIGNED -> {
 					this.placement.pin(group, DEFAULT_PEER);
-					node.resign(group);
+					node.operations().resign(new Resign(group, BY));
 				}
 				// the database is out of reach until the node's own deadline has passed
 				case RENEWAL_DEADLINE_PASSED -> this.database.cutOff(true);
@@ -117,10 +122,10 @@ final class SimulatedLeadership {
 		MembershipNode peer = this.cluster.peer(nodeId);
 		peer.competeFor(group);
 		this.placement.pin(group, nodeId);
-		node.resign(group);
+		node.operations().resign(new Resign(group, BY));
 		this.peers.forEach((id, other) -> {
 			if (!id.equals(nodeId) && other.isLeader(group)) {
-				other.resign(group);
+				other.operations().resign(new Resign(group, BY));
 			}
 		});
 		this.database.gate(group, nodeId);

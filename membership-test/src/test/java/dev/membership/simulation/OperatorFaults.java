@@ -7,6 +7,13 @@ import java.util.function.Consumer;
 
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
+import dev.membership.operations.HandOver;
+import dev.membership.operations.Pause;
+import dev.membership.operations.Pin;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resume;
+import dev.membership.operations.Undrain;
+import dev.membership.operations.Unpin;
 
 /**
  * What operators do to a running cluster, as faults of the simulator: hand a group to a named node, drain a node (and
@@ -15,6 +22,9 @@ import dev.membership.engine.MembershipSettings;
  * leave behind is undone at the heal, since the checks after it expect a balanced placement over every node.
  */
 final class OperatorFaults {
+
+	/** Who asks for the simulated operators' actions. */
+	static final Requester BY = Requester.of("simulated-operator");
 
 	private final Random random;
 
@@ -44,7 +54,7 @@ final class OperatorFaults {
 			return;
 		}
 		String to = others.get(this.random.nextInt(others.size())).nodeId();
-		refusedOrDone(() -> from.handOver(group, to), from.nodeId() + " hands " + group + " to " + to);
+		refusedOrDone(() -> from.operations().handOver(new HandOver(group, to, BY)), from.nodeId() + " hands " + group + " to " + to);
 	}
 
 	/** The coordinator moves a partition to a running node and pins it there; returns the partition, or -1. */
@@ -56,7 +66,7 @@ final class OperatorFaults {
 		}
 		int partition = this.random.nextInt(this.partitions);
 		String to = nodes.get(this.random.nextInt(nodes.size())).nodeId();
-		refusedOrDone(() -> coordinator.partitions(Simulation.PARTITIONED).move(partition, to, true),
+		refusedOrDone(() -> coordinator.operations().pin(new Pin(Simulation.PARTITIONED, partition, to, BY)),
 				"pin " + Simulation.PARTITIONED + "#" + partition + " to " + to);
 		return partition;
 	}
@@ -64,7 +74,7 @@ final class OperatorFaults {
 	void unpin(int partition) {
 		MembershipNode coordinator = coordinator();
 		if (coordinator != null && partition >= 0) {
-			refusedOrDone(() -> coordinator.partitions(Simulation.PARTITIONED).unpin(partition),
+			refusedOrDone(() -> coordinator.operations().unpin(new Unpin(Simulation.PARTITIONED, partition, BY)),
 					"unpin " + Simulation.PARTITIONED + "#" + partition);
 		}
 	}
@@ -73,20 +83,20 @@ final class OperatorFaults {
 		MembershipNode coordinator = coordinator();
 		if (coordinator != null) {
 			Duration length = Duration.ofNanos(Math.max(nanos, 1_000_000));
-			refusedOrDone(() -> coordinator.pauseRebalancing(length), "pause rebalancing for " + length);
+			refusedOrDone(() -> coordinator.operations().pause(new Pause(length, BY)), "pause rebalancing for " + length);
 		}
 	}
 
 	void resume() {
 		MembershipNode coordinator = coordinator();
 		if (coordinator != null) {
-			refusedOrDone(coordinator::resumeRebalancing, "resume rebalancing");
+			refusedOrDone(() -> coordinator.operations().resume(new Resume(BY)), "resume rebalancing");
 		}
 	}
 
 	/** At the heal: every node undrained, every pin off, rebalancing resumed (again once a coordinator is back). */
 	void undoAll() {
-		this.running.get().forEach(MembershipNode::undrain);
+		this.running.get().forEach((node) -> node.operations().undrain(new Undrain(BY)));
 		for (int p = 0; p < this.partitions; p++) {
 			unpin(p);
 		}

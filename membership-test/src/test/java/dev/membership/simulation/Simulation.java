@@ -28,6 +28,9 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.test.VirtualScheduler;
+import dev.membership.operations.Drain;
+import dev.membership.operations.Resign;
+import dev.membership.operations.Undrain;
 
 /**
  * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated store, and faults drawn from
@@ -489,7 +492,8 @@ final class Simulation {
 			}
 			case RESIGN -> {
 				if (target.node != null) {
-					target.node.resign(this.groups.get(this.random.nextInt(this.groups.size())));
+					target.node.operations()
+						.resign(new Resign(this.groups.get(this.random.nextInt(this.groups.size())), OperatorFaults.BY));
 				}
 			}
 			case CUT_OFF -> {
@@ -542,8 +546,8 @@ final class Simulation {
 			case DRAIN -> {
 				MembershipNode drained = target.node;
 				if (drained != null) {
-					drained.drain();
-					later(duration, drained::undrain);
+					drained.operations().drain(new Drain(OperatorFaults.BY));
+					later(duration, () -> drained.operations().undrain(new Undrain(OperatorFaults.BY)));
 				}
 			}
 			case PIN -> {

@@ -18,6 +18,8 @@ import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.ReactiveLeaderContext;
 import dev.membership.scheduling.LeaderOnly;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -44,7 +46,7 @@ class ReactiveLeaderOnlyTests {
 	/** No leader-only work holds the term: a resign ends it at once (without moving time, no drain timeout passes). */
 	private void assertNothingRuns() {
 		LeadershipTerm term = term();
-		this.cluster.node().resign("reports");
+		this.cluster.node().operations().resign(new Resign("reports", Requester.of("test")));
 		await().atMost(Duration.ofSeconds(5)).until(() -> !term.isValid());
 	}
 
@@ -92,7 +94,7 @@ class ReactiveLeaderOnlyTests {
 		AtomicReference<String> received = new AtomicReference<>();
 		this.reports.untilResult().subscribe(received::set);
 		LeadershipTerm term = term();
-		this.cluster.node().resign("reports");
+		this.cluster.node().operations().resign(new Resign("reports", Requester.of("test")));
 		assertThat(term.isEnding()).isTrue();
 		assertThat(this.cluster.node().isLeader("reports")).isTrue();
 		result.tryEmitValue("done");

@@ -1,0 +1,142 @@
+package dev.membership.actuate;
+
+import java.security.Principal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.convert.DurationStyle;
+
+import dev.membership.engine.MembershipSettings;
+import dev.membership.operations.ClusterOperations;
+import dev.membership.operations.Drain;
+import dev.membership.operations.HandOver;
+import dev.membership.operations.Move;
+import dev.membership.operations.Pause;
+import dev.membership.operations.Pin;
+import dev.membership.operations.Release;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
+import dev.membership.operations.Resume;
+import dev.membership.operations.Undrain;
+import dev.membership.operations.Unpin;
+
+/**
+ * {@code POST /actuator/cluster/<action>} onto {@link ClusterOperations}, one to one: each action's body becomes its
+ * typed request, with who asked, and its answer the JSON the reference documents.
+ */
+final class OperatorCommands {
+
+	/** Each action's body, for a refusal that says what to send. */
+	private static final Map<String, String> BODIES = Map.of("resign", "{\"group\": \"reports\"} (or none: default)",
+			"release", "{\"group\": \"tenants\", \"partition\": 3}", "handover", "{\"group\": \"reports\", \"to\": \"n2\"}",
+			"move", "{\"group\": \"tenants\", \"partition\": 3, \"to\": \"n2\"}", "pin",
+			"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"n2\"}", "unpin",
+			"{\"group\": \"tenants\", \"partition\": 3}", "pause", "{\"duration\": \"10m\"}");
+
+	/** Spring Security's stand-in for a caller who did not authenticate (WebFlux hands it over as the principal). */
+	private static final String ANONYMOUS_TOKEN = "org.springframework.security.authentication."
+			+ "AnonymousAuthenticationToken";
+
+	/** Every action, in the order the reference lists them. */
+	static final List<String> ACTIONS = List.of("resign", "release", "drain", "undrain", "handover", "move", "pin",
+			"unpin", "pause", "resume");
+
+	private final @Nullable ClusterOperations operations;
+
+	OperatorCommands(@Nullable ClusterOperations operations) {
+		this.operations = operations;
+	}
+
+	/** The body of {@code POST /actuator/cluster/<action>}: every field optional here, each action checks its own. */
+	record Body(@Nullable String group, @Nullable Integer partition, @Nullable String to, @Nullable String duration) {
+	}
+
+	/**
+	 * Carries out {@code action} for {@code by}; null for an unknown action.
+	 * @throws IllegalArgumentException what the request lacks, or why the node refuses it
+	 */
+	@Nullable OperationResponseBody perform(String action, Body body, Requester by) {
+		if (!ACTIONS.contains(action)) {
+			return null;
+		}
+		if (this.operations == null) {
+			throw new IllegalArgumentException("This node takes no operators' commands: the application's own "
+					+ "Membership bean comes without a ClusterOperations bean");
+		}
+		return perform(this.operations, action, body, by);
+	}
+
+	private static @Nullable OperationResponseBody perform(ClusterOperations operations, String action, Body body,
+			Requester by) {
+		return switch (action) {
+			case "resign" -> resignation(operations.resign(new Resign(
+					(body.group() != null && !body.group().isBlank()) ? body.group() : MembershipSettings.DEFAULT_GROUP,
+					by)));
+			case "release" -> resignation(
+					operations.release(new Release(body.group(), partition(action, body), by)));
+			case "drain" -> drain(operations.drain(new Drain(by)));
+			case "undrain" -> drain(operations.undrain(new Undrain(by)));
+			case "handover" -> handOver(operations.handOver(new HandOver(body.group(), body.to(), by)));
+			case "move" -> placement(
+					operations.move(new Move(body.group(), partition(action, body), body.to(), by)));
+			case "pin" -> placement(operations.pin(new Pin(body.group(), partition(action, body), body.to(), by)));
+			case "unpin" -> placement(operations.unpin(new Unpin(body.group(), partition(action, body), by)));
+			case "pause" -> pause(operations.pause(new Pause(duration(body), by)));
+			case "resume" -> pause(operations.resume(new Resume(by)));
+			default -> null;
+		};
+	}
+
+	/** The authenticated principal's name, or {@code anonymous}, from {@code address}. */
+	static Requester requester(@Nullable SecurityContext security, @Nullable String address) {
+		Principal principal = (security != null) ? security.getPrincipal() : null;
+		String name = (principal != null && !ANONYMOUS_TOKEN.equals(principal.getClass().getName()))
+				? principal.getName() : null;
+		return new Requester((name != null && !name.isBlank()) ? name : Requester.ANONYMOUS, address);
+	}
+
+	private static int partition(String action, Body body) {
+		if (body.partition() == null) {
+			throw new IllegalArgumentException("POST /actuator/cluster/" + action + " names the partition: "
+					+ BODIES.get(action));
+		}
+		return body.partition();
+	}
+
+	private static @Nullable Duration duration(Body body) {
+		try {
+			return (body.duration() != null && !body.duration().isBlank())
+					? DurationStyle.detectAndParse(body.duration().strip()) : null;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Cannot read the duration '" + body.duration() + "': "
+					+ BODIES.get("pause"));
+		}
+	}
+
+	private static ClusterDescriptor.Resignation resignation(dev.membership.operations.ResignResult result) {
+		return new ClusterDescriptor.Resignation(result.group(), result.partition(), result.resigned());
+	}
+
+	private static ClusterDescriptor.Drain drain(dev.membership.operations.DrainResult result) {
+		return new ClusterDescriptor.Drain(result.nodeId(), result.drained(), result.handingOver());
+	}
+
+	private static ClusterDescriptor.HandOver handOver(dev.membership.operations.HandOverResult result) {
+		return new ClusterDescriptor.HandOver(result.group(), result.from(), result.to());
+	}
+
+	private static ClusterDescriptor.Move placement(dev.membership.operations.PlacementResult result) {
+		return new ClusterDescriptor.Move(result.group(), result.partition(), result.to(), result.pinned());
+	}
+
+	private static ClusterDescriptor.Pause pause(dev.membership.operations.PauseResult result) {
+		return new ClusterDescriptor.Pause((result.pausedUntil() != null) ? result.pausedUntil().toString() : null);
+	}
+
+}

@@ -1,0 +1,57 @@
+package dev.membership.engine;
+
+import java.util.regex.Pattern;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the run history keeps of an error, for whoever may read it: the exception's class and, unless only the class
+ * is kept ({@code membership.history.error-detail=class}), the first line of its message with credentials taken out
+ * ({@code user:password@} in URIs, the values of {@code password=}, {@code secret=}, {@code token=} and their like),
+ * at most {@value #MAX_LENGTH} characters in all.
+ */
+final class ErrorText {
+
+	static final int MAX_LENGTH = 300;
+
+	static final String HIDDEN = "***";
+
+	/** The user information of a URI: {@code mongodb://user:password@host}. */
+	private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/\\s@]+@");
+
+	/** A secret's name, how it is given ({@code =}, {@code :}, quoted or not), and its value. */
+	private static final Pattern SECRET = Pattern.compile("(?i)(password|passwd|pwd|secret|token|api[-_]?key|"
+			+ "access[-_]?key|credentials?)([\"']?\\s*[=:]\\s*[\"']?)([^\\s&;,\"'}]+)");
+
+	private final boolean messages;
+
+	/** With {@code messages}, an error's class and its cleaned message; without, its class only. */
+	ErrorText(boolean messages) {
+		this.messages = messages;
+	}
+
+	@Nullable String of(@Nullable Throwable error) {
+		if (error == null) {
+			return null;
+		}
+		String type = error.getClass().getSimpleName().isEmpty() ? error.getClass().getName()
+				: error.getClass().getSimpleName();
+		if (!this.messages || error.getMessage() == null) {
+			return cut(type);
+		}
+		String message = error.getMessage();
+		int end = message.indexOf('\n');
+		return cut(type + ": " + clean((end >= 0) ? message.substring(0, end) : message));
+	}
+
+	/** {@code text} with credentials taken out. */
+	static String clean(String text) {
+		String hidden = USER_INFO.matcher(text).replaceAll(HIDDEN + "@");
+		return SECRET.matcher(hidden).replaceAll("$1$2" + HIDDEN);
+	}
+
+	private static String cut(String text) {
+		return (text.length() > MAX_LENGTH) ? text.substring(0, MAX_LENGTH) : text;
+	}
+
+}
