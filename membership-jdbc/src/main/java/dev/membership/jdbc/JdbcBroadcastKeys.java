@@ -15,9 +15,9 @@ import dev.membership.spi.StoreException;
 /**
  * The cluster's broadcast keys, generated once and kept in PostgreSQL ({@code membership_keys}), as the MongoDB store
  * keeps them: every node that can read the database signs and verifies with no configuration. The first node to ask
- * inserts a random 256-bit key; everyone else reads it. To rotate, put a new key first in the row's {@code keys}
- * (nodes read it again every five minutes: {@link CachedBroadcastKeys}), or configure
- * {@code membership.broadcast.keys} instead.
+ * inserts a random 256-bit key; everyone else reads it. To rotate, add a new key last in the row's {@code keys},
+ * then, once every node has read it (five minutes: {@link CachedBroadcastKeys}), move it first, then remove the old
+ * one; or configure {@code membership.broadcast.keys} instead.
  */
 public final class JdbcBroadcastKeys extends CachedBroadcastKeys {
 

@@ -24,7 +24,7 @@ class JdbcBroadcastKeysTests {
 		BroadcastKeyring b = second.keyring();
 		byte[] body = "hello".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		assertThat(b.primaryKeyId()).isEqualTo(a.primaryKeyId());
-		assertThat(b.verify(a.primaryKeyId(), body, a.sign(body))).isTrue();
+		assertThat(b.verify(a.primaryKeyId(), "n2", body, a.sign("n2", body))).isTrue();
 		assertThat(first.keyringAtHand()).isSameAs(a);
 	}
 

@@ -1,5 +1,6 @@
 package dev.membership.broadcast;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -14,8 +15,11 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * HMAC-SHA256 keys: the first signs, every one verifies (rotation: add the new key first, remove the old one once
- * every node has the new list). A key is named by a short hash of it, never by itself.
+ * HMAC-SHA256 keys: the first signs, every one verifies. A signature covers the recipient's node id with the body (the
+ * body names the topic, sender, id and time), so a message is accepted only by the node it was sent to: a captured
+ * notice cannot be replayed to another node. Rotation without a refused message: add the new key after the others
+ * (every node accepts it, none signs with it), then, once every node has it, put it first (it signs), then remove the
+ * old one once every node has that list. A key is named by a short hash of it, never by itself.
  */
 public final class BroadcastKeyring {
 
@@ -58,13 +62,16 @@ public final class BroadcastKeyring {
 		return this.primaryId;
 	}
 
-	/** Base64 HMAC of {@code body} with the primary key. */
-	public String sign(byte[] body) {
-		return Base64.getEncoder().encodeToString(mac(this.primaryId, body));
+	/** Base64 HMAC, with the primary key, of {@code body} for the node {@code recipient} alone. */
+	public String sign(String recipient, byte[] body) {
+		return Base64.getEncoder().encodeToString(mac(this.primaryId, recipient, body));
 	}
 
-	/** Whether {@code signature} is the HMAC of {@code body} under the key named {@code keyId}; constant time. */
-	public boolean verify(String keyId, byte[] body, String signature) {
+	/**
+	 * Whether {@code signature} is the HMAC of {@code body} for {@code recipient} (this node) under the key named
+	 * {@code keyId}; constant time.
+	 */
+	public boolean verify(String keyId, String recipient, byte[] body, String signature) {
 		SecretKeySpec key = this.keys.get(keyId);
 		if (key == null || signature == null) {
 			return false;
@@ -76,7 +83,7 @@ public final class BroadcastKeyring {
 		catch (IllegalArgumentException ex) {
 			return false;
 		}
-		return MessageDigest.isEqual(mac(keyId, body), given);
+		return MessageDigest.isEqual(mac(keyId, recipient, body), given);
 	}
 
 	static String idOf(byte[] secret) {
@@ -89,7 +96,8 @@ public final class BroadcastKeyring {
 		}
 	}
 
-	private byte[] mac(String keyId, byte[] body) {
+	/** The HMAC of the recipient's UTF-8 bytes, after their count (4 bytes, big-endian), then the body. */
+	private byte[] mac(String keyId, String recipient, byte[] body) {
 		Mac mac;
 		try {
 			mac = (Mac) this.prototypes.get(keyId).clone(); // the prototype is only read: safe from any thread
@@ -97,6 +105,9 @@ public final class BroadcastKeyring {
 		catch (CloneNotSupportedException ex) {
 			mac = newMac(this.keys.get(keyId)); // a provider whose MAC cannot be cloned
 		}
+		byte[] to = recipient.getBytes(StandardCharsets.UTF_8);
+		mac.update(ByteBuffer.allocate(4).putInt(to.length).array());
+		mac.update(to);
 		return mac.doFinal(body);
 	}
 

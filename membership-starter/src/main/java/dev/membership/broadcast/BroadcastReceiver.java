@@ -104,7 +104,7 @@ public class BroadcastReceiver {
 			log.warn("Cannot check a broadcast: no keys ({})", ex.getMessage());
 			return reject(503, "unavailable");
 		}
-		if (!keyring.verify(keyId, body, signature)) {
+		if (!keyring.verify(keyId, this.nodeId, body, signature)) { // signed for this node, or not accepted
 			return reject(401, "unauthorized");
 		}
 		Envelope envelope;

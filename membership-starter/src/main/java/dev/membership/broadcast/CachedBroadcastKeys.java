@@ -1,6 +1,9 @@
 package dev.membership.broadcast;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -10,21 +13,40 @@ import dev.membership.spi.StoreException;
 
 /**
  * Broadcast keys a store keeps (generated once by the first node, read by every other): read again every five
- * minutes, so that a rotation reaches every node; while the store cannot be read, the keys read before are kept and
- * the read is tried again every 30 seconds. A store implements {@link #load()}: the MongoDB stores and the PostgreSQL
- * store do.
+ * minutes, so that a rotation reaches every node within that; while the store cannot be read, the keys read before
+ * are kept and the read is tried again every 30 seconds. One read at a time: the messages that find the keys stale
+ * meanwhile wait for that read instead of each reading the store. A store implements {@link #load()}: the MongoDB
+ * stores and the PostgreSQL store do.
  */
 public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 
 	private static final Logger log = LoggerFactory.getLogger(CachedBroadcastKeys.class);
 
-	private static final Duration REFRESH = Duration.ofMinutes(5);
+	/** How long keys read from the store are used before they are read again: a rotation's step waits this long. */
+	public static final Duration REFRESH = Duration.ofMinutes(5);
 
 	private static final Duration RETRY = Duration.ofSeconds(30);
+
+	private final long refreshNanos;
+
+	private final long retryNanos;
 
 	private volatile @Nullable BroadcastKeyring cached;
 
 	private volatile long cachedAtNanos;
+
+	/** The read in flight, if any: the one the others wait for. */
+	private final AtomicReference<@Nullable CompletableFuture<BroadcastKeyring>> reading = new AtomicReference<>();
+
+	protected CachedBroadcastKeys() {
+		this(REFRESH);
+	}
+
+	/** Keys read again every {@code refresh} (and, while the store cannot be read, at most every 30 s). */
+	protected CachedBroadcastKeys(Duration refresh) {
+		this.refreshNanos = refresh.toNanos();
+		this.retryNanos = Math.min(RETRY.toNanos(), refresh.toNanos());
+	}
 
 	/** The keys as the store has them now, a random key kept first when it has none; may throw. */
 	protected abstract BroadcastKeyring load();
@@ -32,15 +54,35 @@ public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 	@Override
 	public @Nullable BroadcastKeyring keyringAtHand() {
 		BroadcastKeyring current = this.cached;
-		return (current != null && System.nanoTime() - this.cachedAtNanos < REFRESH.toNanos()) ? current : null;
+		return (current != null && System.nanoTime() - this.cachedAtNanos < this.refreshNanos) ? current : null;
 	}
 
 	@Override
 	public BroadcastKeyring keyring() {
-		BroadcastKeyring current = this.cached;
-		if (current != null && System.nanoTime() - this.cachedAtNanos < REFRESH.toNanos()) {
+		BroadcastKeyring current = keyringAtHand();
+		if (current != null) {
 			return current;
 		}
+		CompletableFuture<BroadcastKeyring> mine = new CompletableFuture<>();
+		CompletableFuture<BroadcastKeyring> inFlight = this.reading.compareAndExchange(null, mine);
+		if (inFlight != null) {
+			return await(inFlight); // another thread reads the store: its answer is this one's
+		}
+		try {
+			mine.complete(read());
+		}
+		catch (RuntimeException ex) {
+			mine.completeExceptionally(ex);
+		}
+		finally {
+			this.reading.set(null);
+		}
+		return await(mine);
+	}
+
+	/** Reads the store; keeps the keys read before when it cannot be read. */
+	private BroadcastKeyring read() {
+		BroadcastKeyring current = this.cached;
 		try {
 			BroadcastKeyring loaded = load();
 			this.cached = loaded;
@@ -51,13 +93,22 @@ public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 			// a driver error, or a reactive call that timed out or was refused on this thread
 			if (current != null) {
 				// keep the keys we have, and do not make every message wait out the store's timeout meanwhile
-				this.cachedAtNanos = System.nanoTime() - REFRESH.toNanos() + RETRY.toNanos();
+				this.cachedAtNanos = System.nanoTime() - this.refreshNanos + this.retryNanos;
 				log.warn("Cannot refresh the broadcast keys ({}); keeping the ones read before, trying again in {}",
-						ex.getMessage(), RETRY);
+						ex.getMessage(), Duration.ofNanos(this.retryNanos));
 				return current;
 			}
 			throw (ex instanceof StoreException store) ? store
 					: new StoreException("Cannot read the broadcast keys: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static BroadcastKeyring await(CompletableFuture<BroadcastKeyring> read) {
+		try {
+			return read.join(); // the read is bounded by the store's operation timeout
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
 		}
 	}
 

@@ -208,7 +208,6 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private CompletableFuture<BroadcastResult> fanOut(UUID id, String topic, Instant sentAt, JsonNode tree,
 			byte[] body, BroadcastKeyring keyring, Predicate<Member> to) {
-		String signature = keyring.sign(body);
 		List<CompletableFuture<Delivery>> deliveries = new ArrayList<>();
 		for (Member member : this.node.liveMembers()) {
 			if (!to.test(member)) {
@@ -232,7 +231,8 @@ public class ClusterBroadcaster implements AutoCloseable {
 			CompletableFuture<Delivery> delivery = new CompletableFuture<>();
 			onSenders(() -> {
 				try {
-					delivery.complete(this.http.deliver(member, body, keyring.primaryKeyId(), signature));
+					delivery.complete(this.http.deliver(member, body, keyring.primaryKeyId(),
+							keyring.sign(member.nodeId(), body))); // for this member alone
 				}
 				catch (Throwable ex) {
 					delivery.completeExceptionally(ex);

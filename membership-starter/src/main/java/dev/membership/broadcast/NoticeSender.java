@@ -45,11 +45,11 @@ final class NoticeSender {
 		this.uris = uris;
 	}
 
-	/** A notice as it goes out: its body, and the key and signature it carries. */
-	record Signed(byte[] body, String keyId, String signature) {
+	/** A notice as it goes out: its body, and the keys that sign it for each recipient. */
+	record Signed(byte[] body, BroadcastKeyring keyring) {
 
 		static Signed of(byte[] body, BroadcastKeyring keyring) {
-			return new Signed(body, keyring.primaryKeyId(), keyring.sign(body));
+			return new Signed(body, keyring);
 		}
 
 	}
@@ -88,7 +88,8 @@ final class NoticeSender {
 		String failure = null;
 		for (int attempt = 1; attempt <= (retry ? 2 : 1); attempt++) {
 			try {
-				int status = post(this.uris.apply(address), notice.body(), notice.keyId(), notice.signature());
+				int status = post(this.uris.apply(address), notice.body(), notice.keyring().primaryKeyId(),
+						notice.keyring().sign(member.nodeId(), notice.body()));
 				failure = (status / 100 == 2) ? null : "HTTP " + status;
 				break;
 			}

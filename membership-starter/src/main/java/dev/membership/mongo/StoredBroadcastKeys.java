@@ -21,8 +21,9 @@ import dev.membership.broadcast.CachedBroadcastKeys;
 /**
  * The cluster's broadcast keys, generated once and kept in MongoDB: every node that can read the database signs and
  * verifies with no configuration. The first node to ask inserts a random 256-bit key; everyone else reads it. To
- * rotate, put a new key first in the document's {@code keys} array (nodes read it again every five minutes:
- * {@link CachedBroadcastKeys}), or configure keys in properties instead. Driver-neutral: {@link MongoBroadcastKeys} runs it on the blocking driver,
+ * rotate, add a new key last in the document's {@code keys} array, then, once every node has read it (five minutes:
+ * {@link CachedBroadcastKeys}), move it first, then remove the old one ({@link BroadcastKeyring}); or configure keys in
+ * properties instead. Driver-neutral: {@link MongoBroadcastKeys} runs it on the blocking driver,
  * {@link ReactiveMongoBroadcastKeys} on the reactive one, and neither driver's types appear here, so that an
  * application with only the other driver can load it.
  */

@@ -236,25 +236,29 @@ class BroadcastClusterTests {
 		BroadcastKeyring keyring = target.getBean(BroadcastKeySource.class).keyring();
 		Instant now = membership(target).serverTimeEstimate().orElseThrow();
 		byte[] body = envelope(UUID.randomUUID(), now);
-		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(body)).body())
+		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), body)).body())
 			.contains("accepted");
-		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(body)).body())
+		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), body)).body())
 			.contains("duplicate");
 		assertThat(received(target)).hasSize(1);
+		byte[] elsewhere = envelope(UUID.randomUUID(), now);
+		assertThat(post(target, "application/json", elsewhere, keyring.primaryKeyId(),
+				keyring.sign(membership(cluster.get(0)).nodeId(), elsewhere)).statusCode())
+			.as("a message signed for n1, replayed to n2").isEqualTo(401);
 		byte[] fresh = envelope(UUID.randomUUID(), now);
 		assertThat(post(target, "application/json", fresh, null, null).statusCode()).isEqualTo(401);
-		assertThat(post(target, "application/json", fresh, keyring.primaryKeyId(), keyring.sign(body)).statusCode())
+		assertThat(post(target, "application/json", fresh, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), body)).statusCode())
 			.isEqualTo(401);
 		byte[] stale = envelope(UUID.randomUUID(), now.minusSeconds(45));
-		assertThat(post(target, "application/json", stale, keyring.primaryKeyId(), keyring.sign(stale)).statusCode())
+		assertThat(post(target, "application/json", stale, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), stale)).statusCode())
 			.isEqualTo(401);
 		byte[] broken = "{\"id\":".getBytes(StandardCharsets.UTF_8);
-		assertThat(post(target, "application/json", broken, keyring.primaryKeyId(), keyring.sign(broken)).statusCode())
+		assertThat(post(target, "application/json", broken, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), broken)).statusCode())
 			.isEqualTo(400);
-		assertThat(post(target, "text/plain", fresh, keyring.primaryKeyId(), keyring.sign(fresh)).statusCode())
+		assertThat(post(target, "text/plain", fresh, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), fresh)).statusCode())
 			.isEqualTo(400);
 		byte[] big = new byte[65 * 1024];
-		assertThat(post(target, "application/json", big, keyring.primaryKeyId(), keyring.sign(big)).statusCode())
+		assertThat(post(target, "application/json", big, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), big)).statusCode())
 			.isEqualTo(413);
 		HttpResponse<String> get = this.http.send(HttpRequest.newBuilder(URI.create(url(target))).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
@@ -288,7 +292,7 @@ class BroadcastClusterTests {
 						+ random.nextLong() + ",\"payload\":" + random.nextInt() + "}").getBytes(StandardCharsets.UTF_8);
 			}
 			String keyId = random.nextBoolean() ? keyring.primaryKeyId() : Long.toHexString(random.nextLong());
-			String signature = random.nextBoolean() ? keyring.sign(body.length > 0 ? new byte[] { body[0] } : body)
+			String signature = random.nextBoolean() ? keyring.sign(membership(target).nodeId(), body.length > 0 ? new byte[] { body[0] } : body)
 					: Long.toString(random.nextLong());
 			HttpResponse<String> response = post(target, types[random.nextInt(types.length)], body,
 					random.nextInt(8) == 0 ? null : keyId, signature);

@@ -46,7 +46,7 @@ class BroadcastReceiverTests {
 
 	private BroadcastReceiver.Response signedWith(BroadcastReceiver receiver, String key, byte[] body) {
 		BroadcastKeyring signer = BroadcastKeyring.ofStrings(List.of(key));
-		return send(receiver, "application/json", body, signer.primaryKeyId(), signer.sign(body));
+		return send(receiver, "application/json", body, signer.primaryKeyId(), signer.sign("receiver", body));
 	}
 
 	@Test
@@ -64,14 +64,29 @@ class BroadcastReceiverTests {
 	}
 
 	@Test
+	void aMessageSignedForAnotherNodeIsRefusedAndTheSameBodySignedForThisOneAccepted() {
+		BroadcastReceiver receiver = receiver(NEW_KEY);
+		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(NEW_KEY));
+		byte[] body = body(UUID.randomUUID(), this.now);
+		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("elsewhere", body))
+			.status()).as("captured on its way to another node, replayed here").isEqualTo(401);
+		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("receiver", body))
+			.status()).isEqualTo(200);
+		assertThat(keyring.sign("a", "bc".getBytes(StandardCharsets.UTF_8)))
+			.as("the recipient and the body cannot be shifted into each other")
+			.isNotEqualTo(keyring.sign("ab", "c".getBytes(StandardCharsets.UTF_8)));
+		assertThat(this.delivered).hasSize(1);
+	}
+
+	@Test
 	void rejectsEveryBadMessageWithTheRightStatusAndPublishesNothing() {
 		BroadcastReceiver receiver = receiver(NEW_KEY);
 		byte[] body = body(UUID.randomUUID(), this.now);
 		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(NEW_KEY));
 		assertThat(send(receiver, "application/json", body, null, null).status()).as("unsigned").isEqualTo(401);
-		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("other".getBytes()))
+		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("receiver", "other".getBytes()))
 			.status()).as("wrong signature").isEqualTo(401);
-		assertThat(send(receiver, "application/json", body, "0123456789abcdef", keyring.sign(body)).status())
+		assertThat(send(receiver, "application/json", body, "0123456789abcdef", keyring.sign("receiver", body)).status())
 			.as("unknown key").isEqualTo(401);
 		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), "%%%").status())
 			.as("not base64").isEqualTo(401);
@@ -84,15 +99,15 @@ class BroadcastReceiverTests {
 		assertThat(signedWith(receiver, NEW_KEY, "{\"id\":\"x\"}".getBytes()).status()).as("missing fields")
 			.isEqualTo(400);
 		assertThat(signedWith(receiver, NEW_KEY, "[1,2]".getBytes()).status()).as("not an object").isEqualTo(400);
-		assertThat(send(receiver, "text/plain", body, keyring.primaryKeyId(), keyring.sign(body)).status())
+		assertThat(send(receiver, "text/plain", body, keyring.primaryKeyId(), keyring.sign("receiver", body)).status())
 			.as("wrong content type").isEqualTo(400);
-		assertThat(send(receiver, null, body, keyring.primaryKeyId(), keyring.sign(body)).status())
+		assertThat(send(receiver, null, body, keyring.primaryKeyId(), keyring.sign("receiver", body)).status())
 			.as("no content type").isEqualTo(400);
 		byte[] big = new byte[2048];
-		assertThat(send(receiver, "application/json", big, keyring.primaryKeyId(), keyring.sign(big)).status())
+		assertThat(send(receiver, "application/json", big, keyring.primaryKeyId(), keyring.sign("receiver", big)).status())
 			.as("oversized").isEqualTo(413);
 		assertThat(receiver.receive("application/json", -1, new ByteArrayInputStream(big), keyring.primaryKeyId(),
-				keyring.sign(big)).status()).as("oversized, no length given").isEqualTo(413);
+				keyring.sign("receiver", big)).status()).as("oversized, no length given").isEqualTo(413);
 		assertThat(this.delivered).isEmpty();
 	}
 
@@ -122,7 +137,7 @@ class BroadcastReceiverTests {
 		BroadcastReceiver receiver = new BroadcastReceiver("receiver", () -> keyring, this.mapper, BroadcastSettings.defaults(),
 				Optional::empty, this.delivered::add, BroadcastMetrics.none());
 		byte[] body = body(UUID.randomUUID(), this.now);
-		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign(body)).status())
+		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("receiver", body)).status())
 			.isEqualTo(503);
 		assertThat(this.delivered).isEmpty();
 	}

@@ -92,7 +92,8 @@ class NoticeSenderTests {
 	}
 
 	private static NoticeSender.Signed signed(String body) {
-		return new NoticeSender.Signed(body.getBytes(StandardCharsets.UTF_8), "k1", "sig");
+		return NoticeSender.Signed.of(body.getBytes(StandardCharsets.UTF_8),
+				BroadcastKeyring.ofStrings(List.of("k".repeat(32))));
 	}
 
 	private static int closedPort() throws IOException {
