@@ -21,13 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "server.address=127.0.0.1", "management.health.mongodb.enabled=false", "membership.renewal-interval=100ms",
+		properties = { "server.address=127.0.0.1", "sample.operator.password=" + SampleApplicationTests.PASSWORD,
+				"membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms",
 				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms",
 				"sample.tenants.interval=100ms" })
 @Import(TestDatabase.InContext.class)
 class SampleApplicationTests {
 
+	static final String PASSWORD = "test-operator-secret";
 
 	@Autowired
 	private Membership membership;
@@ -98,7 +100,8 @@ class SampleApplicationTests {
 			throws Exception {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.partitions("tenants").owned().size() == 8);
 		long epoch = this.membership.partitions("tenants").owners().get(3).epoch();
-		HttpResponse<String> released = post("/actuator/cluster", "{\"group\": \"tenants\", \"partition\": 3}");
+		HttpResponse<String> released = post("/actuator/cluster/release",
+				"{\"group\": \"tenants\", \"partition\": 3}");
 		assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
 		assertThat(this.json.readTree(released.body()))
 			.isEqualTo(this.json.readTree("{\"group\": \"tenants\", \"partition\": 3, \"resigned\": true}"));
@@ -106,9 +109,9 @@ class SampleApplicationTests {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.membership.partitions("tenants").owned().contains(3)
 					&& this.membership.partitions("tenants").owners().get(3).epoch() > epoch);
-		HttpResponse<String> whole = post("/actuator/cluster", "{\"group\": \"tenants\"}");
+		HttpResponse<String> whole = post("/actuator/cluster/resign", "{\"group\": \"tenants\"}");
 		assertThat(whole.statusCode()).isEqualTo(400);
-		assertThat(whole.body()).contains("is partitioned").contains("release(partition)");
+		assertThat(whole.body()).contains("is partitioned").contains("POST /actuator/cluster/release");
 	}
 
 	@Test
@@ -122,7 +125,7 @@ class SampleApplicationTests {
 		assertThat(runs.size()).isBetween(1, 5);
 		JsonNode run = runs.get(0);
 		assertThat(run.propertyNames()).containsExactlyInAnyOrder("job", "group", "partition", "nodeId", "epoch",
-				"startedAt", "endedAt", "outcome", "error");
+				"startedAt", "endedAt", "outcome", "error", "requestedBy", "requestedFrom");
 		assertThat(run.get("job").asString()).isEqualTo("housekeeping#purgeExpired");
 		assertThat(run.get("group").asString()).isEqualTo("default");
 		assertThat(run.get("partition").isNull()).isTrue();
@@ -151,11 +154,14 @@ class SampleApplicationTests {
 				&& this.membership.partitions("tenants").owned().isEmpty());
 		assertThat(get("/actuator/health").body()).contains("\"drained\":true");
 
-		// the action is in the history, with the node that carried it out (this node's: the embedded database's file
-		// keeps the history of earlier runs of this test)
+		// the action is in the history, with the node that carried it out and who asked from where (this node's: the
+		// embedded database's file keeps the history of earlier runs of this test)
 		String drains = "/actuator/cluster/runs?job=operator%23drain&node=" + this.membership.nodeId();
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> this.json.readTree(get(drains).body()).get("runs").size() == 1);
+		JsonNode recorded = await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.json.readTree(get(drains).body()).get("runs"), (runs) -> runs.size() == 1)
+			.get(0);
+		assertThat(recorded.get("requestedBy").asString()).isEqualTo("operator");
+		assertThat(recorded.get("requestedFrom").asString()).isEqualTo("127.0.0.1");
 
 		HttpResponse<String> undrained = post("/actuator/cluster/undrain", "");
 		assertThat(this.json.readTree(undrained.body()).get("drained").asBoolean()).isFalse();
@@ -175,21 +181,50 @@ class SampleApplicationTests {
 		assertThat(this.json.readTree(post("/actuator/cluster/resume", "").body()).get("pausedUntil").isNull())
 			.isTrue();
 		assertThat(post("/actuator/cluster/pause", "{\"duration\": \"2h\"}").body()).contains("at most 60 minutes");
-		HttpResponse<String> pinned = post("/actuator/cluster/move",
-				"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"" + this.membership.nodeId()
-						+ "\", \"pin\": true}");
+		HttpResponse<String> pinned = post("/actuator/cluster/pin",
+				"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"" + this.membership.nodeId() + "\"}");
 		assertThat(this.json.readTree(pinned.body()).get("pinned").asBoolean()).as(pinned.body()).isTrue();
-		await().atMost(Duration.ofSeconds(5)).until(() -> post("/actuator/cluster/move",
-				"{\"group\": \"tenants\", \"partition\": 3, \"pin\": false}").statusCode() == 200);
+		await().atMost(Duration.ofSeconds(5)).until(() -> post("/actuator/cluster/unpin",
+				"{\"group\": \"tenants\", \"partition\": 3}").statusCode() == 200);
 		assertThat(post("/actuator/cluster/move", "{\"group\": \"tenants\", \"partition\": 99, \"to\": \"x\"}")
 			.statusCode()).isEqualTo(400);
 	}
 
+	@Test
+	void onlyTheOperatorSteersTheClusterWhileAnyoneReadsAndTheHealthIsUpOnTheEmbeddedDatabase() throws Exception {
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.isLeader("default"));
+		for (String action : java.util.List.of("resign", "drain", "pause", "move")) {
+			HttpResponse<String> anonymous = send("POST", "/actuator/cluster/" + action, "{}", null);
+			assertThat(anonymous.statusCode()).as("anonymous POST /actuator/cluster/%s", action).isEqualTo(401);
+			HttpResponse<String> wrong = send("POST", "/actuator/cluster/" + action, "{}", "operator:guess");
+			assertThat(wrong.statusCode()).as("a wrong password").isEqualTo(401);
+		}
+		assertThat(this.membership.isLeader("default")).as("nothing was done").isTrue();
+		assertThat(this.membership.status().drained()).isFalse();
+		assertThat(get("/actuator/cluster").statusCode()).isEqualTo(200);
+		assertThat(get("/actuator/cluster/runs").statusCode()).isEqualTo(200);
+		// Boot's MongoDB check cannot ask the embedded stand-in: the health the sample can check, UP with its cluster
+		HttpResponse<String> health = get("/actuator/health");
+		JsonNode status = this.json.readTree(health.body());
+		assertThat(status.get("status").asString()).as(health.body()).isEqualTo("UP");
+		assertThat(status.get("components").propertyNames()).noneMatch((name) -> name.startsWith("mongo"));
+		assertThat(status.get("components").get("membership").get("status").asString()).isEqualTo("UP");
+	}
+
+	/** As the operator, with HTTP Basic. */
 	private HttpResponse<String> post(String path, String body) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+		return send("POST", path, body, "operator:" + PASSWORD);
+	}
+
+	private HttpResponse<String> send(String method, String path, String body, String credentials) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
 			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(body))
-			.build(), HttpResponse.BodyHandlers.ofString());
+			.method(method, HttpRequest.BodyPublishers.ofString(body));
+		if (credentials != null) {
+			request.header("Authorization", "Basic " + java.util.Base64.getEncoder()
+				.encodeToString(credentials.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+		}
+		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** The latest finished run of each partition. */

@@ -42,8 +42,12 @@ final class SampleProcesses implements AutoCloseable {
 
 	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
-	record Proc(String name, Process process, int port) {
+	/** A process, its HTTP port (0 for the database) and the file it logs to. */
+	record Proc(String name, Process process, int port, Path log) {
 	}
+
+	/** The operator's password the nodes start with (a node started with an empty one makes one up and logs it). */
+	static final String OPERATOR_PASSWORD = "e2e-operator";
 
 	private final List<Proc> processes = new CopyOnWriteArrayList<>();
 
@@ -73,6 +77,7 @@ final class SampleProcesses implements AutoCloseable {
 		args.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--membership.node-id=" + name,
 				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
 				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
+				"--sample.operator.password=" + OPERATOR_PASSWORD,
 				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
 				"--sample.items.lifetime=500ms", "--sample.tenants.interval=1s"));
 		for (String override : extra) {
@@ -89,7 +94,7 @@ final class SampleProcesses implements AutoCloseable {
 		command.addAll(List.of(args));
 		Path log = LOGS.resolve(name + "-" + System.nanoTime() % 100000 + ".log");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-		Proc proc = new Proc(name, process, port);
+		Proc proc = new Proc(name, process, port, log);
 		this.processes.add(proc);
 		return proc;
 	}
@@ -130,6 +135,20 @@ final class SampleProcesses implements AutoCloseable {
 			.POST(HttpRequest.BodyPublishers.noBody())
 			.header("Accept", "*/*")
 			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/** A JSON {@code POST} with HTTP Basic {@code user:password}, or anonymous when {@code credentials} is null. */
+	static HttpResponse<String> post(Proc node, String path, String json, String credentials)
+			throws IOException, InterruptedException {
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri(node, path))
+			.timeout(Duration.ofSeconds(5))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json));
+		if (credentials != null) {
+			request.header("Authorization", "Basic " + java.util.Base64.getEncoder()
+				.encodeToString(credentials.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+		}
+		return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** The node's {@code /actuator/cluster}, or null when it does not answer. */

@@ -3,15 +3,9 @@ package dev.membership.sample.e2e;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.Sorts;
-import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +26,8 @@ import static org.awaitility.Awaitility.await;
  * works 8 s, with a drain timeout of 2 s. Membership's phase ends within the drain timeout plus the leave's bound (the
  * lease here, shorter than what Spring's 30 s phase leaves) plus a second; then Spring's scheduler waits for the run
  * that outlived the drain (its own shutdown phase), and the process exits once that ended and the context closed.
- * No other node starts a run before the drain timed out, and the run that outlived the drain is fenced out.
+ * No other node starts a run before the drain timed out, and the run that outlived the drain is fenced out. On both
+ * backends: the MongoDB stand-in, and PostgreSQL (the Failsafe execution {@code postgres}).
  */
 class ShutdownBoundIT {
 
@@ -49,7 +44,8 @@ class ShutdownBoundIT {
 
 	private static SampleProcesses processes;
 
-	private static @Nullable MongoClient client;
+	/** The database's port. */
+	private static int database;
 
 	@BeforeAll
 	static void prepare() throws Exception {
@@ -58,18 +54,14 @@ class ShutdownBoundIT {
 
 	@AfterAll
 	static void stopEverything() throws InterruptedException {
-		if (client != null) {
-			client.close();
-		}
 		processes.close();
 	}
 
 	@Test
 	void aLeaderStoppedInARunLongerThanTheDrainExitsWithinTheBoundAndNoOtherNodeRunsBeforeTheDrainEnded()
 			throws Exception {
-		int database = freePort();
+		database = freePort();
 		processes.startDatabase(database, Files.createTempDirectory(LOGS, "shutdown-db"));
-		client = MongoClients.create("mongodb://127.0.0.1:" + database);
 		Proc stopping = processes.startNode("s1", database, "--sample.housekeeping.work-duration=" + RUN.toMillis() + "ms",
 				"--sample.housekeeping.interval=20ms", "--membership.shutdown.drain-timeout=" + DRAIN.toMillis() + "ms");
 		processes.awaitReady(List.of(stopping));
@@ -77,9 +69,9 @@ class ShutdownBoundIT {
 		Proc next = processes.startNode("s2", database, "--sample.housekeeping.work-duration=100ms",
 				"--sample.housekeeping.interval=20ms");
 		processes.awaitReady(List.of(next));
-		Document running = await("a run of s1 in progress").atMost(Duration.ofSeconds(30))
+		JsonNode running = await("a run of s1 in progress").atMost(Duration.ofSeconds(30))
 			.until(() -> runs().stream()
-				.filter((r) -> "s1".equals(r.getString("nodeId")) && r.get("endedAt") == null)
+				.filter((r) -> "s1".equals(r.get("nodeId").asString()) && r.get("endedAt").isNull())
 				.findFirst()
 				.orElse(null), (r) -> r != null);
 		Instant sigterm = Instant.now();
@@ -88,35 +80,36 @@ class ShutdownBoundIT {
 		assertThat(stopping.process().waitFor(60, TimeUnit.SECONDS)).as("s1 exited").isTrue();
 		Duration exit = Duration.ofNanos(System.nanoTime() - sent);
 		processes.exited(stopping);
-		Document first = await("s2's first run").atMost(Duration.ofSeconds(30))
+		JsonNode first = await("s2's first run").atMost(Duration.ofSeconds(30))
 			.until(() -> runs().stream()
-				.filter((r) -> "s2".equals(r.getString("nodeId")))
-				.reduce((a, b) -> b) // runs() is newest first: the last is the earliest
+				.filter((r) -> "s2".equals(r.get("nodeId").asString()))
+				.findFirst() // runs() is oldest first
 				.orElse(null), (r) -> r != null);
-		Instant nextStart = first.getDate("startedAt").toInstant();
+		Instant nextStart = Instant.parse(first.get("startedAt").asString());
 		Duration afterSigterm = Duration.between(sigterm, nextStart);
 		System.out.printf("e2e SIGTERM in a run longer than the drain (drain %d ms, leave at most %d ms): s1 exited "
 				+ "%d ms after SIGTERM; s2's first run began %d ms after SIGTERM, under epoch %d (s1's run: epoch %d)%n",
 				DRAIN.toMillis(), LEAVE.toMillis(), exit.toMillis(), afterSigterm.toMillis(),
-				first.getLong("epoch"), running.getLong("epoch"));
+				first.get("epoch").asLong(), running.get("epoch").asLong());
 		// membership's phase (drain, leave, a second of slack), or the run's end if later: the scheduler waits for it
-		Duration runLeft = Duration.between(sigterm, running.getDate("startedAt").toInstant().plus(RUN));
+		Duration runLeft = Duration.between(sigterm, Instant.parse(running.get("startedAt").asString()).plus(RUN));
 		Duration membership = DRAIN.plus(LEAVE).plusSeconds(1);
 		Duration bound = ((runLeft.compareTo(membership) > 0) ? runLeft : membership).plus(CLOSE);
 		System.out.printf("e2e SIGTERM in a run longer than the drain: the run had %d ms left; bound %d ms%n",
 				runLeft.toMillis(), bound.toMillis());
 		assertThat(exit).as("SIGTERM to exit").isLessThanOrEqualTo(bound);
 		// the drain starts once the signal is handled: nothing of s2 before it timed out (both clocks are this
-		// machine's: the stand-in database stamps with its own)
+		// machine's: the database stamps with its own)
 		assertThat(afterSigterm).as("from SIGTERM to the next run").isGreaterThanOrEqualTo(DRAIN.minusMillis(20));
-		assertThat(first.getLong("epoch")).isGreaterThan(running.getLong("epoch"));
-		Document drained = runs().stream()
-			.filter((r) -> r.getString("_id").equals(running.getString("_id")))
+		assertThat(first.get("epoch").asLong()).isGreaterThan(running.get("epoch").asLong());
+		JsonNode drained = runs().stream()
+			.filter((r) -> r.get("id").asString().equals(running.get("id").asString()))
 			.findFirst()
 			.orElseThrow();
-		if (drained.get("endedAt") != null && drained.getDate("endedAt").toInstant().isAfter(nextStart)) {
-			assertThat(drained.get("accepted")).as("the run that outlived the drain was fenced out: %s", drained)
-				.isNotEqualTo(Boolean.TRUE);
+		if (!drained.get("endedAt").isNull() && Instant.parse(drained.get("endedAt").asString()).isAfter(nextStart)) {
+			assertThat(drained.get("accepted").isBoolean() && drained.get("accepted").asBoolean())
+				.as("the run that outlived the drain was fenced out: %s", drained)
+				.isFalse();
 		}
 	}
 
@@ -126,15 +119,9 @@ class ShutdownBoundIT {
 				: null;
 	}
 
-	/** Every housekeeping run, newest first, read straight from the database. */
-	private static List<Document> runs() {
-		List<Document> runs = new ArrayList<>();
-		client.getDatabase("membership-sample")
-			.getCollection("housekeeping_runs")
-			.find(Filters.exists("startedAt"))
-			.sort(Sorts.descending("startedAt"))
-			.into(runs);
-		return runs;
+	/** Every housekeeping run, oldest first, read straight from the database. */
+	private static List<JsonNode> runs() {
+		return StoredData.runs(database, "housekeeping_runs");
 	}
 
 }
