@@ -41,6 +41,13 @@ import dev.membership.spi.RunQuery;
 @Endpoint(id = "cluster", defaultAccess = Access.READ_ONLY)
 public class ClusterEndpoint {
 
+	/**
+	 * The operators' actions, {@code POST /actuator/cluster/<action>}, in the order the reference lists them: one to
+	 * one onto {@link ClusterOperations}.
+	 */
+	public static final List<String> ACTIONS = List.of("resign", "release", "drain", "undrain", "handover", "move",
+			"pin", "unpin", "pause", "resume");
+
 	/** The newest runs a query returns when it names no limit. */
 	static final int DEFAULT_LIMIT = 100;
 

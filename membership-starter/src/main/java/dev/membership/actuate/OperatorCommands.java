@@ -2,10 +2,12 @@ package dev.membership.actuate;
 
 import java.security.Principal;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
@@ -31,6 +33,8 @@ import dev.membership.operations.Unpin;
  */
 final class OperatorCommands {
 
+	private static final Logger log = LoggerFactory.getLogger(ClusterEndpoint.class);
+
 	/** Each action's body, for a refusal that says what to send. */
 	private static final Map<String, String> BODIES = Map.of("resign", "{\"group\": \"reports\"} (or none: default)",
 			"release", "{\"group\": \"tenants\", \"partition\": 3}", "handover", "{\"group\": \"reports\", \"to\": \"n2\"}",
@@ -41,10 +45,6 @@ final class OperatorCommands {
 	/** Spring Security's stand-in for a caller who did not authenticate (WebFlux hands it over as the principal). */
 	private static final String ANONYMOUS_TOKEN = "org.springframework.security.authentication."
 			+ "AnonymousAuthenticationToken";
-
-	/** Every action, in the order the reference lists them. */
-	static final List<String> ACTIONS = List.of("resign", "release", "drain", "undrain", "handover", "move", "pin",
-			"unpin", "pause", "resume");
 
 	private final @Nullable ClusterOperations operations;
 
@@ -61,32 +61,53 @@ final class OperatorCommands {
 	 * @throws IllegalArgumentException what the request lacks, or why the node refuses it
 	 */
 	@Nullable OperationResponseBody perform(String action, Body body, Requester by) {
-		if (!ACTIONS.contains(action)) {
+		if (!ClusterEndpoint.ACTIONS.contains(action)) {
 			return null;
 		}
 		if (this.operations == null) {
-			throw new IllegalArgumentException("This node takes no operators' commands: the application's own "
-					+ "Membership bean comes without a ClusterOperations bean");
+			throw refused(action, by, new IllegalArgumentException("This node takes no operators' commands: the "
+					+ "application's own Membership bean comes without a ClusterOperations bean"));
 		}
 		return perform(this.operations, action, body, by);
+	}
+
+	/**
+	 * {@code request} as made from the body; one that lacks what its action needs never reaches the node, so it is
+	 * logged here, with who asked.
+	 */
+	private static <R> R made(String action, Requester by, Supplier<R> request) {
+		try {
+			return request.get();
+		}
+		catch (IllegalArgumentException ex) {
+			throw refused(action, by, ex);
+		}
+	}
+
+	private static IllegalArgumentException refused(String action, Requester by, IllegalArgumentException ex) {
+		log.info("Refused POST /actuator/cluster/{} asked by {}: {}", action, by, ex.getMessage());
+		return ex;
 	}
 
 	private static @Nullable OperationResponseBody perform(ClusterOperations operations, String action, Body body,
 			Requester by) {
 		return switch (action) {
-			case "resign" -> resignation(operations.resign(new Resign(
+			case "resign" -> resignation(operations.resign(made(action, by, () -> new Resign(
 					(body.group() != null && !body.group().isBlank()) ? body.group() : MembershipSettings.DEFAULT_GROUP,
-					by)));
-			case "release" -> resignation(
-					operations.release(new Release(body.group(), partition(action, body), by)));
+					by))));
+			case "release" -> resignation(operations
+				.release(made(action, by, () -> new Release(body.group(), partition(action, body), by))));
 			case "drain" -> drain(operations.drain(new Drain(by)));
 			case "undrain" -> drain(operations.undrain(new Undrain(by)));
-			case "handover" -> handOver(operations.handOver(new HandOver(body.group(), body.to(), by)));
-			case "move" -> placement(
-					operations.move(new Move(body.group(), partition(action, body), body.to(), by)));
-			case "pin" -> placement(operations.pin(new Pin(body.group(), partition(action, body), body.to(), by)));
-			case "unpin" -> placement(operations.unpin(new Unpin(body.group(), partition(action, body), by)));
-			case "pause" -> pause(operations.pause(new Pause(duration(body), by)));
+			case "handover" -> handOver(
+					operations.handOver(made(action, by, () -> new HandOver(body.group(), body.to(), by))));
+			case "move" -> placement(operations
+				.move(made(action, by, () -> new Move(body.group(), partition(action, body), body.to(), by))));
+			case "pin" -> placement(operations
+				.pin(made(action, by, () -> new Pin(body.group(), partition(action, body), body.to(), by))));
+			case "unpin" -> placement(operations
+				.unpin(made(action, by, () -> new Unpin(body.group(), partition(action, body), by))));
+			case "pause" -> pause(operations.pause(made(action, by, () -> new Pause(duration(body), by))));
 			case "resume" -> pause(operations.resume(new Resume(by)));
 			default -> null;
 		};

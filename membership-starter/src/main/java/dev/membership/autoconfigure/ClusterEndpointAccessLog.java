@@ -10,6 +10,8 @@ import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
 import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.util.ClassUtils;
 
+import dev.membership.actuate.ClusterEndpoint;
+
 /**
  * Says once, as the application starts, whether {@code /actuator/cluster}'s write operations are open, how to open
  * them, and that they need authentication: closed by default (read-only access), as Spring Boot's disruptive
@@ -19,7 +21,7 @@ class ClusterEndpointAccessLog implements SmartInitializingSingleton {
 
 	private static final Logger log = LoggerFactory.getLogger(ClusterEndpointAccessLog.class);
 
-	static final String WRITES = "resign, release, drain, undrain, handover, move, pin, unpin, pause, resume";
+	private static final String WRITES = String.join(", ", ClusterEndpoint.ACTIONS);
 
 	private static final String SECURITY = "org.springframework.security.core.Authentication";
 

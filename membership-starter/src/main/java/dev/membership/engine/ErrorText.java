@@ -1,5 +1,6 @@
 package dev.membership.engine;
 
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
@@ -7,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the run history keeps of an error, for whoever may read it: the exception's class and, unless only the class
  * is kept ({@code membership.history.error-detail=class}), the first line of its message with credentials taken out
- * ({@code user:password@} in URIs, the values of {@code password=}, {@code secret=}, {@code token=} and their like),
- * at most {@value #MAX_LENGTH} characters in all.
+ * ({@code user:password@} in URIs, the values of {@code password=}, {@code secret=}, {@code token=} and their like,
+ * {@code Bearer} and {@code Basic} credentials), at most {@value #MAX_LENGTH} characters in all. The node's
+ * {@code lastError} (health, status) is cleaned the same way.
  */
 final class ErrorText {
 
@@ -16,12 +18,15 @@ final class ErrorText {
 
 	static final String HIDDEN = "***";
 
-	/** The user information of a URI: {@code mongodb://user:password@host}. */
-	private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/\\s@]+@");
+	/** A URI's user information, to the first {@code @}: {@code mongodb://user:pa/ss@host} (hiding too much is fine). */
+	private static final Pattern USER_INFO = Pattern.compile("(?<=://)\\S*?@");
 
-	/** A secret's name, how it is given ({@code =}, {@code :}, quoted or not), and its value. */
+	/** A secret's name, how it is given ({@code =}, {@code :}, quoted or not), and its value, quoted or not. */
 	private static final Pattern SECRET = Pattern.compile("(?i)(password|passwd|pwd|secret|token|api[-_]?key|"
-			+ "access[-_]?key|credentials?)([\"']?\\s*[=:]\\s*[\"']?)([^\\s&;,\"'}]+)");
+			+ "access[-_]?key|credentials?)([\"']?\\s*[=:]\\s*)(\"[^\"]*\"|'[^']*'|[^\\s&;,\"'}]+)");
+
+	/** An HTTP credential: {@code Bearer eyJ...}, {@code Basic dXNlcjpwYXNz} (not the word "basic" in a sentence). */
+	private static final Pattern SCHEME = Pattern.compile("\\b(Bearer|Basic)\\s+[A-Za-z0-9._~+/=-]{8,}");
 
 	private final boolean messages;
 
@@ -47,7 +52,18 @@ final class ErrorText {
 	/** {@code text} with credentials taken out. */
 	static String clean(String text) {
 		String hidden = USER_INFO.matcher(text).replaceAll(HIDDEN + "@");
-		return SECRET.matcher(hidden).replaceAll("$1$2" + HIDDEN);
+		hidden = SCHEME.matcher(hidden).replaceAll("$1 " + HIDDEN);
+		Matcher secret = SECRET.matcher(hidden);
+		StringBuilder out = new StringBuilder(hidden.length());
+		while (secret.find()) {
+			String value = secret.group(3);
+			char first = value.charAt(0);
+			String quote = (first == '"' || first == '\'') ? String.valueOf(first) : "";
+			secret.appendReplacement(out, Matcher.quoteReplacement(secret.group(1) + secret.group(2) + quote + HIDDEN
+					+ quote));
+		}
+		secret.appendTail(out);
+		return out.toString();
 	}
 
 	private static String cut(String text) {

@@ -186,7 +186,7 @@ final class NodeLoop {
 	/** Counts a failed tick and returns how long to wait before the next one: at most one renewal interval. */
 	private Duration onFailure(RuntimeException ex) {
 		int failures = ++this.consecutiveFailures;
-		this.lastError = ex.getMessage();
+		this.lastError = (ex.getMessage() != null) ? ErrorText.clean(ex.getMessage()) : null; // health shows it
 		if (!(ex instanceof StoreException)) {
 			// not the store's: a bug, or code the node was given (a placement policy, say), named by its stack trace
 			log.error("Unexpected failure in the membership loop of {}", this.nodeId, ex);

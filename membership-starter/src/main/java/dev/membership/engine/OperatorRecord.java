@@ -35,30 +35,38 @@ final class OperatorRecord {
 		return new Done<>(result, epoch, null);
 	}
 
-	/** Carries out {@code request}'s {@code action} ({@code operator#<action>} in the history) on {@code group}. */
-	<T> T carry(OperationRequest request, String action, String group, @Nullable Integer partition,
+	/**
+	 * Carries out {@code request} on {@code group}: {@code operator#<action>} in the history, with its {@code target}
+	 * (a live member, a pause's length) once carried out: {@code operator#move(n2)}. A refusal keeps the fixed name,
+	 * so that what a caller sends never makes new names.
+	 */
+	<T> T carry(OperationRequest request, @Nullable String target, String group, @Nullable Integer partition,
 			Supplier<Done<T>> act) {
-		return carry(request.requestedBy(), "operator#" + action, group, partition, act);
+		String job = "operator#" + request.action();
+		return carry(request.requestedBy(), job, (target != null) ? job + "(" + target + ")" : job, group, partition,
+				act);
 	}
 
 	/**
-	 * Carries out {@code act}, recorded as {@code job} asked by {@code by}; a refusal ({@link IllegalArgumentException},
-	 * nothing changed) is recorded as an {@code error} with its reason, and thrown on.
+	 * Carries out {@code act}, recorded as {@code done} ({@code refused} when it fails) asked by {@code by}; a refusal
+	 * ({@link IllegalArgumentException}: nothing changed) or any other failure is recorded as an {@code error} with
+	 * its reason, and thrown on.
 	 */
-	<T> T carry(Requester by, String job, String group, @Nullable Integer partition, Supplier<Done<T>> act) {
-		Done<T> done;
+	<T> T carry(Requester by, String refused, String done, String group, @Nullable Integer partition,
+			Supplier<Done<T>> act) {
+		Done<T> carried;
 		try {
-			done = act.get();
+			carried = act.get();
 		}
-		catch (IllegalArgumentException ex) {
-			log.info("Membership node {} refused {} asked by {}: {}", this.nodeId, job, by, ex.getMessage());
-			this.history.action(job, by, this.nodeId, group, partition, 0, ex);
+		catch (RuntimeException ex) {
+			log.info("Membership node {} refused {} asked by {}: {}", this.nodeId, refused, by, ex.getMessage());
+			this.history.action(refused, by, this.nodeId, group, partition, 0, ex);
 			throw ex;
 		}
-		log.info("Membership node {} carries out {} asked by {}: {}", this.nodeId, job, by,
-				(done.said() != null) ? done.said() : done.result());
-		this.history.action(job, by, this.nodeId, group, partition, done.epoch(), null);
-		return done.result();
+		log.info("Membership node {} carries out {} asked by {}: {}", this.nodeId, done, by,
+				(carried.said() != null) ? carried.said() : carried.result());
+		this.history.action(done, by, this.nodeId, group, partition, carried.epoch(), null);
+		return carried.result();
 	}
 
 }

@@ -18,6 +18,7 @@ import dev.membership.operations.DrainResult;
 import dev.membership.operations.HandOver;
 import dev.membership.operations.HandOverResult;
 import dev.membership.operations.Move;
+import dev.membership.operations.OperationRequest;
 import dev.membership.operations.Pause;
 import dev.membership.operations.PauseResult;
 import dev.membership.operations.Pin;
@@ -62,18 +63,18 @@ final class Operators implements ClusterOperations {
 
 	@Override
 	public ResignResult resign(Resign request) {
-		return this.record.carry(request, "resign", request.group(), null, () -> {
+		return this.record.carry(request, null, request.group(), null, () -> {
 			GroupElection election = this.parts.units.plainGroup(request.group());
 			Term term = election.term();
-			boolean leading = election.isLeader();
+			boolean leading = term != null && term.isValid() && !term.isEnding(); // a second resign resigns nothing
 			this.parts.handOver.resign(election);
-			return OperatorRecord.done(new ResignResult(request.group(), null, leading), leading ? epoch(term) : 0);
+			return OperatorRecord.done(new ResignResult(request.group(), null, leading), leading ? term.epoch() : 0);
 		});
 	}
 
 	@Override
 	public ResignResult release(Release request) {
-		return this.record.carry(request, "release", request.group(), request.partition(), () -> {
+		return this.record.carry(request, null, request.group(), request.partition(), () -> {
 			GroupElection unit = this.parts.units.partition(request.group(), request.partition());
 			Term term = unit.term();
 			boolean owning = term != null && term.isValid() && !term.isEnding();
@@ -104,8 +105,8 @@ final class Operators implements ClusterOperations {
 	}
 
 	private DrainResult drain(Requester by, String prefix, DrainCause cause, boolean on) {
-		String action = on ? "drain" : "undrain";
-		return this.record.carry(by, prefix + action, MembershipSettings.DEFAULT_GROUP, null, () -> {
+		String job = prefix + (on ? "drain" : "undrain");
+		return this.record.carry(by, job, job, MembershipSettings.DEFAULT_GROUP, null, () -> {
 			List<String> holding = on ? holding() : List.of();
 			Lifecycle.Drains change = this.parts.lifecycle.drain(cause, on);
 			if (!change.before() && change.after()) {
@@ -125,7 +126,7 @@ final class Operators implements ClusterOperations {
 	public HandOverResult handOver(HandOver request) {
 		String group = request.group();
 		String to = request.to();
-		return this.record.carry(request, "handover(" + to + ")", group, null, () -> {
+		return this.record.carry(request, to, group, null, () -> {
 			GroupElection election = this.parts.units.plainGroup(group);
 			if (!election.isLeader()) {
 				throw new IllegalArgumentException("Node " + nodeId() + " does not lead group '" + group + "'"
@@ -152,18 +153,16 @@ final class Operators implements ClusterOperations {
 
 	@Override
 	public PlacementResult move(Move request) {
-		return place(request.requestedBy(), "move(" + request.to() + ")", request.group(), request.partition(),
-				request.to(), false);
+		return place(request, request.group(), request.partition(), request.to(), false);
 	}
 
 	@Override
 	public PlacementResult pin(Pin request) {
-		return place(request.requestedBy(), "pin(" + request.to() + ")", request.group(), request.partition(),
-				request.to(), true);
+		return place(request, request.group(), request.partition(), request.to(), true);
 	}
 
-	private PlacementResult place(Requester by, String action, String group, int partition, String to, boolean pin) {
-		return this.record.carry(by, "operator#" + action, group, partition, () -> {
+	private PlacementResult place(OperationRequest request, String group, int partition, String to, boolean pin) {
+		return this.record.carry(request, to, group, partition, () -> {
 			int count = partitions(group, partition);
 			Member target = member(to);
 			if (target == null || !Assignments.takesPart(target, group, count)) {
@@ -177,7 +176,7 @@ final class Operators implements ClusterOperations {
 
 	@Override
 	public PlacementResult unpin(Unpin request) {
-		return this.record.carry(request, "unpin", request.group(), request.partition(), () -> {
+		return this.record.carry(request, null, request.group(), request.partition(), () -> {
 			partitions(request.group(), request.partition());
 			steer(new Steering.Unpin(request.group(), request.partition()));
 			return OperatorRecord.done(new PlacementResult(request.group(), request.partition(), null, false), 0);
@@ -187,7 +186,7 @@ final class Operators implements ClusterOperations {
 	@Override
 	public PauseResult pause(Pause request) {
 		Duration duration = request.duration();
-		return this.record.carry(request, "pause(" + duration + ")", MembershipSettings.DEFAULT_GROUP, null, () -> {
+		return this.record.carry(request, duration.toString(), MembershipSettings.DEFAULT_GROUP, null, () -> {
 			if (duration.isNegative() || duration.isZero() || duration.compareTo(MAX_PAUSE) > 0) {
 				throw new IllegalArgumentException("A pause of rebalancing lasts more than nothing and at most "
 						+ MAX_PAUSE.toMinutes() + " minutes, not " + duration + " (resume it sooner with resume)");
@@ -200,7 +199,7 @@ final class Operators implements ClusterOperations {
 
 	@Override
 	public PauseResult resume(Resume request) {
-		return this.record.carry(request, "resume", MembershipSettings.DEFAULT_GROUP, null, () -> {
+		return this.record.carry(request, null, MembershipSettings.DEFAULT_GROUP, null, () -> {
 			steer(new Steering.Resume());
 			return OperatorRecord.done(new PauseResult(null), 0);
 		});

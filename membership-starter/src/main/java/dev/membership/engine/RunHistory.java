@@ -85,11 +85,14 @@ final class RunHistory implements RunObserver {
 	 * shows who steered what, beside the runs it moved.
 	 */
 	void action(String job, Requester by, String nodeId, String group, @Nullable Integer partition, long epoch,
-			@Nullable IllegalArgumentException refusal) {
-		Instant now = this.clock.estimateIfSynchronized();
-		if (this.store == null || now == null) {
+			@Nullable RuntimeException refusal) {
+		if (this.store == null) {
 			return;
 		}
+		Instant estimate = this.clock.estimateIfSynchronized();
+		// before the node's first sample of the database's clock (a drain while the database is down), its own clock:
+		// an action is never left out of the history
+		Instant now = (estimate != null) ? estimate : Instant.now();
 		RunInfo info = new RunInfo(this.process + "-op" + this.actions.incrementAndGet(), job, group, partition, 0,
 				epoch, nodeId, now, false);
 		PendingRun p = new PendingRun(info, now,

@@ -8,11 +8,19 @@ final class Checks {
 	private Checks() {
 	}
 
+	/** The longest group or node name a request takes: names are labels, and they end up in logs and the history. */
+	static final int MAX_NAME = 200;
+
 	static String named(@Nullable String value, String what, String example) {
 		if (value == null || value.isBlank()) {
 			throw new IllegalArgumentException("The request names " + what + ": " + example);
 		}
-		return value.strip();
+		String name = value.strip();
+		if (name.length() > MAX_NAME || name.chars().anyMatch(Character::isISOControl)) {
+			throw new IllegalArgumentException("The request names " + what + " with at most " + MAX_NAME
+					+ " characters and no control characters: " + example);
+		}
+		return name;
 	}
 
 	static int partition(int partition, String example) {

@@ -17,6 +17,8 @@ class ErrorTextTests {
 					+ "?authSource=admin");
 		assertThat(ErrorText.clean("postgresql://user@host/db and https://u:p@example.com/x"))
 			.isEqualTo("postgresql://***@host/db and https://***@example.com/x");
+		assertThat(ErrorText.clean("mongodb://app:pa/ss@db1/app")).as("a password with a slash")
+			.isEqualTo("mongodb://***@db1/app");
 	}
 
 	@Test
@@ -27,6 +29,11 @@ class ErrorTextTests {
 			.isEqualTo("PASSWORD = '***', secret: ***, token=***; apiKey=\"***\"");
 		assertThat(ErrorText.clean("{\"password\":\"hunter2\",\"user\":\"app\"}"))
 			.isEqualTo("{\"password\":\"***\",\"user\":\"app\"}");
+		assertThat(ErrorText.clean("password: \"correct horse battery\" rejected"))
+			.isEqualTo("password: \"***\" rejected");
+		assertThat(ErrorText.clean("401 for Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.x and Basic dXNlcjpwYXNz"))
+			.isEqualTo("401 for Authorization: Bearer *** and Basic ***");
+		assertThat(ErrorText.clean("basic checks failed")).isEqualTo("basic checks failed");
 		assertThat(ErrorText.clean("no disk left on /var/lib")).isEqualTo("no disk left on /var/lib");
 	}
 
