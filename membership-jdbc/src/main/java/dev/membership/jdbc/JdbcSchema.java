@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
@@ -70,7 +71,14 @@ final class JdbcSchema {
 		}
 	}
 
-	/** Creates what is absent; several nodes starting at once may race, so a failure is tried once more. */
+	/** The run history's columns that an earlier snapshot's table lacks. */
+	private static final List<String> RUN_COLUMNS_SINCE = List.of("requested_by", "requested_from");
+
+	/**
+	 * Creates what is absent; several nodes starting at once may race, so a failure is tried once more. A run
+	 * history table of an earlier snapshot gets the columns it lacks (an {@code ALTER TABLE} only then: it locks the
+	 * table, so it never runs when the catalog says they are there).
+	 */
 	void create() {
 		for (String statement : statements(this.settings.tablePrefix())) {
 			this.sql.call("create the membership tables", () -> {
@@ -83,6 +91,25 @@ final class JdbcSchema {
 				}
 				return null;
 			});
+		}
+		addMissingRunColumns();
+	}
+
+	private void addMissingRunColumns() {
+		String table = this.settings.table("runs");
+		int dot = table.indexOf('.');
+		String schema = (dot >= 0) ? table.substring(0, dot).toLowerCase(Locale.ROOT) : null; // unquoted: folded
+		String name = table.substring(dot + 1).toLowerCase(Locale.ROOT);
+		List<String> present = this.sql.call("read the run history's columns", () -> this.sql.jdbc.queryForList(
+				"SELECT column_name FROM information_schema.columns WHERE table_schema = coalesce(?, current_schema()) "
+						+ "AND table_name = ?", String.class, schema, name));
+		for (String column : RUN_COLUMNS_SINCE) {
+			if (!present.isEmpty() && !present.contains(column)) {
+				this.sql.call("add " + column + " to the run history", () -> {
+					this.sql.jdbc.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + column + " text");
+					return null;
+				});
+			}
 		}
 	}
 
@@ -98,7 +125,6 @@ final class JdbcSchema {
 				statements.add(statement.substring(0, statement.length() - 1)
 					.replace("TABLE IF NOT EXISTS membership_", "TABLE IF NOT EXISTS " + prefix)
 					.replace("INDEX IF NOT EXISTS membership_", "INDEX IF NOT EXISTS " + indexPrefix(prefix))
-					.replace("ALTER TABLE membership_", "ALTER TABLE " + prefix)
 					.replace(" ON membership_", " ON " + prefix));
 				current.setLength(0);
 			}

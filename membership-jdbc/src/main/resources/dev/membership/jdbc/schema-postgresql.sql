@@ -67,10 +67,9 @@ CREATE TABLE IF NOT EXISTS membership_runs (
     expire_at  timestamptz NOT NULL
 );
 
--- a table made by an earlier version gets the columns of who asked for an operator's action
-ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_by text;
-
-ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_from text;
+-- a membership_runs table made by an earlier snapshot lacks requested_by and requested_from: the starter adds them when
+-- the catalog says they are missing; from your own migrations:
+--   ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_by text, ADD COLUMN IF NOT EXISTS requested_from text
 
 CREATE INDEX IF NOT EXISTS membership_runs_newest ON membership_runs (started_at DESC);
 

@@ -47,6 +47,25 @@ class JdbcRunHistoryTests {
 		assertThat(history.find(RunQuery.latest(10))).extracting(RunRecord::sequence).containsExactly(2L);
 	}
 
+	@Test
+	void aTableOfAnEarlierSnapshotGetsTheColumnsOfWhoAskedAndKeepsItsRuns() {
+		org.springframework.jdbc.core.JdbcTemplate jdbc = new org.springframework.jdbc.core.JdbcTemplate(
+				postgres.dataSource());
+		jdbc.execute("CREATE TABLE early_runs (slot text PRIMARY KEY, run text NOT NULL, process text NOT NULL, "
+				+ "sequence bigint NOT NULL, job text NOT NULL, group_name text NOT NULL, partition integer, node_id text "
+				+ "NOT NULL, epoch bigint NOT NULL, started_at timestamptz NOT NULL, ended_at timestamptz, outcome text, "
+				+ "error text, expire_at timestamptz NOT NULL)");
+		jdbc.update("INSERT INTO early_runs VALUES ('p:jobs#nightly:-:0', 'p-0', 'p', 1, 'jobs#nightly', 'reports', "
+				+ "NULL, 'n1', 4, now(), now(), 'success', NULL, now() + interval '1 day')");
+		JdbcRunHistory history = history("early_", Duration.ofDays(1));
+		history.save(List.of(new RunRecord("p-op1", "p", 1, "operator#drain", "default", null, "n1", 0, T0, T0,
+				RunOutcome.SUCCESS, null, "alice", "10.0.0.7", true)));
+		assertThat(history.find(RunQuery.latest(10))).extracting(RunRecord::job, RunRecord::requestedBy)
+			.containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("jobs#nightly", null),
+					org.assertj.core.groups.Tuple.tuple("operator#drain", "alice"));
+		history.initialize(); // again, with the columns there: nothing more to add
+	}
+
 	private static JdbcRunHistory history(String prefix, Duration retention) {
 		JdbcRunHistory history = new JdbcRunHistory(postgres.dataSource(),
 				JdbcStoreSettings.defaults().withTablePrefix(prefix), retention, 3);
