@@ -69,10 +69,12 @@ public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 			return await(inFlight); // another thread reads the store: its answer is this one's
 		}
 		try {
-			mine.complete(read());
+			// a read that ended between this thread's look and its turn: its keys are fresh, no second read
+			BroadcastKeyring fresh = keyringAtHand();
+			mine.complete((fresh != null) ? fresh : read());
 		}
-		catch (RuntimeException ex) {
-			mine.completeExceptionally(ex);
+		catch (Throwable ex) {
+			mine.completeExceptionally(ex); // whatever it is, the waiters get it too, never wait for good
 		}
 		finally {
 			this.reading.set(null);
@@ -108,6 +110,9 @@ public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 			return read.join(); // the read is bounded by the store's operation timeout
 		}
 		catch (CompletionException ex) {
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
 			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
 		}
 	}

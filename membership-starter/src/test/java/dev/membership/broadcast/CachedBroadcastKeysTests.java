@@ -37,7 +37,7 @@ class CachedBroadcastKeysTests {
 	private static final String NEW = "n".repeat(32);
 
 	/** A short cache life, so that a rotation's step waits little; the nodes' reads half of it apart. */
-	private static final Duration REFRESH = Duration.ofMillis(400);
+	private static final Duration REFRESH = Duration.ofMillis(600);
 
 	private final JsonMapper mapper = new JsonMapper();
 
