@@ -81,10 +81,12 @@ for _ in $(seq 1 120); do
   sleep 0.5
 done
 
+# one operator's password for every node of this cluster (each node would make up its own otherwise)
+OPERATOR_PASSWORD=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 for port in "${PORTS[@]}"; do
   # a node whose database port is taken joins the database running there
   java -jar "$JAR" --server.port="$port" --server.address=127.0.0.1 --sample.embedded-mongo.port="$DB_PORT" \
-    > "$LOGS/node-$port.log" 2>&1 &
+    --sample.operator.password="$OPERATOR_PASSWORD" > "$LOGS/node-$port.log" 2>&1 &
   node_pids+=($!)
   echo "Node starting on http://127.0.0.1:$port (pid $!, log $LOGS/node-$port.log)"
 done
@@ -97,8 +99,10 @@ Housekeeping runs:   curl -s http://127.0.0.1:8081/housekeeping/runs
 Broadcast:           curl -s -X POST 'http://127.0.0.1:8081/cache/invalidate?key=k1'
                      curl -s http://127.0.0.1:8082/cache/events
 Failover:            kill -9 <pid of the leader's node>   (or kill <pid> for a graceful hand-over)
+Drain a node:        curl -s -u operator:$OPERATOR_PASSWORD -X POST -H 'Content-Type: application/json' \\
+                       http://127.0.0.1:8081/actuator/cluster/drain   (the operator alone steers the cluster)
 Tenant roll-up:      curl -s http://127.0.0.1:8081/tenants/runs   (8 partitions of group 'tenants')
-Another node:        java -jar $JAR --server.port=8084 --server.address=127.0.0.1 --sample.embedded-mongo.port=$DB_PORT
+Another node:        java -jar $JAR --server.port=8084 --server.address=127.0.0.1 --sample.embedded-mongo.port=$DB_PORT --sample.operator.password=$OPERATOR_PASSWORD
 
 Below: the owner of each tenant partition (node:epoch), printed whenever it changes. Kill a node or start
 another and watch partitions move. Press Ctrl-C to stop everything.

@@ -17,4 +17,9 @@ public record OperatorProperties(@Nullable String name, @Nullable String passwor
 		name = (name != null && !name.isBlank()) ? name : "operator";
 	}
 
+	@Override
+	public String toString() {
+		return "OperatorProperties[name=" + this.name + ", password=" + ((this.password != null) ? "***" : null) + "]";
+	}
+
 }

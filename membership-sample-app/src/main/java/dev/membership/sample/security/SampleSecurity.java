@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
@@ -21,8 +22,8 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * Who may do what: anyone who reaches the node reads (the page, {@code /actuator/cluster}, health, metrics); only the
- * operator steers the cluster ({@code POST /actuator/cluster/<action>}, HTTP Basic), and each action is recorded with
- * that name. The endpoint's writes are opened in {@code application.properties}
+ * operator writes to the actuator (among them the cluster's operations, {@code POST /actuator/cluster/<action>}, HTTP
+ * Basic), and each action is recorded with that name. The endpoint's writes are opened in {@code application.properties}
  * ({@code management.endpoint.cluster.access=unrestricted}) because this guards them. Nodes' broadcasts carry their
  * own signature ({@code /membership/broadcast}) and need no login.
  */
@@ -38,7 +39,8 @@ class SampleSecurity {
 		return http
 			.authorizeHttpRequests((requests) -> requests
 				.requestMatchers(HttpMethod.GET, "/**").permitAll()
-				.requestMatchers("/actuator/cluster", "/actuator/cluster/**").hasRole("OPERATOR")
+				// every actuator write, wherever the actuator's base path or port: the cluster's operations among them
+				.requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole("OPERATOR")
 				.anyRequest().permitAll())
 			.httpBasic(Customizer.withDefaults())
 			// scripts with HTTP Basic and no session: nothing for a forged cross-site request to ride on, and the
