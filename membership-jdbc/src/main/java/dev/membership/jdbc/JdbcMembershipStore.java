@@ -9,7 +9,10 @@ import java.util.OptionalLong;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.liveness.Member;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
@@ -85,8 +88,9 @@ public final class JdbcMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
-		return this.leases.renew(group, holder, epoch, expiresAt);
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+			@Nullable List<FireMark> fires) {
+		return this.leases.renew(group, holder, epoch, expiresAt, fires);
 	}
 
 	@Override
@@ -95,13 +99,13 @@ public final class JdbcMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean release(String group, Holder holder, long epoch) {
-		return this.leases.release(group, holder, epoch);
+	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
+		return this.leases.release(group, holder, epoch, fires);
 	}
 
 	@Override
-	public long releaseAll(Holder holder, Map<String, Long> epochs) {
-		return this.leases.releaseAll(holder, epochs);
+	public long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
+		return this.leases.releaseAll(holder, epochs, fires);
 	}
 
 	@Override

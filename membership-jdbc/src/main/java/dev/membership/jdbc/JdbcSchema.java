@@ -71,13 +71,14 @@ final class JdbcSchema {
 		}
 	}
 
-	/** The run history's columns that an earlier snapshot's table lacks. */
-	private static final List<String> RUN_COLUMNS_SINCE = List.of("requested_by", "requested_from");
+	/** The columns that an earlier snapshot's tables lack: table (after the prefix), column, type. */
+	private static final List<List<String>> COLUMNS_SINCE = List.of(List.of("runs", "requested_by", "text"),
+			List.of("runs", "requested_from", "text"), List.of("leases", "fires", "jsonb"));
 
 	/**
-	 * Creates what is absent; several nodes starting at once may race, so a failure is tried once more. A run
-	 * history table of an earlier snapshot gets the columns it lacks (an {@code ALTER TABLE} only then: it locks the
-	 * table, so it never runs when the catalog says they are there).
+	 * Creates what is absent; several nodes starting at once may race, so a failure is tried once more. A table of an
+	 * earlier snapshot gets the columns it lacks (an {@code ALTER TABLE} only then: it locks the table, so it never
+	 * runs when the catalog says they are there).
 	 */
 	void create() {
 		for (String statement : statements(this.settings.tablePrefix())) {
@@ -92,24 +93,24 @@ final class JdbcSchema {
 				return null;
 			});
 		}
-		addMissingRunColumns();
+		for (List<String> added : COLUMNS_SINCE) {
+			addIfMissing(added.get(0), added.get(1), added.get(2));
+		}
 	}
 
-	private void addMissingRunColumns() {
-		String table = this.settings.table("runs");
+	private void addIfMissing(String suffix, String column, String type) {
+		String table = this.settings.table(suffix);
 		int dot = table.indexOf('.');
 		String schema = (dot >= 0) ? table.substring(0, dot).toLowerCase(Locale.ROOT) : null; // unquoted: folded
 		String name = table.substring(dot + 1).toLowerCase(Locale.ROOT);
-		List<String> present = this.sql.call("read the run history's columns", () -> this.sql.jdbc.queryForList(
+		List<String> present = this.sql.call("read the columns of " + table, () -> this.sql.jdbc.queryForList(
 				"SELECT column_name FROM information_schema.columns WHERE table_schema = coalesce(?, current_schema()) "
 						+ "AND table_name = ?", String.class, schema, name));
-		for (String column : RUN_COLUMNS_SINCE) {
-			if (!present.isEmpty() && !present.contains(column)) {
-				this.sql.call("add " + column + " to the run history", () -> {
-					this.sql.jdbc.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + column + " text");
-					return null;
-				});
-			}
+		if (!present.isEmpty() && !present.contains(column)) {
+			this.sql.call("add " + column + " to " + table, () -> {
+				this.sql.jdbc.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + column + " " + type);
+				return null;
+			});
 		}
 	}
 

@@ -7,11 +7,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
+import dev.membership.spi.FireMark;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
 import dev.membership.spi.LeaseRecord;
@@ -32,7 +36,9 @@ import static dev.membership.jdbc.Statements.timestamp;
 final class LeaseRows {
 
 	private static final String COLUMNS = "name, node_id, incarnation, address, epoch, expires_at, acquired_at, "
-			+ "renewed_at";
+			+ "renewed_at, fires";
+
+	private static final JsonMapper json = JsonMapper.builder().build();
 
 	private final Statements sql;
 
@@ -57,7 +63,7 @@ final class LeaseRows {
 		// of a take-over is read once the row is locked (in SET), not at the statement's start: a statement that
 		// waited for the previous term's write must not stamp the next term earlier than it
 		this.acquire = "WITH t AS (SELECT " + NOW + " AS now) INSERT INTO " + sql.leases + " AS l (" + COLUMNS
-				+ ") SELECT ?::text, ?::text, ?::text, ?::text, 1, ?::timestamptz, t.now, t.now FROM t "
+				+ ") SELECT ?::text, ?::text, ?::text, ?::text, 1, ?::timestamptz, t.now, t.now, NULL FROM t "
 				+ "ON CONFLICT (name) DO UPDATE SET node_id = excluded.node_id, incarnation = excluded.incarnation, "
 				+ "address = excluded.address, epoch = l.epoch + 1, expires_at = excluded.expires_at, "
 				+ "(acquired_at, renewed_at) = (SELECT s.now, s.now FROM (SELECT " + NOW + " AS now) s) "
@@ -66,25 +72,25 @@ final class LeaseRows {
 				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS;
 		// never moves the expiry back, never revives a released lease
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
-				+ NOW + " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ? AND expires_at > "
-				+ RELEASED + " RETURNING renewed_at";
+				+ NOW + ", fires = coalesce(?::jsonb, fires) WHERE name = ? AND node_id = ? AND incarnation = ? AND "
+				+ "epoch = ? AND expires_at > " + RELEASED + " RETURNING renewed_at";
 		// each row stamped as it is written, and only rows whose expiry is older than this request's
 		this.renewAll = "UPDATE " + sql.leases + " l SET expires_at = ?::timestamptz, renewed_at = " + NOW
 				+ " FROM unnest(?::text[], ?::bigint[]) AS r(name, epoch) "
 				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
 				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at < ?::timestamptz";
-		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED
+		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED + ", fires = coalesce(?::jsonb, fires)"
 				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ?";
-		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED
-				+ " FROM unnest(?::text[], ?::bigint[]) AS r(name, epoch) WHERE l.name = r.name AND l.epoch = r.epoch "
-				+ "AND l.node_id = ? AND l.incarnation = ?";
+		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED + ", fires = coalesce(r.fires::jsonb, "
+				+ "l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) AS r(name, epoch, fires) WHERE l.name = r.name "
+				+ "AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ?";
 		this.find = "SELECT " + COLUMNS + " FROM " + sql.leases + " WHERE name = ?";
 		// every member's read of an interval: its leases and, when it changed, the roster without its members and
 		// placements
 		this.findWithRoster = "SELECT 'l' AS kind, " + COLUMNS + ", NULL::bigint AS version, NULL::text AS keeper, "
 				+ "NULL::timestamptz AS written_at, NULL::jsonb AS changes FROM "
 				+ sql.leases + " WHERE name = ANY(?::text[]) UNION ALL SELECT 'r', NULL, NULL, NULL, NULL, epoch, NULL, "
-				+ "NULL, NULL, version, keeper, written_at, changes FROM " + sql.roster
+				+ "NULL, NULL, NULL, version, keeper, written_at, changes FROM " + sql.roster
 				+ " WHERE id = 1 AND version <> ?";
 	}
 
@@ -104,10 +110,12 @@ final class LeaseRows {
 		}, LeaseRows::lease).stream().findFirst());
 	}
 
-	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+			@Nullable List<FireMark> fires) {
 		return this.sql.call("renew lease '" + group + "'", () -> this.sql.jdbc.query(this.renew, (ps) -> {
 			ps.setObject(1, timestamp(expiresAt));
-			holderAndEpoch(ps, 2, group, holder, epoch);
+			ps.setString(2, firesJson(fires));
+			holderAndEpoch(ps, 3, group, holder, epoch);
 		}, (rs, i) -> instant(rs, "renewed_at")).stream().findFirst());
 	}
 
@@ -127,23 +135,57 @@ final class LeaseRows {
 		}));
 	}
 
-	boolean release(String group, Holder holder, long epoch) {
-		return this.sql.call("release lease '" + group + "'",
-				() -> this.sql.jdbc.update(this.release, (ps) -> holderAndEpoch(ps, 1, group, holder, epoch)) > 0);
+	boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
+		return this.sql.call("release lease '" + group + "'", () -> this.sql.jdbc.update(this.release, (ps) -> {
+			ps.setString(1, firesJson(fires));
+			holderAndEpoch(ps, 2, group, holder, epoch);
+		}) > 0);
 	}
 
-	long releaseAll(Holder holder, Map<String, Long> epochs) {
+	long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
 		if (epochs.isEmpty()) {
 			return 0;
 		}
+		List<String> names = new ArrayList<>(epochs.keySet());
+		List<Long> numbers = new ArrayList<>();
+		List<String> marks = new ArrayList<>();
+		for (String name : names) {
+			numbers.add(epochs.get(name));
+			marks.add(firesJson(fires.get(name)));
+		}
 		return this.sql.call("release " + epochs.size() + " lease(s)", () -> (long) this.sql.jdbc.update((c) -> {
 			PreparedStatement ps = c.prepareStatement(this.releaseAll);
-			ps.setArray(1, Statements.texts(c, epochs.keySet()));
-			ps.setArray(2, Statements.longs(c, epochs.values()));
-			ps.setString(3, holder.nodeId());
-			ps.setString(4, holder.incarnation());
+			ps.setArray(1, Statements.texts(c, names));
+			ps.setArray(2, Statements.longs(c, numbers));
+			ps.setArray(3, c.createArrayOf("text", marks.toArray()));
+			ps.setString(4, holder.nodeId());
+			ps.setString(5, holder.incarnation());
 			return ps;
 		}));
+	}
+
+	/** {@code fires} as the lease row keeps them ({@code jsonb}: job, instant as ISO-8601, ended); null stays null. */
+	static @Nullable String firesJson(@Nullable List<FireMark> fires) {
+		if (fires == null) {
+			return null;
+		}
+		List<Map<String, Object>> rows = new ArrayList<>(fires.size());
+		for (FireMark fire : fires) {
+			rows.add(Map.of("job", fire.job(), "at", fire.at().toString(), "ended", fire.ended()));
+		}
+		return json.writeValueAsString(rows);
+	}
+
+	private static List<FireMark> fires(@Nullable String stored) {
+		if (stored == null) {
+			return List.of();
+		}
+		List<FireMark> fires = new ArrayList<>();
+		for (JsonNode fire : json.readTree(stored)) {
+			fires.add(new FireMark(fire.get("job").asString(), Instant.parse(fire.get("at").asString()),
+					fire.get("ended").asBoolean()));
+		}
+		return fires;
 	}
 
 	Optional<LeaseRecord> find(String group) {
@@ -189,7 +231,7 @@ final class LeaseRows {
 		Holder holder = (nodeId != null && incarnation != null)
 				? new Holder(nodeId, incarnation, rs.getString("address")) : null;
 		return new LeaseRecord(rs.getString("name"), holder, rs.getLong("epoch"), instant(rs, "expires_at"),
-				instant(rs, "acquired_at"), instant(rs, "renewed_at"));
+				instant(rs, "acquired_at"), instant(rs, "renewed_at"), fires(rs.getString("fires")));
 	}
 
 }

@@ -11,7 +11,8 @@ CREATE TABLE IF NOT EXISTS membership_leases (
     epoch       bigint      NOT NULL,
     expires_at  timestamptz NOT NULL,
     acquired_at timestamptz,
-    renewed_at  timestamptz NOT NULL
+    renewed_at  timestamptz NOT NULL,
+    fires       jsonb       -- the last fire of each scheduled job of the group a holder began: [{job, at, ended}]
 );
 
 -- one row per node process's heartbeat, stamped with the server's clock
@@ -67,9 +68,10 @@ CREATE TABLE IF NOT EXISTS membership_runs (
     expire_at  timestamptz NOT NULL
 );
 
--- a membership_runs table made by an earlier snapshot lacks requested_by and requested_from: the starter adds them when
--- the catalog says they are missing; from your own migrations:
+-- a membership_runs table made by an earlier snapshot lacks requested_by and requested_from, and membership_leases lacks
+-- fires: the starter adds them when the catalog says they are missing; from your own migrations:
 --   ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_by text, ADD COLUMN IF NOT EXISTS requested_from text
+--   ALTER TABLE membership_leases ADD COLUMN IF NOT EXISTS fires jsonb
 
 CREATE INDEX IF NOT EXISTS membership_runs_newest ON membership_runs (started_at DESC);
 

@@ -126,17 +126,17 @@ class LeaseRaceTests {
 				}
 				else if (op < 7 && held.containsKey(lease)) {
 					long epoch = held.get(lease);
-					store.renew(lease, holder, epoch, expiresAt)
+					store.renew(lease, holder, epoch, expiresAt, null)
 						.ifPresent((at) -> this.renewed.add(new Renewed(lease, epoch, at)));
 				}
 				else if (op < 8 && !held.isEmpty()) {
 					store.renewAll(holder, Map.copyOf(held), expiresAt);
 				}
 				else if (op < 9 && held.containsKey(lease)) {
-					store.release(lease, holder, held.remove(lease));
+					store.release(lease, holder, held.remove(lease), null);
 				}
 				else if (!held.isEmpty()) {
-					store.releaseAll(holder, Map.copyOf(held));
+					store.releaseAll(holder, Map.copyOf(held), java.util.Map.of());
 					held.clear();
 				}
 			}

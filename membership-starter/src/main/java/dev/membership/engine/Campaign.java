@@ -208,7 +208,7 @@ final class Campaign {
 		}
 		long sent = this.loop.clock().nanoTime();
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
-		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt),
+		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt, null),
 				(renewedAt, sentNanos, received) -> {
 					if (renewedAt.isPresent()) {
 						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.RENEWED);

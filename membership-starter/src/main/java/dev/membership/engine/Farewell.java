@@ -68,7 +68,7 @@ final class Farewell {
 			}
 		});
 		// not released: the lease had gone (a successor took it over already, or it expired): nothing left to do
-		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch),
+		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch, null),
 				(released, sent, received) -> {
 				}, (ex) -> false));
 	}
@@ -78,7 +78,7 @@ final class Farewell {
 			job.next();
 			return;
 		}
-		this.loop.call(job, () -> this.store.releaseAll(this.self.holder(), epochs), (count, sent, received) -> {
+		this.loop.call(job, () -> this.store.releaseAll(this.self.holder(), epochs, Map.of()), (count, sent, received) -> {
 		}, (ex) -> {
 			if (mayReissue && StoreException.isRetryable(ex)) {
 				job.now((again) -> releaseAll(again, epochs, false));

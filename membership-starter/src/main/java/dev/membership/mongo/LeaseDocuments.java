@@ -25,16 +25,20 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
+import com.mongodb.client.model.WriteModel;
 import org.bson.Document;
 import org.bson.RawBsonDocument;
 import org.bson.codecs.Codec;
 import org.bson.codecs.DocumentCodec;
 import org.bson.conversions.Bson;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
@@ -89,6 +93,12 @@ final class LeaseDocuments {
 		return Updates.combine(Updates.max("expiresAt", Date.from(expiresAt)), Updates.currentDate("renewedAt"));
 	}
 
+	/** A renewal that also writes the holder's {@code fires} (null: leaves them). */
+	static Bson renewUpdate(Instant expiresAt, @Nullable List<FireMark> fires) {
+		return (fires != null) ? Updates.combine(renewUpdate(expiresAt), Updates.set("fires", fires(fires)))
+				: renewUpdate(expiresAt);
+	}
+
 	static FindOneAndUpdateOptions renewOptions() {
 		return new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)
 			.projection(Projections.include("renewedAt"));
@@ -100,6 +110,34 @@ final class LeaseDocuments {
 
 	static Bson releaseUpdate() {
 		return Updates.combine(Updates.set("expiresAt", RELEASED), Updates.currentDate("releasedAt"));
+	}
+
+	/** A release that also writes the holder's {@code fires} (null: leaves them). */
+	static Bson releaseUpdate(@Nullable List<FireMark> fires) {
+		return (fires != null) ? Updates.combine(releaseUpdate(), Updates.set("fires", fires(fires))) : releaseUpdate();
+	}
+
+	/** {@code fires} as the lease document keeps them: an array, since a job's name may hold a dot. */
+	static List<Document> fires(List<FireMark> fires) {
+		List<Document> documents = new ArrayList<>(fires.size());
+		for (FireMark fire : fires) {
+			documents.add(new Document("job", fire.job()).append("at", Date.from(fire.at()))
+				.append("ended", fire.ended()));
+		}
+		return documents;
+	}
+
+	private static List<FireMark> firesOf(Document lease) {
+		List<Document> documents = lease.getList("fires", Document.class);
+		if (documents == null) {
+			return List.of();
+		}
+		List<FireMark> fires = new ArrayList<>(documents.size());
+		for (Document fire : documents) {
+			fires.add(new FireMark(fire.getString("job"), fire.getDate("at").toInstant(),
+					Boolean.TRUE.equals(fire.getBoolean("ended"))));
+		}
+		return fires;
 	}
 
 	/** Held with the epoch and not released: a renewal that reaches the server after the release must not revive it. */
@@ -126,6 +164,18 @@ final class LeaseDocuments {
 		return Filters.and(Filters.or(each), isHeldBy(holder));
 	}
 
+	/**
+	 * A graceful stop's release of every lease of {@code epochs}, each with its own {@code fires}: one unordered
+	 * batch, which the drivers send as one {@code update} command.
+	 */
+	static List<WriteModel<Document>> releaseAll(Holder holder, Map<String, Long> epochs,
+			Map<String, List<FireMark>> fires) {
+		List<WriteModel<Document>> writes = new ArrayList<>(epochs.size());
+		epochs.forEach((lease, epoch) -> writes
+			.add(new UpdateOneModel<>(heldBy(lease, holder, epoch), releaseUpdate(fires.get(lease)))));
+		return writes;
+	}
+
 	static Bson heldBy(String group, Holder holder, long epoch) {
 		return Filters.and(Filters.eq("_id", group), isHeldBy(holder), Filters.eq("epoch", epoch));
 	}
@@ -142,7 +192,8 @@ final class LeaseDocuments {
 				: null;
 		Number epoch = d.get("epoch", Number.class);
 		return new LeaseRecord(d.getString("_id"), holder, (epoch != null) ? epoch.longValue() : 0,
-				MembershipDocuments.instant(d.getDate("expiresAt")), MembershipDocuments.instant(d.getDate("acquiredAt")), MembershipDocuments.instant(d.getDate("renewedAt")));
+				MembershipDocuments.instant(d.getDate("expiresAt")), MembershipDocuments.instant(d.getDate("acquiredAt")),
+				MembershipDocuments.instant(d.getDate("renewedAt")), firesOf(d));
 	}
 
 	private LeaseDocuments() {

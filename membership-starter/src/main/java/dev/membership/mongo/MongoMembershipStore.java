@@ -15,9 +15,12 @@ import com.mongodb.ReadConcern;
 import com.mongodb.ReadPreference;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.BulkWriteOptions;
 import org.bson.Document;
+import org.jspecify.annotations.Nullable;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
@@ -106,11 +109,12 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+			@Nullable List<FireMark> fires) {
 		return call("renew",
 				() -> Optional.ofNullable(LeaseDocuments.renewedAt(this.leases.findOneAndUpdate(
 						LeaseDocuments.renewFilter(group, holder, epoch),
-						LeaseDocuments.renewUpdate(expiresAt), LeaseDocuments.renewOptions()))));
+						LeaseDocuments.renewUpdate(expiresAt, fires), LeaseDocuments.renewOptions()))));
 	}
 
 	@Override
@@ -124,19 +128,24 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean release(String group, Holder holder, long epoch) {
+	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
 		return call("release", () -> this.leases
-			.updateOne(LeaseDocuments.heldBy(group, holder, epoch), LeaseDocuments.releaseUpdate())
+			.updateOne(LeaseDocuments.heldBy(group, holder, epoch), LeaseDocuments.releaseUpdate(fires))
 			.getMatchedCount() == 1);
 	}
 
 	@Override
-	public long releaseAll(Holder holder, Map<String, Long> epochs) {
+	public long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
 		if (epochs.isEmpty()) {
 			return 0;
 		}
+		if (fires.isEmpty()) {
+			return call("releaseAll", () -> this.leases
+				.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs), LeaseDocuments.releaseUpdate())
+				.getMatchedCount());
+		}
 		return call("releaseAll", () -> this.leases
-			.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs), LeaseDocuments.releaseUpdate())
+			.bulkWrite(LeaseDocuments.releaseAll(holder, epochs, fires), new BulkWriteOptions().ordered(false))
 			.getMatchedCount());
 	}
 

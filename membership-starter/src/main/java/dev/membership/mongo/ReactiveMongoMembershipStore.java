@@ -12,15 +12,18 @@ import java.util.function.Supplier;
 
 import com.mongodb.ReadConcern;
 import com.mongodb.ReadPreference;
+import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.reactivestreams.client.MongoCollection;
 import com.mongodb.reactivestreams.client.MongoDatabase;
 import org.bson.Document;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Exceptions;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
@@ -107,11 +110,12 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+			@Nullable List<FireMark> fires) {
 		return call("renew",
 				() -> Optional.ofNullable(LeaseDocuments.renewedAt(one(this.leases.findOneAndUpdate(
 						LeaseDocuments.renewFilter(group, holder, epoch),
-						LeaseDocuments.renewUpdate(expiresAt), LeaseDocuments.renewOptions())))));
+						LeaseDocuments.renewUpdate(expiresAt, fires), LeaseDocuments.renewOptions())))));
 	}
 
 	@Override
@@ -124,18 +128,22 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean release(String group, Holder holder, long epoch) {
+	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
 		return call("release", () -> one(this.leases.updateOne(LeaseDocuments.heldBy(group, holder, epoch),
-				LeaseDocuments.releaseUpdate())).getMatchedCount() == 1);
+				LeaseDocuments.releaseUpdate(fires))).getMatchedCount() == 1);
 	}
 
 	@Override
-	public long releaseAll(Holder holder, Map<String, Long> epochs) {
+	public long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
 		if (epochs.isEmpty()) {
 			return 0;
 		}
-		return call("releaseAll", () -> one(this.leases.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs),
-				LeaseDocuments.releaseUpdate())).getMatchedCount());
+		if (fires.isEmpty()) {
+			return call("releaseAll", () -> one(this.leases.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs),
+					LeaseDocuments.releaseUpdate())).getMatchedCount());
+		}
+		return call("releaseAll", () -> one(this.leases.bulkWrite(LeaseDocuments.releaseAll(holder, epochs, fires),
+				new BulkWriteOptions().ordered(false))).getMatchedCount());
 	}
 
 	@Override

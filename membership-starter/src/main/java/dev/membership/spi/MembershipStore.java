@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.liveness.Member;
 
 /**
@@ -61,10 +63,12 @@ public interface MembershipStore {
 	/**
 	 * Extends the lease to {@code expiresAt} if {@code holder} still holds it with {@code epoch} and has not released it,
 	 * never moving the expiry back (a renewal that reaches the store after a later one must not shorten the lease, nor
-	 * one that arrives after the release revive it), and stamps {@code renewedAt} with the store's clock. Returns that
-	 * time (the caller's clock sample, and the holder's liveness), or empty when the lease was lost or released.
+	 * one that arrives after the release revive it), and stamps {@code renewedAt} with the store's clock; in the same
+	 * write, replaces the lease's {@link LeaseRecord#fires()} with {@code fires} (null: leaves them). Returns that
+	 * time (the caller's clock sample, and the holder's liveness), or empty when the lease was lost or released (and
+	 * then nothing is written).
 	 */
-	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt);
+	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt, @Nullable List<FireMark> fires);
 
 	/**
 	 * Renews, in one operation, every lease named in {@code epochs} that {@code holder} still holds with the epoch given
@@ -80,19 +84,23 @@ public interface MembershipStore {
 	 */
 	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt);
 
-	/** Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}. */
-	boolean release(String group, Holder holder, long epoch);
+	/**
+	 * Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}, and in the same
+	 * write replaces its {@link LeaseRecord#fires()} with {@code fires} (null: leaves them), for the next term.
+	 */
+	boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires);
 
 	/**
-	 * {@link #release} for every lease of {@code epochs} (lease name to epoch) at once; returns how many of them
-	 * {@code holder} held with those epochs, all now released. What a graceful stop releases its leases with; by
-	 * default one {@link #release} each, a store may do it in one call. Reissued once after a
-	 * {@linkplain StoreException#isRetryable() retryable} failure, as {@link #renewAll} is.
+	 * {@link #release} for every lease of {@code epochs} (lease name to epoch) at once, each with its {@code fires}
+	 * (a lease absent there keeps its own); returns how many of them {@code holder} held with those epochs, all now
+	 * released. What a graceful stop releases its leases with; by default one {@link #release} each, a store may do it
+	 * in one call. Reissued once after a {@linkplain StoreException#isRetryable() retryable} failure, as
+	 * {@link #renewAll} is.
 	 */
-	default long releaseAll(Holder holder, Map<String, Long> epochs) {
+	default long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
 		long released = 0;
 		for (Map.Entry<String, Long> lease : epochs.entrySet()) {
-			if (release(lease.getKey(), holder, lease.getValue())) {
+			if (release(lease.getKey(), holder, lease.getValue(), fires.get(lease.getKey()))) {
 				released++;
 			}
 		}

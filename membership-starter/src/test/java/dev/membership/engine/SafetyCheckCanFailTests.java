@@ -85,7 +85,8 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
-		public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+		public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+				java.util.List<dev.membership.spi.FireMark> fires) {
 			return this.delegate.serverTime();
 		}
 
@@ -95,7 +96,8 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
-		public boolean release(String group, Holder holder, long epoch) {
+		public boolean release(String group, Holder holder, long epoch,
+				java.util.List<dev.membership.spi.FireMark> fires) {
 			return true;
 		}
 

@@ -54,9 +54,10 @@ class DocumentShapesTests {
 			store.heartbeat(new NodeRecord("node-a", "a-1", "127.0.0.1:1001", now, null, List.of("default", "tenants"),
 					Map.of("tenants", 4)));
 			long epoch = store.tryAcquire("default", holder, now, now.plusSeconds(15)).orElseThrow().epoch();
-			store.renew("default", holder, epoch, now.plusSeconds(20));
+			store.renew("default", holder, epoch, now.plusSeconds(20),
+					List.of(new dev.membership.spi.FireMark("jobs#nightly", now, true)));
 			store.tryAcquire("tenants#1", holder, now, now.plusSeconds(15));
-			store.release("tenants#1", holder, 1);
+			store.release("tenants#1", holder, 1, null);
 			Member member = new Member("node-a", "a-1", "127.0.0.1:1001", now, now, List.of("default", "tenants"), true,
 					Map.of("tenants", 4));
 			Member gone = new Member("node-b", "b-1", "127.0.0.1:1002", now, now, List.of("default"), false, Map.of());
@@ -89,6 +90,10 @@ class DocumentShapesTests {
 			history.save(List.of(new RunRecord("a1-1", "a1", 1, "jobs#nightly", "default", null, "node-a", epoch, now,
 					now.plusSeconds(1), RunOutcome.ERROR, "IllegalStateException: no disk", null, null, false)));
 			written.put("run", fields(database.getCollection("shapes_runs").find().into(new java.util.ArrayList<>())));
+			written.put("lease fires", fields(database.getCollection("shapes_leases")
+				.find(Filters.eq("_id", "default"))
+				.first()
+				.getList("fires", Document.class)));
 		}
 		Map<String, Set<String>> documented = documented();
 		assertThat(documented.keySet()).as("rows of the guide's table").containsAll(written.keySet());
@@ -106,7 +111,7 @@ class DocumentShapesTests {
 	/** The guide's rows: {@code | kind | ... | `a`, `b`, ... |}, the kind in the first cell. */
 	private static Map<String, Set<String>> documented() throws Exception {
 		Map<String, Set<String>> rows = new LinkedHashMap<>();
-		Matcher row = Pattern.compile("(?m)^\\| (lease|roster|roster members|roster changes|roster placement changes|roster assignments|partitions|node|run) \\|"
+		Matcher row = Pattern.compile("(?m)^\\| (lease|lease fires|roster|roster members|roster changes|roster placement changes|roster assignments|partitions|node|run) \\|"
 				+ "[^|]*\\|([^|]*)\\|$").matcher(Files.readString(GUIDE));
 		while (row.find()) {
 			Set<String> names = new TreeSet<>();

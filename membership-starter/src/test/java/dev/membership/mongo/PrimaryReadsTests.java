@@ -144,7 +144,7 @@ class PrimaryReadsTests {
 		Holder holder = new Holder("node-a", "a-1", "127.0.0.1:1001");
 		store.heartbeat(new NodeRecord("node-a", "a-1", "127.0.0.1:1001", now, null, List.of("default")));
 		long epoch = store.tryAcquire("default", holder, now, now.plusSeconds(15)).orElseThrow().epoch();
-		assertThat(store.renew("default", holder, epoch, now.plusSeconds(20))).isPresent();
+		assertThat(store.renew("default", holder, epoch, now.plusSeconds(20), null)).isPresent();
 		assertThat(store.findLease("default")).isPresent();
 		Member member = new Member("node-a", "a-1", "127.0.0.1:1001", now, now, List.of("default"), true);
 		assertThat(store.writeRoster(List.of(member), List.of(), "node-a", epoch, 1)).isPresent();
@@ -152,7 +152,7 @@ class PrimaryReadsTests {
 		assertThat(store.findRoster()).isPresent();
 		assertThat(store.findNodes()).hasSize(1);
 		store.removeNodesNotSeenSince(now.minusSeconds(3600));
-		assertThat(store.release("default", holder, epoch)).isTrue();
+		assertThat(store.release("default", holder, epoch, null)).isTrue();
 		store.removeNode("node-a", "a-1");
 	}
 

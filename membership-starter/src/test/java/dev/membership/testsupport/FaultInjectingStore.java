@@ -10,7 +10,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.liveness.Member;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
@@ -206,8 +209,9 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
-		return call(() -> this.delegate.renew(group, holder, epoch, expiresAt));
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+			@Nullable List<FireMark> fires) {
+		return call(() -> this.delegate.renew(group, holder, epoch, expiresAt, fires));
 	}
 
 	@Override
@@ -217,15 +221,15 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean release(String group, Holder holder, long epoch) {
+	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
 		this.releases.incrementAndGet();
-		return call(() -> this.delegate.release(group, holder, epoch));
+		return call(() -> this.delegate.release(group, holder, epoch, fires));
 	}
 
 	@Override
-	public long releaseAll(Holder holder, Map<String, Long> epochs) {
+	public long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
 		this.releaseAlls.incrementAndGet();
-		return multiLeaseWrite(() -> this.delegate.releaseAll(holder, epochs));
+		return multiLeaseWrite(() -> this.delegate.releaseAll(holder, epochs, fires));
 	}
 
 	/** Calls of release and of releaseAll so far. */

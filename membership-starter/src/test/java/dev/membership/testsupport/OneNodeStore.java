@@ -27,7 +27,7 @@ public final class OneNodeStore {
 		when(store.serverTime()).thenAnswer((call) -> Optional.of(Instant.now()));
 		when(store.tryAcquire(any(), any(), any(), any())).thenAnswer((call) -> Optional.of(new LeaseRecord(
 				call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now(), Instant.now())));
-		when(store.renew(any(), any(), anyLong(), any())).thenAnswer((call) -> Optional.of(Instant.now()));
+		when(store.renew(any(), any(), anyLong(), any(), any())).thenAnswer((call) -> Optional.of(Instant.now()));
 		when(store.heartbeat(any())).thenAnswer((call) -> new Heartbeat(Instant.now(), false));
 		when(store.findLeases(any(), anyLong())).thenReturn(new LeaseReading(Map.of(), null));
 		AtomicLong rosterVersion = new AtomicLong();

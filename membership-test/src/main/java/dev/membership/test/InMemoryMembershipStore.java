@@ -14,6 +14,7 @@ import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.liveness.Member;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
@@ -86,14 +87,15 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			}
 			Instant now = this.data.now();
 			LeaseRecord taken = new LeaseRecord(group, holder, (lease != null) ? lease.epoch() + 1 : 1,
-					millis(expiresAt), now, now);
+					millis(expiresAt), now, now, (lease != null) ? lease.fires() : List.of()); // the last term's fires
 			this.data.leases.put(group, taken);
 			return Optional.of(taken);
 		}
 	}
 
 	@Override
-	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+			@Nullable List<FireMark> fires) {
 		synchronized (this.data) {
 			LeaseRecord lease = this.data.leases.get(group);
 			if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch
@@ -102,8 +104,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			}
 			Instant extended = lease.expiresAt().isAfter(millis(expiresAt)) ? lease.expiresAt() : millis(expiresAt);
 			Instant now = this.data.now();
-			this.data.leases.put(group,
-					new LeaseRecord(group, lease.holder(), epoch, extended, lease.acquiredAt(), now));
+			this.data.leases.put(group, new LeaseRecord(group, lease.holder(), epoch, extended, lease.acquiredAt(), now,
+					(fires != null) ? firesInMillis(fires) : lease.fires()));
 			return Optional.of(now);
 		}
 	}
@@ -117,7 +119,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 				LeaseRecord now = this.data.leases.get(lease.getKey());
 				// a late request of the holder, after a newer one, leaves the newer one's stamp
 				boolean newer = now != null && now.expiresAt() != null && now.expiresAt().isBefore(expiry);
-				if (newer && renew(lease.getKey(), holder, lease.getValue(), expiresAt).isPresent()) {
+				if (newer && renew(lease.getKey(), holder, lease.getValue(), expiresAt, null).isPresent()) {
 					renewed++;
 				}
 			}
@@ -126,14 +128,14 @@ public final class InMemoryMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean release(String group, Holder holder, long epoch) {
+	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
 		synchronized (this.data) {
 			LeaseRecord lease = this.data.leases.get(group);
 			if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch) {
 				return false;
 			}
 			this.data.leases.put(group, new LeaseRecord(group, lease.holder(), epoch, LeaseRecord.RELEASED,
-					lease.acquiredAt(), lease.renewedAt()));
+					lease.acquiredAt(), lease.renewedAt(), (fires != null) ? firesInMillis(fires) : lease.fires()));
 			return true;
 		}
 	}
@@ -243,6 +245,11 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			this.data.nodes.values().removeIf((node) -> node.updatedAt().isBefore(millis(cutoff)));
 			return before - this.data.nodes.size();
 		}
+	}
+
+	/** As a store that keeps milliseconds keeps them. */
+	private static List<FireMark> firesInMillis(List<FireMark> fires) {
+		return fires.stream().map((f) -> new FireMark(f.job(), millis(f.at()), f.ended())).toList();
 	}
 
 	private static @Nullable Instant millis(@Nullable Instant instant) {

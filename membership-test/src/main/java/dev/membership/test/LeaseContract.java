@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import dev.membership.spi.FireMark;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
@@ -104,8 +105,8 @@ interface LeaseContract {
 	default void aLateRenewalDoesNotReviveAReleasedLease() {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
-		assertThat(store().release("g", A, 1)).isTrue();
-		assertThat(store().renew("g", A, 1, now.plus(HOUR))).isEmpty();
+		assertThat(store().release("g", A, 1, null)).isTrue();
+		assertThat(store().renew("g", A, 1, now.plus(HOUR), null)).isEmpty();
 		assertThat(store().tryAcquire("g", B, now, now.plus(HOUR))).isPresent();
 	}
 
@@ -114,8 +115,8 @@ interface LeaseContract {
 		Instant now = store().serverTime().orElseThrow();
 		Instant later = now.plus(HOUR).plusSeconds(60);
 		store().tryAcquire("g", A, now, now.plus(HOUR));
-		assertThat(store().renew("g", A, 1, later)).isPresent();
-		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(30))).isPresent();
+		assertThat(store().renew("g", A, 1, later, null)).isPresent();
+		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(30), null)).isPresent();
 		assertThat(store().findLease("g").get().expiresAt())
 			.isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
 	}
@@ -125,7 +126,7 @@ interface LeaseContract {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		Instant later = now.plus(HOUR).plusSeconds(60);
-		assertThat(store().renew("g", A, 1, later)).isPresent();
+		assertThat(store().renew("g", A, 1, later, null)).isPresent();
 		LeaseRecord lease = store().findLease("g").get();
 		assertThat(lease.expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
 		assertThat(lease.epoch()).isEqualTo(1);
@@ -139,8 +140,8 @@ interface LeaseContract {
 		Instant afterExpiry = now.plus(HOUR).plusSeconds(1);
 		Optional<LeaseRecord> taken = store().tryAcquire("g", B, afterExpiry, afterExpiry.plus(HOUR));
 		assertThat(taken).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
-		assertThat(store().renew("g", A, 1, afterExpiry.plus(HOUR))).isEmpty();
-		assertThat(store().release("g", A, 1)).isFalse();
+		assertThat(store().renew("g", A, 1, afterExpiry.plus(HOUR), null)).isEmpty();
+		assertThat(store().release("g", A, 1, null)).isFalse();
 		assertThat(store().findLease("g").get().isHeldBy(B)).isTrue();
 	}
 
@@ -149,16 +150,16 @@ interface LeaseContract {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		store().tryAcquire("g", A, now, now.plus(HOUR).plusSeconds(1)); // epoch 2
-		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(2))).isEmpty();
-		assertThat(store().renew("g", A, 2, now.plus(HOUR).plusSeconds(2))).isPresent();
+		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(2), null)).isEmpty();
+		assertThat(store().renew("g", A, 2, now.plus(HOUR).plusSeconds(2), null)).isPresent();
 	}
 
 	@Test
 	default void releaseLetsAnotherNodeAcquireAtOnceAndKeepsTheEpoch() {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
-		assertThat(store().release("g", B, 1)).isFalse();
-		assertThat(store().release("g", A, 1)).isTrue();
+		assertThat(store().release("g", B, 1, null)).isFalse();
+		assertThat(store().release("g", A, 1, null)).isTrue();
 		assertThat(store().findLease("g").get().epoch()).isEqualTo(1);
 		Optional<LeaseRecord> next = store().tryAcquire("g", B, now, now.plus(HOUR));
 		assertThat(next).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
@@ -198,7 +199,7 @@ interface LeaseContract {
 		// the acquirer's clock sample: stamped during the call (two $currentDate fields of one MongoDB update are each
 		// the time they were set, not one value)
 		assertThat(taken.acquiredAt()).isBetween(before, answered);
-		Instant renewedAt = store().renew("g", A, 1, before.plus(HOUR)).get();
+		Instant renewedAt = store().renew("g", A, 1, before.plus(HOUR), null).get();
 		Instant after = store().serverTime().orElseThrow();
 		assertThat(renewedAt).isBetween(taken.renewedAt(), after);
 		assertThat(store().findLease("g").get().renewedAt()).isEqualTo(renewedAt);
@@ -210,7 +211,7 @@ interface LeaseContract {
 		store().tryAcquire("t#0", A, now, now.plus(HOUR));
 		store().tryAcquire("t#1", A, now, now.plus(HOUR));
 		store().tryAcquire("t#2", A, now, now.plus(HOUR));
-		store().release("t#2", A, 1);
+		store().release("t#2", A, 1, null);
 		store().tryAcquire("t#3", B, now, now.plus(HOUR));
 		Instant later = now.plus(HOUR).plusSeconds(60);
 		Map<String, Long> mine = new TreeMap<>(Map.of("t#0", 1L, "t#1", 7L, "t#2", 1L, "t#3", 1L, "t#4", 1L));
@@ -237,15 +238,43 @@ interface LeaseContract {
 		store().tryAcquire("r#1", A, now, now.plus(HOUR));
 		store().tryAcquire("r#2", B, now, now.plus(HOUR));
 		Map<String, Long> mine = new TreeMap<>(Map.of("r#0", 1L, "r#1", 7L, "r#2", 1L, "r#3", 1L));
-		assertThat(store().releaseAll(A, mine)).isEqualTo(1); // r#1: another epoch; r#2 not A's; r#3 none
+		assertThat(store().releaseAll(A, mine, Map.of())).isEqualTo(1); // r#1: another epoch; r#2 not A's; r#3 none
 		assertThat(store().findLease("r#0").get().expiresAt()).isEqualTo(LeaseRecord.RELEASED);
 		assertThat(store().findLease("r#0").get().epoch()).isEqualTo(1);
 		assertThat(store().findLease("r#1").get().expiresAt()).isAfter(now);
 		assertThat(store().findLease("r#2").get().isHeldBy(B)).isTrue();
 		assertThat(store().findLease("r#2").get().expiresAt()).isAfter(now);
-		assertThat(store().releaseAll(A, Map.of())).isZero();
+		assertThat(store().releaseAll(A, Map.of(), Map.of())).isZero();
 		// the next holder takes a released lease at once, with the next epoch
 		assertThat(store().tryAcquire("r#0", B, now, now.plus(HOUR)).get().epoch()).isEqualTo(2);
+	}
+
+	/**
+	 * A holder's fires ride its renewal and its release; an acquisition leaves them, so that the next term finds them;
+	 * a renewal or release of a term that is over writes none.
+	 */
+	@Test
+	default void theFiresOfATermRideItsRenewalAndReleaseAndTheNextTermFindsThem() {
+		Instant now = store().serverTime().orElseThrow();
+		Instant fire = now.truncatedTo(ChronoUnit.SECONDS);
+		store().tryAcquire("f", A, now, now.plus(HOUR));
+		List<FireMark> begun = List.of(new FireMark("jobs#nightly", fire, false), new FireMark("a.b#c", fire, true));
+		assertThat(store().renew("f", A, 1, now.plus(HOUR), begun)).isPresent();
+		assertThat(store().findLease("f").get().fires()).containsExactlyInAnyOrderElementsOf(begun);
+		assertThat(store().renew("f", A, 1, now.plus(HOUR), null)).as("null leaves them").isPresent();
+		assertThat(store().findLease("f").get().fires()).containsExactlyInAnyOrderElementsOf(begun);
+		List<FireMark> ended = List.of(new FireMark("jobs#nightly", fire, true), new FireMark("a.b#c", fire, true));
+		assertThat(store().release("f", A, 1, ended)).isTrue();
+		LeaseRecord next = store().tryAcquire("f", B, now, now.plus(HOUR)).orElseThrow();
+		assertThat(next.fires()).as("the next term finds them").containsExactlyInAnyOrderElementsOf(ended);
+		// the term that is over writes nothing more
+		assertThat(store().renew("f", A, 1, now.plus(HOUR), List.of())).isEmpty();
+		assertThat(store().release("f", A, 1, List.of())).isFalse();
+		assertThat(store().findLease("f").get().fires()).containsExactlyInAnyOrderElementsOf(ended);
+		// a graceful stop's release of all its leases, each with its own fires
+		List<FireMark> later = List.of(new FireMark("jobs#nightly", fire.plusSeconds(10), true));
+		assertThat(store().releaseAll(B, Map.of("f", 2L), Map.of("f", later))).isEqualTo(1);
+		assertThat(store().findLease("f").get().fires()).containsExactlyElementsOf(later);
 	}
 
 	@Test

@@ -31,10 +31,10 @@ interface TakeOverContract {
 		assertThat(taken).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
 		assertThat(taken.get().isHeldBy(B)).isTrue();
 		// the old holder's release, renewals and batch calls of that term, landing afterwards, change nothing
-		assertThat(store().release("g", A, 1)).isFalse();
-		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(1))).isEmpty();
+		assertThat(store().release("g", A, 1, null)).isFalse();
+		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(1), null)).isEmpty();
 		assertThat(store().renewAll(A, Map.of("g", 1L), now.plus(HOUR).plusSeconds(1))).isZero();
-		assertThat(store().releaseAll(A, Map.of("g", 1L))).isZero();
+		assertThat(store().releaseAll(A, Map.of("g", 1L), java.util.Map.of())).isZero();
 		assertThat(store().findLease("g").get().isHeldBy(B)).isTrue();
 		assertThat(store().findLease("g").get().epoch()).isEqualTo(2L);
 	}
@@ -43,7 +43,7 @@ interface TakeOverContract {
 	default void takesOverAfterTheReleaseLandedToo() {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
-		store().release("g", A, 1);
+		store().release("g", A, 1, null);
 		assertThat(store().tryTakeOver("g", B, A.nodeId(), 1, now, now.plus(HOUR))).get()
 			.extracting(LeaseRecord::epoch)
 			.isEqualTo(2L);
@@ -53,7 +53,7 @@ interface TakeOverContract {
 	default void neverTakesAnotherTermOfTheNodeThatLetGo() {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
-		store().release("g", A, 1);
+		store().release("g", A, 1, null);
 		store().tryAcquire("g", A, now, now.plus(HOUR)); // A leads again, in epoch 2: the notice of epoch 1 is late
 		assertThat(store().tryTakeOver("g", B, A.nodeId(), 1, now, now.plus(HOUR))).isEmpty();
 		assertThat(store().tryTakeOver("g", B, A.nodeId(), 3, now, now.plus(HOUR))).isEmpty();

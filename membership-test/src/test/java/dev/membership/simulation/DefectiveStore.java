@@ -13,7 +13,10 @@ import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.membership.liveness.Member;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.Heartbeat;
 import dev.membership.spi.Holder;
@@ -179,7 +182,8 @@ final class DefectiveStore implements MembershipStore {
 		taken.ifPresent((lease) -> this.trace.accept(() -> "store: " + holder.nodeId() + " acquired " + group
 				+ " epoch " + lease.epoch() + " until " + lease.expiresAt()));
 		if (this.defect == Defect.ACQUISITION_NOT_STAMPED) {
-			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null));
+			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null,
+					lease.fires()));
 		}
 		return taken;
 	}
@@ -199,14 +203,16 @@ final class DefectiveStore implements MembershipStore {
 				+ " over from " + from + " (let go of epoch " + epoch + ") at epoch " + lease.epoch() + " until "
 				+ lease.expiresAt()));
 		if (this.defect == Defect.ACQUISITION_NOT_STAMPED) {
-			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null));
+			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null,
+					lease.fires()));
 		}
 		return taken;
 	}
 
 	@Override
-	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt) {
-		Optional<Instant> renewed = this.store.renew(group, holder, epoch, expiresAt);
+	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
+			@Nullable List<FireMark> fires) {
+		Optional<Instant> renewed = this.store.renew(group, holder, epoch, expiresAt, fires);
 		if (renewed.isPresent() && this.defect == Defect.LATE_RENEWAL_SHORTENS_THE_LEASE) {
 			this.store.setLeaseExpiry(group, expiresAt);
 		}
@@ -236,8 +242,8 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	@Override
-	public boolean release(String group, Holder holder, long epoch) {
-		boolean released = this.store.release(group, holder, epoch);
+	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
+		boolean released = this.store.release(group, holder, epoch, fires);
 		if (released) {
 			this.trace.accept(() -> "store: " + holder.nodeId() + " released " + group + " epoch " + epoch);
 		}
@@ -313,8 +319,8 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	@Override
-	public long releaseAll(Holder holder, Map<String, Long> epochs) {
-		long released = multiLeaseWrite(() -> this.store.releaseAll(holder, epochs));
+	public long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
+		long released = multiLeaseWrite(() -> this.store.releaseAll(holder, epochs, fires));
 		this.trace.accept(() -> "store: " + holder.nodeId() + " released " + released + " of " + epochs.keySet());
 		return released;
 	}

@@ -54,7 +54,7 @@ final class StoreCallsAlone implements AutoCloseable {
 			long start = mx.getCurrentThreadCpuTime();
 			try {
 				// the stand-in runs on this machine's clock: this node's estimate of the database's is its own
-				if (store.renew("default", holder, lease.epoch(), Instant.now().plus(LEASE)).isEmpty()
+				if (store.renew("default", holder, lease.epoch(), Instant.now().plus(LEASE), null).isEmpty()
 						|| store.findNodes().isEmpty()) {
 					this.failures.incrementAndGet();
 				}

@@ -1,0 +1,126 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+import dev.membership.engine.FirePlan.CatchUp;
+import dev.membership.engine.FirePlan.Outcome;
+import dev.membership.leadership.FireMode;
+import dev.membership.leadership.MissedFires;
+import dev.membership.leadership.OverlappingFires;
+import dev.membership.spi.FireMark;
+import dev.membership.spi.FirePolicy;
+import dev.membership.spi.FireSchedule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a new term does about a job's fires: catch up within the window, record the rest, never run one twice. */
+class FirePlanTests {
+
+	private static final Instant T = Instant.parse("2026-11-26T02:00:00Z");
+
+	/** Every 10 s, aligned to the epoch of the clock. */
+	private static final FireSchedule EVERY_10_S = (after) -> Instant
+		.ofEpochSecond(Math.floorDiv(after.getEpochSecond(), 10) * 10 + 10);
+
+	private static FirePolicy policy(Duration catchUp, MissedFires missed, FireMode mode) {
+		return new FirePolicy(catchUp, missed, OverlappingFires.SKIP, mode);
+	}
+
+	@Test
+	void aJobThatNeverFiredStartsAtItsNextFire() {
+		CatchUp plan = FirePlan.onTerm(null, EVERY_10_S, FirePolicy.DEFAULTS, T.plusSeconds(3));
+		assertThat(plan.run()).isEmpty();
+		assertThat(plan.notes()).isEmpty();
+		assertThat(plan.next()).isEqualTo(T.plusSeconds(10));
+	}
+
+	@Test
+	void aFireThatPassedInAFailoverRunsOnceWithinItsPeriod() {
+		// the 02:00:00 fire ended; the leader died before 02:00:10, and the next leads at 02:00:11.5
+		CatchUp plan = FirePlan.onTerm(new FireMark("j", T, true), EVERY_10_S, FirePolicy.DEFAULTS,
+				T.plusMillis(11_500));
+		assertThat(plan.run()).containsExactly(T.plusSeconds(10));
+		assertThat(plan.notes()).isEmpty();
+		assertThat(plan.next()).isEqualTo(T.plusSeconds(20));
+	}
+
+	@Test
+	void aFireThatEndedIsNeverRunAgain() {
+		CatchUp plan = FirePlan.onTerm(new FireMark("j", T, true), EVERY_10_S, FirePolicy.DEFAULTS, T.plusSeconds(4));
+		assertThat(plan.run()).isEmpty();
+		assertThat(plan.next()).isEqualTo(T.plusSeconds(10));
+	}
+
+	@Test
+	void aFireWhoseEndWasNotRecordedRunsAgainByDefaultAndIsRecordedMissedWithStrict() {
+		FireMark crashed = new FireMark("j", T, false);
+		assertThat(FirePlan.onTerm(crashed, EVERY_10_S, FirePolicy.DEFAULTS, T.plusSeconds(6)).run())
+			.as("at least once").containsExactly(T);
+		CatchUp strict = FirePlan.onTerm(crashed, EVERY_10_S, policy(null, MissedFires.COALESCE, FireMode.STRICT),
+				T.plusSeconds(6));
+		assertThat(strict.run()).as("at most once").isEmpty();
+		assertThat(strict.notes()).singleElement().satisfies((note) -> {
+			assertThat(note.outcome()).isEqualTo(Outcome.MISSED);
+			assertThat(note.first()).isEqualTo(T);
+			assertThat(note.reason()).contains("STRICT");
+		});
+	}
+
+	@Test
+	void missedFiresBeyondTheWindowAreRecordedAndTheLatestWithinRuns() {
+		// the whole cluster was down from 02:00:05 to 02:00:47: 02:00:10 to 02:00:40 passed
+		CatchUp plan = FirePlan.onTerm(new FireMark("j", T, true), EVERY_10_S, FirePolicy.DEFAULTS,
+				T.plusSeconds(47));
+		assertThat(plan.run()).containsExactly(T.plusSeconds(40));
+		assertThat(plan.notes()).singleElement().satisfies((note) -> {
+			assertThat(note.outcome()).isEqualTo(Outcome.MISSED);
+			assertThat(note.first()).isEqualTo(T.plusSeconds(10));
+			assertThat(note.last()).isEqualTo(T.plusSeconds(30));
+			assertThat(note.count()).isEqualTo(3);
+			assertThat(note.reason()).contains("catch-up window (one period, at most 60 minutes)");
+		});
+		assertThat(plan.next()).isEqualTo(T.plusSeconds(50));
+	}
+
+	@Test
+	void withinALongerWindowSeveralMissedFiresCoalesceRunEachOrNone() {
+		FireMark mark = new FireMark("j", T, true);
+		Instant now = T.plusSeconds(35);
+		CatchUp coalesced = FirePlan.onTerm(mark, EVERY_10_S,
+				policy(Duration.ofMinutes(1), MissedFires.COALESCE, FireMode.RECORDED), now);
+		assertThat(coalesced.run()).containsExactly(T.plusSeconds(30));
+		assertThat(coalesced.notes()).singleElement().satisfies((note) -> {
+			assertThat(note.outcome()).isEqualTo(Outcome.SKIPPED);
+			assertThat(note.count()).isEqualTo(2);
+			assertThat(note.reason()).contains("coalesced into the run of the fire of " + T.plusSeconds(30));
+		});
+		assertThat(FirePlan.onTerm(mark, EVERY_10_S, policy(Duration.ofMinutes(1), MissedFires.RUN_ALL,
+				FireMode.RECORDED), now).run()).containsExactly(T.plusSeconds(10), T.plusSeconds(20), T.plusSeconds(30));
+		CatchUp skipped = FirePlan.onTerm(mark, EVERY_10_S, policy(Duration.ofMinutes(1), MissedFires.SKIP,
+				FireMode.RECORDED), now);
+		assertThat(skipped.run()).isEmpty();
+		assertThat(skipped.notes()).singleElement().satisfies((note) -> assertThat(note.count()).isEqualTo(3));
+	}
+
+	@Test
+	void theDefaultWindowOfANightlyJobIsAnHourAndRunAllIsBounded() {
+		// 02:00 every night (UTC)
+		FireSchedule nightly = (after) -> after.minus(Duration.ofHours(2))
+			.truncatedTo(java.time.temporal.ChronoUnit.DAYS)
+			.plus(Duration.ofDays(1).plusHours(2));
+		FireMark mark = new FireMark("j", T.minus(Duration.ofDays(1)), true);
+		assertThat(FirePlan.onTerm(mark, nightly, FirePolicy.DEFAULTS, T.plus(Duration.ofMinutes(59))).run())
+			.as("59 minutes late").hasSize(1);
+		CatchUp late = FirePlan.onTerm(mark, nightly, FirePolicy.DEFAULTS, T.plus(Duration.ofMinutes(61)));
+		assertThat(late.run()).as("61 minutes late").isEmpty();
+		assertThat(late.notes()).singleElement().satisfies((n) -> assertThat(n.outcome()).isEqualTo(Outcome.MISSED));
+		CatchUp burst = FirePlan.onTerm(new FireMark("j", T, true), EVERY_10_S,
+				policy(Duration.ofDays(1), MissedFires.RUN_ALL, FireMode.RECORDED), T.plus(Duration.ofHours(5)));
+		assertThat(burst.run()).hasSize(FirePlan.MAX_RUN_ALL).last().isEqualTo(T.plus(Duration.ofHours(5)));
+		assertThat(burst.notes()).singleElement().satisfies((n) -> assertThat(n.count()).isEqualTo(1800 - 1000));
+	}
+
+}
