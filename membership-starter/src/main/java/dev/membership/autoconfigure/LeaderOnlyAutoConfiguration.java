@@ -11,6 +11,7 @@ import org.springframework.util.function.SingletonSupplier;
 import dev.membership.Membership;
 import dev.membership.scheduling.ForEachOwnedPartitionBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
+import dev.membership.scheduling.LeaderOnlyFires;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 
 /**
@@ -28,6 +29,15 @@ public class LeaderOnlyAutoConfiguration {
 		// resolved on first use: a post-processor must not pull the node (and MongoDB) in early
 		return new LeaderOnlyBeanPostProcessor(SingletonSupplier.of(membership::getIfAvailable),
 				SingletonSupplier.of(() -> GuardedBeans.leaderOnly(listener.orderedStream().toList())));
+	}
+
+	/** The fires of {@code @LeaderOnly @Scheduled(cron, fixedRate)} methods, each the cluster's once. */
+	@Bean
+	@ConditionalOnMissingBean
+	LeaderOnlyFires leaderOnlyFires(ObjectProvider<LeaderOnlyBeanPostProcessor> guards,
+			ObjectProvider<Membership> membership) {
+		return new LeaderOnlyFires(() -> guards.getObject().firedMethods(),
+				membership::getIfAvailable);
 	}
 
 	@Bean

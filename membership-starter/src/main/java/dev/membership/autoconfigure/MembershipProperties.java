@@ -369,6 +369,21 @@ public class MembershipProperties {
 		 */
 		private Duration maxRunTime;
 
+		/**
+		 * How late a fire of a @LeaderOnly @Scheduled(cron or fixedRate) method that no node could run on time (a
+		 * failover, the whole cluster down, a run that overran) may still run, as soon as a node leads, when its
+		 * annotation sets no catchUp. Unset: one period of the schedule, at most an hour; 0: never.
+		 */
+		private Duration catchUp;
+
+		public Duration getCatchUp() {
+			return this.catchUp;
+		}
+
+		public void setCatchUp(Duration catchUp) {
+			this.catchUp = catchUp;
+		}
+
 		public Duration getMaxRunTime() {
 			return this.maxRunTime;
 		}

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.liveness.Member;
 import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
@@ -55,9 +56,13 @@ final class Campaign {
 
 	private final Supplier<List<Member>> members;
 
+	/** The plain groups' scheduled fires, whose record a term inherits and its renewals write. */
+	private final ScheduledFires fires;
+
 	Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
 			ElectionMetrics metrics, Self self, Heartbeats heartbeats, Farewell farewell, Lifecycle lifecycle,
-			Assignments assignments, Supplier<List<Member>> members) {
+			Assignments assignments, Supplier<List<Member>> members, ScheduledFires fires) {
+		this.fires = fires;
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
@@ -159,7 +164,9 @@ final class Campaign {
 			if (!this.lifecycle.competes()) {
 				return false;
 			}
-			group.acquired(won, deadlineNanos, expiresAt, holder.address());
+			if (group.acquired(won, deadlineNanos, expiresAt, holder.address())) {
+				this.fires.termBegan(group, group.term(), won.fires()); // the record of the fires travels with the term
+			}
 			return true;
 		}
 	}
@@ -208,9 +215,14 @@ final class Campaign {
 		}
 		long sent = this.loop.clock().nanoTime();
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
-		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt, null),
+		List<FireMark> fires = this.fires.toRenew(group.name()); // null: none changed since the last write
+		long version = this.fires.version(group.name());
+		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt, fires),
 				(renewedAt, sentNanos, received) -> {
 					if (renewedAt.isPresent()) {
+						if (fires != null) {
+							this.fires.written(group.name(), version);
+						}
 						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.RENEWED);
 						this.heartbeats.renewed(sentNanos); // the renewal keeps this node live
 						// a renewal judged in the database's previous clock wrote an expiry that reads early or late

@@ -66,7 +66,7 @@ final class ErrorText {
 		return out.toString();
 	}
 
-	private static String cut(String text) {
+	static String cut(String text) {
 		return (text.length() > MAX_LENGTH) ? text.substring(0, MAX_LENGTH) : text;
 	}
 

@@ -1,12 +1,15 @@
 package dev.membership.engine;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.spi.FireMark;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.StoreException;
 
@@ -32,9 +35,13 @@ final class Farewell {
 	/** The restart grace is on: a graceful stop keeps the node's document instead of removing it. */
 	private final boolean keepsPlace;
 
+	/** The fires of the groups' scheduled jobs, which their releases carry to the next term. */
+	private final ScheduledFires fires;
+
 	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle,
-			LetGo letGo, RunHistory history, boolean keepsPlace) {
+			LetGo letGo, RunHistory history, boolean keepsPlace, ScheduledFires fires) {
 		this.keepsPlace = keepsPlace;
+		this.fires = fires;
 		this.letGo = letGo;
 		this.history = history;
 		this.store = store;
@@ -55,10 +62,15 @@ final class Farewell {
 		String group = unit.name();
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
-		job.then((j) -> {
-			this.letGo.said(Map.of(unit, epoch), (u) -> successor, false); // the loop never waits for the notice
-			j.next();
-		});
+		// a group with scheduled jobs says so once its release, which carries their fires, landed: a successor that
+		// took it over from this term first would not find the last of them
+		boolean carries = this.fires.carries(group);
+		if (!carries) {
+			job.then((j) -> {
+				this.letGo.said(Map.of(unit, epoch), (u) -> successor, false); // the loop never waits for the notice
+				j.next();
+			});
+		}
 		job.then((j) -> {
 			if (this.lifecycle.ticks()) {
 				this.heartbeats.beat(j, (ex) -> true); // the release matters more
@@ -68,9 +80,16 @@ final class Farewell {
 			}
 		});
 		// not released: the lease had gone (a successor took it over already, or it expired): nothing left to do
-		return job.then((j) -> this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch, null),
-				(released, sent, received) -> {
-				}, (ex) -> false));
+		job.then((j) -> {
+			List<FireMark> marks = this.fires.toRelease(group);
+			this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch, marks),
+					(released, sent, received) -> {
+					}, (ex) -> false);
+		});
+		if (carries) {
+			job.onEnd(() -> this.letGo.said(Map.of(unit, epoch), (u) -> successor, false));
+		}
+		return job;
 	}
 
 	private void releaseAll(LoopJob job, Map<String, Long> epochs, boolean mayReissue) {
@@ -78,7 +97,14 @@ final class Farewell {
 			job.next();
 			return;
 		}
-		this.loop.call(job, () -> this.store.releaseAll(this.self.holder(), epochs, Map.of()), (count, sent, received) -> {
+		Map<String, List<FireMark>> marks = new HashMap<>();
+		for (String lease : epochs.keySet()) {
+			List<FireMark> fires = this.fires.toRelease(lease);
+			if (fires != null) {
+				marks.put(lease, fires);
+			}
+		}
+		this.loop.call(job, () -> this.store.releaseAll(this.self.holder(), epochs, marks), (count, sent, received) -> {
 		}, (ex) -> {
 			if (mayReissue && StoreException.isRetryable(ex)) {
 				job.now((again) -> releaseAll(again, epochs, false));
@@ -97,6 +123,16 @@ final class Farewell {
 	 * and writes the runs that ended since the last tick.
 	 */
 	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand) {
+		return leave(released, beforehand, Map.of(), (told) -> {
+		});
+	}
+
+	/**
+	 * As {@link #leave(Map, Runnable)}; {@code untold} (released too), the leases of groups with scheduled jobs, whose
+	 * release carries their fires: {@code tell} says that this node let go of them once the release landed.
+	 */
+	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand, Map<GroupElection, Long> untold,
+			java.util.function.Consumer<Map<GroupElection, Long>> tell) {
 		LoopJob job = new LoopJob("leave", (ex) -> {
 		});
 		job.then((j) -> {
@@ -110,7 +146,14 @@ final class Farewell {
 		// per lease would fail the same way: the leases expire, and the successors were told already
 		Map<String, Long> epochs = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
+		untold.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
 		job.then((j) -> releaseAll(j, epochs, true));
+		if (!untold.isEmpty()) {
+			job.then((j) -> {
+				tell.accept(untold);
+				j.next();
+			});
+		}
 		if (this.keepsPlace) {
 			// the restart grace: the document stays, last seen now, so that the keeper keeps this node's place
 			job.then((j) -> this.heartbeats.beat(j, (ex) -> {

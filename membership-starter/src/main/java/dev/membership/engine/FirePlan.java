@@ -68,6 +68,7 @@ final class FirePlan {
 		else {
 			from = mark.at(); // began, and no end was recorded: at least once, it runs again (within its window)
 		}
+		boolean unended = mark != null && !mark.ended() && policy.mode() != FireMode.STRICT;
 		List<Instant> within = new ArrayList<>();
 		Instant beyondFirst = null;
 		Instant beyondLast = null;
@@ -86,8 +87,9 @@ final class FirePlan {
 			fire = after;
 		}
 		if (beyond > 0) {
-			notes.add(new Note(Outcome.MISSED, beyondFirst, beyondLast, beyond, "no node could run it within its "
-					+ "catch-up window (" + describe(policy) + ")"));
+			notes.add(new Note(Outcome.MISSED, beyondFirst, beyondLast, beyond, ((unended && beyondFirst.equals(from))
+					? "its run began on a node that stopped before its end was recorded, and " : "no node could run it ")
+					+ "within its catch-up window (" + describe(policy) + ")"));
 		}
 		List<Instant> run = runOf(within, policy, notes);
 		Instant next = (fire != null && fire.isAfter(now)) ? fire : schedule.next(now);

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -55,10 +56,14 @@ final class HandOver {
 
 	private final LetGo letGo;
 
+	/** Whether a group's release carries fires of its scheduled jobs (and so is said only once it landed). */
+	private final Predicate<String> carriesFires;
+
 	HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell, Lifecycle lifecycle,
 			Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped,
 			Function<Unit, @Nullable String> placedOwner, Function<Unit, @Nullable String> successorOnLeave,
-			LetGo letGo) {
+			LetGo letGo, Predicate<String> carriesFires) {
+		this.carriesFires = carriesFires;
 		this.placedOwner = placedOwner;
 		this.successorOnLeave = successorOnLeave;
 		this.letGo = letGo;
@@ -269,8 +274,13 @@ final class HandOver {
 						timeout.toNanos());
 			// first, not after the release: the successor takes each lease over from this very term, and the release
 			// (for the others, should the notice be lost) does not compete with it for the store meanwhile
+			// a group with scheduled jobs is said once its release, which carries their fires, landed
+			Map<GroupElection, Long> untold = new LinkedHashMap<>();
+			released.entrySet().removeIf((e) -> this.carriesFires.test(e.getKey().name())
+					&& untold.put(e.getKey(), e.getValue()) == null);
 			this.letGo.said(released, this.successorOnLeave, this::waitsForRestart, callerWaits);
-			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left));
+			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left), untold,
+					(told) -> this.letGo.said(told, this.successorOnLeave, this::waitsForRestart, false));
 			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
 				left.completeExceptionally(new IllegalStateException("loop stopped"));
 			}

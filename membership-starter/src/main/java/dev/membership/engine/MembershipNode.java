@@ -19,10 +19,12 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
 import dev.membership.liveness.Member;
 import dev.membership.operations.ClusterOperations;
+import dev.membership.spi.Fire;
 import dev.membership.spi.Holder;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeReceiver;
+import dev.membership.spi.ScheduledJob;
 import dev.membership.spi.WorkRegistry;
 
 /**
@@ -175,6 +177,16 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	public LeadershipTerm.@Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd,
 			Duration maxRunTime) {
 		return Term.of(term).tryBeginDetached(name, onEnd, maxRunTime.toNanos());
+	}
+
+	@Override
+	public AutoCloseable schedule(ScheduledJob job) {
+		return this.parts.fires.schedule(job);
+	}
+
+	@Override
+	public LeadershipTerm.@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime) {
+		return this.parts.fires.tryBegin(fire, interruptible, maxRunTime);
 	}
 
 	@Override

@@ -56,6 +56,9 @@ final class NodeParts {
 
 	final Campaign campaign;
 
+	/** The plain groups' scheduled jobs, fired once each on their leader. */
+	final ScheduledFires fires;
+
 	final Tick tick;
 
 	final HandOver handOver;
@@ -105,8 +108,11 @@ final class NodeParts {
 		this.readiness = new Readiness(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
 		this.assignments = new Assignments(nodeId, GuardedCallbacks.placement(b.placement));
+		Campaign[] campaigning = new Campaign[1]; // a strict fire's renewal is the campaign's, made below
+		this.fires = new ScheduledFires(this.loop, this.units, new FireNotes(nodeId, history, metrics),
+				() -> campaigning[0]);
 		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo,
-				history, !this.settings.restartGrace().isZero());
+				history, !this.settings.restartGrace().isZero(), this.fires);
 		// the members as a node deciding whether to try for a unit sees them: one away for less than the restart grace
 		// keeps its place (successors are chosen among the live ones)
 		RestartGrace grace = new RestartGrace(this.settings.restartGrace());
@@ -115,7 +121,8 @@ final class NodeParts {
 			return (now != null) ? grace.placing(this.roster.members(), now) : this.roster.members();
 		};
 		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, metrics, self, this.heartbeats,
-				farewell, this.lifecycle, this.assignments, placing);
+				farewell, this.lifecycle, this.assignments, placing, this.fires);
+		campaigning[0] = this.campaign;
 		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, metrics, self,
 				this.campaign, this.heartbeats);
 		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
@@ -125,7 +132,8 @@ final class NodeParts {
 				this.roster, this.readiness, this.assignments, reads, this.letGo);
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
 				this.units::all, this.stopped, this.assignments::owner,
-				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo);
+				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo,
+				this.fires::carries);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
 		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);

@@ -44,6 +44,9 @@ final class Work implements LeadershipTerm.Execution {
 	/** What the work said it failed with, or null. */
 	private @Nullable Throwable failure;
 
+	/** What the engine does as the work ends, before it stops counting for the drain (a fire's end), or null. */
+	private @Nullable Runnable whenClosed;
+
 	Work(Term term, String name, AtomicInteger byName, @Nullable Thread thread, @Nullable Runnable onEnd) {
 		this.term = term;
 		this.name = name;
@@ -109,6 +112,11 @@ final class Work implements LeadershipTerm.Execution {
 		finally {
 			leave.run();
 		}
+	}
+
+	/** Runs {@code action} as the work ends, before the drain stops waiting for it (set once, by its own thread). */
+	void whenClosed(Runnable action) {
+		this.whenClosed = action;
 	}
 
 	/** Watched as {@code run} from now on (set once, by the thread that registered the work). */
@@ -183,6 +191,15 @@ final class Work implements LeadershipTerm.Execution {
 		}
 		if (this.leave != null) {
 			this.leave.run();
+		}
+		Runnable closing = this.whenClosed;
+		if (closing != null) {
+			try {
+				closing.run();
+			}
+			catch (RuntimeException ex) {
+				log.warn("Recording the end of leader-only work '{}' failed", this.name, ex);
+			}
 		}
 		this.term.finished(this);
 	}

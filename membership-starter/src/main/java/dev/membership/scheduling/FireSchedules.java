@@ -8,7 +8,9 @@ import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.scheduling.Trigger;
 import org.springframework.scheduling.support.CronExpression;
+import org.springframework.scheduling.support.SimpleTriggerContext;
 
 import dev.membership.spi.FireSchedule;
 
@@ -39,6 +41,27 @@ public final class FireSchedules {
 			@Override
 			public String toString() {
 				return "cron '" + expression + "' in " + zone;
+			}
+
+		};
+	}
+
+	/**
+	 * The fires of a Spring {@link Trigger} that depends on no run (a {@code CronTrigger}): each computed as Spring's
+	 * scheduler does after a fire at the given instant, in the trigger's zone (or the JVM's default, as Spring's).
+	 */
+	public static FireSchedule trigger(Trigger trigger) {
+		Objects.requireNonNull(trigger, "trigger");
+		return new FireSchedule() {
+
+			@Override
+			public @Nullable Instant next(Instant after) {
+				return trigger.nextExecution(new SimpleTriggerContext(after, after, after));
+			}
+
+			@Override
+			public String toString() {
+				return trigger.toString();
 			}
 
 		};

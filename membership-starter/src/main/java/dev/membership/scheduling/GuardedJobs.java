@@ -3,19 +3,32 @@ package dev.membership.scheduling;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
+
+import dev.membership.leadership.FireMode;
+import dev.membership.leadership.MissedFires;
+import dev.membership.leadership.OverlappingFires;
+import dev.membership.spi.FirePolicy;
 
 /**
  * What a guard needs to know of a guarded method besides its annotation: the job's name ({@code bean#method}, as runs
  * are observed and recorded) and how long a run may take. Filled by a post-processor as it meets guarded beans.
  */
 final class GuardedJobs {
+
+	/** The catch-up window of guarded fires whose annotation sets none. */
+	static final String DEFAULT_CATCH_UP = "membership.leader-only.catch-up";
 
 	/** The time limit of guarded runs whose annotation sets none. */
 	static final String DEFAULT_MAX_RUN_TIME = "membership.leader-only.max-run-time";
@@ -62,6 +75,57 @@ final class GuardedJobs {
 					: Duration.ZERO;
 		}
 		return parse(value, "@" + annotation + "(maxRunTime = \"" + annotated + "\") on " + where, where);
+	}
+
+	/**
+	 * The fire policy of a guarded method whose fires are the cluster's: {@code @Scheduled} once, with a cron or a
+	 * fixed rate, not reactive; null for any other method.
+	 * @throws GuardMisuseException when its annotation asks for a fire policy that such a method alone has, or a
+	 * catch-up that is not a duration
+	 */
+	@Nullable FirePolicy firePolicy(Method method, LeaderOnly annotation, String where) {
+		boolean asked = annotation.fire() != FireMode.RECORDED || !annotation.catchUp().isEmpty()
+				|| annotation.missed() != MissedFires.COALESCE || annotation.overlap() != OverlappingFires.SKIP;
+		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
+				Schedules.class);
+		boolean fires = schedules.size() == 1 && firesAtInstants(schedules.iterator().next())
+				&& !isReactive(method.getReturnType());
+		if (!fires) {
+			if (asked && AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class) != null) {
+				throw new GuardMisuseException("@LeaderOnly on " + where + " sets fire, catchUp, missed or overlap, "
+						+ "which only a method whose fires are the cluster's takes.", "Schedule it once with "
+						+ "@Scheduled(cron = ...) or @Scheduled(fixedRate = ...), not reactive, or drop those "
+						+ "attributes (a fixedDelay has no instants to keep).");
+			}
+			return null;
+		}
+		return new FirePolicy(catchUp(annotation.catchUp(), where), annotation.missed(), annotation.overlap(),
+				annotation.fire());
+	}
+
+	/** A reactive return type (a Reactive Streams publisher): by name, as Reactor may not be on the classpath. */
+	private static boolean isReactive(Class<?> type) {
+		String publisher = "org.reactivestreams.Publisher";
+		return type.getName().equals(publisher) || ClassUtils.getAllInterfacesForClassAsSet(type)
+			.stream()
+			.anyMatch((i) -> i.getName().equals(publisher));
+	}
+
+	private static boolean firesAtInstants(Scheduled scheduled) {
+		boolean delay = scheduled.fixedDelay() >= 0 || StringUtils.hasText(scheduled.fixedDelayString());
+		boolean rate = scheduled.fixedRate() >= 0 || StringUtils.hasText(scheduled.fixedRateString());
+		return !delay && (StringUtils.hasText(scheduled.cron()) || rate);
+	}
+
+	/** The catch-up window an annotation's {@code catchUp} gives, or the default; null: one period, at most an hour. */
+	private @Nullable Duration catchUp(String annotated, String where) {
+		Environment env = this.environment;
+		String value = (env != null) ? env.resolvePlaceholders(annotated) : annotated;
+		if (!StringUtils.hasText(value)) {
+			String fallback = (env != null) ? env.getProperty(DEFAULT_CATCH_UP) : null;
+			return StringUtils.hasText(fallback) ? parse(fallback, DEFAULT_CATCH_UP + "=" + fallback, where) : null;
+		}
+		return parse(value, "@LeaderOnly(catchUp = \"" + annotated + "\") on " + where, where);
 	}
 
 	private static Duration parse(String value, String what, String where) {

@@ -8,6 +8,10 @@ import java.lang.annotation.Target;
 
 import org.springframework.aot.hint.annotation.Reflective;
 
+import dev.membership.leadership.FireMode;
+import dev.membership.leadership.MissedFires;
+import dev.membership.leadership.OverlappingFires;
+
 /**
  * Runs the annotated method (or every public method of the annotated class) only while this node leads
  * {@link #group()}. On any other node the call returns at once without running: {@code null}, an empty
@@ -51,5 +55,31 @@ public @interface LeaderOnly {
 	 * epoch fences. ShedLock's {@code lockAtMostFor}, with the lock handed on instead of expiring under the run.
 	 */
 	String maxRunTime() default "";
+
+	/**
+	 * For a {@code @Scheduled} method with a {@code cron} or {@code fixedRate}: how its fires are recorded, so that each
+	 * runs once cluster-wide. {@link FireMode#RECORDED} (the default) rides the writes the leader makes anyway, and
+	 * after a crash a fire whose end the next leader cannot find runs again (at least once); {@link FireMode#STRICT}
+	 * pays one write per fire, before it runs, and a fire is never repeated (at most once).
+	 */
+	FireMode fire() default FireMode.RECORDED;
+
+	/**
+	 * For a {@code @Scheduled} method with a {@code cron} or {@code fixedRate}: how late a fire that no node could run
+	 * on time (a failover, the whole cluster down, a run that overran) may still run, as soon as a node leads
+	 * ({@code 10m}, {@code PT10M}, or a {@code ${placeholder}}; {@code 0}: never). Empty: the default,
+	 * {@code membership.leader-only.catch-up}, else one period of the schedule, at most an hour. A missed fire beyond
+	 * it is recorded as {@code missed} in the run history and counted ({@code membership.runs.missed}).
+	 */
+	String catchUp() default "";
+
+	/** For a {@code @Scheduled} method: what a new leader does with several missed fires within the catch-up window. */
+	MissedFires missed() default MissedFires.COALESCE;
+
+	/**
+	 * For a {@code @Scheduled} method: what a fire does while the method's previous run still runs (on this node, or
+	 * draining on the node that handed the group over): skipped and recorded, or run once the other ended.
+	 */
+	OverlappingFires overlap() default OverlappingFires.SKIP;
 
 }

@@ -3,11 +3,13 @@ package dev.membership.scheduling;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -27,6 +29,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
+import dev.membership.spi.FirePolicy;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.Membership;
 
@@ -50,6 +53,9 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 	private final GuardChecks checks = new GuardChecks("LeaderOnly");
 
 	private final GuardedJobs jobs = new GuardedJobs();
+
+	/** The guarded methods whose fires are the cluster's ({@code @Scheduled} with a cron or fixed rate). */
+	private final List<FiredMethod> fired = new CopyOnWriteArrayList<>();
 
 	private @Nullable Environment environment;
 
@@ -78,9 +84,16 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		this.jobs.environment(environment);
 	}
 
+	/** The guarded methods whose fires are the cluster's, with the beans (proxies) they are called on. */
+	public List<FiredMethod> firedMethods() {
+		return List.copyOf(this.fired);
+	}
+
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		Class<?> type = AopUtils.getTargetClass(bean);
+		List<Method> scheduled = new ArrayList<>();
+		Map<Method, LeaderOnly> annotations = new LinkedHashMap<>();
 		LeaderOnly onClass = AnnotatedElementUtils.findMergedAnnotation(type, LeaderOnly.class);
 		if (onClass != null) {
 			add(onClass.group(), type.getSimpleName() + ".*");
@@ -95,18 +108,28 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 				add(onMethod.group(), name);
 				this.jobs.bean(type, beanName);
 				this.jobs.maxRunTime(onMethod.maxRunTime(), "LeaderOnly", name);
+				annotations.put(method, onMethod);
 			}
 			else if (onClass != null) {
 				int modifiers = method.getModifiers();
 				if (Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers)) {
 					this.checks.guarded(method, name);
+					annotations.put(method, onClass);
 				}
 				else {
 					this.checks.unguardedOnClass(method, name);
 				}
 			}
 		}, ReflectionUtils.USER_DECLARED_METHODS);
-		return super.postProcessAfterInitialization(bean, beanName);
+		Object guarded = super.postProcessAfterInitialization(bean, beanName);
+		annotations.forEach((method, annotation) -> {
+			FirePolicy policy = this.jobs.firePolicy(method, annotation, type.getSimpleName() + "." + method.getName());
+			if (policy != null) {
+				this.fired.add(new FiredMethod(guarded, method, annotation.group(), this.jobs.job(type, method),
+						policy));
+			}
+		});
+		return guarded;
 	}
 
 	private void add(String group, String name) {

@@ -20,6 +20,7 @@ import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
+import dev.membership.spi.Fire;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.spi.WorkRegistry;
@@ -75,9 +76,12 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 		WorkRegistry registry = this.registry.get();
 		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing;
-		// the term is the thread's LeaderContext meanwhile
+		// the term is the thread's LeaderContext meanwhile. A scheduled fire registers under the term it was fired
+		// under, which records its end for the next term
+		Fire fire = FireContext.take(target.group, target.job);
 		LeadershipTerm.Execution execution = (registry == null) ? null
-				: registry.tryBegin(target.group, target.job, target.interruptOnRevoke, target.maxRunTime);
+				: (fire != null) ? registry.tryBegin(fire, target.interruptOnRevoke, target.maxRunTime)
+						: registry.tryBegin(target.group, target.job, target.interruptOnRevoke, target.maxRunTime);
 		if (execution == null) {
 			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,
 					target.group);

@@ -35,6 +35,13 @@ public interface ElectionMetrics {
 	}
 
 	/**
+	 * {@code count} scheduled fires of {@code job} of {@code group} never ran: missed beyond their catch-up window, or
+	 * not caught up by the job's policy (the leader that found them says so, once).
+	 */
+	default void firesMissed(String group, String job, long count) {
+	}
+
+	/**
 	 * {@code count} runs' records were dropped from this node's buffer for the run history before they could be
 	 * written (the store was unreachable for long and the buffer was full).
 	 */

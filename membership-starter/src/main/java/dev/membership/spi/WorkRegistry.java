@@ -72,6 +72,23 @@ public interface WorkRegistry {
 	}
 
 	/**
+	 * Fires {@code job} on the leader of its group, once each cluster-wide: from now on, whenever this node leads the
+	 * group, at each instant of its schedule by the database's clock, and as a term begins, what its policy catches up.
+	 * Close the returned handle to stop (a running fire drains as any work).
+	 * @throws IllegalArgumentException when the group is partitioned or not one this node competes for, or the job is
+	 * scheduled already
+	 */
+	AutoCloseable schedule(ScheduledJob job);
+
+	/**
+	 * Registers {@code fire}'s run on this thread under the term it was fired under, as
+	 * {@link #tryBegin(LeadershipTerm, String, boolean, Duration)} does, named by its job; the fire's end (this
+	 * execution's close) is recorded for the next term. Null when that term is over or ending: then the fire did not
+	 * begin, and a later term runs it again unless its policy says otherwise.
+	 */
+	@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime);
+
+	/**
 	 * Calls {@code call} on this thread as part of {@code execution}, open detached work of this node's, with its term
 	 * as the thread's {@code LeaderContext} meanwhile: what a reactive guard calls the method that assembles its
 	 * pipeline with.

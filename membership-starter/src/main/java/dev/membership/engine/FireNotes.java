@@ -1,0 +1,58 @@
+package dev.membership.engine;
+
+import java.time.Instant;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.engine.FirePlan.Note;
+import dev.membership.engine.FirePlan.Outcome;
+import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.RunOutcome;
+import dev.membership.spi.ScheduledJob;
+
+/**
+ * What the leader records of fires that did not run: in the run history as runs with outcome {@code missed} or
+ * {@code skipped} and the reason, counted ({@code membership.runs.missed}), and in the log: never silent.
+ */
+final class FireNotes {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+
+	private final String nodeId;
+
+	private final RunHistory history;
+
+	private final ElectionMetrics metrics;
+
+	FireNotes(String nodeId, RunHistory history, ElectionMetrics metrics) {
+		this.nodeId = nodeId;
+		this.history = history;
+		this.metrics = metrics;
+	}
+
+	void note(ScheduledJob job, long epoch, Note note) {
+		String reason = (note.count() == 1) ? note.reason()
+				: note.count() + " fires, " + note.first() + " to " + note.last() + ": " + note.reason();
+		if (note.outcome() == Outcome.MISSED) {
+			log.warn("Membership node {}: job '{}' of group '{}' missed the fire of {} ({})", this.nodeId, job.job(),
+					job.group(), note.first(), reason);
+			this.metrics.firesMissed(job.group(), job.job(), note.count());
+		}
+		else {
+			log.info("Membership node {}: job '{}' of group '{}' skips the fire of {} ({})", this.nodeId, job.job(),
+					job.group(), note.first(), reason);
+		}
+		this.history.fire(job.job(), job.group(), this.nodeId, epoch, note.first(), note.last(),
+				(note.outcome() == Outcome.MISSED) ? RunOutcome.MISSED : RunOutcome.SKIPPED, reason);
+	}
+
+	void missed(ScheduledJob job, long epoch, Instant at, String reason) {
+		note(job, epoch, new Note(Outcome.MISSED, at, at, 1, reason));
+	}
+
+	void skipped(ScheduledJob job, long epoch, Instant at, String reason) {
+		note(job, epoch, new Note(Outcome.SKIPPED, at, at, 1, reason));
+	}
+
+}

@@ -1,0 +1,272 @@
+package dev.membership.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.membership.leadership.FireMode;
+import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.OverlappingFires;
+import dev.membership.spi.Fire;
+import dev.membership.spi.FireMark;
+import dev.membership.spi.ScheduledJob;
+
+/**
+ * The scheduled jobs of this node's plain groups, fired on the leader once each cluster-wide: at each instant of a
+ * job's schedule by the database's clock (never a node's own), a fire's begin and end recorded in the group's
+ * {@link FireLedger}, which the renewal after it writes (with {@link FireMode#STRICT}, a renewal before it runs) and
+ * the release hands to the next term; as a term begins, the {@link FirePlan} of each job catches up what a failover
+ * missed. State changes on the loop; registration and the ends of runs from any thread.
+ */
+final class ScheduledFires {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+
+	private final NodeLoop loop;
+
+	private final Units units;
+
+	private final FireNotes notes;
+
+	/** The renewal a strict fire waits for: the campaign's, made after this. */
+	private final Supplier<Campaign> campaign;
+
+	private final Map<String, FireLedger> ledgers = new ConcurrentHashMap<>();
+
+	/** By group, then job; confined to the loop once registered. */
+	private final Map<String, Map<String, JobFires>> jobs = new ConcurrentHashMap<>();
+
+	ScheduledFires(NodeLoop loop, Units units, FireNotes notes, Supplier<Campaign> campaign) {
+		this.loop = loop;
+		this.units = units;
+		this.notes = notes;
+		this.campaign = campaign;
+	}
+
+	/** One job's state on this node. */
+	private static final class JobFires {
+
+		final ScheduledJob job;
+
+		/** The term it fires under now; null while this node does not lead the group. */
+		@Nullable Term term;
+
+		@Nullable Instant running;
+
+		@Nullable Instant buffered;
+
+		final ArrayDeque<Instant> catchUp = new ArrayDeque<>();
+
+		boolean closed;
+
+		JobFires(ScheduledJob job) {
+			this.job = job;
+		}
+
+	}
+
+	/** A fire as its runner gets it: the term it was fired under, and the job it ends. */
+	record FireOf(String group, String job, Instant instant, long epoch, Term term) implements Fire {
+	}
+
+	AutoCloseable schedule(ScheduledJob job) {
+		GroupElection election = this.units.plainGroup(job.group()); // a partitioned group or a stranger: refused
+		JobFires fires = new JobFires(job);
+		if (this.jobs.computeIfAbsent(job.group(), (g) -> new ConcurrentHashMap<>()).putIfAbsent(job.job(),
+				fires) != null) {
+			throw new IllegalArgumentException("Job '" + job.job() + "' of group '" + job.group() + "' is scheduled "
+					+ "already");
+		}
+		this.loop.submit(LoopJob.of("schedule " + job.job(), () -> {
+			Term term = election.term();
+			if (term != null && term.isValid() && !term.isEnding()) {
+				begin(fires, term); // leading already: it fires from now on, from the lease's record of it
+			}
+		}));
+		return () -> this.loop.submit(LoopJob.of("unschedule " + job.job(), () -> {
+			fires.closed = true;
+			fires.term = null;
+			this.jobs.getOrDefault(job.group(), Map.of()).remove(job.job(), fires);
+		}));
+	}
+
+	/** On the loop: a term of {@code group} began, on a lease that carried {@code inherited}. */
+	void termBegan(GroupElection group, Term term, List<FireMark> inherited) {
+		if (group.unit().isPartition()) {
+			return;
+		}
+		ledger(group.name()).inherit(inherited);
+		for (JobFires fires : jobsOf(group.name())) {
+			begin(fires, term);
+		}
+	}
+
+	private void begin(JobFires fires, Term term) {
+		ScheduledJob job = fires.job;
+		FireLedger ledger = ledger(job.group());
+		Instant now = this.loop.serverClock().estimate();
+		FirePlan.CatchUp plan = FirePlan.onTerm(ledger.mark(job.job()), job.schedule(), job.policy(), now);
+		plan.notes().forEach((note) -> this.notes.note(job, term.epoch(), note));
+		fires.term = term;
+		fires.catchUp.clear();
+		fires.catchUp.addAll(plan.run());
+		fires.buffered = null;
+		if (fires.running == null && !fires.catchUp.isEmpty()) {
+			fire(fires, term, fires.catchUp.pollFirst());
+		}
+		at(fires, term, plan.next());
+	}
+
+	/** Arms the timer of the fire at {@code next} (null: none), by the database's clock: never early. */
+	private void at(JobFires fires, Term term, @Nullable Instant next) {
+		if (next == null) {
+			return;
+		}
+		long delay = Math.max(0, this.loop.serverClock().monotonicWhenPassed(next) - this.loop.clock().nanoTime());
+		this.loop.schedule(() -> LoopJob.of("fire " + fires.job.job(), () -> {
+			if (fires.term == term && !fires.closed) {
+				fire(fires, term, next);
+				at(fires, term, fires.job.schedule().next(next));
+			}
+		}), delay);
+	}
+
+	/** On the loop: fires {@code at} under {@code term}, unless the term is over or the job still runs. */
+	private void fire(JobFires fires, Term term, Instant at) {
+		ScheduledJob job = fires.job;
+		if (!term.isValid() || term.isEnding()) {
+			return; // the next term runs it, from the record
+		}
+		if (fires.running != null) {
+			if (job.policy().overlap() == OverlappingFires.BUFFER_ONE && fires.buffered == null) {
+				fires.buffered = at;
+			}
+			else {
+				this.notes.skipped(job, term.epoch(), at, "the run of the fire of " + fires.running + " still runs");
+			}
+			return;
+		}
+		FireLedger ledger = ledger(job.group());
+		ledger.began(new FireMark(job.job(), at, false));
+		fires.running = at;
+		FireOf fire = new FireOf(job.group(), job.job(), at, term.epoch(), term);
+		if (job.policy().mode() != FireMode.STRICT) {
+			hand(fires, fire);
+			return;
+		}
+		long version = ledger.version();
+		GroupElection election = this.units.plainGroup(job.group());
+		LoopJob strict = new LoopJob("strict fire of " + job.job(), (ex) -> {
+		});
+		strict.then((j) -> this.campaign.get().renew(j, election));
+		strict.then((j) -> {
+			if (ledger.isWritten(version)) {
+				hand(fires, fire); // recorded before it runs: not even a crash repeats it
+			}
+			else {
+				fires.running = null;
+				this.notes.missed(job, term.epoch(), at, "its fire could not be recorded before it ran (STRICT)");
+			}
+			j.next();
+		});
+		this.loop.submit(strict);
+	}
+
+	private void hand(JobFires fires, FireOf fire) {
+		try {
+			fires.job.runner().accept(fire);
+		}
+		catch (Throwable ex) {
+			if (ex instanceof VirtualMachineError error) {
+				throw error;
+			}
+			log.warn("The runner of job '{}' failed to take its fire of {}: not run", fire.job(), fire.instant(), ex);
+			fires.running = null;
+		}
+	}
+
+	/** From the fire's thread: its run is registered with its term, ending with the execution's close. */
+	LeadershipTerm.@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime) {
+		if (!(fire instanceof FireOf own)) {
+			throw new IllegalArgumentException(fire + " is not a fire this node made");
+		}
+		Work work = (Work) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos());
+		if (work == null) {
+			this.loop.submit(LoopJob.of("fire of " + own.job() + " not begun", () -> ended(own, false)));
+			return null;
+		}
+		// submitted before the work counts as finished: the loop records the end before a drain's release
+		work.whenClosed(() -> this.loop.submit(LoopJob.of("end of a fire of " + own.job(), () -> ended(own, true))));
+		return work;
+	}
+
+	/** On the loop: the fire's run ended ({@code began}), or never began. */
+	private void ended(FireOf fire, boolean began) {
+		if (began) {
+			ledger(fire.group()).ended(new FireMark(fire.job(), fire.instant(), true));
+		}
+		JobFires fires = this.jobs.getOrDefault(fire.group(), Map.of()).get(fire.job());
+		if (fires == null || !fire.instant().equals(fires.running)) {
+			return;
+		}
+		fires.running = null;
+		Term term = fires.term;
+		if (term == null) {
+			return;
+		}
+		Instant next = fires.catchUp.pollFirst();
+		if (next == null) {
+			next = fires.buffered;
+			fires.buffered = null;
+		}
+		if (next != null) {
+			fire(fires, term, next);
+		}
+	}
+
+	/** On the loop: what the renewal of {@code group} writes (null: nothing changed), and the version it carries. */
+	@Nullable List<FireMark> toRenew(String group) {
+		FireLedger ledger = this.ledgers.get(group);
+		return (ledger != null) ? ledger.changed() : null;
+	}
+
+	long version(String group) {
+		FireLedger ledger = this.ledgers.get(group);
+		return (ledger != null) ? ledger.version() : 0;
+	}
+
+	void written(String group, long version) {
+		FireLedger ledger = this.ledgers.get(group);
+		if (ledger != null) {
+			ledger.written(version);
+		}
+	}
+
+	/** Whether {@code group} has scheduled jobs on this node (their fires ride its release); from any thread. */
+	boolean carries(String group) {
+		return !this.jobs.getOrDefault(group, Map.of()).isEmpty();
+	}
+
+	/** What the release of {@code group} writes (null: the lease keeps what it has). */
+	@Nullable List<FireMark> toRelease(String group) {
+		FireLedger ledger = this.ledgers.get(group);
+		return (ledger != null) ? ledger.forRelease() : null;
+	}
+
+	private FireLedger ledger(String group) {
+		return this.ledgers.computeIfAbsent(group, (g) -> new FireLedger());
+	}
+
+	private Iterable<JobFires> jobsOf(String group) {
+		return List.copyOf(this.jobs.getOrDefault(group, Map.of()).values());
+	}
+
+}

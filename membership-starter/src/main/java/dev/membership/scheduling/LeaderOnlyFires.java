@@ -1,0 +1,158 @@
+package dev.membership.scheduling;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.core.Ordered;
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.CronTask;
+import org.springframework.scheduling.config.IntervalTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.config.Task;
+import org.springframework.scheduling.support.ScheduledMethodRunnable;
+
+import dev.membership.Membership;
+import dev.membership.spi.FireSchedule;
+import dev.membership.spi.ScheduledJob;
+import dev.membership.spi.WorkRegistry;
+
+/**
+ * Makes each fire of a {@code @LeaderOnly @Scheduled(cron = ..., fixedRate = ...)} method the cluster's: takes its
+ * task off Spring's scheduler, where every node would fire it by its own clock, and hands its schedule to the node
+ * ({@link WorkRegistry#schedule}), whose leader of the group fires it once each, by the database's clock, on the
+ * application's scheduler. A method's task comes off only when it is found exactly once per bean, so that no fire is
+ * ever made by both; one that is not (a lazy bean, several {@code @Scheduled} on one method) keeps Spring's
+ * scheduling with the plain guard, and the log says so.
+ */
+public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, DisposableBean {
+
+	private static final Logger log = LoggerFactory.getLogger(LeaderOnlyFires.class);
+
+	private final Supplier<List<FiredMethod>> methods;
+
+	private final Supplier<@Nullable Membership> membership;
+
+	private final List<AutoCloseable> scheduled = new ArrayList<>();
+
+	/**
+	 * Fires {@code methods} (the {@link LeaderOnlyBeanPostProcessor}'s, read as the tasks are configured) through
+	 * {@code membership}'s node (null: membership is off).
+	 */
+	public LeaderOnlyFires(Supplier<List<FiredMethod>> methods, Supplier<@Nullable Membership> membership) {
+		this.methods = methods;
+		this.membership = membership;
+	}
+
+	/** Last: the tasks of the application's own configurers are there by then. */
+	@Override
+	public int getOrder() {
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar registrar) {
+		WorkRegistry registry = GuardChecks.registry(this.membership.get());
+		List<FiredMethod> methods = this.methods.get();
+		if (registry == null || methods.isEmpty()) {
+			return; // membership off: the plain guard skips every call, as it always did
+		}
+		Map<String, List<FiredMethod>> byTask = new LinkedHashMap<>();
+		methods.forEach((m) -> byTask.computeIfAbsent(m.taskName(), (name) -> new ArrayList<>()).add(m));
+		Map<String, List<Task>> taken = new LinkedHashMap<>();
+		List<CronTask> cron = keep(registrar.getCronTaskList(), byTask, taken);
+		List<IntervalTask> rate = keep(registrar.getFixedRateTaskList(), byTask, taken);
+		List<Runnable> jobs = new ArrayList<>();
+		byTask.forEach((name, beans) -> {
+			List<Task> tasks = taken.getOrDefault(name, List.of());
+			if (tasks.size() != beans.size()) {
+				log.warn("The fires of {} are each node's, not the cluster's: {} of its scheduled tasks found for {} "
+						+ "bean(s) (a lazy bean, or several @Scheduled on the method); the plain @LeaderOnly guard "
+						+ "runs it on the leader only", name, tasks.size(), beans.size());
+				tasks.forEach((task) -> putBack(task, cron, rate));
+				return;
+			}
+			for (int i = 0; i < beans.size(); i++) {
+				ScheduledJob job = job(beans.get(i), tasks.get(i), registrar);
+				if (job != null) {
+					jobs.add(() -> this.scheduled.add(registry.schedule(job)));
+				}
+				else {
+					putBack(tasks.get(i), cron, rate);
+				}
+			}
+		});
+		registrar.setCronTasksList(cron);
+		registrar.setFixedRateTasksList(rate);
+		// once the registrar schedules its tasks: its scheduler, which runs the fires, is there by then
+		registrar.addOneTimeTask(() -> jobs.forEach(Runnable::run), Duration.ZERO);
+	}
+
+	private static <T extends Task> List<T> keep(List<T> tasks, Map<String, List<FiredMethod>> byTask,
+			Map<String, List<Task>> taken) {
+		List<T> kept = new ArrayList<>();
+		for (T task : tasks) {
+			String name = task.getRunnable().toString(); // ScheduledMethodRunnable's: Type.method
+			if (byTask.containsKey(name)) {
+				taken.computeIfAbsent(name, (n) -> new ArrayList<>()).add(task);
+			}
+			else {
+				kept.add(task);
+			}
+		}
+		return kept;
+	}
+
+	private static void putBack(Task task, List<CronTask> cron, List<IntervalTask> rate) {
+		if (task instanceof CronTask c) {
+			cron.add(c);
+		}
+		else if (task instanceof IntervalTask i) {
+			rate.add(i);
+		}
+	}
+
+	/** The job of {@code method} on the schedule of {@code task}; null when its instants are not the cluster's. */
+	private static @Nullable ScheduledJob job(FiredMethod fired, Task task, ScheduledTaskRegistrar registrar) {
+		FireSchedule schedule;
+		try {
+			schedule = (task instanceof CronTask cron) ? FireSchedules.trigger(cron.getTrigger())
+					: FireSchedules.fixedRate(((IntervalTask) task).getIntervalDuration(),
+							((IntervalTask) task).getInitialDelayDuration());
+		}
+		catch (IllegalArgumentException ex) {
+			log.warn("The fires of {} are each node's, not the cluster's ({}); the plain @LeaderOnly guard runs it on "
+					+ "the leader only", fired.taskName(), ex.getMessage());
+			return null;
+		}
+		Method invocable = AopUtils.selectInvocableMethod(fired.method(), fired.bean().getClass());
+		Runnable call = new ScheduledMethodRunnable(fired.bean(), invocable, null, registrar::getObservationRegistry);
+		return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(), (fire) -> {
+			TaskScheduler scheduler = registrar.getScheduler();
+			if (scheduler == null) {
+				throw new IllegalStateException("no scheduler yet"); // the engine logs it, and the fire did not begin
+			}
+			scheduler.schedule(() -> FireContext.run(fire, call), Instant.now());
+		});
+	}
+
+	@Override
+	public void destroy() throws Exception {
+		for (AutoCloseable handle : this.scheduled) {
+			handle.close();
+		}
+	}
+
+}

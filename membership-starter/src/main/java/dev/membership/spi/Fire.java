@@ -1,0 +1,23 @@
+package dev.membership.spi;
+
+import java.time.Instant;
+
+/**
+ * One fire of a scheduled job, handed by the leader's engine to the job's {@link ScheduledJob#runner()}: identified
+ * cluster-wide by its job and instant. The runner runs it with {@link WorkRegistry#tryBegin(Fire, boolean,
+ * java.time.Duration)}, which registers it with the term it was fired under, so that a hand-over waits for it and its
+ * end is recorded for the next term.
+ */
+public interface Fire {
+
+	String group();
+
+	String job();
+
+	/** The fire's instant in its schedule (not when it runs: a caught-up fire runs later). */
+	Instant instant();
+
+	/** The epoch of the term it was fired under. */
+	long epoch();
+
+}
