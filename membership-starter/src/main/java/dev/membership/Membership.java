@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.Partitions;
+import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.liveness.Member;
 
 /**
@@ -70,6 +71,14 @@ public interface Membership {
 	 * placed by the coordinator)
 	 */
 	void competeFor(String group);
+
+	/**
+	 * The scheduled jobs whose fires are the cluster's ({@code @LeaderOnly @Scheduled} with a cron or a fixed rate)
+	 * that this node runs, with their last and next fires as this node knows them (the leader of their group knows).
+	 */
+	default List<ScheduledJobInfo> scheduledJobs() {
+		return List.of();
+	}
 
 	/** Health-level facts about this node's contact with the store. */
 	MembershipStatus status();

@@ -32,7 +32,7 @@ import static dev.membership.jdbc.Statements.timestamp;
 public final class JdbcRunHistory implements RunHistoryStore {
 
 	private static final String COLUMNS = "slot, run, process, sequence, job, group_name, partition, node_id, epoch, "
-			+ "started_at, ended_at, outcome, error, requested_by, requested_from, expire_at";
+			+ "started_at, ended_at, outcome, error, requested_by, requested_from, fire_at, expire_at";
 
 	private final Statements sql;
 
@@ -60,21 +60,21 @@ public final class JdbcRunHistory implements RunHistoryStore {
 		this.table = settings.table("runs");
 		String input = "unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
 				+ "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
-				+ "?::boolean[]) AS i(slot, run, process, sequence, job, group_name, partition, node_id, epoch, "
-				+ "started_at, ended_at, outcome, error, requested_by, requested_from, expire_at, first)";
+				+ "?::text[], ?::boolean[]) AS i(slot, run, process, sequence, job, group_name, partition, node_id, "
+				+ "epoch, started_at, ended_at, outcome, error, requested_by, requested_from, fire_at, expire_at, first)";
 		// the newest run of a slot wins where the ring went round within one batch; an end whose slot a newer run
 		// of the batch takes is moot
 		this.save = "WITH i AS (SELECT * FROM " + input + "), began AS (INSERT INTO " + this.table + " (" + COLUMNS
 				+ ") SELECT DISTINCT ON (slot) slot, run, process, sequence::bigint, job, group_name, "
 				+ "partition::integer, node_id, epoch::bigint, started_at::timestamptz, ended_at::timestamptz, outcome, "
-				+ "error, requested_by, requested_from, expire_at::timestamptz FROM i WHERE first "
+				+ "error, requested_by, requested_from, fire_at::timestamptz, expire_at::timestamptz FROM i WHERE first "
 				+ "ORDER BY slot, sequence::bigint DESC "
 				+ "ON CONFLICT (slot) DO UPDATE SET run = excluded.run, process = excluded.process, sequence = "
 				+ "excluded.sequence, job = excluded.job, group_name = excluded.group_name, partition = "
 				+ "excluded.partition, node_id = excluded.node_id, epoch = excluded.epoch, started_at = "
 				+ "excluded.started_at, ended_at = excluded.ended_at, outcome = excluded.outcome, error = "
 				+ "excluded.error, requested_by = excluded.requested_by, requested_from = excluded.requested_from, "
-				+ "expire_at = excluded.expire_at), ended AS (UPDATE " + this.table + " r SET ended_at "
+				+ "fire_at = excluded.fire_at, expire_at = excluded.expire_at), ended AS (UPDATE " + this.table + " r SET ended_at "
 				+ "= i.ended_at::timestamptz, outcome = i.outcome, error = i.error FROM i WHERE NOT i.first AND "
 				+ "r.slot = i.slot AND r.run = i.run AND i.slot NOT IN (SELECT slot FROM i WHERE first)) DELETE FROM "
 				+ this.table + " WHERE expire_at < " + Statements.NOW;
@@ -110,6 +110,7 @@ public final class JdbcRunHistory implements RunHistoryStore {
 			ps.setArray(p++, column(c, records, RunRecord::error));
 			ps.setArray(p++, column(c, records, RunRecord::requestedBy));
 			ps.setArray(p++, column(c, records, RunRecord::requestedFrom));
+			ps.setArray(p++, column(c, records, (r) -> (r.fireAt() != null) ? r.fireAt().toString() : null));
 			ps.setArray(p++, column(c, records, (r) -> r.startedAt().plus(this.retention).toString()));
 			ps.setArray(p, c.createArrayOf("boolean", records.stream().map(RunRecord::first).toArray()));
 			return ps;
@@ -157,7 +158,7 @@ public final class JdbcRunHistory implements RunHistoryStore {
 				rs.getString("job"), rs.getString("group_name"), partition, rs.getString("node_id"),
 				rs.getLong("epoch"), instant(rs, "started_at"), ended,
 				(outcome != null) ? RunOutcome.valueOf(outcome.toUpperCase(Locale.ROOT)) : null, rs.getString("error"),
-				rs.getString("requested_by"), rs.getString("requested_from"), false);
+				rs.getString("requested_by"), rs.getString("requested_from"), instant(rs, "fire_at"), false);
 	}
 
 }

@@ -73,7 +73,8 @@ final class JdbcSchema {
 
 	/** The columns that an earlier snapshot's tables lack: table (after the prefix), column, type. */
 	private static final List<List<String>> COLUMNS_SINCE = List.of(List.of("runs", "requested_by", "text"),
-			List.of("runs", "requested_from", "text"), List.of("leases", "fires", "jsonb"));
+			List.of("runs", "requested_from", "text"), List.of("runs", "fire_at", "timestamptz"),
+			List.of("leases", "fires", "jsonb"));
 
 	/**
 	 * Creates what is absent; several nodes starting at once may race, so a failure is tried once more. A table of an

@@ -65,12 +65,14 @@ CREATE TABLE IF NOT EXISTS membership_runs (
     error      text,
     requested_by   text,      -- an operator's action: who asked (the principal, "anonymous", a program's name)
     requested_from text,      -- an operator's action: the caller's address
+    fire_at    timestamptz,   -- a scheduled fire: its instant in its schedule
     expire_at  timestamptz NOT NULL
 );
 
--- a membership_runs table made by an earlier snapshot lacks requested_by and requested_from, and membership_leases lacks
--- fires: the starter adds them when the catalog says they are missing; from your own migrations:
---   ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_by text, ADD COLUMN IF NOT EXISTS requested_from text
+-- a membership_runs table made by an earlier snapshot lacks requested_by, requested_from and fire_at, membership_leases
+-- lacks fires: the starter adds them when the catalog says they are missing; from your own migrations:
+--   ALTER TABLE membership_runs ADD COLUMN IF NOT EXISTS requested_by text, ADD COLUMN IF NOT EXISTS requested_from text,
+--     ADD COLUMN IF NOT EXISTS fire_at timestamptz
 --   ALTER TABLE membership_leases ADD COLUMN IF NOT EXISTS fires jsonb
 
 CREATE INDEX IF NOT EXISTS membership_runs_newest ON membership_runs (started_at DESC);

@@ -125,7 +125,7 @@ class SampleApplicationTests {
 		assertThat(runs.size()).isBetween(1, 5);
 		JsonNode run = runs.get(0);
 		assertThat(run.propertyNames()).containsExactlyInAnyOrder("job", "group", "partition", "nodeId", "epoch",
-				"startedAt", "endedAt", "outcome", "error", "requestedBy", "requestedFrom");
+				"startedAt", "endedAt", "outcome", "error", "requestedBy", "requestedFrom", "fireAt");
 		assertThat(run.get("job").asString()).isEqualTo("housekeeping#purgeExpired");
 		assertThat(run.get("group").asString()).isEqualTo("default");
 		assertThat(run.get("partition").isNull()).isTrue();

@@ -18,11 +18,22 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
  * @param groups every plain group this node competes for, by name
  * @param partitions every partitioned group of this node, by name
  * @param members every member in the last roster this node took: live first, then oldest first
+ * @param scheduledJobs the scheduled jobs whose fires are the cluster's, by job, as this node knows them
  */
 @JsonInclude(JsonInclude.Include.ALWAYS) // the actuator's mapper drops nulls; "leader": null is part of the API
 public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, Group> groups,
-		Map<String, PartitionedGroup> partitions, List<MemberDescriptor> members)
-		implements OperationResponseBody {
+		Map<String, PartitionedGroup> partitions, List<MemberDescriptor> members,
+		Map<String, ScheduledJob> scheduledJobs) implements OperationResponseBody {
+
+	/**
+	 * A scheduled job: its group, the instant of its last fire this node began or recorded and what came of it
+	 * ({@code running}, {@code ended}, {@code missed}, {@code skipped}), and its next fire while this node leads the
+	 * group (null elsewhere: ask the leader).
+	 */
+	@JsonInclude(JsonInclude.Include.ALWAYS)
+	public record ScheduledJob(String group, @Nullable String lastFire, @Nullable String lastOutcome,
+			@Nullable String nextFire) {
+	}
 
 	/**
 	 * The answer to the write operation, what a resign did: {@code partition} is null for a plain group; {@code resigned} is false when this node did

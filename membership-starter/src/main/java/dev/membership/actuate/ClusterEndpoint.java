@@ -105,9 +105,13 @@ public class ClusterEndpoint {
 					iso(m.nodeId().equals(self) ? ownHeartbeat : checked),
 					m.nodeId().equals(self) ? iso(ownHeartbeat) : null, iso(m.startedAt())))
 			.toList();
+		Map<String, ClusterDescriptor.ScheduledJob> jobs = new LinkedHashMap<>();
+		this.membership.scheduledJobs()
+			.forEach((job) -> jobs.put(job.job(), new ClusterDescriptor.ScheduledJob(job.group(), iso(job.lastFire()),
+					job.lastOutcome(), iso(job.nextFire()))));
 		return new ClusterDescriptor(
 				new ClusterDescriptor.Self(this.membership.nodeId(), this.membership.advertisedAddress()), leader,
-				groups, partitions, members);
+				groups, partitions, members, jobs);
 	}
 
 	private static ClusterDescriptor.PartitionedGroup partitioned(Partitions partitions) {

@@ -140,6 +140,11 @@ public class MembershipMeters
 	}
 
 	@Override
+	public void firesMissed(String group, String job, long count) {
+		counter(RUNS_MISSED, "group", group, "job", job).increment(count);
+	}
+
+	@Override
 	public void executed(String group, String method) {
 		counter(LEADER_ONLY_EXECUTIONS, "group", group, "method", method, "outcome", "executed").increment();
 	}
@@ -198,6 +203,9 @@ public class MembershipMeters
 
 	private static final Meter CLOCK_JUMPS = new Meter("membership.clock.jumps",
 			"Samples of the database's clock that contradicted this node's estimate beyond the safety margin");
+
+	private static final Meter RUNS_MISSED = new Meter("membership.runs.missed",
+			"Scheduled fires that never ran: missed beyond their catch-up window, or not caught up by their policy");
 
 	private static final Meter HISTORY_DROPPED = new Meter("membership.history.dropped",
 			"Runs whose records were dropped from this node's buffer before the run history could be written");

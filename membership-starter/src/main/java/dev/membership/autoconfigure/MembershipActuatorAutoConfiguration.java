@@ -37,7 +37,8 @@ import dev.membership.actuate.MembershipInfoContributor;
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(Membership.class)
-@RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.Resignation.class,
+@RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.ScheduledJob.class,
+		ClusterDescriptor.Resignation.class,
 		ClusterDescriptor.Refusal.class, ClusterDescriptor.Drain.class, ClusterDescriptor.HandOver.class,
 		ClusterDescriptor.Move.class, ClusterDescriptor.Pause.class,
 		RunHistoryDescriptor.class, RunHistoryDescriptor.Run.class })

@@ -17,6 +17,7 @@ import dev.membership.engine.Lifecycle.Phase;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
+import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.liveness.Member;
 import dev.membership.operations.ClusterOperations;
 import dev.membership.spi.Fire;
@@ -177,6 +178,11 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	public LeadershipTerm.@Nullable Execution tryBeginDetached(LeadershipTerm term, String name, Runnable onEnd,
 			Duration maxRunTime) {
 		return Term.of(term).tryBeginDetached(name, onEnd, maxRunTime.toNanos());
+	}
+
+	@Override
+	public List<ScheduledJobInfo> scheduledJobs() {
+		return this.parts.fires.jobs();
 	}
 
 	@Override

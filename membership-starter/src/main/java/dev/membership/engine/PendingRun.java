@@ -53,7 +53,7 @@ final class PendingRun {
 				this.info.partition(), this.info.nodeId(), this.info.epoch(), this.startedAt,
 				(this.outcome != null) ? this.endedAt : null, this.outcome, this.error,
 				(this.requester != null) ? this.requester.name() : null,
-				(this.requester != null) ? this.requester.address() : null, !this.startWritten);
+				(this.requester != null) ? this.requester.address() : null, this.info.fireAt(), !this.startWritten);
 	}
 
 }

@@ -111,7 +111,7 @@ final class RunHistory implements RunObserver {
 			return;
 		}
 		RunInfo info = new RunInfo(this.process + "-f" + this.actions.incrementAndGet(), job, group, null, 0, epoch,
-				nodeId, at, false);
+				nodeId, at, false, at);
 		PendingRun p = new PendingRun(info, at,
 				this.sequences.computeIfAbsent(job + ":null", (k) -> new AtomicLong()).incrementAndGet());
 		this.pending.end(p, last, outcome, ErrorText.cut(reason));

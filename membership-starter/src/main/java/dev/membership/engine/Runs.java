@@ -1,6 +1,7 @@
 package dev.membership.engine;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -76,10 +77,15 @@ final class Runs {
 
 	/** A run of {@code job} begins under {@code term}, on this thread when {@code onThread}. */
 	Run began(Term term, String job, long maxRunNanos, boolean onThread) {
+		return began(term, job, maxRunNanos, onThread, null);
+	}
+
+	/** As {@link #began(Term, String, long, boolean)}, the run of the scheduled fire at {@code fireAt} (not null). */
+	Run began(Term term, String job, long maxRunNanos, boolean onThread, @Nullable Instant fireAt) {
 		Unit unit = term.unit();
 		RunInfo info = new RunInfo(this.idPrefix + this.count.incrementAndGet(), job, unit.group(),
 				unit.isPartition() ? unit.partition() : null, unit.isPartition() ? unit.partitions() : 0, term.epoch(),
-				this.nodeId, this.serverClock.estimateIfSynchronized(), onThread);
+				this.nodeId, this.serverClock.estimateIfSynchronized(), onThread, fireAt);
 		RunObserver.Ended[] ends = NO_ENDS;
 		if (this.observers.length > 0) {
 			List<RunObserver.Ended> told = new ArrayList<>(this.observers.length);

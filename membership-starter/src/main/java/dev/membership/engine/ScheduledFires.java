@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import dev.membership.leadership.FireMode;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.OverlappingFires;
+import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.spi.Fire;
 import dev.membership.spi.FireMark;
 import dev.membership.spi.ScheduledJob;
@@ -57,9 +58,16 @@ final class ScheduledFires {
 		final ScheduledJob job;
 
 		/** The term it fires under now; null while this node does not lead the group. */
-		@Nullable Term term;
+		volatile @Nullable Term term;
 
 		@Nullable Instant running;
+
+		/** What {@link #jobs()} shows, from any thread: the last fire and what came of it, and the next. */
+		volatile @Nullable Instant lastFire;
+
+		volatile @Nullable String lastOutcome;
+
+		volatile @Nullable Instant nextFire;
 
 		@Nullable Instant buffered;
 
@@ -113,8 +121,17 @@ final class ScheduledFires {
 		ScheduledJob job = fires.job;
 		FireLedger ledger = ledger(job.group());
 		Instant now = this.loop.serverClock().estimate();
-		FirePlan.CatchUp plan = FirePlan.onTerm(ledger.mark(job.job()), job.schedule(), job.policy(), now);
-		plan.notes().forEach((note) -> this.notes.note(job, term.epoch(), note));
+		FireMark mark = ledger.mark(job.job());
+		if (mark != null) {
+			fires.lastFire = mark.at();
+			fires.lastOutcome = mark.ended() ? "ended" : "running";
+		}
+		FirePlan.CatchUp plan = FirePlan.onTerm(mark, job.schedule(), job.policy(), now);
+		plan.notes().forEach((note) -> {
+			this.notes.note(job, term.epoch(), note);
+			fires.lastFire = note.last();
+			fires.lastOutcome = note.outcome().name().toLowerCase(java.util.Locale.ROOT);
+		});
 		fires.term = term;
 		fires.catchUp.clear();
 		fires.catchUp.addAll(plan.run());
@@ -127,12 +144,13 @@ final class ScheduledFires {
 
 	/** Arms the timer of the fire at {@code next} (null: none), by the database's clock: never early. */
 	private void at(JobFires fires, Term term, @Nullable Instant next) {
+		fires.nextFire = next;
 		if (next == null) {
 			return;
 		}
 		long delay = Math.max(0, this.loop.serverClock().monotonicWhenPassed(next) - this.loop.clock().nanoTime());
 		this.loop.schedule(() -> LoopJob.of("fire " + fires.job.job(), () -> {
-			if (fires.term == term && !fires.closed) {
+			if (fires.term == term && !fires.closed && term.isValid()) {
 				fire(fires, term, next);
 				at(fires, term, fires.job.schedule().next(next));
 			}
@@ -151,12 +169,16 @@ final class ScheduledFires {
 			}
 			else {
 				this.notes.skipped(job, term.epoch(), at, "the run of the fire of " + fires.running + " still runs");
+				fires.lastFire = at;
+				fires.lastOutcome = "skipped";
 			}
 			return;
 		}
 		FireLedger ledger = ledger(job.group());
 		ledger.began(new FireMark(job.job(), at, false));
 		fires.running = at;
+		fires.lastFire = at;
+		fires.lastOutcome = "running";
 		FireOf fire = new FireOf(job.group(), job.job(), at, term.epoch(), term);
 		if (job.policy().mode() != FireMode.STRICT) {
 			hand(fires, fire);
@@ -198,7 +220,7 @@ final class ScheduledFires {
 		if (!(fire instanceof FireOf own)) {
 			throw new IllegalArgumentException(fire + " is not a fire this node made");
 		}
-		Work work = (Work) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos());
+		Work work = (Work) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos(), own.instant());
 		if (work == null) {
 			this.loop.submit(LoopJob.of("fire of " + own.job() + " not begun", () -> ended(own, false)));
 			return null;
@@ -218,6 +240,7 @@ final class ScheduledFires {
 			return;
 		}
 		fires.running = null;
+		fires.lastOutcome = began ? "ended" : "not begun";
 		Term term = fires.term;
 		if (term == null) {
 			return;
@@ -248,6 +271,19 @@ final class ScheduledFires {
 		if (ledger != null) {
 			ledger.written(version);
 		}
+	}
+
+	/** Every scheduled job of this node, as it knows it; from any thread. */
+	List<ScheduledJobInfo> jobs() {
+		List<ScheduledJobInfo> infos = new java.util.ArrayList<>();
+		this.jobs.values().forEach((byJob) -> byJob.values().forEach((f) -> {
+			Term term = f.term;
+			boolean leading = term != null && term.isValid() && !term.isEnding();
+			infos.add(new ScheduledJobInfo(f.job.group(), f.job.job(), f.lastFire, f.lastOutcome,
+					leading ? f.nextFire : null));
+		}));
+		infos.sort(java.util.Comparator.comparing(ScheduledJobInfo::job));
+		return infos;
 	}
 
 	/** Whether {@code group} has scheduled jobs on this node (their fires ride its release); from any thread. */

@@ -1,6 +1,7 @@
 package dev.membership.engine;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -153,6 +154,11 @@ final class Term extends LeadershipTerm {
 		return begin(name, interruptible ? Thread.currentThread() : null, null, maxRunNanos);
 	}
 
+	/** As {@link #tryBegin(String, boolean, long)}: the run of the scheduled fire at {@code fireAt}. */
+	@Nullable Execution tryBegin(String name, boolean interruptible, long maxRunNanos, Instant fireAt) {
+		return begin(name, interruptible ? Thread.currentThread() : null, null, maxRunNanos, fireAt);
+	}
+
 	/** Registers work on no particular thread, told of the end by {@code onEnd}; null as above. */
 	@Nullable Execution tryBeginDetached(String name, Runnable onEnd, long maxRunNanos) {
 		return begin(name, null, onEnd, maxRunNanos);
@@ -163,8 +169,18 @@ final class Term extends LeadershipTerm {
 		return enterOnThisThread();
 	}
 
+	/** As {@link #enterHere()}, for the run of the scheduled fire at {@code fireAt} (null: none). */
+	Runnable enterHere(@Nullable Instant fireAt) {
+		return (fireAt != null) ? enterOnThisThread(fireAt) : enterOnThisThread();
+	}
+
 	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd,
 			long maxRunNanos) {
+		return begin(name, thread, onEnd, maxRunNanos, null);
+	}
+
+	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd,
+			long maxRunNanos, @Nullable Instant fireAt) {
 		if (this.handingOver || !isValid()) {
 			return null;
 		}
@@ -180,9 +196,9 @@ final class Term extends LeadershipTerm {
 			work.close();
 			return null;
 		}
-		work.bind();
+		work.bind(fireAt);
 		if (maxRunNanos > 0 || this.runs.observed()) {
-			work.watchedAs(this.runs.began(this, name, maxRunNanos, onEnd == null));
+			work.watchedAs(this.runs.began(this, name, maxRunNanos, onEnd == null, fireAt));
 		}
 		return work;
 	}

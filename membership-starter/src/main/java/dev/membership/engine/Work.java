@@ -1,5 +1,6 @@
 package dev.membership.engine;
 
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
@@ -94,8 +95,13 @@ final class Work implements LeadershipTerm.Execution {
 
 	/** Work on this thread has the term as its context until it is closed. */
 	Work bind() {
+		return bind(null);
+	}
+
+	/** As {@link #bind()}, the run of the scheduled fire at {@code fireAt} (null: none). */
+	Work bind(@Nullable Instant fireAt) {
 		if (this.onEnd == null) {
-			this.leave = this.term.enterHere();
+			this.leave = this.term.enterHere(fireAt);
 		}
 		return this;
 	}

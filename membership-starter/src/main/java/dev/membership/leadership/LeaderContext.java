@@ -1,5 +1,8 @@
 package dev.membership.leadership;
 
+import java.time.Instant;
+import java.util.Optional;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,6 +37,16 @@ public final class LeaderContext {
 		return term;
 	}
 
+	/**
+	 * The instant of the scheduled fire that the leader-only work on this thread runs for: with its job, what
+	 * identifies the fire cluster-wide, so a key for what must happen once per fire (the record that it ended,
+	 * committed with its effects). Empty outside leader-only work, and for work that is no scheduled fire's.
+	 */
+	public static Optional<Instant> currentFire() {
+		Slot slot = current.get();
+		return (slot.term != null) ? Optional.ofNullable(slot.fireAt) : Optional.empty();
+	}
+
 	/** Whether leader-only work runs on this thread. */
 	public static boolean isActive() {
 		return current.get().term != null;
@@ -41,18 +54,36 @@ public final class LeaderContext {
 
 	/** Makes {@code term} current on this thread until the returned action runs: {@link LeadershipTerm}'s own. */
 	static Runnable enter(LeadershipTerm term) {
+		return enter(term, null);
+	}
+
+	/** As {@link #enter(LeadershipTerm)}, for the run of the scheduled fire at {@code fireAt} (null: none). */
+	static Runnable enter(LeadershipTerm term, @Nullable Instant fireAt) {
 		Slot slot = current.get();
 		LeadershipTerm previous = slot.term;
+		Instant previousFire = slot.fireAt;
 		slot.term = term;
-		return (previous == null) ? slot.clear : () -> slot.term = previous;
+		slot.fireAt = fireAt;
+		if (previous == null && previousFire == null && fireAt == null) {
+			return slot.clear;
+		}
+		return () -> {
+			slot.term = previous;
+			slot.fireAt = previousFire;
+		};
 	}
 
 	private static final class Slot {
 
 		private @Nullable LeadershipTerm term;
 
+		private @Nullable Instant fireAt;
+
 		/** What leaves the outermost work on this thread: one per thread, so that entering allocates nothing. */
-		private final Runnable clear = () -> this.term = null;
+		private final Runnable clear = () -> {
+			this.term = null;
+			this.fireAt = null;
+		};
 
 	}
 

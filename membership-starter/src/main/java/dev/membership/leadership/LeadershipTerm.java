@@ -4,6 +4,7 @@ import java.net.URL;
 import java.security.CodeSource;
 import java.security.ProtectionDomain;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.OptionalInt;
 
@@ -105,6 +106,11 @@ public abstract class LeadershipTerm {
 	 */
 	protected final Runnable enterOnThisThread() {
 		return LeaderContext.enter(this);
+	}
+
+	/** As {@link #enterOnThisThread()}, for the run of the scheduled fire at {@code fireAt}. */
+	protected final Runnable enterOnThisThread(Instant fireAt) {
+		return LeaderContext.enter(this, fireAt);
 	}
 
 }

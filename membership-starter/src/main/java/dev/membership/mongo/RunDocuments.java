@@ -90,6 +90,7 @@ final class RunDocuments {
 			.append("error", record.error())
 			.append("requestedBy", record.requestedBy())
 			.append("requestedFrom", record.requestedFrom())
+			.append("fireAt", date(record.fireAt()))
 			.append("expireAt", date(record.startedAt().plus(retention)));
 	}
 
@@ -127,7 +128,7 @@ final class RunDocuments {
 				document.getDate("startedAt").toInstant(), instant(document.getDate("endedAt")),
 				(outcome != null) ? RunOutcome.valueOf(outcome.toUpperCase(Locale.ROOT)) : null,
 				document.getString("error"), document.getString("requestedBy"), document.getString("requestedFrom"),
-				false);
+				instant(document.getDate("fireAt")), false);
 	}
 
 	private static @Nullable Date date(@Nullable Instant instant) {

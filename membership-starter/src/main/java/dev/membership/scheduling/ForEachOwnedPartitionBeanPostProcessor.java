@@ -63,6 +63,9 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 				check(method, name);
 				this.jobs.bean(type, beanName);
 				this.jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name); // fails now if wrong
+				if (GuardedJobs.scheduledAtInstants(method)) {
+					GuardedJobs.eachNodesFires(name, "@ForEachOwnedPartition");
+				}
 				if (annotation.concurrency() < 1) {
 					throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " has concurrency "
 							+ annotation.concurrency() + ": at least one partition must run at a time.",

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -88,8 +89,14 @@ final class GuardedJobs {
 				|| annotation.missed() != MissedFires.COALESCE || annotation.overlap() != OverlappingFires.SKIP;
 		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
 				Schedules.class);
-		boolean fires = schedules.size() == 1 && firesAtInstants(schedules.iterator().next())
-				&& !isReactive(method.getReturnType());
+		boolean atInstants = schedules.size() == 1 && firesAtInstants(schedules.iterator().next());
+		boolean fires = atInstants && !isReactive(method.getReturnType());
+		if (atInstants && !fires) {
+			eachNodesFires(where, "a reactive @Scheduled method");
+		}
+		else if (schedules.size() > 1 && schedules.stream().anyMatch(GuardedJobs::firesAtInstants)) {
+			eachNodesFires(where, "several @Scheduled on one method");
+		}
 		if (!fires) {
 			if (asked && AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class) != null) {
 				throw new GuardMisuseException("@LeaderOnly on " + where + " sets fire, catchUp, missed or overlap, "
@@ -101,6 +108,22 @@ final class GuardedJobs {
 		}
 		return new FirePolicy(catchUp(annotation.catchUp(), where), annotation.missed(), annotation.overlap(),
 				annotation.fire());
+	}
+
+	/**
+	 * Says once, at startup, that the fires of {@code where} are each node's: its node's scheduler fires it by its own
+	 * clock and the guard runs it on the leader (or owner), as before, without the record that keeps each fire once.
+	 */
+	static void eachNodesFires(String where, String what) {
+		LoggerFactory.getLogger(GuardedJobs.class).warn("The fires of {} are each node's ({}: not yet kept once each "
+				+ "cluster-wide): a fire lost in a failover is not caught up, and none is recorded", where, what);
+	}
+
+	/** Whether {@code method} is {@code @Scheduled} once with a cron or a fixed rate. */
+	static boolean scheduledAtInstants(Method method) {
+		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
+				Schedules.class);
+		return schedules.size() == 1 && firesAtInstants(schedules.iterator().next());
 	}
 
 	/** A reactive return type (a Reactive Streams publisher): by name, as Reactor may not be on the classpath. */

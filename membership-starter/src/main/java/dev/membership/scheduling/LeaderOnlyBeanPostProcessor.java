@@ -84,8 +84,12 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		this.jobs.environment(environment);
 	}
 
+	/** Whether {@link #firedMethods()} was read: the scheduled tasks were configured. */
+	private volatile boolean read;
+
 	/** The guarded methods whose fires are the cluster's, with the beans (proxies) they are called on. */
 	public List<FiredMethod> firedMethods() {
+		this.read = true;
 		return List.copyOf(this.fired);
 	}
 
@@ -124,7 +128,11 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		Object guarded = super.postProcessAfterInitialization(bean, beanName);
 		annotations.forEach((method, annotation) -> {
 			FirePolicy policy = this.jobs.firePolicy(method, annotation, type.getSimpleName() + "." + method.getName());
-			if (policy != null) {
+			if (policy != null && this.read) {
+				// a lazy bean, made after the scheduled tasks were configured: Spring's scheduler has its task
+				GuardedJobs.eachNodesFires(type.getSimpleName() + "." + method.getName(), "a lazy bean");
+			}
+			else if (policy != null) {
 				this.fired.add(new FiredMethod(guarded, method, annotation.group(), this.jobs.job(type, method),
 						policy));
 			}

@@ -20,7 +20,16 @@ import org.jspecify.annotations.Nullable;
  * contact with the database): comparable across nodes, within the estimate's error
  * @param onThread whether the run is bound to the thread that began it (and ends on it); false for a reactive
  * pipeline's
+ * @param fireAt for a run of a scheduled fire, the fire's instant in its schedule (what identifies it
+ * cluster-wide with its job); null for any other run
  */
 public record RunInfo(String id, String job, String group, @Nullable Integer partition, int partitions, long epoch,
-		String nodeId, @Nullable Instant startedAt, boolean onThread) {
+		String nodeId, @Nullable Instant startedAt, boolean onThread, @Nullable Instant fireAt) {
+
+	/** A run that is no scheduled fire's. */
+	public RunInfo(String id, String job, String group, @Nullable Integer partition, int partitions, long epoch,
+			String nodeId, @Nullable Instant startedAt, boolean onThread) {
+		this(id, job, group, partition, partitions, epoch, nodeId, startedAt, onThread, null);
+	}
+
 }

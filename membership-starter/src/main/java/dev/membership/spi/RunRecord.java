@@ -24,10 +24,22 @@ import org.jspecify.annotations.Nullable;
  * @param requestedBy for an operator's action ({@code operator#drain}, ...): who asked (the principal,
  * {@code anonymous}, or the name a program gave); null for a run
  * @param requestedFrom for an operator's action: the address it was asked from, or null (a Java caller, or a run)
+ * @param fireAt for a scheduled fire: its instant in its schedule (for fires recorded {@code missed} or
+ * {@code skipped} together, the first: {@code startedAt} and {@code endedAt} are the first's and the last's); null for
+ * any other run
  * @param first whether this write is the run's first: the store then writes it whole, else only its end
  */
 public record RunRecord(String id, String process, long sequence, String job, String group,
 		@Nullable Integer partition, String nodeId, long epoch, Instant startedAt, @Nullable Instant endedAt,
 		@Nullable RunOutcome outcome, @Nullable String error, @Nullable String requestedBy,
-		@Nullable String requestedFrom, boolean first) {
+		@Nullable String requestedFrom, @Nullable Instant fireAt, boolean first) {
+
+	/** A record that is no scheduled fire's. */
+	public RunRecord(String id, String process, long sequence, String job, String group, @Nullable Integer partition,
+			String nodeId, long epoch, Instant startedAt, @Nullable Instant endedAt, @Nullable RunOutcome outcome,
+			@Nullable String error, @Nullable String requestedBy, @Nullable String requestedFrom, boolean first) {
+		this(id, process, sequence, job, group, partition, nodeId, epoch, startedAt, endedAt, outcome, error,
+				requestedBy, requestedFrom, null, first);
+	}
+
 }

@@ -76,7 +76,8 @@ class MembershipActuatorTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
 			String json = JsonMapper.builder().build().writeValueAsString(context.getBean(ClusterEndpoint.class).cluster());
 			JsonNode root = JsonMapper.builder().build().readTree(json);
-			assertThat(root.propertyNames()).containsExactly("self", "leader", "groups", "partitions", "members");
+			assertThat(root.propertyNames()).containsExactly("self", "leader", "groups", "partitions", "members",
+					"scheduledJobs");
 			assertThat(root.get("self").get("nodeId").asString()).isEqualTo("observed");
 			assertThat(root.get("self").get("address").asString()).isEqualTo("127.0.0.1:8081");
 			JsonNode leader = root.get("leader");

@@ -94,6 +94,7 @@ class ScheduledFiresTests {
 			return;
 		}
 		try {
+			assertThat(dev.membership.leadership.LeaderContext.currentFire()).contains(fire.instant());
 			Instant now = node.serverTimeEstimate().orElseThrow();
 			this.lateness.add(node.nodeId() + ":" + Duration.between(fire.instant(), now).toMillis());
 			this.ran.computeIfAbsent(fire.instant(), (at) -> new CopyOnWriteArrayList<>()).add(node.nodeId());
@@ -115,6 +116,12 @@ class ScheduledFiresTests {
 		assertThat(this.ran.keySet()).allSatisfy((at) -> assertThat(at.toEpochMilli() % PERIOD.toMillis()).isZero());
 		assertThat(this.lateness).allSatisfy((late) -> assertThat(Long.parseLong(late.substring(3)))
 			.as("never before its instant by the database's clock").isNotNegative());
+		// the history has each run with its fire's instant
+		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.history.stream()
+			.filter((r) -> r.job().equals(JOB) && r.outcome() == RunOutcome.SUCCESS && r.fireAt() != null)
+			.map(RunRecord::fireAt)
+			.toList()
+			.containsAll(this.ran.keySet()));
 		// the lease carries the last fire, ended, once a renewal after it landed
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.cluster.store("n1")
 			.findLease("default")

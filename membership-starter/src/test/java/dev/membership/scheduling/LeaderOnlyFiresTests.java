@@ -74,6 +74,8 @@ class LeaderOnlyFiresTests {
 			}
 			assertThat(calls).allSatisfy((at) -> assertThat(at.toEpochMilli() % 300)
 				.as("at or just after a whole period since the epoch, by the database's clock").isLessThan(150));
+			assertThat(jobs.fires).doesNotHaveDuplicates()
+				.allSatisfy((fire) -> assertThat(fire.toEpochMilli() % 300).isZero());
 			MembershipStore store = context.getBean(MembershipStore.class);
 			await().atMost(Duration.ofSeconds(2)).until(() -> store.findLease("default")
 				.orElseThrow()
@@ -81,6 +83,13 @@ class LeaderOnlyFiresTests {
 				.stream()
 				.anyMatch((mark) -> mark.job().equals("recorder#everyThreeTenths") && mark.ended()));
 			assertThat(membership.isLeader("default")).isTrue();
+			assertThat(membership.scheduledJobs()).singleElement().satisfies((job) -> {
+				assertThat(job.job()).isEqualTo("recorder#everyThreeTenths");
+				assertThat(job.group()).isEqualTo("default");
+				assertThat(job.lastFire()).isNotNull();
+				assertThat(job.nextFire()).as("the leader knows its next fire").isAfter(job.lastFire());
+				assertThat(job.nextFire().toEpochMilli() % 300).isZero();
+			});
 		});
 	}
 
@@ -99,6 +108,9 @@ class LeaderOnlyFiresTests {
 	static class Jobs {
 
 		final List<Instant> rate = new CopyOnWriteArrayList<>();
+
+		/** Each run's fire, as LeaderContext tells it. */
+		final List<Instant> fires = new CopyOnWriteArrayList<>();
 
 		final List<Instant> delay = new CopyOnWriteArrayList<>();
 
@@ -124,6 +136,7 @@ class LeaderOnlyFiresTests {
 		@Scheduled(fixedRate = 300)
 		public void everyThreeTenths() {
 			this.jobs.rate.add(this.membership.serverTimeEstimate().orElseThrow());
+			this.jobs.fires.add(dev.membership.leadership.LeaderContext.currentFire().orElseThrow());
 		}
 
 		@LeaderOnly

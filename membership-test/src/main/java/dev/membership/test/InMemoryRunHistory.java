@@ -59,7 +59,8 @@ public class InMemoryRunHistory implements RunHistoryStore {
 			else if (kept != null && kept.id().equals(record.id())) {
 				this.runs.put(slot, new RunRecord(kept.id(), kept.process(), kept.sequence(), kept.job(), kept.group(),
 						kept.partition(), kept.nodeId(), kept.epoch(), kept.startedAt(), record.endedAt(),
-						record.outcome(), record.error(), kept.requestedBy(), kept.requestedFrom(), kept.first()));
+						record.outcome(), record.error(), kept.requestedBy(), kept.requestedFrom(), kept.fireAt(),
+						kept.first()));
 			}
 		}
 	}
@@ -77,7 +78,7 @@ public class InMemoryRunHistory implements RunHistoryStore {
 					&& (query.since() == null || !run.startedAt().isBefore(query.since()))) {
 				found.add(new RunRecord(run.id(), run.process(), run.sequence(), run.job(), run.group(),
 						run.partition(), run.nodeId(), run.epoch(), run.startedAt(), run.endedAt(), run.outcome(),
-						run.error(), run.requestedBy(), run.requestedFrom(), false));
+						run.error(), run.requestedBy(), run.requestedFrom(), run.fireAt(), false));
 			}
 		}
 		found.sort(Comparator.comparing(RunRecord::startedAt).reversed());

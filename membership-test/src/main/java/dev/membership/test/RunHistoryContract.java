@@ -83,7 +83,25 @@ public abstract class RunHistoryContract {
 			.satisfies((run) -> {
 				assertThat(run.requestedBy()).isNull();
 				assertThat(run.requestedFrom()).isNull();
+				assertThat(run.fireAt()).isNull();
 			});
+	}
+
+	@Test
+	void aScheduledFireKeepsItsInstantAndAMissedOneItsOutcomeAndWhy() {
+		RunHistoryStore history = createHistory();
+		history.initialize();
+		Instant fire = T0.truncatedTo(ChronoUnit.SECONDS);
+		RunRecord ran = new RunRecord("a-1", "a", 1, "jobs#nightly", "reports", null, "n-a", 7, T0, T0.plusSeconds(1),
+				RunOutcome.SUCCESS, null, null, null, fire, true);
+		RunRecord missed = new RunRecord("a-f2", "a", 2, "jobs#nightly", "reports", null, "n-a", 8, fire.plusSeconds(10),
+				fire.plusSeconds(30), RunOutcome.MISSED, "3 fires: no node could run them", null, null,
+				fire.plusSeconds(10), true);
+		history.save(List.of(ran, missed));
+		List<RunRecord> runs = history.find(new RunQuery("jobs#nightly", null, null, null, null, 10));
+		assertThat(runs).extracting(RunRecord::fireAt).containsExactly(fire.plusSeconds(10), fire);
+		assertThat(runs.get(0).outcome()).isEqualTo(RunOutcome.MISSED);
+		assertThat(runs.get(0).error()).isEqualTo("3 fires: no node could run them");
 	}
 
 	@Test
