@@ -94,8 +94,9 @@ public final class JdbcMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
-		return this.leases.renewAll(holder, epochs, expiresAt);
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
+			Map<String, List<FireMark>> fires) {
+		return this.leases.renewAll(holder, epochs, expiresAt, fires);
 	}
 
 	@Override

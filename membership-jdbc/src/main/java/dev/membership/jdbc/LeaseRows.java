@@ -76,7 +76,8 @@ final class LeaseRows {
 				+ "epoch = ? AND expires_at > " + RELEASED + " RETURNING renewed_at";
 		// each row stamped as it is written, and only rows whose expiry is older than this request's
 		this.renewAll = "UPDATE " + sql.leases + " l SET expires_at = ?::timestamptz, renewed_at = " + NOW
-				+ " FROM unnest(?::text[], ?::bigint[]) AS r(name, epoch) "
+				+ ", fires = coalesce(r.fires::jsonb, l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) "
+				+ "AS r(name, epoch, fires) "
 				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
 				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at < ?::timestamptz";
 		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED + ", fires = coalesce(?::jsonb, fires)"
@@ -119,18 +120,26 @@ final class LeaseRows {
 		}, (rs, i) -> instant(rs, "renewed_at")).stream().findFirst());
 	}
 
-	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt, Map<String, List<FireMark>> fires) {
 		if (epochs.isEmpty()) {
 			return 0;
+		}
+		List<String> names = new ArrayList<>(epochs.keySet());
+		List<Long> numbers = new ArrayList<>();
+		List<String> marks = new ArrayList<>();
+		for (String name : names) {
+			numbers.add(epochs.get(name));
+			marks.add(firesJson(fires.get(name))); // null: the lease keeps its own
 		}
 		return this.sql.call("renew " + epochs.size() + " lease(s)", () -> (long) this.sql.jdbc.update((c) -> {
 			PreparedStatement ps = c.prepareStatement(this.renewAll);
 			ps.setObject(1, timestamp(expiresAt));
-			ps.setArray(2, Statements.texts(c, epochs.keySet()));
-			ps.setArray(3, Statements.longs(c, epochs.values()));
-			ps.setString(4, holder.nodeId());
-			ps.setString(5, holder.incarnation());
-			ps.setObject(6, timestamp(expiresAt));
+			ps.setArray(2, Statements.texts(c, names));
+			ps.setArray(3, Statements.longs(c, numbers));
+			ps.setArray(4, c.createArrayOf("text", marks.toArray()));
+			ps.setString(5, holder.nodeId());
+			ps.setString(6, holder.incarnation());
+			ps.setObject(7, timestamp(expiresAt));
 			return ps;
 		}));
 	}

@@ -130,7 +130,7 @@ class LeaseRaceTests {
 						.ifPresent((at) -> this.renewed.add(new Renewed(lease, epoch, at)));
 				}
 				else if (op < 8 && !held.isEmpty()) {
-					store.renewAll(holder, Map.copyOf(held), expiresAt);
+					store.renewAll(holder, Map.copyOf(held), expiresAt, Map.of());
 				}
 				else if (op < 9 && held.containsKey(lease)) {
 					store.release(lease, holder, held.remove(lease), null);

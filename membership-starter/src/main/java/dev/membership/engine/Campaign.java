@@ -215,7 +215,7 @@ final class Campaign {
 		}
 		long sent = this.loop.clock().nanoTime();
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
-		List<FireMark> fires = this.fires.toRenew(group.name()); // null: none changed since the last write
+		List<FireMark> fires = this.fires.toRenew(group.name(), term.epoch()); // null: none changed since the last write
 		long version = this.fires.version(group.name());
 		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt, fires),
 				(renewedAt, sentNanos, received) -> {

@@ -81,7 +81,7 @@ final class Farewell {
 		});
 		// not released: the lease had gone (a successor took it over already, or it expired): nothing left to do
 		job.then((j) -> {
-			List<FireMark> marks = this.fires.toRelease(group);
+			List<FireMark> marks = this.fires.toRelease(group, epoch);
 			this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch, marks),
 					(released, sent, received) -> {
 					}, (ex) -> false);
@@ -99,7 +99,7 @@ final class Farewell {
 		}
 		Map<String, List<FireMark>> marks = new HashMap<>();
 		for (String lease : epochs.keySet()) {
-			List<FireMark> fires = this.fires.toRelease(lease);
+			List<FireMark> fires = this.fires.toRelease(lease, epochs.get(lease));
 			if (fires != null) {
 				marks.put(lease, fires);
 			}

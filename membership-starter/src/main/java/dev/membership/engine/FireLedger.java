@@ -23,12 +23,32 @@ final class FireLedger {
 
 	private long written;
 
-	/** A term begins on the marks its lease carried. */
-	void inherit(List<FireMark> inherited) {
+	/** The epoch of the term the marks belong to (0: none began yet): what its writes carry, and no other's. */
+	private long epoch;
+
+	/**
+	 * A term begins on the marks its lease carried, and on what this node knows better: a fire that one of its own
+	 * earlier terms began or ended after the lease's mark of that job (its record of it never reached the lease: the
+	 * term ended without a release) is kept, so that a node that leads again never runs a fire twice itself. A later
+	 * fire is always the truer mark: a job's fires begin in the order of their instants, cluster-wide.
+	 */
+	void inherit(long epoch, List<FireMark> inherited) {
+		this.epoch = epoch;
+		Map<String, FireMark> own = new LinkedHashMap<>(this.marks);
 		this.marks.clear();
 		inherited.forEach((mark) -> this.marks.put(mark.job(), mark));
+		boolean knowsBetter = false;
+		for (FireMark mine : own.values()) {
+			FireMark lease = this.marks.get(mine.job());
+			if (lease == null || mine.at().isAfter(lease.at())
+					|| (mine.at().equals(lease.at()) && mine.ended() && !lease.ended())) {
+				this.marks.put(mine.job(), mine);
+				knowsBetter = true;
+			}
+		}
 		this.version++;
-		this.written = this.version; // what the lease has already
+		// what the lease has already; else the first renewal writes what this node knows better
+		this.written = knowsBetter ? this.version - 1 : this.version;
 	}
 
 	@Nullable FireMark mark(String job) {
@@ -50,9 +70,12 @@ final class FireLedger {
 		}
 	}
 
-	/** What a renewal writes: every mark when any changed since the last write, else null (the lease keeps its). */
-	@Nullable List<FireMark> changed() {
-		return (this.version != this.written) ? all() : null;
+	/**
+	 * What a renewal under {@code epoch} writes: every mark when any changed since the last write, else null (the
+	 * lease keeps its); null for a term the marks are not of.
+	 */
+	@Nullable List<FireMark> changed(long epoch) {
+		return (epoch == this.epoch && this.version != this.written) ? all() : null;
 	}
 
 	long version() {
@@ -71,9 +94,12 @@ final class FireLedger {
 		return this.written >= version;
 	}
 
-	/** What a release writes: every mark, or null when the group never had any (the lease keeps what it has). */
-	@Nullable List<FireMark> forRelease() {
-		return this.marks.isEmpty() ? null : all();
+	/**
+	 * What the release of {@code epoch} writes: every mark, or null when the group never had any, or for a term the
+	 * marks are not of (one this node took and never led under: the lease keeps what it has).
+	 */
+	@Nullable List<FireMark> forRelease(long epoch) {
+		return (epoch != this.epoch || this.marks.isEmpty()) ? null : all();
 	}
 
 	private List<FireMark> all() {

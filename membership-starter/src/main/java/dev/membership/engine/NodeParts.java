@@ -124,7 +124,7 @@ final class NodeParts {
 				farewell, this.lifecycle, this.assignments, placing, this.fires);
 		campaigning[0] = this.campaign;
 		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, metrics, self,
-				this.campaign, this.heartbeats);
+				this.campaign, this.heartbeats, this.fires);
 		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
 		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads);

@@ -10,6 +10,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
@@ -19,7 +20,8 @@ import dev.membership.spi.StoreException;
  * The renewal of every partition this node owns, in one store call per interval ({@link MembershipStore#renewAll}),
  * with the leases of the plain groups it leads when it has partitioned groups (so a node's renewals are one call
  * whatever it holds; a node without partitioned groups renews each group on its own, {@link Campaign#renew}),
- * confirmed by the node's read of the same interval: a lease read back held by this node under the term's epoch, and
+ * a plain group's with the fires of its scheduled jobs when they changed ({@link ScheduledFires}: written in the same
+ * write, and known written once the renewal is confirmed), confirmed by the node's read of the same interval: a lease read back held by this node under the term's epoch, and
  * not released, was renewed, and its {@code renewedAt} is the clock sample of the renewal. Only then does a term's
  * deadline move (from when the renewal was sent), and not when that sample shows a jump of the database's clock, as
  * for a group's renewal. A lease read back held by another node, under another epoch, released or gone: the term ends
@@ -44,6 +46,8 @@ final class PartitionRenewals {
 
 	private final Heartbeats heartbeats;
 
+	private final ScheduledFires fires;
+
 	/** Whether plain groups' leases are renewed here too. */
 	private final boolean batchesGroups;
 
@@ -51,7 +55,7 @@ final class PartitionRenewals {
 	private @Nullable Pending pending;
 
 	PartitionRenewals(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
-			ElectionMetrics metrics, Self self, Campaign campaign, Heartbeats heartbeats) {
+			ElectionMetrics metrics, Self self, Campaign campaign, Heartbeats heartbeats, ScheduledFires fires) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
@@ -60,6 +64,7 @@ final class PartitionRenewals {
 		this.self = self;
 		this.campaign = campaign;
 		this.heartbeats = heartbeats;
+		this.fires = fires;
 		this.batchesGroups = !settings.partitions().isEmpty();
 	}
 
@@ -80,11 +85,18 @@ final class PartitionRenewals {
 		this.pending = null;
 		Map<GroupElection, Term> owned = new LinkedHashMap<>();
 		Map<String, Long> epochs = new LinkedHashMap<>();
+		Map<String, List<FireMark>> marks = new LinkedHashMap<>();
+		Map<String, Long> versions = new LinkedHashMap<>();
 		for (GroupElection unit : this.self.groups()) {
 			Term term = (unit.unit().isPartition() || this.batchesGroups) ? unit.term() : null;
 			if (term != null && term.isValid()) {
 				owned.put(unit, term);
 				epochs.put(unit.name(), term.epoch());
+				List<FireMark> changed = unit.unit().isPartition() ? null : this.fires.toRenew(unit.name(), term.epoch());
+				if (changed != null) { // the fires of its jobs changed since the last write: they ride this one
+					marks.put(unit.name(), changed);
+					versions.put(unit.name(), this.fires.version(unit.name()));
+				}
 			}
 		}
 		if (owned.isEmpty()) {
@@ -95,9 +107,9 @@ final class PartitionRenewals {
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
 		Holder holder = this.self.holder();
 		long jumps = this.samples.jumps();
-		this.loop.call(job, () -> this.store.renewAll(holder, epochs, expiresAt),
+		this.loop.call(job, () -> this.store.renewAll(holder, epochs, expiresAt, marks),
 				(renewed, sentNanos, received) -> this.pending = new Pending(sentNanos, received, expiresAt, owned,
-						jumps),
+						jumps, versions),
 				(ex) -> {
 					if (mayReissue && StoreException.isRetryable(ex)) {
 						job.now((again) -> renew(again, false));
@@ -146,6 +158,10 @@ final class PartitionRenewals {
 			}
 			if (!unit.unit().isPartition()) {
 				this.heartbeats.renewed(p.sentNanos()); // a group's renewal keeps this node live
+				Long version = p.fireVersions().get(unit.name());
+				if (version != null) {
+					this.fires.written(unit.name(), version); // this renewal's write: its fires with it
+				}
 			}
 			this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.RENEWED);
 			if (Boolean.TRUE.equals(trusted)) {
@@ -154,8 +170,9 @@ final class PartitionRenewals {
 		}
 	}
 
+	/** {@code fireVersions}: the fires' version each plain group's write carried, by group (none: no fires). */
 	private record Pending(long sentNanos, long receivedNanos, Instant expiresAt, Map<GroupElection, Term> owned,
-			long jumpsAtSend) {
+			long jumpsAtSend, Map<String, Long> fireVersions) {
 
 		Set<String> names() {
 			return Set.copyOf(List.copyOf(this.owned.keySet()).stream().map(GroupElection::name).toList());

@@ -2,7 +2,6 @@ package dev.membership.engine;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,35 +51,6 @@ final class ScheduledFires {
 		this.campaign = campaign;
 	}
 
-	/** One job's state on this node. */
-	private static final class JobFires {
-
-		final ScheduledJob job;
-
-		/** The term it fires under now; null while this node does not lead the group. */
-		volatile @Nullable Term term;
-
-		@Nullable Instant running;
-
-		/** What {@link #jobs()} shows, from any thread: the last fire and what came of it, and the next. */
-		volatile @Nullable Instant lastFire;
-
-		volatile @Nullable String lastOutcome;
-
-		volatile @Nullable Instant nextFire;
-
-		@Nullable Instant buffered;
-
-		final ArrayDeque<Instant> catchUp = new ArrayDeque<>();
-
-		boolean closed;
-
-		JobFires(ScheduledJob job) {
-			this.job = job;
-		}
-
-	}
-
 	/** A fire as its runner gets it: the term it was fired under, and the job it ends. */
 	record FireOf(String group, String job, Instant instant, long epoch, Term term) implements Fire {
 	}
@@ -111,16 +81,20 @@ final class ScheduledFires {
 		if (group.unit().isPartition()) {
 			return;
 		}
-		ledger(group.name()).inherit(inherited);
+		ledger(group.name()).inherit(term.epoch(), inherited);
 		for (JobFires fires : jobsOf(group.name())) {
 			begin(fires, term);
 		}
 	}
 
 	private void begin(JobFires fires, Term term) {
+		if (fires.term == term) {
+			return; // begun already: registered as the term began, which both the registration and the term see
+		}
 		ScheduledJob job = fires.job;
 		FireLedger ledger = ledger(job.group());
-		Instant now = this.loop.serverClock().estimate();
+		// what has certainly passed by the database's clock: a fire on the edge waits for its timer, never early
+		Instant now = this.loop.serverClock().lowerBoundAt(this.loop.clock().nanoTime());
 		FireMark mark = ledger.mark(job.job());
 		if (mark != null) {
 			fires.lastFire = mark.at();
@@ -133,12 +107,10 @@ final class ScheduledFires {
 			fires.lastOutcome = note.outcome().name().toLowerCase(java.util.Locale.ROOT);
 		});
 		fires.term = term;
-		fires.catchUp.clear();
-		fires.catchUp.addAll(plan.run());
+		fires.queue.clear();
+		fires.queue.addAll(plan.run());
 		fires.buffered = null;
-		if (fires.running == null && !fires.catchUp.isEmpty()) {
-			fire(fires, term, fires.catchUp.pollFirst());
-		}
+		pump(fires, term); // unless a run of an earlier term still goes on: then once it ended
 		at(fires, term, plan.next());
 	}
 
@@ -151,30 +123,56 @@ final class ScheduledFires {
 		long delay = Math.max(0, this.loop.serverClock().monotonicWhenPassed(next) - this.loop.clock().nanoTime());
 		this.loop.schedule(() -> LoopJob.of("fire " + fires.job.job(), () -> {
 			if (fires.term == term && !fires.closed && term.isValid()) {
-				fire(fires, term, next);
+				offer(fires, term, next);
 				at(fires, term, fires.job.schedule().next(next));
 			}
 		}), delay);
 	}
 
-	/** On the loop: fires {@code at} under {@code term}, unless the term is over or the job still runs. */
+	/** On the loop: the schedule's fire at {@code at} came; it runs now, or waits, or is skipped (recorded). */
+	private void offer(JobFires fires, Term term, Instant at) {
+		if (fires.running == null && fires.queue.isEmpty()) {
+			fire(fires, term, at);
+			pump(fires, term); // it did not begin (ran already, or the term is ending): nothing else waits
+			return;
+		}
+		ScheduledJob job = fires.job;
+		if (job.policy().overlap() == OverlappingFires.BUFFER_ONE && fires.buffered == null) {
+			fires.buffered = at;
+			fires.queue.addLast(at);
+			return;
+		}
+		Instant busy = (fires.running != null) ? fires.running : fires.queue.peekFirst();
+		this.notes.skipped(job, term.epoch(), at, "the run of the fire of " + busy + " still runs");
+		fires.lastFire = at;
+		fires.lastOutcome = "skipped";
+	}
+
+	/** On the loop: while no run of the job goes on, fires the next that waits, oldest first. */
+	private void pump(JobFires fires, Term term) {
+		while (fires.running == null && !fires.queue.isEmpty() && fires.term == term) {
+			Instant next = fires.queue.pollFirst();
+			if (next.equals(fires.buffered)) {
+				fires.buffered = null;
+			}
+			fire(fires, term, next);
+		}
+	}
+
+	/**
+	 * On the loop: fires {@code at} under {@code term}, unless the term is over or the fire ran already (a run of this
+	 * node's earlier term that ended after the plan was made); {@code fires.running} says whether it began.
+	 */
 	private void fire(JobFires fires, Term term, Instant at) {
 		ScheduledJob job = fires.job;
 		if (!term.isValid() || term.isEnding()) {
 			return; // the next term runs it, from the record
 		}
-		if (fires.running != null) {
-			if (job.policy().overlap() == OverlappingFires.BUFFER_ONE && fires.buffered == null) {
-				fires.buffered = at;
-			}
-			else {
-				this.notes.skipped(job, term.epoch(), at, "the run of the fire of " + fires.running + " still runs");
-				fires.lastFire = at;
-				fires.lastOutcome = "skipped";
-			}
+		FireLedger ledger = ledger(job.group());
+		FireMark mark = ledger.mark(job.job());
+		if (mark != null && (mark.at().isAfter(at) || (mark.at().equals(at) && mark.ended()))) {
 			return;
 		}
-		FireLedger ledger = ledger(job.group());
 		ledger.began(new FireMark(job.job(), at, false));
 		fires.running = at;
 		fires.lastFire = at;
@@ -212,6 +210,8 @@ final class ScheduledFires {
 			}
 			log.warn("The runner of job '{}' failed to take its fire of {}: not run", fire.job(), fire.instant(), ex);
 			fires.running = null;
+			this.notes.missed(fires.job, fire.epoch(), fire.instant(), "its runner failed to take it: "
+					+ ex.getClass().getName());
 		}
 	}
 
@@ -245,20 +245,16 @@ final class ScheduledFires {
 		if (term == null) {
 			return;
 		}
-		Instant next = fires.catchUp.pollFirst();
-		if (next == null) {
-			next = fires.buffered;
-			fires.buffered = null;
-		}
-		if (next != null) {
-			fire(fires, term, next);
-		}
+		pump(fires, term);
 	}
 
-	/** On the loop: what the renewal of {@code group} writes (null: nothing changed), and the version it carries. */
-	@Nullable List<FireMark> toRenew(String group) {
+	/**
+	 * On the loop: what the renewal of {@code group} under {@code epoch} writes (null: nothing changed, or not the
+	 * term the ledger is of), and the version it carries.
+	 */
+	@Nullable List<FireMark> toRenew(String group, long epoch) {
 		FireLedger ledger = this.ledgers.get(group);
-		return (ledger != null) ? ledger.changed() : null;
+		return (ledger != null) ? ledger.changed(epoch) : null;
 	}
 
 	long version(String group) {
@@ -276,12 +272,7 @@ final class ScheduledFires {
 	/** Every scheduled job of this node, as it knows it; from any thread. */
 	List<ScheduledJobInfo> jobs() {
 		List<ScheduledJobInfo> infos = new java.util.ArrayList<>();
-		this.jobs.values().forEach((byJob) -> byJob.values().forEach((f) -> {
-			Term term = f.term;
-			boolean leading = term != null && term.isValid() && !term.isEnding();
-			infos.add(new ScheduledJobInfo(f.job.group(), f.job.job(), f.lastFire, f.lastOutcome,
-					leading ? f.nextFire : null));
-		}));
+		this.jobs.values().forEach((byJob) -> byJob.values().forEach((f) -> infos.add(f.info())));
 		infos.sort(java.util.Comparator.comparing(ScheduledJobInfo::job));
 		return infos;
 	}
@@ -291,10 +282,10 @@ final class ScheduledFires {
 		return !this.jobs.getOrDefault(group, Map.of()).isEmpty();
 	}
 
-	/** What the release of {@code group} writes (null: the lease keeps what it has). */
-	@Nullable List<FireMark> toRelease(String group) {
+	/** What the release of {@code group}'s term {@code epoch} writes (null: the lease keeps what it has). */
+	@Nullable List<FireMark> toRelease(String group, long epoch) {
 		FireLedger ledger = this.ledgers.get(group);
-		return (ledger != null) ? ledger.forRelease() : null;
+		return (ledger != null) ? ledger.forRelease(epoch) : null;
 	}
 
 	private FireLedger ledger(String group) {

@@ -25,6 +25,7 @@ import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.UpdateManyModel;
 import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.WriteModel;
@@ -162,6 +163,28 @@ final class LeaseDocuments {
 		List<Bson> each = new ArrayList<>(epochs.size());
 		epochs.forEach((lease, epoch) -> each.add(Filters.and(Filters.eq("_id", lease), Filters.eq("epoch", epoch))));
 		return Filters.and(Filters.or(each), isHeldBy(holder));
+	}
+
+	/**
+	 * The renewal of every lease of {@code epochs}, those of {@code fires} with their fires: one unordered batch (one
+	 * {@code update} command) of one update of the leases without fires and one per lease with them.
+	 */
+	static List<WriteModel<Document>> renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
+			Map<String, List<FireMark>> fires) {
+		List<WriteModel<Document>> writes = new ArrayList<>(fires.size() + 1);
+		Map<String, Long> plain = new java.util.LinkedHashMap<>(epochs);
+		plain.keySet().removeAll(fires.keySet());
+		if (!plain.isEmpty()) {
+			writes.add(new UpdateManyModel<>(renewAllFilter(holder, plain, expiresAt), renewUpdate(expiresAt)));
+		}
+		epochs.forEach((lease, epoch) -> {
+			List<FireMark> marks = fires.get(lease);
+			if (marks != null) {
+				writes.add(new UpdateOneModel<>(renewAllFilter(holder, Map.of(lease, epoch), expiresAt),
+						renewUpdate(expiresAt, marks)));
+			}
+		});
+		return writes;
 	}
 
 	/**

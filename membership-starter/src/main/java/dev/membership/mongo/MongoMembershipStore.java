@@ -118,12 +118,19 @@ public class MongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
+			Map<String, List<FireMark>> fires) {
 		if (epochs.isEmpty()) {
 			return 0;
 		}
+		if (fires.isEmpty()) {
+			return call("renewAll", () -> this.leases
+				.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt),
+						LeaseDocuments.renewUpdate(expiresAt))
+				.getMatchedCount());
+		}
 		return call("renewAll", () -> this.leases
-			.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt), LeaseDocuments.renewUpdate(expiresAt))
+			.bulkWrite(LeaseDocuments.renewAll(holder, epochs, expiresAt, fires), new BulkWriteOptions().ordered(false))
 			.getMatchedCount());
 	}
 

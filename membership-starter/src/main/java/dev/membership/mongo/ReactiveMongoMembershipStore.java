@@ -119,12 +119,18 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
+			Map<String, List<FireMark>> fires) {
 		if (epochs.isEmpty()) {
 			return 0;
 		}
-		return call("renewAll", () -> one(this.leases.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt),
-				LeaseDocuments.renewUpdate(expiresAt))).getMatchedCount());
+		if (fires.isEmpty()) {
+			return call("renewAll", () -> one(this.leases.updateMany(
+					LeaseDocuments.renewAllFilter(holder, epochs, expiresAt), LeaseDocuments.renewUpdate(expiresAt)))
+				.getMatchedCount());
+		}
+		return call("renewAll", () -> one(this.leases.bulkWrite(LeaseDocuments.renewAll(holder, epochs, expiresAt, fires),
+				new BulkWriteOptions().ordered(false))).getMatchedCount());
 	}
 
 	@Override

@@ -78,11 +78,13 @@ public interface MembershipStore {
 	 * renewal that wrote its expiry (the caller's clock sample). Returns how many it renewed. The operation need not be
 	 * atomic across leases, only per lease. The caller learns which were renewed, and the stamps, from its next read of
 	 * those leases: a lease held by it with the same epoch, not released, was renewed, since nothing else can make a
-	 * lease match again once it did not. What a node renews the partitions it owns with. Applying it twice changes
-	 * nothing more than once: the node reissues it once after a {@linkplain StoreException#isRetryable() retryable}
-	 * failure.
+	 * lease match again once it did not. What a node renews the partitions it owns with (and the plain groups it
+	 * leads, when it has partitioned groups). A lease named in {@code fires} gets those as its
+	 * {@link LeaseRecord#fires()} in the same write as its renewal, as {@link #renew} writes them; the others keep
+	 * theirs. Applying it twice changes nothing more than once: the node reissues it once after a
+	 * {@linkplain StoreException#isRetryable() retryable} failure.
 	 */
-	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt);
+	long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt, Map<String, List<FireMark>> fires);
 
 	/**
 	 * Marks the lease expired (epoch unchanged) if {@code holder} still holds it with {@code epoch}, and in the same

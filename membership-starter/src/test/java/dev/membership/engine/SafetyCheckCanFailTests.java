@@ -91,7 +91,8 @@ class SafetyCheckCanFailTests {
 		}
 
 		@Override
-		public long renewAll(Holder holder, java.util.Map<String, Long> epochs, Instant expiresAt) {
+		public long renewAll(Holder holder, java.util.Map<String, Long> epochs, Instant expiresAt,
+				java.util.Map<String, java.util.List<dev.membership.spi.FireMark>> fires) {
 			return epochs.size();
 		}
 

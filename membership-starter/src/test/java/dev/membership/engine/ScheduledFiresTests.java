@@ -13,6 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.operations.Requester;
@@ -104,8 +106,21 @@ class ScheduledFiresTests {
 		}
 	}
 
-	@Test
-	void eachFireRunsOnceOnTheLeaderAtItsInstantNeverEarlyAndIsRecordedInTheLease() throws Exception {
+	/**
+	 * With a partitioned group, a node renews its plain groups' leases with its partitions', in one call: the fires
+	 * ride that one.
+	 */
+	private void partitioned(boolean partitioned) {
+		if (partitioned) {
+			this.cluster.customize((settings) -> settings.partitions("t", 2));
+		}
+	}
+
+	@ParameterizedTest(name = "with a partitioned group: {0}")
+	@ValueSource(booleans = { false, true })
+	void eachFireRunsOnceOnTheLeaderAtItsInstantNeverEarlyAndIsRecordedInTheLease(boolean partitioned)
+			throws Exception {
+		partitioned(partitioned);
 		MembershipNode leader = this.cluster.start("n1");
 		MembershipNode follower = this.cluster.start("n2");
 		await().atMost(Duration.ofSeconds(5)).until(() -> leader.isLeader("default"));
@@ -113,6 +128,7 @@ class ScheduledFiresTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.size() >= 6);
 		}
 		assertThat(this.ran.values()).allSatisfy((nodes) -> assertThat(nodes).containsExactly("n1"));
+		assertThat(this.history).as("no fire skipped: each armed once").noneMatch((r) -> r.outcome() == RunOutcome.SKIPPED);
 		assertThat(this.ran.keySet()).allSatisfy((at) -> assertThat(at.toEpochMilli() % PERIOD.toMillis()).isZero());
 		assertThat(this.lateness).allSatisfy((late) -> assertThat(Long.parseLong(late.substring(3)))
 			.as("never before its instant by the database's clock").isNotNegative());
@@ -131,8 +147,10 @@ class ScheduledFiresTests {
 			.anyMatch((mark) -> mark.job().equals(JOB) && mark.ended()));
 	}
 
-	@Test
-	void aCrashOfTheLeaderLosesNoFireTheNextLeaderCatchesItUp() throws Exception {
+	@ParameterizedTest(name = "with a partitioned group: {0}")
+	@ValueSource(booleans = { false, true })
+	void aCrashOfTheLeaderLosesNoFireTheNextLeaderCatchesItUp(boolean partitioned) throws Exception {
+		partitioned(partitioned);
 		MembershipNode first = this.cluster.start("n1");
 		await().atMost(Duration.ofSeconds(5)).until(() -> first.isLeader("default"));
 		MembershipNode second = this.cluster.start("n2");

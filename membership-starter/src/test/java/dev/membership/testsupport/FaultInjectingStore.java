@@ -215,9 +215,10 @@ public final class FaultInjectingStore implements MembershipStore {
 	}
 
 	@Override
-	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
+			Map<String, List<FireMark>> fires) {
 		this.renewAllCalls.add(System.nanoTime());
-		return multiLeaseWrite(() -> this.delegate.renewAll(holder, epochs, expiresAt));
+		return multiLeaseWrite(() -> this.delegate.renewAll(holder, epochs, expiresAt, fires));
 	}
 
 	@Override

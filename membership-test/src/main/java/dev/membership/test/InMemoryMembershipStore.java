@@ -111,7 +111,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 	}
 
 	@Override
-	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
+			Map<String, List<FireMark>> fires) {
 		synchronized (this.data) {
 			long renewed = 0;
 			Instant expiry = millis(expiresAt);
@@ -119,7 +120,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 				LeaseRecord now = this.data.leases.get(lease.getKey());
 				// a late request of the holder, after a newer one, leaves the newer one's stamp
 				boolean newer = now != null && now.expiresAt() != null && now.expiresAt().isBefore(expiry);
-				if (newer && renew(lease.getKey(), holder, lease.getValue(), expiresAt, null).isPresent()) {
+				if (newer && renew(lease.getKey(), holder, lease.getValue(), expiresAt, fires.get(lease.getKey()))
+					.isPresent()) {
 					renewed++;
 				}
 			}

@@ -215,7 +215,7 @@ interface LeaseContract {
 		store().tryAcquire("t#3", B, now, now.plus(HOUR));
 		Instant later = now.plus(HOUR).plusSeconds(60);
 		Map<String, Long> mine = new TreeMap<>(Map.of("t#0", 1L, "t#1", 7L, "t#2", 1L, "t#3", 1L, "t#4", 1L));
-		assertThat(store().renewAll(A, mine, later)).isEqualTo(1); // t#1: another epoch; t#2 released; t#3 not A's
+		assertThat(store().renewAll(A, mine, later, Map.of())).isEqualTo(1); // t#1: another epoch; t#2 released; t#3 not A's
 		assertThat(store().findLease("t#0").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
 		assertThat(store().findLease("t#0").get().renewedAt()).isAfterOrEqualTo(now);
 		assertThat(store().findLease("t#1").get().expiresAt()).isEqualTo(now.plus(HOUR).truncatedTo(ChronoUnit.MILLIS));
@@ -224,11 +224,11 @@ interface LeaseContract {
 		assertThat(store().findLease("t#4")).isEmpty();
 		// a late one never shortens the leases, nor stamps them: renewedAt stays the newer renewal's
 		Instant stamped = store().findLease("t#0").get().renewedAt();
-		assertThat(store().renewAll(A, Map.of("t#0", 1L), now.plus(HOUR))).isZero();
+		assertThat(store().renewAll(A, Map.of("t#0", 1L), now.plus(HOUR), Map.of())).isZero();
 		assertThat(store().findLease("t#0").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
 		assertThat(store().findLease("t#0").get().renewedAt()).isEqualTo(stamped);
-		assertThat(store().renewAll(A, Map.of("t#0", 1L), later)).as("the same request again").isZero();
-		assertThat(store().renewAll(A, Map.of(), later)).isZero();
+		assertThat(store().renewAll(A, Map.of("t#0", 1L), later, Map.of())).as("the same request again").isZero();
+		assertThat(store().renewAll(A, Map.of(), later, Map.of())).isZero();
 	}
 
 	@Test
@@ -275,6 +275,28 @@ interface LeaseContract {
 		List<FireMark> later = List.of(new FireMark("jobs#nightly", fire.plusSeconds(10), true));
 		assertThat(store().releaseAll(B, Map.of("f", 2L), Map.of("f", later))).isEqualTo(1);
 		assertThat(store().findLease("f").get().fires()).containsExactlyElementsOf(later);
+	}
+
+	@Test
+	default void theRenewalOfManyLeasesWritesTheFiresOfThoseItNamesAndLeavesTheOthers() {
+		Instant now = store().serverTime().orElseThrow();
+		Instant fire = now.truncatedTo(ChronoUnit.SECONDS);
+		List<FireMark> kept = List.of(new FireMark("jobs#kept", fire, true));
+		for (String lease : List.of("g", "h", "t#0")) {
+			store().tryAcquire(lease, A, now, now.plus(HOUR));
+			store().renew(lease, A, 1, now.plus(HOUR), kept);
+		}
+		List<FireMark> begun = List.of(new FireMark("jobs#nightly", fire.plusSeconds(1), false));
+		List<FireMark> ended = List.of(new FireMark("jobs#hourly", fire.plusSeconds(2), true));
+		Map<String, Long> all = Map.of("g", 1L, "h", 1L, "t#0", 1L);
+		assertThat(store().renewAll(A, all, now.plus(HOUR).plusSeconds(1), Map.of("g", begun, "h", ended)))
+			.isEqualTo(3);
+		assertThat(store().findLease("g").get().fires()).containsExactlyElementsOf(begun);
+		assertThat(store().findLease("h").get().fires()).containsExactlyElementsOf(ended);
+		assertThat(store().findLease("t#0").get().fires()).as("not named: kept").containsExactlyElementsOf(kept);
+		// a lease it did not renew (another holder's request) gets none of them
+		assertThat(store().renewAll(B, Map.of("g", 1L), now.plus(HOUR).plusSeconds(2), Map.of("g", ended))).isZero();
+		assertThat(store().findLease("g").get().fires()).containsExactlyElementsOf(begun);
 	}
 
 	@Test

@@ -33,7 +33,7 @@ interface TakeOverContract {
 		// the old holder's release, renewals and batch calls of that term, landing afterwards, change nothing
 		assertThat(store().release("g", A, 1, null)).isFalse();
 		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(1), null)).isEmpty();
-		assertThat(store().renewAll(A, Map.of("g", 1L), now.plus(HOUR).plusSeconds(1))).isZero();
+		assertThat(store().renewAll(A, Map.of("g", 1L), now.plus(HOUR).plusSeconds(1), Map.of())).isZero();
 		assertThat(store().releaseAll(A, Map.of("g", 1L), java.util.Map.of())).isZero();
 		assertThat(store().findLease("g").get().isHeldBy(B)).isTrue();
 		assertThat(store().findLease("g").get().epoch()).isEqualTo(2L);
