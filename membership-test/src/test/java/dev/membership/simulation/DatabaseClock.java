@@ -60,6 +60,11 @@ final class DatabaseClock {
 		return this.origin.plusNanos(atNanos + this.maxOffsetNanos);
 	}
 
+	/** When (virtual time) the clock last jumped, however little. */
+	long lastJumpAt() {
+		return this.lastJumpAt;
+	}
+
 	/** The jumps so far: large ones (beyond the safety margin) and small ones. */
 	int[] jumps() {
 		return new int[] { this.largeJumps, this.smallJumps };

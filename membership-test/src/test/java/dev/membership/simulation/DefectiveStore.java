@@ -78,7 +78,16 @@ final class DefectiveStore implements MembershipStore {
 		 * The roster's recent changes come back saying that they moved no partition: a member that catches up by them
 		 * keeps the placements it had.
 		 */
-		PLACEMENT_CHANGES_LOST
+		PLACEMENT_CHANGES_LOST,
+
+		/**
+		 * A release leaves the lease's record of the scheduled jobs' fires as the last renewal wrote it: a fire that
+		 * ended since is not passed on to the next term.
+		 */
+		RELEASE_DROPS_FIRES,
+
+		/** An acquisition comes back without the lease's record of the fires: the new term catches nothing up. */
+		ACQUISITION_DROPS_FIRES
 
 	}
 
@@ -181,11 +190,18 @@ final class DefectiveStore implements MembershipStore {
 		Optional<LeaseRecord> taken = this.store.tryAcquire(group, holder, before, expiresAt);
 		taken.ifPresent((lease) -> this.trace.accept(() -> "store: " + holder.nodeId() + " acquired " + group
 				+ " epoch " + lease.epoch() + " until " + lease.expiresAt()));
-		if (this.defect == Defect.ACQUISITION_NOT_STAMPED) {
-			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null,
-					lease.fires()));
-		}
-		return taken;
+		return defective(taken);
+	}
+
+	/** What an acquisition returns with the defects that change it. */
+	private Optional<LeaseRecord> defective(Optional<LeaseRecord> taken) {
+		return taken.map((lease) -> switch (this.defect) {
+			case ACQUISITION_NOT_STAMPED -> new LeaseRecord(lease.group(), lease.holder(), lease.epoch(),
+					lease.expiresAt(), null, null, lease.fires());
+			case ACQUISITION_DROPS_FIRES -> new LeaseRecord(lease.group(), lease.holder(), lease.epoch(),
+					lease.expiresAt(), lease.acquiredAt(), lease.renewedAt(), List.of());
+			default -> lease;
+		});
 	}
 
 	@Override
@@ -202,11 +218,7 @@ final class DefectiveStore implements MembershipStore {
 		taken.ifPresent((lease) -> this.trace.accept(() -> "store: " + holder.nodeId() + " took " + group
 				+ " over from " + from + " (let go of epoch " + epoch + ") at epoch " + lease.epoch() + " until "
 				+ lease.expiresAt()));
-		if (this.defect == Defect.ACQUISITION_NOT_STAMPED) {
-			return taken.map((lease) -> new LeaseRecord(group, holder, lease.epoch(), lease.expiresAt(), null, null,
-					lease.fires()));
-		}
-		return taken;
+		return defective(taken);
 	}
 
 	@Override
@@ -222,8 +234,9 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	@Override
-	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
-		long renewed = multiLeaseWrite(() -> this.store.renewAll(holder, epochs, expiresAt));
+	public long renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
+			Map<String, List<FireMark>> fires) {
+		long renewed = multiLeaseWrite(() -> this.store.renewAll(holder, epochs, expiresAt, fires));
 		for (Map.Entry<String, Long> lease : epochs.entrySet()) {
 			LeaseRecord now = this.store.findLease(lease.getKey()).orElse(null);
 			boolean held = now != null && now.isHeldBy(holder) && now.epoch() == lease.getValue()
@@ -243,11 +256,17 @@ final class DefectiveStore implements MembershipStore {
 
 	@Override
 	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
-		boolean released = this.store.release(group, holder, epoch, fires);
+		boolean released = this.store.release(group, holder, epoch,
+				(this.defect == Defect.RELEASE_DROPS_FIRES) ? null : fires);
 		if (released) {
 			this.trace.accept(() -> "store: " + holder.nodeId() + " released " + group + " epoch " + epoch);
 		}
 		return released;
+	}
+
+	/** The lease as stored, for the checks: no fault, no defect. */
+	@Nullable LeaseRecord leaseAsStored(String group) {
+		return this.store.findLease(group).orElse(null);
 	}
 
 	@Override
@@ -320,7 +339,8 @@ final class DefectiveStore implements MembershipStore {
 
 	@Override
 	public long releaseAll(Holder holder, Map<String, Long> epochs, Map<String, List<FireMark>> fires) {
-		long released = multiLeaseWrite(() -> this.store.releaseAll(holder, epochs, fires));
+		Map<String, List<FireMark>> passed = (this.defect == Defect.RELEASE_DROPS_FIRES) ? Map.of() : fires;
+		long released = multiLeaseWrite(() -> this.store.releaseAll(holder, epochs, passed));
 		this.trace.accept(() -> "store: " + holder.nodeId() + " released " + released + " of " + epochs.keySet());
 		return released;
 	}

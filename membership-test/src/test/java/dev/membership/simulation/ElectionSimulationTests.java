@@ -230,6 +230,8 @@ class ElectionSimulationTests {
 
 		final AtomicLong leaderOnlyRuns = new AtomicLong();
 
+		final AtomicLong scheduledFires = new AtomicLong();
+
 		final AtomicLong overlapsAfterFaults = new AtomicLong();
 
 		final AtomicLong runs = new AtomicLong();
@@ -257,6 +259,7 @@ class ElectionSimulationTests {
 			this.transitions.addAndGet(result.transitions());
 			this.steps.addAndGet(result.steps());
 			this.leaderOnlyRuns.addAndGet(result.leaderOnlyRuns());
+			this.scheduledFires.addAndGet(result.scheduledFires());
 			this.overlapsAfterFaults.addAndGet(result.overlapsAfterFaults());
 			this.runs.incrementAndGet();
 			this.virtualMinutes.addAndGet(result.virtualTime().toMinutes());
@@ -287,6 +290,8 @@ class ElectionSimulationTests {
 				.append(" leader-only runs (")
 				.append(this.overlapsAfterFaults)
 				.append(" overlapping one after a fault), ")
+				.append(this.scheduledFires)
+				.append(" scheduled fires run, ")
 				.append(this.virtualMinutes)
 				.append(" virtual minutes, ")
 				.append(this.wall)

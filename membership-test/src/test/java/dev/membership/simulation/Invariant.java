@@ -58,7 +58,22 @@ enum Invariant {
 	NO_DISTRUST_BEHIND_MONGOS,
 
 	/** A crashed holder's group or partition is taken over within the lease and two intervals. */
-	CRASH_TAKEN_OVER;
+	CRASH_TAKEN_OVER,
+
+	/** No scheduled fire begins before its instant by the database's clock (once the clock settled after a jump). */
+	FIRE_NOT_EARLY,
+
+	/**
+	 * No scheduled fire begins again once the lease recorded it ended (or a later one), once the same process ran it
+	 * to its end, or once the term that ran it to its end released the lease; with {@code STRICT}, never.
+	 */
+	FIRE_ONCE,
+
+	/**
+	 * Every fire from the first the lease recorded to the last begun ran, or is in the run history as missed or
+	 * skipped (but for notes a crash took with it).
+	 */
+	FIRES_ACCOUNTED;
 
 	/** {@code what}, as a violation of this invariant. */
 	String violation(String what) {

@@ -100,6 +100,12 @@ final class Simulation {
 
 	private final LeaderOnlyWork work = new LeaderOnlyWork(() -> this.disruptedUntil);
 
+	/** The scheduled job of group {@code default}, and the checks of its fires. */
+	private final FireChecks fires;
+
+	/** Whether the lease checks apply at this step (not while an estimate still follows a jumped clock). */
+	private boolean clockSettled = true;
+
 	private final ScenarioChecks scenario;
 
 	/** When the faults healed (virtual time), and how many steps the lease checks were off after a clock jump. */
@@ -152,6 +158,12 @@ final class Simulation {
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
 		this.partitions = 2 + this.random.nextInt(7); // a partitioned group in every run
 		this.settings = config.settings("n0", this.groups, this.partitions);
+		// a random of its own: the fire policy and run lengths leave the fault plan's draws as they were
+		this.fires = new FireChecks(new Random(config.seed() ^ 0x5EEDF15EL), this::serverTime, this.scheduler::now,
+				() -> this.clockSettled && this.scheduler.now() - this.databaseClock.lastJumpAt() > this.settings
+					.leaseDuration()
+					.multipliedBy(2)
+					.toNanos(), this.store, this.invariants::fail, this::noteLazily);
 		this.operators = new OperatorFaults(this.random, this.groups, this.partitions, this::runningNodes,
 				this::note);
 		this.scenario = new ScenarioChecks(config.checks(), this.scheduler::now, this.invariants::fail,
@@ -200,12 +212,14 @@ final class Simulation {
 				stopAll();
 				runUntil(this.scheduler.now() + this.settings.leaseDuration().multipliedBy(2).toNanos());
 				checkLeasesAfterStop();
+				this.fires.checkAccounted(); // once every stop wrote what its history held
 			}
 		}
 		String violation = (this.invariants.violation() != null) ? this.invariants.violation()
 				: (this.work.violation() != null) ? this.work.violation() : this.livenessViolation;
 		return new SimulationResult(this.config.seed(), this.nodes.size(), this.groups.size(),
-				this.invariants.transitions(), this.work.runs(), this.work.overlapsAfterFaults(), this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
+				this.invariants.transitions(), this.work.runs(), this.work.overlapsAfterFaults(), this.fires.began(),
+				this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
 				this.faults, this.databaseClock.jumps(), this.unsettledSteps, violation,
 				this.trace.stream().map(TraceLine::toString).toList());
 	}
@@ -216,6 +230,8 @@ final class Simulation {
 			.plus(this.settings.renewalInterval())
 			.plus(this.config.operationTimeout());
 		boolean settled = this.databaseClock.settled(running, tail);
+		this.clockSettled = settled;
+		this.fires.step();
 		this.invariants.check(running, units(), serverTime(), this::clockRate, settled);
 		this.scenario.check((int) this.nodes.stream().filter((n) -> n.node != null && !n.stopping).count());
 		if (!settled) {
@@ -725,7 +741,7 @@ final class Simulation {
 
 	/** Keeps the last lines only, and formats them only if asked: most runs never print their trace. */
 	private void noteLazily(Supplier<String> what) {
-		if (this.trace.size() == 200) {
+		if (this.trace.size() == Integer.getInteger("membership.simulation.trace", 200)) {
 			this.trace.removeFirst();
 		}
 		this.trace.addLast(new TraceLine(this.scheduler.now(), what));
@@ -789,6 +805,7 @@ final class Simulation {
 				.clock(this.runtime.clock())
 				.observer(ScenarioChecks.both(Simulation.this.invariants, Simulation.this.scenario))
 				.metrics(Simulation.this.scenario.metricsOf(this.id))
+				.runHistory(Simulation.this.fires.history(), 10_000)
 				.advertisedAddress("127.0.0.1:" + (8000 + this.id.hashCode() % 1000))
 				.noticeChannel(new NoticeChannel() {
 
@@ -816,12 +833,14 @@ final class Simulation {
 				.reaction((event) -> {
 					// what LeadershipNotices sends: the leader as the elected node sees it
 					if (event instanceof LeaderElectedEvent elected) {
+						Simulation.this.fires.termBegan(this.id, elected.group());
 						self[0].leader(elected.group()).ifPresent((leader) -> Simulation.this.hint(this.id, leader));
 					}
 					else if (event instanceof LeaderRevokedEvent revoked) {
 						note(this.id + " revoked " + revoked.group() + " epoch " + revoked.epoch() + ": "
 								+ revoked.reason());
 						Simulation.this.work.termEnded(revoked.group(), revoked.epoch(), revoked.reason());
+						Simulation.this.fires.termEnded(revoked.group(), revoked.epoch());
 					}
 					else if (event instanceof PartitionReleasedEvent released) {
 						String unit = released.group() + "#" + released.partition();
@@ -855,6 +874,8 @@ final class Simulation {
 			this.node.start();
 			if (!this.twin) {
 				scheduleWork(this.node, this.runtime);
+				MembershipNode owner = this.node;
+				Simulation.this.fires.schedule(owner, this.runtime.application(), () -> this.node == owner);
 			}
 		}
 
@@ -888,6 +909,7 @@ final class Simulation {
 				this.node.halt();
 				if (!this.twin) {
 					Simulation.this.work.crashed(this.id);
+					Simulation.this.fires.crashed(this.id, this.lastIncarnation);
 				}
 				this.node = null;
 				this.stoppedAt = Simulation.this.scheduler.now();
@@ -905,6 +927,7 @@ final class Simulation {
 						if (this.node == stopped) {
 							// the process is gone, and its work with it (a run's end is told only while it runs)
 							Simulation.this.work.crashed(this.id);
+							Simulation.this.fires.crashed(this.id, this.lastIncarnation);
 							this.node = null;
 							this.stoppedAt = Simulation.this.scheduler.now();
 						}

@@ -65,7 +65,13 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		 * Members catch up on the roster by changes that say no partition moved: they keep stale placements, of
 		 * partitions and of plain groups' leaderships.
 		 */
-		PLACEMENT_CHANGES_LOST;
+		PLACEMENT_CHANGES_LOST,
+
+		/** A release does not pass the scheduled job's last fire on: its successor runs it again. */
+		FIRES_NOT_PASSED_ON,
+
+		/** An acquisition does not bring the lease's record of the fires: what a failover missed is lost silently. */
+		FIRES_NOT_CAUGHT_UP;
 
 		/** The runs that show the defect: the scenario its invariant belongs to, or the standard run. */
 		SimulationConfig config(long seed) {
@@ -84,14 +90,20 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case LATE_ACQUISITION_STARTS_A_TERM, LATE_RENEWAL_SHORTENS_THE_LEASE,
 						NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND, ACQUISITION_NOT_STAMPED,
 						TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
+					// two believers also run a fire twice, early by a clock they misjudge, or write over each other's
+					// record of the fires
 					Set.of(Invariant.ONE_BELIEVER, Invariant.BELIEF_MATCHES_LEASE, Invariant.BELIEF_ENDS_BEFORE_LEASE,
-							Invariant.EPOCHS_RISE);
+							Invariant.EPOCHS_RISE, Invariant.FIRE_ONCE, Invariant.FIRE_NOT_EARLY,
+							Invariant.FIRES_ACCOUNTED);
 				case NO_DRAIN, OPERATORS_WITHOUT_DRAIN -> Set.of(Invariant.DRAINED_BEFORE_HANDOVER);
 				case STEP_DOWN_FAILURES_NOT_RETRYABLE -> Set.of(Invariant.STABLE_THROUGH_STEP_DOWNS);
 				case HELLO_BEHIND_MONGOS -> Set.of(Invariant.NO_DISTRUST_BEHIND_MONGOS);
 				// the placement also places each plain group's leadership: a node that keeps a stale one never
 				// competes for a group now placed on it
 				case PLACEMENT_CHANGES_LOST -> Set.of(Invariant.PARTITIONS_PLACED, Invariant.LEADERS_AFTER_HEAL);
+				case FIRES_NOT_PASSED_ON -> Set.of(Invariant.FIRE_ONCE);
+				// a term that starts from nothing loses what a failover missed, or runs again what it ran itself
+				case FIRES_NOT_CAUGHT_UP -> Set.of(Invariant.FIRES_ACCOUNTED, Invariant.FIRE_ONCE);
 			};
 		}
 
@@ -111,6 +123,8 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 					config.withDefect(DefectiveStore.Defect.STEP_DOWN_FAILURES_NOT_RETRYABLE);
 				case HELLO_BEHIND_MONGOS -> config.withDefect(DefectiveStore.Defect.HELLO_BEHIND_MONGOS);
 				case PLACEMENT_CHANGES_LOST -> config.withDefect(DefectiveStore.Defect.PLACEMENT_CHANGES_LOST);
+				case FIRES_NOT_PASSED_ON -> config.withDefect(DefectiveStore.Defect.RELEASE_DROPS_FIRES);
+				case FIRES_NOT_CAUGHT_UP -> config.withDefect(DefectiveStore.Defect.ACQUISITION_DROPS_FIRES);
 			};
 		}
 
