@@ -13,8 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.awaitility.Awaitility;
 import tools.jackson.databind.JsonNode;
@@ -72,6 +74,34 @@ final class SampleProcesses implements AutoCloseable {
 	 * (the same property twice would reach the application as "a,b").
 	 */
 	Proc startNode(String name, int database, String... extra) throws IOException {
+		return startNode(name, database, Map.of(), extra);
+	}
+
+	/**
+	 * As {@link #startNode(String, int, String...)}, with the process's wall clock {@code ahead} of this machine's
+	 * (whole seconds; Debian's {@code libfaketime}, preloaded into the JVM itself so that signals reach it; its
+	 * monotonic clock untouched, as a skewed host's would be).
+	 */
+	Proc startNodeAhead(String name, int database, Duration ahead, String... extra) throws IOException {
+		Path library = FAKETIME;
+		assertThat(library).as("Debian's libfaketime").isNotNull();
+		return startNode(name, database, Map.of("LD_PRELOAD", library.toString(), "FAKETIME",
+				"+" + ahead.toSeconds() + "s", "FAKETIME_DONT_FAKE_MONOTONIC", "1",
+				// without the fix for monotonic waits (not needed when the monotonic clock is left alone): a JVM under
+				// the fix spends several times the CPU on its calls of the clocks
+				"FAKETIME_FORCE_MONOTONIC_FIX", "0"), extra);
+	}
+
+	/** Debian's {@code libfaketime} (package {@code faketime}), or null where it is not installed. */
+	static final Path FAKETIME = Stream.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
+			"/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1")
+		.map(Path::of)
+		.filter(Files::isReadable)
+		.findFirst()
+		.orElse(null);
+
+	private Proc startNode(String name, int database, Map<String, String> environment, String... extra)
+			throws IOException {
 		int port = freePort();
 		List<String> args = new ArrayList<>(Backend.CURRENT.nodeArgs(database)); // the database's port is taken: join
 		args.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--membership.node-id=" + name,
@@ -85,15 +115,21 @@ final class SampleProcesses implements AutoCloseable {
 			args.removeIf((arg) -> arg.startsWith(key));
 			args.add(override);
 		}
-		return start(name, port, args.toArray(String[]::new));
+		return start(name, port, environment, args.toArray(String[]::new));
 	}
 
 	private Proc start(String name, int port, String... args) throws IOException {
+		return start(name, port, Map.of(), args);
+	}
+
+	private Proc start(String name, int port, Map<String, String> environment, String... args) throws IOException {
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
 		command.addAll(List.of(args));
 		Path log = LOGS.resolve(name + "-" + System.nanoTime() % 100000 + ".log");
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+		builder.environment().putAll(environment);
+		Process process = builder.start();
 		Proc proc = new Proc(name, process, port, log);
 		this.processes.add(proc);
 		return proc;

@@ -36,8 +36,8 @@ final class StoredData {
 	/**
 	 * Every run recorded in {@code table} (a collection on MongoDB) of the sample's database on port {@code database},
 	 * oldest first, as the endpoints show them: {@code id}, {@code nodeId}, {@code epoch}, {@code partition} (tenant
-	 * runs), {@code startedAt} and {@code endedAt} (ISO, null while running or never ended), {@code accepted} (null
-	 * when no fenced write was made).
+	 * runs), {@code fireAt} (report runs), {@code startedAt} and {@code endedAt} (ISO, null while running or never
+	 * ended), {@code accepted} (null when no fenced write was made).
 	 */
 	static List<JsonNode> runs(int database, String table) {
 		List<JsonNode> runs = (Backend.CURRENT == Backend.MONGODB) ? mongoRuns(database, table)
@@ -90,6 +90,9 @@ final class StoredData {
 			}
 			run.put("startedAt", d.getDate("startedAt").toInstant().toString());
 			run.put("endedAt", (d.getDate("endedAt") != null) ? d.getDate("endedAt").toInstant().toString() : null);
+			if (d.getDate("fireAt") != null) {
+				run.put("fireAt", d.getDate("fireAt").toInstant().toString());
+			}
 			if (d.get("accepted") instanceof Boolean accepted) {
 				run.put("accepted", accepted);
 			}
@@ -106,7 +109,9 @@ final class StoredData {
 		try (Connection c = postgres(database);
 				PreparedStatement ps = c.prepareStatement("SELECT * FROM " + table + " WHERE started_at IS NOT NULL");
 				ResultSet rs = ps.executeQuery()) {
-			boolean partitioned = rs.getMetaData().getColumnCount() > 0 && hasColumn(rs, "partition");
+			boolean partitioned = hasColumn(rs, "partition");
+			boolean fired = hasColumn(rs, "fire_at");
+			boolean fenced = hasColumn(rs, "accepted");
 			while (rs.next()) {
 				ObjectNode run = SampleProcesses.json.createObjectNode();
 				run.put("id", rs.getString("id"));
@@ -118,7 +123,10 @@ final class StoredData {
 				run.put("startedAt", rs.getObject("started_at", OffsetDateTime.class).toInstant().toString());
 				OffsetDateTime ended = rs.getObject("ended_at", OffsetDateTime.class);
 				run.put("endedAt", (ended != null) ? ended.toInstant().toString() : null);
-				Boolean accepted = rs.getObject("accepted", Boolean.class);
+				if (fired) {
+					run.put("fireAt", rs.getObject("fire_at", OffsetDateTime.class).toInstant().toString());
+				}
+				Boolean accepted = fenced ? rs.getObject("accepted", Boolean.class) : null;
 				if (accepted != null) {
 					run.put("accepted", accepted);
 				}
