@@ -23,6 +23,7 @@ import dev.membership.bench.failover.PostgresContenders;
 import dev.membership.bench.guard.GuardScenario;
 import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.fires.ScheduledFiresScenario;
 import dev.membership.bench.idle.IdleNodeScenario;
 import dev.membership.bench.parallel.ParallelPartitionsScenario;
 import dev.membership.bench.postgres.PostgresLoadScenario;
@@ -35,7 +36,7 @@ import dev.membership.bench.support.Table;
 /**
  * Runs the benchmarks side by side and prints their tables (Markdown). Usage:
  * {@code bench.sh [guard] [load] [failover] [scale] [handover] [partitions] [--quick] [--out FILE] [--trials N]
- * [--leases MS,...] [--sizes N[@R],...]}; no scenario means all eleven. {@code --quick} is the smoke run: tiny counts and short timings,
+ * [--leases MS,...] [--sizes N[@R],...]}; no scenario means all twelve. {@code --quick} is the smoke run: tiny counts and short timings,
  * seconds instead of minutes, figures not worth quoting. {@code --trials} changes the failover and hand-over
  * scenarios' trial counts, {@code --leases} the failover scenario's leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
  * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
@@ -47,7 +48,7 @@ import dev.membership.bench.support.Table;
 public final class BenchHarness {
 
 	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
-			"partitions", "postgres-load", "postgres-failover", "parallel", "idle", "cost");
+			"partitions", "postgres-load", "postgres-failover", "parallel", "idle", "cost", "fires");
 
 	private BenchHarness() {
 	}
@@ -111,6 +112,7 @@ public final class BenchHarness {
 						: new IdleNodeScenario.Settings(Duration.ofSeconds(60), Duration.ofSeconds(60), windows),
 						out).run();
 				case "cost" -> new CostScenario(costSettings(quick, sizes, threads), out).run();
+				case "fires" -> new ScheduledFiresScenario(firesSettings(quick), out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -216,6 +218,14 @@ public final class BenchHarness {
 				quick ? 2 : 3, Duration.ofMinutes(quick ? 1 : 3), (threads != null) ? threads : (quick ? 8 : 32),
 				!Boolean.getBoolean("bench.partitions.no-notices"),
 				Duration.ofSeconds(Long.getLong("bench.partitions.restart-grace-seconds", 0)));
+	}
+
+	static ScheduledFiresScenario.Settings firesSettings(boolean quick) {
+		// three nodes, ten jobs on one rate, at the production timings (renew 5 s, lease 15 s)
+		return quick ? new ScheduledFiresScenario.Settings(3, 10, Duration.ofSeconds(1), Duration.ofSeconds(3),
+				Duration.ofSeconds(4), (id) -> MembershipSettings.builder(id).build())
+				: new ScheduledFiresScenario.Settings(3, 10, Duration.ofSeconds(10), Duration.ofSeconds(20),
+						Duration.ofMinutes(3), (id) -> MembershipSettings.builder(id).build());
 	}
 
 	static CostScenario.Settings costSettings(boolean quick, List<String> sizes, Integer threads) {

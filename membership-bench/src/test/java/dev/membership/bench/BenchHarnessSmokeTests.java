@@ -25,7 +25,7 @@ class BenchHarnessSmokeTests {
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 
 		assertThat(tables).extracting(Table::title)
-			.hasSize(11)
+			.hasSize(12)
 			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
@@ -36,7 +36,12 @@ class BenchHarnessSmokeTests {
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency on PostgreSQL"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Partitions in parallel"))
 			.anySatisfy((t) -> assertThat(t).startsWith("One idle node"))
-			.anySatisfy((t) -> assertThat(t).startsWith("How the cost grows"));
+			.anySatisfy((t) -> assertThat(t).startsWith("How the cost grows"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Scheduled fires"));
+		assertThat(tables.get(11).rows()).as("ours without jobs, RECORDED, STRICT, ShedLock").hasSize(4)
+			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(1))).as("commands per node per minute")
+				.isPositive());
+		assertThat(tables.get(11).rows().get(1).get(5)).as("RECORDED: no fire ran twice").isEqualTo("0");
 		assertThat(tables.get(10).rows()).as("3 x 16").singleElement().satisfies((row) -> {
 			assertThat(row.get(2).split(";")[0]).as("placed").endsWith(" s").doesNotContain("not");
 			assertThat(Integer.parseInt(row.get(7).replace(",", ""))).as("roster bytes").isPositive();
