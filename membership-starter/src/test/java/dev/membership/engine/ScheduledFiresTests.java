@@ -122,8 +122,8 @@ class ScheduledFiresTests {
 			throws Exception {
 		partitioned(partitioned);
 		MembershipNode leader = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> leader.isLeader("default")); // before n2 can race it
 		MembershipNode follower = this.cluster.start("n2");
-		await().atMost(Duration.ofSeconds(5)).until(() -> leader.isLeader("default"));
 		try (AutoCloseable a = schedule(leader); AutoCloseable b = schedule(follower)) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.size() >= 6);
 		}
