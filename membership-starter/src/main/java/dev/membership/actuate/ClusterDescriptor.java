@@ -31,7 +31,8 @@ public record ClusterDescriptor(Self self, @Nullable Leader leader, Map<String, 
 	 * group (null elsewhere: ask the leader).
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
-	public record ScheduledJob(String group, @Nullable String lastFire, @Nullable String lastOutcome,
+	public record ScheduledJob(String group, @Nullable Integer partition, @Nullable String lastFire,
+			@Nullable String lastOutcome,
 			@Nullable String nextFire) {
 	}
 

@@ -107,8 +107,9 @@ public class ClusterEndpoint {
 			.toList();
 		Map<String, ClusterDescriptor.ScheduledJob> jobs = new LinkedHashMap<>();
 		this.membership.scheduledJobs()
-			.forEach((job) -> jobs.put(job.job(), new ClusterDescriptor.ScheduledJob(job.group(), iso(job.lastFire()),
-					job.lastOutcome(), iso(job.nextFire()))));
+			.forEach((job) -> jobs.put((job.partition() != null) ? job.job() + "[" + job.partition() + "]" : job.job(),
+					new ClusterDescriptor.ScheduledJob(job.group(), job.partition(), iso(job.lastFire()),
+							job.lastOutcome(), iso(job.nextFire()))));
 		return new ClusterDescriptor(
 				new ClusterDescriptor.Self(this.membership.nodeId(), this.membership.advertisedAddress()), leader,
 				groups, partitions, members, jobs);

@@ -1,5 +1,8 @@
 package dev.membership.autoconfigure;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -9,6 +12,7 @@ import org.springframework.context.annotation.Role;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.membership.Membership;
+import dev.membership.scheduling.FiredMethod;
 import dev.membership.scheduling.ForEachOwnedPartitionBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
 import dev.membership.scheduling.LeaderOnlyFires;
@@ -31,13 +35,20 @@ public class LeaderOnlyAutoConfiguration {
 				SingletonSupplier.of(() -> GuardedBeans.leaderOnly(listener.orderedStream().toList())));
 	}
 
-	/** The fires of {@code @LeaderOnly @Scheduled(cron, fixedRate)} methods, each the cluster's once. */
+	/**
+	 * The fires of {@code @LeaderOnly} and {@code @ForEachOwnedPartition} methods {@code @Scheduled(cron, fixedRate)},
+	 * each the cluster's once (per partition for the latter).
+	 */
 	@Bean
 	@ConditionalOnMissingBean
 	LeaderOnlyFires leaderOnlyFires(ObjectProvider<LeaderOnlyBeanPostProcessor> guards,
-			ObjectProvider<Membership> membership) {
-		return new LeaderOnlyFires(() -> guards.getObject().firedMethods(),
-				membership::getIfAvailable);
+			ObjectProvider<ForEachOwnedPartitionBeanPostProcessor> partitions, ObjectProvider<Membership> membership) {
+		return new LeaderOnlyFires(() -> {
+			List<FiredMethod> methods = new ArrayList<>();
+			guards.ifAvailable((guard) -> methods.addAll(guard.firedMethods()));
+			partitions.ifAvailable((guard) -> methods.addAll(guard.firedMethods()));
+			return methods;
+		}, membership::getIfAvailable);
 	}
 
 	@Bean

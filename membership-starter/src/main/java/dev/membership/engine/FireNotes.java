@@ -31,28 +31,34 @@ final class FireNotes {
 		this.metrics = metrics;
 	}
 
-	void note(ScheduledJob job, long epoch, Note note) {
+	void note(ScheduledJob job, Unit unit, long epoch, Note note) {
 		String reason = (note.count() == 1) ? note.reason()
 				: note.count() + " fires, " + note.first() + " to " + note.last() + ": " + note.reason();
 		if (note.outcome() == Outcome.MISSED) {
-			log.warn("Membership node {}: job '{}' of group '{}' missed the fire of {} ({})", this.nodeId, job.job(),
-					job.group(), note.first(), reason);
+			log.warn("Membership node {}: job '{}' of {} missed the fire of {} ({})", this.nodeId, job.job(),
+					where(unit), note.first(), reason);
 			this.metrics.firesMissed(job.group(), job.job(), note.count());
 		}
 		else {
-			log.info("Membership node {}: job '{}' of group '{}' skips the fire of {} ({})", this.nodeId, job.job(),
-					job.group(), note.first(), reason);
+			log.info("Membership node {}: job '{}' of {} skips the fire of {} ({})", this.nodeId, job.job(),
+					where(unit), note.first(), reason);
 		}
-		this.history.fire(job.job(), job.group(), this.nodeId, epoch, note.first(), note.last(),
+		this.history.fire(job.job(), job.group(), unit.isPartition() ? unit.partition() : null, this.nodeId, epoch,
+				note.first(), note.last(),
 				(note.outcome() == Outcome.MISSED) ? RunOutcome.MISSED : RunOutcome.SKIPPED, reason);
 	}
 
-	void missed(ScheduledJob job, long epoch, Instant at, String reason) {
-		note(job, epoch, new Note(Outcome.MISSED, at, at, 1, reason));
+	void missed(ScheduledJob job, Unit unit, long epoch, Instant at, String reason) {
+		note(job, unit, epoch, new Note(Outcome.MISSED, at, at, 1, reason));
 	}
 
-	void skipped(ScheduledJob job, long epoch, Instant at, String reason) {
-		note(job, epoch, new Note(Outcome.SKIPPED, at, at, 1, reason));
+	void skipped(ScheduledJob job, Unit unit, long epoch, Instant at, String reason) {
+		note(job, unit, epoch, new Note(Outcome.SKIPPED, at, at, 1, reason));
+	}
+
+	private static String where(Unit unit) {
+		return unit.isPartition() ? "partition " + unit.partition() + " of group '" + unit.group() + "'"
+				: "group '" + unit.group() + "'";
 	}
 
 }

@@ -9,12 +9,16 @@ import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * One scheduled job's state on this node, for {@link ScheduledFires}: the term it fires under, its run, the fires that
+ * One scheduled job's state on this node, for a plain group or one partition, for {@link ScheduledFires}: the term it
+ * fires under, its run, the fires that
  * wait, and what {@link ScheduledJobInfo} shows. Changed on the loop; the volatile fields are read from any thread.
  */
 final class JobFires {
 
 	final ScheduledJob job;
+
+	/** The plain group, or the partition, whose fires these are: its lease keeps them. */
+	final Unit unit;
 
 	/** The term it fires under now; null while this node does not lead the group. */
 	volatile @Nullable Term term;
@@ -37,16 +41,17 @@ final class JobFires {
 
 	boolean closed;
 
-	JobFires(ScheduledJob job) {
+	JobFires(ScheduledJob job, Unit unit) {
 		this.job = job;
+		this.unit = unit;
 	}
 
 	/** The job as this node knows it; the next fire only while it leads the group. From any thread. */
 	ScheduledJobInfo info() {
 		Term current = this.term;
 		boolean leading = current != null && current.isValid() && !current.isEnding();
-		return new ScheduledJobInfo(this.job.group(), this.job.job(), this.lastFire, this.lastOutcome,
-				leading ? this.nextFire : null);
+		return new ScheduledJobInfo(this.job.group(), this.unit.isPartition() ? this.unit.partition() : null,
+				this.job.job(), this.lastFire, this.lastOutcome, leading ? this.nextFire : null);
 	}
 
 }

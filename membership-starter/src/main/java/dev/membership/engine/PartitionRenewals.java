@@ -92,7 +92,7 @@ final class PartitionRenewals {
 			if (term != null && term.isValid()) {
 				owned.put(unit, term);
 				epochs.put(unit.name(), term.epoch());
-				List<FireMark> changed = unit.unit().isPartition() ? null : this.fires.toRenew(unit.name(), term.epoch());
+				List<FireMark> changed = this.fires.toRenew(unit.name(), term.epoch());
 				if (changed != null) { // the fires of its jobs changed since the last write: they ride this one
 					marks.put(unit.name(), changed);
 					versions.put(unit.name(), this.fires.version(unit.name()));
@@ -158,10 +158,10 @@ final class PartitionRenewals {
 			}
 			if (!unit.unit().isPartition()) {
 				this.heartbeats.renewed(p.sentNanos()); // a group's renewal keeps this node live
-				Long version = p.fireVersions().get(unit.name());
-				if (version != null) {
-					this.fires.written(unit.name(), version); // this renewal's write: its fires with it
-				}
+			}
+			Long version = p.fireVersions().get(unit.name());
+			if (version != null) {
+				this.fires.written(unit.name(), version); // this renewal's write: its fires with it
 			}
 			this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.RENEWED);
 			if (Boolean.TRUE.equals(trusted)) {
@@ -170,7 +170,7 @@ final class PartitionRenewals {
 		}
 	}
 
-	/** {@code fireVersions}: the fires' version each plain group's write carried, by group (none: no fires). */
+	/** {@code fireVersions}: the fires' version each lease's write carried, by lease (none: no fires). */
 	private record Pending(long sentNanos, long receivedNanos, Instant expiresAt, Map<GroupElection, Term> owned,
 			long jumpsAtSend, Map<String, Long> fireVersions) {
 

@@ -105,15 +105,15 @@ final class RunHistory implements RunObserver {
 	 * Scheduled fires from {@code at} to {@code last} that did not run ({@code outcome} {@code missed} or
 	 * {@code skipped}), as one run that began at the first fire's instant and ended at the last's, with the reason.
 	 */
-	void fire(String job, String group, String nodeId, long epoch, Instant at, Instant last, RunOutcome outcome,
-			String reason) {
+	void fire(String job, String group, @Nullable Integer partition, String nodeId, long epoch, Instant at,
+			Instant last, RunOutcome outcome, String reason) {
 		if (this.store == null) {
 			return;
 		}
-		RunInfo info = new RunInfo(this.process + "-f" + this.actions.incrementAndGet(), job, group, null, 0, epoch,
-				nodeId, at, false, at);
+		RunInfo info = new RunInfo(this.process + "-f" + this.actions.incrementAndGet(), job, group, partition, 0,
+				epoch, nodeId, at, false, at);
 		PendingRun p = new PendingRun(info, at,
-				this.sequences.computeIfAbsent(job + ":null", (k) -> new AtomicLong()).incrementAndGet());
+				this.sequences.computeIfAbsent(job + ":" + partition, (k) -> new AtomicLong()).incrementAndGet());
 		this.pending.end(p, last, outcome, ErrorText.cut(reason));
 	}
 

@@ -41,8 +41,7 @@ final class ScheduledFires {
 
 	private final Map<String, FireLedger> ledgers = new ConcurrentHashMap<>();
 
-	/** By group, then job; confined to the loop once registered. */
-	private final Map<String, Map<String, JobFires>> jobs = new ConcurrentHashMap<>();
+	private final FireJobs jobs = new FireJobs();
 
 	ScheduledFires(NodeLoop loop, Units units, FireNotes notes, Supplier<Campaign> campaign) {
 		this.loop = loop;
@@ -51,38 +50,52 @@ final class ScheduledFires {
 		this.campaign = campaign;
 	}
 
-	/** A fire as its runner gets it: the term it was fired under, and the job it ends. */
-	record FireOf(String group, String job, Instant instant, long epoch, Term term) implements Fire {
+	/** A fire as its runner gets it: the unit and term it was fired under, and the job it ends. */
+	record FireOf(Unit unit, String job, Instant instant, long epoch, Term term) implements Fire {
+
+		@Override
+		public String group() {
+			return this.unit.group();
+		}
+
+		@Override
+		public @Nullable Integer partition() {
+			return this.unit.isPartition() ? this.unit.partition() : null;
+		}
+
 	}
 
+	/**
+	 * A plain group's job, fired by its leader, or a partitioned group's, fired by each partition's owner for it.
+	 * @throws IllegalArgumentException for a group this node has not, or a job scheduled already
+	 */
 	AutoCloseable schedule(ScheduledJob job) {
-		GroupElection election = this.units.plainGroup(job.group()); // a partitioned group or a stranger: refused
-		JobFires fires = new JobFires(job);
-		if (this.jobs.computeIfAbsent(job.group(), (g) -> new ConcurrentHashMap<>()).putIfAbsent(job.job(),
-				fires) != null) {
-			throw new IllegalArgumentException("Job '" + job.job() + "' of group '" + job.group() + "' is scheduled "
-					+ "already");
+		if (this.units.isPartitioned(job.group())) {
+			this.jobs.addPartitioned(job);
+		}
+		else {
+			this.units.plainGroup(job.group()); // a stranger: refused
+			this.jobs.addPlain(job);
 		}
 		this.loop.submit(LoopJob.of("schedule " + job.job(), () -> {
-			Term term = election.term();
-			if (term != null && term.isValid() && !term.isEnding()) {
-				begin(fires, term); // leading already: it fires from now on, from the lease's record of it
+			for (GroupElection election : this.units.all()) {
+				Term term = election.term();
+				if (election.unit().group().equals(job.group()) && term != null && term.isValid() && !term.isEnding()) {
+					for (JobFires fires : this.jobs.forTerm(election.unit())) {
+						if (fires.job == job) {
+							begin(fires, term); // leading already: it fires from now on, from the lease's record
+						}
+					}
+				}
 			}
 		}));
-		return () -> this.loop.submit(LoopJob.of("unschedule " + job.job(), () -> {
-			fires.closed = true;
-			fires.term = null;
-			this.jobs.getOrDefault(job.group(), Map.of()).remove(job.job(), fires);
-		}));
+		return () -> this.loop.submit(LoopJob.of("unschedule " + job.job(), () -> this.jobs.remove(job)));
 	}
 
-	/** On the loop: a term of {@code group} began, on a lease that carried {@code inherited}. */
+	/** On the loop: a term of {@code group} (a plain group or a partition) began, its lease carrying {@code inherited}. */
 	void termBegan(GroupElection group, Term term, List<FireMark> inherited) {
-		if (group.unit().isPartition()) {
-			return;
-		}
 		ledger(group.name()).inherit(term.epoch(), inherited);
-		for (JobFires fires : jobsOf(group.name())) {
+		for (JobFires fires : this.jobs.forTerm(group.unit())) {
 			begin(fires, term);
 		}
 	}
@@ -92,7 +105,7 @@ final class ScheduledFires {
 			return; // begun already: registered as the term began, which both the registration and the term see
 		}
 		ScheduledJob job = fires.job;
-		FireLedger ledger = ledger(job.group());
+		FireLedger ledger = ledger(fires.unit.leaseName());
 		// what has certainly passed by the database's clock: a fire on the edge waits for its timer, never early
 		Instant now = this.loop.serverClock().lowerBoundAt(this.loop.clock().nanoTime());
 		FireMark mark = ledger.mark(job.job());
@@ -102,7 +115,7 @@ final class ScheduledFires {
 		}
 		FirePlan.CatchUp plan = FirePlan.onTerm(mark, job.schedule(), job.policy(), now);
 		plan.notes().forEach((note) -> {
-			this.notes.note(job, term.epoch(), note);
+			this.notes.note(job, fires.unit, term.epoch(), note);
 			fires.lastFire = note.last();
 			fires.lastOutcome = note.outcome().name().toLowerCase(java.util.Locale.ROOT);
 		});
@@ -143,7 +156,7 @@ final class ScheduledFires {
 			return;
 		}
 		Instant busy = (fires.running != null) ? fires.running : fires.queue.peekFirst();
-		this.notes.skipped(job, term.epoch(), at, "the run of the fire of " + busy + " still runs");
+		this.notes.skipped(job, fires.unit, term.epoch(), at, "the run of the fire of " + busy + " still runs");
 		fires.lastFire = at;
 		fires.lastOutcome = "skipped";
 	}
@@ -168,7 +181,7 @@ final class ScheduledFires {
 		if (!term.isValid() || term.isEnding()) {
 			return; // the next term runs it, from the record
 		}
-		FireLedger ledger = ledger(job.group());
+		FireLedger ledger = ledger(fires.unit.leaseName());
 		FireMark mark = ledger.mark(job.job());
 		if (mark != null && (mark.at().isAfter(at) || (mark.at().equals(at) && mark.ended()))) {
 			return;
@@ -177,13 +190,13 @@ final class ScheduledFires {
 		fires.running = at;
 		fires.lastFire = at;
 		fires.lastOutcome = "running";
-		FireOf fire = new FireOf(job.group(), job.job(), at, term.epoch(), term);
+		FireOf fire = new FireOf(fires.unit, job.job(), at, term.epoch(), term);
 		if (job.policy().mode() != FireMode.STRICT) {
 			hand(fires, fire);
 			return;
 		}
 		long version = ledger.version();
-		GroupElection election = this.units.plainGroup(job.group());
+		GroupElection election = this.units.byLease().get(fires.unit.leaseName());
 		LoopJob strict = new LoopJob("strict fire of " + job.job(), (ex) -> {
 		});
 		strict.then((j) -> this.campaign.get().renew(j, election));
@@ -193,7 +206,8 @@ final class ScheduledFires {
 			}
 			else {
 				fires.running = null;
-				this.notes.missed(job, term.epoch(), at, "its fire could not be recorded before it ran (STRICT)");
+				this.notes.missed(job, fires.unit, term.epoch(), at, "its fire could not be recorded before it ran "
+						+ "(STRICT)");
 			}
 			j.next();
 		});
@@ -210,7 +224,7 @@ final class ScheduledFires {
 			}
 			log.warn("The runner of job '{}' failed to take its fire of {}: not run", fire.job(), fire.instant(), ex);
 			fires.running = null;
-			this.notes.missed(fires.job, fire.epoch(), fire.instant(), "its runner failed to take it: "
+			this.notes.missed(fires.job, fires.unit, fire.epoch(), fire.instant(), "its runner failed to take it: "
 					+ ex.getClass().getName());
 		}
 	}
@@ -233,9 +247,9 @@ final class ScheduledFires {
 	/** On the loop: the fire's run ended ({@code began}), or never began. */
 	private void ended(FireOf fire, boolean began) {
 		if (began) {
-			ledger(fire.group()).ended(new FireMark(fire.job(), fire.instant(), true));
+			ledger(fire.unit().leaseName()).ended(new FireMark(fire.job(), fire.instant(), true));
 		}
-		JobFires fires = this.jobs.getOrDefault(fire.group(), Map.of()).get(fire.job());
+		JobFires fires = this.jobs.find(fire.unit().leaseName(), fire.job());
 		if (fires == null || !fire.instant().equals(fires.running)) {
 			return;
 		}
@@ -271,15 +285,12 @@ final class ScheduledFires {
 
 	/** Every scheduled job of this node, as it knows it; from any thread. */
 	List<ScheduledJobInfo> jobs() {
-		List<ScheduledJobInfo> infos = new java.util.ArrayList<>();
-		this.jobs.values().forEach((byJob) -> byJob.values().forEach((f) -> infos.add(f.info())));
-		infos.sort(java.util.Comparator.comparing(ScheduledJobInfo::job));
-		return infos;
+		return this.jobs.infos();
 	}
 
-	/** Whether {@code group} has scheduled jobs on this node (their fires ride its release); from any thread. */
-	boolean carries(String group) {
-		return !this.jobs.getOrDefault(group, Map.of()).isEmpty();
+	/** Whether the lease {@code lease} has scheduled jobs on this node (their fires ride its release); any thread. */
+	boolean carries(String lease) {
+		return this.jobs.carries(lease);
 	}
 
 	/** What the release of {@code group}'s term {@code epoch} writes (null: the lease keeps what it has). */
@@ -290,10 +301,6 @@ final class ScheduledFires {
 
 	private FireLedger ledger(String group) {
 		return this.ledgers.computeIfAbsent(group, (g) -> new FireLedger());
-	}
-
-	private Iterable<JobFires> jobsOf(String group) {
-		return List.copyOf(this.jobs.getOrDefault(group, Map.of()).values());
 	}
 
 }

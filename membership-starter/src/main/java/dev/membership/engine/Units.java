@@ -66,6 +66,11 @@ final class Units {
 		add(Unit.group(group));
 	}
 
+	/** Whether {@code group} is a partitioned group of this node. */
+	boolean isPartitioned(String group) {
+		return this.settings.partitions().containsKey(group);
+	}
+
 	/**
 	 * The election of the plain group {@code group}, for an operation on it as a whole (a resign).
 	 * @throws IllegalArgumentException for a partitioned group, one of its partitions' lease names, or a group this

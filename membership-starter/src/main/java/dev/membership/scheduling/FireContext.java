@@ -6,7 +6,8 @@ import dev.membership.spi.Fire;
 
 /**
  * The fire a scheduled job's run is, on the thread that runs it: set by {@link LeaderOnlyFires} around the call of the
- * guarded method, taken (once) by {@link LeaderOnlyInterceptor}, which registers the run with the fire's term.
+ * guarded method, taken (once) by {@link LeaderOnlyInterceptor} or {@link ForEachOwnedPartitionInterceptor}, which
+ * registers the run with the fire's term (a partition's, for the latter).
  */
 final class FireContext {
 

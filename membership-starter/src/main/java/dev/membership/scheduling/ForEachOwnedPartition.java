@@ -8,6 +8,10 @@ import java.lang.annotation.Target;
 
 import org.springframework.aot.hint.annotation.Reflective;
 
+import dev.membership.leadership.FireMode;
+import dev.membership.leadership.MissedFires;
+import dev.membership.leadership.OverlappingFires;
+
 /**
  * Runs the annotated method once for each partition of {@link #group()} this node owns, one after another on the
  * calling thread or {@link #concurrency()} at a time, typically from {@code @Scheduled}: the call does nothing on a node that owns none. Each run is
@@ -23,6 +27,12 @@ import org.springframework.aot.hint.annotation.Reflective;
  * another, each pipeline registered with its partition's term and carrying it in Reactor's context
  * ({@code ReactiveLeaderContext}); a {@code Flux} emits every partition's elements, a {@code Mono} completes when all
  * did (values dropped); a failing partition does not stop the others, its error comes at the end.
+ * <p>
+ * A method {@code @Scheduled} once with a {@code cron} or {@code fixedRate} (not reactive) is fired per partition
+ * instead: each fire is one partition's, made by the partition's owner at the schedule's instant by the database's
+ * clock, recorded with the partition's lease so that it runs once cluster-wide across hand-overs and failovers, and
+ * caught up by the next owner when it was missed ({@link #fire()}, {@link #catchUp()}, {@link #missed()},
+ * {@link #overlap()}, as for {@code @LeaderOnly}); each call runs one partition.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -47,7 +57,24 @@ public @interface ForEachOwnedPartition {
 	 * thread; more runs them on threads the starter owns, at most that many at a time, each registered, drained,
 	 * interrupted and isolated as one run is, and the call returns once every run of the cycle ended (so
 	 * {@code fixedDelay} keeps its meaning). A reactive method subscribes to that many partitions' pipelines at once.
+	 * The per-partition fires of a {@code cron} or {@code fixedRate} method run on the application's scheduler, at
+	 * most that many at once (the others wait their turn).
 	 */
 	int concurrency() default 1;
+
+	/**
+	 * For a {@code @Scheduled} method with a {@code cron} or {@code fixedRate}: as {@link LeaderOnly#fire()}, per
+	 * partition.
+	 */
+	FireMode fire() default FireMode.RECORDED;
+
+	/** For a {@code @Scheduled} method with a {@code cron} or {@code fixedRate}: as {@link LeaderOnly#catchUp()}. */
+	String catchUp() default "";
+
+	/** For a {@code @Scheduled} method: as {@link LeaderOnly#missed()}, per partition. */
+	MissedFires missed() default MissedFires.COALESCE;
+
+	/** For a {@code @Scheduled} method: as {@link LeaderOnly#overlap()}, per partition. */
+	OverlappingFires overlap() default OverlappingFires.SKIP;
 
 }

@@ -1,8 +1,11 @@
 package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -19,6 +22,7 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import dev.membership.Membership;
+import dev.membership.spi.FirePolicy;
 
 /**
  * Adds the per-partition runs to beans with {@link ForEachOwnedPartition} methods, and fails startup when such a method
@@ -51,9 +55,22 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 		setBeforeExistingAdvisors(true);
 	}
 
+	/** The methods whose fires are the cluster's ({@code @Scheduled} with a cron or fixed rate), per partition. */
+	private final List<FiredMethod> fired = new CopyOnWriteArrayList<>();
+
+	/** Whether {@link #firedMethods()} was read: the scheduled tasks were configured. */
+	private volatile boolean read;
+
+	/** The methods whose fires are the cluster's, each partition's once, with the beans (proxies) they are called on. */
+	public List<FiredMethod> firedMethods() {
+		this.read = true;
+		return List.copyOf(this.fired);
+	}
+
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) {
 		Class<?> type = AopUtils.getTargetClass(bean);
+		Map<Method, ForEachOwnedPartition> annotated = new LinkedHashMap<>();
 		ReflectionUtils.doWithMethods(type, (method) -> {
 			ForEachOwnedPartition annotation = AnnotatedElementUtils.findMergedAnnotation(method,
 					ForEachOwnedPartition.class);
@@ -63,9 +80,6 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 				check(method, name);
 				this.jobs.bean(type, beanName);
 				this.jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name); // fails now if wrong
-				if (GuardedJobs.scheduledAtInstants(method)) {
-					GuardedJobs.eachNodesFires(name, "@ForEachOwnedPartition");
-				}
 				if (annotation.concurrency() < 1) {
 					throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " has concurrency "
 							+ annotation.concurrency() + ": at least one partition must run at a time.",
@@ -74,9 +88,23 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 				synchronized (this.methods) {
 					this.methods.put(name, annotation.group());
 				}
+				annotated.put(method, annotation);
 			}
 		}, ReflectionUtils.USER_DECLARED_METHODS);
-		return super.postProcessAfterInitialization(bean, beanName);
+		Object guarded = super.postProcessAfterInitialization(bean, beanName);
+		annotated.forEach((method, annotation) -> {
+			String name = type.getSimpleName() + "." + method.getName();
+			FirePolicy policy = this.jobs.firePolicy(method, GuardedJobs.FireAsked.of(annotation), true, name);
+			if (policy != null && this.read) {
+				// a lazy bean, made after the scheduled tasks were configured: Spring's scheduler has its task
+				GuardedJobs.eachNodesFires(name, "a lazy bean");
+			}
+			else if (policy != null) {
+				this.fired.add(new FiredMethod(guarded, method, annotation.group(), this.jobs.job(type, method), policy,
+						annotation.concurrency()));
+			}
+		});
+		return guarded;
 	}
 
 	/** Stops the threads that run partitions in parallel, with the context. */

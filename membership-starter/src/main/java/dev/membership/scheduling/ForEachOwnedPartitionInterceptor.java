@@ -17,11 +17,14 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.spi.Fire;
 import dev.membership.spi.WorkRegistry;
 
 /**
  * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each under its partition's term, one
- * after another or, with a concurrency above one, on {@link ParallelRuns}; no database call.
+ * after another or, with a concurrency above one, on {@link ParallelRuns}; no database call. A call that runs a fire
+ * ({@link FireContext}, set by {@link LeaderOnlyFires}) runs that fire's partition only, under the term it was fired
+ * under.
  */
 class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseable {
 
@@ -48,6 +51,10 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 		WorkRegistry registry = this.registry.get();
 		if (target.group == null || registry == null) {
 			return (target.group == null) ? invocation.proceed() : null;
+		}
+		Fire fire = FireContext.take(target.group, target.job);
+		if (fire != null) {
+			return runFire(registry, fire, target, invocation); // one partition's fire: that partition only
 		}
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			// per subscription: the partitions owned then, each under its term
@@ -94,6 +101,25 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 			throw first;
 		}
 		return null;
+	}
+
+	/** Runs {@code fire}, one partition's, under the term it was fired under; nothing when that term is over. */
+	private static @Nullable Object runFire(WorkRegistry registry, Fire fire, Target target, MethodInvocation run)
+			throws Throwable {
+		LeadershipTerm.Execution execution = registry.tryBegin(fire, target.interruptOnRevoke, target.maxRunTime);
+		if (execution == null) {
+			return null; // handed over or ended since it fired: the partition's next owner runs it
+		}
+		try {
+			return run.proceed();
+		}
+		catch (Throwable ex) {
+			execution.failed(ex); // before the close, which ends the run
+			throw ex;
+		}
+		finally {
+			execution.close();
+		}
 	}
 
 	private static void runUnder(WorkRegistry registry, LeadershipTerm term, Target target, MethodInvocation run)

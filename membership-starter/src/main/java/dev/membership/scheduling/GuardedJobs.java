@@ -78,15 +78,34 @@ final class GuardedJobs {
 		return parse(value, "@" + annotation + "(maxRunTime = \"" + annotated + "\") on " + where, where);
 	}
 
+	/** What a guard's annotation asks of its fires: {@code @LeaderOnly}'s or {@code @ForEachOwnedPartition}'s. */
+	record FireAsked(String annotation, FireMode fire, String catchUp, MissedFires missed, OverlappingFires overlap) {
+
+		static FireAsked of(LeaderOnly annotation) {
+			return new FireAsked("LeaderOnly", annotation.fire(), annotation.catchUp(), annotation.missed(),
+					annotation.overlap());
+		}
+
+		static FireAsked of(ForEachOwnedPartition annotation) {
+			return new FireAsked("ForEachOwnedPartition", annotation.fire(), annotation.catchUp(),
+					annotation.missed(), annotation.overlap());
+		}
+
+		boolean anything() {
+			return this.fire != FireMode.RECORDED || !this.catchUp.isEmpty() || this.missed != MissedFires.COALESCE
+					|| this.overlap != OverlappingFires.SKIP;
+		}
+
+	}
+
 	/**
 	 * The fire policy of a guarded method whose fires are the cluster's: {@code @Scheduled} once, with a cron or a
 	 * fixed rate, not reactive; null for any other method.
+	 * @param onMethod whether the annotation is the method's own (a class's applies to methods of every kind)
 	 * @throws GuardMisuseException when its annotation asks for a fire policy that such a method alone has, or a
 	 * catch-up that is not a duration
 	 */
-	@Nullable FirePolicy firePolicy(Method method, LeaderOnly annotation, String where) {
-		boolean asked = annotation.fire() != FireMode.RECORDED || !annotation.catchUp().isEmpty()
-				|| annotation.missed() != MissedFires.COALESCE || annotation.overlap() != OverlappingFires.SKIP;
+	@Nullable FirePolicy firePolicy(Method method, FireAsked asked, boolean onMethod, String where) {
 		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
 				Schedules.class);
 		boolean atInstants = schedules.size() == 1 && firesAtInstants(schedules.iterator().next());
@@ -98,16 +117,15 @@ final class GuardedJobs {
 			eachNodesFires(where, "several @Scheduled on one method");
 		}
 		if (!fires) {
-			if (asked && AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class) != null) {
-				throw new GuardMisuseException("@LeaderOnly on " + where + " sets fire, catchUp, missed or overlap, "
-						+ "which only a method whose fires are the cluster's takes.", "Schedule it once with "
-						+ "@Scheduled(cron = ...) or @Scheduled(fixedRate = ...), not reactive, or drop those "
-						+ "attributes (a fixedDelay has no instants to keep).");
+			if (asked.anything() && onMethod) {
+				throw new GuardMisuseException("@" + asked.annotation() + " on " + where + " sets fire, catchUp, "
+						+ "missed or overlap, which only a method whose fires are the cluster's takes.", "Schedule it "
+						+ "once with @Scheduled(cron = ...) or @Scheduled(fixedRate = ...), not reactive, or drop "
+						+ "those attributes (a fixedDelay has no instants to keep).");
 			}
 			return null;
 		}
-		return new FirePolicy(catchUp(annotation.catchUp(), where), annotation.missed(), annotation.overlap(),
-				annotation.fire());
+		return new FirePolicy(catchUp(asked, where), asked.missed(), asked.overlap(), asked.fire());
 	}
 
 	/**
@@ -117,13 +135,6 @@ final class GuardedJobs {
 	static void eachNodesFires(String where, String what) {
 		LoggerFactory.getLogger(GuardedJobs.class).warn("The fires of {} are each node's ({}: not yet kept once each "
 				+ "cluster-wide): a fire lost in a failover is not caught up, and none is recorded", where, what);
-	}
-
-	/** Whether {@code method} is {@code @Scheduled} once with a cron or a fixed rate. */
-	static boolean scheduledAtInstants(Method method) {
-		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
-				Schedules.class);
-		return schedules.size() == 1 && firesAtInstants(schedules.iterator().next());
 	}
 
 	/** A reactive return type (a Reactive Streams publisher): by name, as Reactor may not be on the classpath. */
@@ -141,14 +152,15 @@ final class GuardedJobs {
 	}
 
 	/** The catch-up window an annotation's {@code catchUp} gives, or the default; null: one period, at most an hour. */
-	private @Nullable Duration catchUp(String annotated, String where) {
+	private @Nullable Duration catchUp(FireAsked asked, String where) {
+		String annotated = asked.catchUp();
 		Environment env = this.environment;
 		String value = (env != null) ? env.resolvePlaceholders(annotated) : annotated;
 		if (!StringUtils.hasText(value)) {
 			String fallback = (env != null) ? env.getProperty(DEFAULT_CATCH_UP) : null;
 			return StringUtils.hasText(fallback) ? parse(fallback, DEFAULT_CATCH_UP + "=" + fallback, where) : null;
 		}
-		return parse(value, "@LeaderOnly(catchUp = \"" + annotated + "\") on " + where, where);
+		return parse(value, "@" + asked.annotation() + "(catchUp = \"" + annotated + "\") on " + where, where);
 	}
 
 	private static Duration parse(String value, String what, String where) {

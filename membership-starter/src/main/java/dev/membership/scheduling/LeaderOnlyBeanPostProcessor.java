@@ -127,14 +127,16 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		}, ReflectionUtils.USER_DECLARED_METHODS);
 		Object guarded = super.postProcessAfterInitialization(bean, beanName);
 		annotations.forEach((method, annotation) -> {
-			FirePolicy policy = this.jobs.firePolicy(method, annotation, type.getSimpleName() + "." + method.getName());
+			boolean onMethod = AnnotatedElementUtils.findMergedAnnotation(method, LeaderOnly.class) != null;
+			FirePolicy policy = this.jobs.firePolicy(method, GuardedJobs.FireAsked.of(annotation), onMethod,
+					type.getSimpleName() + "." + method.getName());
 			if (policy != null && this.read) {
 				// a lazy bean, made after the scheduled tasks were configured: Spring's scheduler has its task
 				GuardedJobs.eachNodesFires(type.getSimpleName() + "." + method.getName(), "a lazy bean");
 			}
 			else if (policy != null) {
 				this.fired.add(new FiredMethod(guarded, method, annotation.group(), this.jobs.job(type, method),
-						policy));
+						policy, 1));
 			}
 		});
 		return guarded;

@@ -2,7 +2,6 @@ package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,12 +29,12 @@ import dev.membership.spi.ScheduledJob;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * Makes each fire of a {@code @LeaderOnly @Scheduled(cron = ..., fixedRate = ...)} method the cluster's: takes its
- * task off Spring's scheduler, where every node would fire it by its own clock, and hands its schedule to the node
- * ({@link WorkRegistry#schedule}), whose leader of the group fires it once each, by the database's clock, on the
- * application's scheduler. A method's task comes off only when it is found exactly once per bean, so that no fire is
- * ever made by both; one that is not (a lazy bean, several {@code @Scheduled} on one method) keeps Spring's
- * scheduling with the plain guard, and the log says so.
+ * Makes each fire of a {@code @LeaderOnly} or {@code @ForEachOwnedPartition} method {@code @Scheduled(cron = ...,
+ * fixedRate = ...)} the cluster's: takes its task off Spring's scheduler, where every node would fire it by its own
+ * clock, and hands its schedule to the node ({@link WorkRegistry#schedule}), whose leader of the group (or owner of each
+ * partition) fires it once each, by the database's clock, on the application's scheduler. A method's task comes off
+ * only when it is found exactly once per bean, so that no fire is ever made by both; one that is not (a lazy bean,
+ * several {@code @Scheduled} on one method) keeps Spring's scheduling with the plain guard, and the log says so.
  */
 public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, DisposableBean {
 
@@ -48,7 +47,8 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 	private final List<AutoCloseable> scheduled = new ArrayList<>();
 
 	/**
-	 * Fires {@code methods} (the {@link LeaderOnlyBeanPostProcessor}'s, read as the tasks are configured) through
+	 * Fires {@code methods} (the {@link LeaderOnlyBeanPostProcessor}'s and the
+	 * {@link ForEachOwnedPartitionBeanPostProcessor}'s, read as the tasks are configured) through
 	 * {@code membership}'s node (null: membership is off).
 	 */
 	public LeaderOnlyFires(Supplier<List<FiredMethod>> methods, Supplier<@Nullable Membership> membership) {
@@ -79,8 +79,8 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 			List<Task> tasks = taken.getOrDefault(name, List.of());
 			if (tasks.size() != beans.size()) {
 				log.warn("The fires of {} are each node's, not the cluster's: {} of its scheduled tasks found for {} "
-						+ "bean(s) (a lazy bean, or several @Scheduled on the method); the plain @LeaderOnly guard "
-						+ "runs it on the leader only", name, tasks.size(), beans.size());
+						+ "bean(s) (a lazy bean, or several @Scheduled on the method); the plain guard runs it on the "
+						+ "leader (or owners) only", name, tasks.size(), beans.size());
 				tasks.forEach((task) -> putBack(task, cron, rate));
 				return;
 			}
@@ -133,18 +133,19 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 							((IntervalTask) task).getInitialDelayDuration());
 		}
 		catch (IllegalArgumentException ex) {
-			log.warn("The fires of {} are each node's, not the cluster's ({}); the plain @LeaderOnly guard runs it on "
-					+ "the leader only", fired.taskName(), ex.getMessage());
+			log.warn("The fires of {} are each node's, not the cluster's ({}); the plain guard runs it on the leader "
+					+ "(or owners) only", fired.taskName(), ex.getMessage());
 			return null;
 		}
 		Method invocable = AopUtils.selectInvocableMethod(fired.method(), fired.bean().getClass());
 		Runnable call = new ScheduledMethodRunnable(fired.bean(), invocable, null, registrar::getObservationRegistry);
+		FireGate gate = new FireGate(fired.concurrency());
 		return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(), (fire) -> {
 			TaskScheduler scheduler = registrar.getScheduler();
 			if (scheduler == null) {
 				throw new IllegalStateException("no scheduler yet"); // the engine logs it, and the fire did not begin
 			}
-			scheduler.schedule(() -> FireContext.run(fire, call), Instant.now());
+			gate.submit(scheduler, () -> FireContext.run(fire, call));
 		});
 	}
 

@@ -2,6 +2,8 @@ package dev.membership.spi;
 
 import java.time.Instant;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One fire of a scheduled job, handed by the leader's engine to the job's {@link ScheduledJob#runner()}: identified
  * cluster-wide by its job and instant. The runner runs it with {@link WorkRegistry#tryBegin(Fire, boolean,
@@ -10,7 +12,13 @@ import java.time.Instant;
  */
 public interface Fire {
 
+	/** The group: a plain group's, or the partitioned group of {@link #partition()}. */
 	String group();
+
+	/** The partition, for a job of a partitioned group, whose owner fires it for this partition; else null. */
+	default @Nullable Integer partition() {
+		return null;
+	}
 
 	String job();
 

@@ -74,8 +74,9 @@ public interface WorkRegistry {
 	/**
 	 * Fires {@code job} on the leader of its group, once each cluster-wide: from now on, whenever this node leads the
 	 * group, at each instant of its schedule by the database's clock, and as a term begins, what its policy catches up.
-	 * Close the returned handle to stop (a running fire drains as any work).
-	 * @throws IllegalArgumentException when the group is partitioned or not one this node competes for, or the job is
+	 * A partitioned group's job is fired per partition, by each partition's owner, each partition's fires kept once
+	 * with its lease ({@link Fire#partition()}). Close the returned handle to stop (a running fire drains as any work).
+	 * @throws IllegalArgumentException when the group is not one this node competes for (or partitions), or the job is
 	 * scheduled already
 	 */
 	AutoCloseable schedule(ScheduledJob job);
