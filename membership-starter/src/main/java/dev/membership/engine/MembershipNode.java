@@ -196,6 +196,11 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	@Override
+	public LeadershipTerm.@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime) {
+		return this.parts.fires.tryBeginDetached(fire, onEnd, maxRunTime);
+	}
+
+	@Override
 	public <T> T callWithin(LeadershipTerm.Execution execution, Call<T> call) throws Throwable {
 		if (!(execution instanceof Work work)) {
 			throw new IllegalArgumentException(execution + " is not work the engine registered");

@@ -50,21 +50,6 @@ final class ScheduledFires {
 		this.campaign = campaign;
 	}
 
-	/** A fire as its runner gets it: the unit and term it was fired under, and the job it ends. */
-	record FireOf(Unit unit, String job, Instant instant, long epoch, Term term) implements Fire {
-
-		@Override
-		public String group() {
-			return this.unit.group();
-		}
-
-		@Override
-		public @Nullable Integer partition() {
-			return this.unit.isPartition() ? this.unit.partition() : null;
-		}
-
-	}
-
 	/**
 	 * A plain group's job, fired by its leader, or a partitioned group's, fired by each partition's owner for it.
 	 * @throws IllegalArgumentException for a group this node has not, or a job scheduled already
@@ -231,10 +216,24 @@ final class ScheduledFires {
 
 	/** From the fire's thread: its run is registered with its term, ending with the execution's close. */
 	LeadershipTerm.@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime) {
+		FireOf own = own(fire);
+		return begun(own, (Work) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos(), own.instant()));
+	}
+
+	/** As {@link #tryBegin(Fire, boolean, Duration)}, for work on no particular thread (a reactive pipeline). */
+	LeadershipTerm.@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime) {
+		FireOf own = own(fire);
+		return begun(own, (Work) own.term().tryBeginDetached(own.job(), onEnd, maxRunTime.toNanos(), own.instant()));
+	}
+
+	private static FireOf own(Fire fire) {
 		if (!(fire instanceof FireOf own)) {
 			throw new IllegalArgumentException(fire + " is not a fire this node made");
 		}
-		Work work = (Work) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos(), own.instant());
+		return own;
+	}
+
+	private LeadershipTerm.@Nullable Execution begun(FireOf own, @Nullable Work work) {
 		if (work == null) {
 			this.loop.submit(LoopJob.of("fire of " + own.job() + " not begun", () -> ended(own, false)));
 			return null;

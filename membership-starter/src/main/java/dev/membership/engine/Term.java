@@ -164,6 +164,11 @@ final class Term extends LeadershipTerm {
 		return begin(name, null, onEnd, maxRunNanos);
 	}
 
+	/** As {@link #tryBeginDetached(String, Runnable, long)}: the run of the scheduled fire at {@code fireAt}. */
+	@Nullable Execution tryBeginDetached(String name, Runnable onEnd, long maxRunNanos, Instant fireAt) {
+		return begin(name, null, onEnd, maxRunNanos, fireAt);
+	}
+
 	/** Makes this term the calling thread's context until the returned action runs: for {@link Work}. */
 	Runnable enterHere() {
 		return enterOnThisThread();

@@ -48,6 +48,9 @@ final class Work implements LeadershipTerm.Execution {
 	/** What the engine does as the work ends, before it stops counting for the drain (a fire's end), or null. */
 	private @Nullable Runnable whenClosed;
 
+	/** The instant of the scheduled fire this work runs, or null (set once, as it is bound). */
+	private @Nullable Instant fireAt;
+
 	Work(Term term, String name, AtomicInteger byName, @Nullable Thread thread, @Nullable Runnable onEnd) {
 		this.term = term;
 		this.name = name;
@@ -100,6 +103,7 @@ final class Work implements LeadershipTerm.Execution {
 
 	/** As {@link #bind()}, the run of the scheduled fire at {@code fireAt} (null: none). */
 	Work bind(@Nullable Instant fireAt) {
+		this.fireAt = fireAt;
 		if (this.onEnd == null) {
 			this.leave = this.term.enterHere(fireAt);
 		}
@@ -111,7 +115,7 @@ final class Work implements LeadershipTerm.Execution {
 		if (this.onEnd == null || this.closed) {
 			throw new IllegalArgumentException("Only open detached work runs a call within it: " + this.name);
 		}
-		Runnable leave = this.term.enterHere();
+		Runnable leave = this.term.enterHere(this.fireAt);
 		try {
 			return call.call();
 		}

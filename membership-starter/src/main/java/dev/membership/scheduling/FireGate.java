@@ -3,6 +3,8 @@ package dev.membership.scheduling;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import org.slf4j.LoggerFactory;
 
@@ -25,14 +27,27 @@ final class FireGate {
 		this.limit = limit;
 	}
 
-	private record Pending(TaskScheduler scheduler, Runnable run) {
+	private record Pending(TaskScheduler scheduler, Consumer<Runnable> run) {
+	}
+
+	/** Runs {@code run} on {@code scheduler} now, or once a run of this gate ended; its run ends as it returns. */
+	void submit(TaskScheduler scheduler, Runnable run) {
+		submitAsync(scheduler, (done) -> {
+			try {
+				run.run();
+			}
+			finally {
+				done.run();
+			}
+		});
 	}
 
 	/**
-	 * Runs {@code run} on {@code scheduler} now, or once a run of this gate ended.
+	 * As {@link #submit(TaskScheduler, Runnable)}, for a run that ends later (a subscription): {@code run} is given
+	 * the action to call, once, when it ended.
 	 * @throws RuntimeException what the scheduler threw (shutting down, say): then it never runs
 	 */
-	void submit(TaskScheduler scheduler, Runnable run) {
+	void submitAsync(TaskScheduler scheduler, Consumer<Runnable> run) {
 		Pending pending = new Pending(scheduler, run);
 		synchronized (this) {
 			if (this.running >= this.limit) {
@@ -52,11 +67,18 @@ final class FireGate {
 
 	private void start(Pending pending) {
 		pending.scheduler().schedule(() -> {
+			AtomicBoolean done = new AtomicBoolean();
+			Runnable end = () -> {
+				if (done.compareAndSet(false, true)) {
+					next();
+				}
+			};
 			try {
-				pending.run().run();
+				pending.run().accept(end);
 			}
-			finally {
-				next();
+			catch (RuntimeException | Error ex) {
+				end.run();
+				throw ex;
 			}
 		}, Instant.now());
 	}

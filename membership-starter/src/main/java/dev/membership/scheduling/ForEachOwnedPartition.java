@@ -28,11 +28,12 @@ import dev.membership.leadership.OverlappingFires;
  * ({@code ReactiveLeaderContext}); a {@code Flux} emits every partition's elements, a {@code Mono} completes when all
  * did (values dropped); a failing partition does not stop the others, its error comes at the end.
  * <p>
- * A method {@code @Scheduled} once with a {@code cron} or {@code fixedRate} (not reactive) is fired per partition
+ * A method {@code @Scheduled} once with a {@code cron} or {@code fixedRate} is fired per partition
  * instead: each fire is one partition's, made by the partition's owner at the schedule's instant by the database's
  * clock, recorded with the partition's lease so that it runs once cluster-wide across hand-overs and failovers, and
  * caught up by the next owner when it was missed ({@link #fire()}, {@link #catchUp()}, {@link #missed()},
- * {@link #overlap()}, as for {@code @LeaderOnly}); each call runs one partition.
+ * {@link #overlap()}, as for {@code @LeaderOnly}); each call runs one partition (a reactive method's pipeline: one
+ * partition's, subscribed once per fire).
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

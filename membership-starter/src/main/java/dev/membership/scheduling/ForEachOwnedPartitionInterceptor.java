@@ -33,6 +33,9 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 
 	private final Supplier<@Nullable WorkRegistry> registry;
 
+	private static final Runnable NOTHING = () -> {
+	};
+
 	private final Map<Method, Target> targets = new ConcurrentHashMap<>();
 
 	private final GuardedJobs jobs;
@@ -53,6 +56,10 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 			return (target.group == null) ? invocation.proceed() : null;
 		}
 		Fire fire = FireContext.take(target.group, target.job);
+		if (fire != null && target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
+			return target.reactive.guardFire(proxied, registry, fire, target.maxRunTime, target.interruptOnRevoke,
+					NOTHING, NOTHING); // one partition's fire: that partition's pipeline only
+		}
 		if (fire != null) {
 			return runFire(registry, fire, target, invocation); // one partition's fire: that partition only
 		}

@@ -11,10 +11,10 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.annotation.Schedules;
-import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 import dev.membership.leadership.FireMode;
@@ -100,7 +100,7 @@ final class GuardedJobs {
 
 	/**
 	 * The fire policy of a guarded method whose fires are the cluster's: {@code @Scheduled} once, with a cron or a
-	 * fixed rate, not reactive; null for any other method.
+	 * fixed rate (reactive too, with Reactor); null for any other method.
 	 * @param onMethod whether the annotation is the method's own (a class's applies to methods of every kind)
 	 * @throws GuardMisuseException when its annotation asks for a fire policy that such a method alone has, or a
 	 * catch-up that is not a duration
@@ -109,9 +109,11 @@ final class GuardedJobs {
 		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
 				Schedules.class);
 		boolean atInstants = schedules.size() == 1 && firesAtInstants(schedules.iterator().next());
-		boolean fires = atInstants && !isReactive(method.getReturnType());
+		// a reactive method's pipeline is subscribed once per fire, which needs Reactor and a deferred type
+		boolean fires = atInstants && (!isReactive(method.getReturnType()) || (ForEachOwnedPartitionInterceptor
+			.REACTOR_PRESENT && ReactiveLeaderOnly.forReturnType(method.getReturnType()) != null));
 		if (atInstants && !fires) {
-			eachNodesFires(where, "a reactive @Scheduled method");
+			eachNodesFires(where, "a reactive @Scheduled method whose type is not one Reactor adapts");
 		}
 		else if (schedules.size() > 1 && schedules.stream().anyMatch(GuardedJobs::firesAtInstants)) {
 			eachNodesFires(where, "several @Scheduled on one method");
@@ -120,7 +122,7 @@ final class GuardedJobs {
 			if (asked.anything() && onMethod) {
 				throw new GuardMisuseException("@" + asked.annotation() + " on " + where + " sets fire, catchUp, "
 						+ "missed or overlap, which only a method whose fires are the cluster's takes.", "Schedule it "
-						+ "once with @Scheduled(cron = ...) or @Scheduled(fixedRate = ...), not reactive, or drop "
+						+ "once with @Scheduled(cron = ...) or @Scheduled(fixedRate = ...), or drop "
 						+ "those attributes (a fixedDelay has no instants to keep).");
 			}
 			return null;
@@ -137,12 +139,13 @@ final class GuardedJobs {
 				+ "cluster-wide): a fire lost in a failover is not caught up, and none is recorded", where, what);
 	}
 
-	/** A reactive return type (a Reactive Streams publisher): by name, as Reactor may not be on the classpath. */
-	private static boolean isReactive(Class<?> type) {
-		String publisher = "org.reactivestreams.Publisher";
-		return type.getName().equals(publisher) || ClassUtils.getAllInterfacesForClassAsSet(type)
-			.stream()
-			.anyMatch((i) -> i.getName().equals(publisher));
+	/**
+	 * A reactive return type, as Spring's scheduler tells one ({@code ReactiveAdapterRegistry} adapts it: a
+	 * {@code Mono}, a {@code Flux}, any Reactive Streams publisher), whose method it subscribes to at each fire.
+	 */
+	static boolean isReactive(Class<?> type) {
+		ReactiveAdapterRegistry registry = ReactiveAdapterRegistry.getSharedInstance();
+		return type != void.class && !type.isPrimitive() && registry.hasAdapters() && registry.getAdapter(type) != null;
 	}
 
 	private static boolean firesAtInstants(Scheduled scheduled) {

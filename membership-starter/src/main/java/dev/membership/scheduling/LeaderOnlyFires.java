@@ -104,7 +104,7 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 			Map<String, List<Task>> taken) {
 		List<T> kept = new ArrayList<>();
 		for (T task : tasks) {
-			String name = task.getRunnable().toString(); // ScheduledMethodRunnable's: Type.method
+			String name = FiredMethod.taskName(task.getRunnable().toString()); // Type.method
 			if (byTask.containsKey(name)) {
 				taken.computeIfAbsent(name, (n) -> new ArrayList<>()).add(task);
 			}
@@ -138,15 +138,24 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 			return null;
 		}
 		Method invocable = AopUtils.selectInvocableMethod(fired.method(), fired.bean().getClass());
-		Runnable call = new ScheduledMethodRunnable(fired.bean(), invocable, null, registrar::getObservationRegistry);
 		FireGate gate = new FireGate(fired.concurrency());
-		return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(), (fire) -> {
-			TaskScheduler scheduler = registrar.getScheduler();
-			if (scheduler == null) {
-				throw new IllegalStateException("no scheduler yet"); // the engine logs it, and the fire did not begin
-			}
-			gate.submit(scheduler, () -> FireContext.run(fire, call));
-		});
+		if (fired.reactive()) {
+			// each fire calls the method (its guard registers the pipeline under the fire's term) and subscribes
+			return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(), (fire) -> gate
+				.submitAsync(scheduler(registrar), (done) -> ReactiveFires.subscribe(fire, fired.bean(), invocable,
+						done)));
+		}
+		Runnable call = new ScheduledMethodRunnable(fired.bean(), invocable, null, registrar::getObservationRegistry);
+		return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(),
+				(fire) -> gate.submit(scheduler(registrar), () -> FireContext.run(fire, call)));
+	}
+
+	private static TaskScheduler scheduler(ScheduledTaskRegistrar registrar) {
+		TaskScheduler scheduler = registrar.getScheduler();
+		if (scheduler == null) {
+			throw new IllegalStateException("no scheduler yet"); // the engine logs it, and the fire did not begin
+		}
+		return scheduler;
 	}
 
 	@Override

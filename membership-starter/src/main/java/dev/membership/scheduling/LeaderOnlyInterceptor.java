@@ -70,15 +70,19 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		// per subscription, calling the method anew each time: needs an invocation that can be cloned (Spring AOP's)
+		// a scheduled fire registers under the term it was fired under, which records its end for the next term
+		Fire fire = FireContext.take(target.group, target.job);
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
-			return target.reactive.guard(proxied, this.registry, target.group, target.job, target.maxRunTime,
-					target.interruptOnRevoke, target.executions, target.skips);
+			WorkRegistry registry = this.registry.get();
+			return (fire != null && registry != null)
+					? target.reactive.guardFire(proxied, registry, fire, target.maxRunTime, target.interruptOnRevoke,
+							target.executions, target.skips)
+					: target.reactive.guard(proxied, this.registry, target.group, target.job, target.maxRunTime,
+							target.interruptOnRevoke, target.executions, target.skips);
 		}
 		WorkRegistry registry = this.registry.get();
 		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing;
-		// the term is the thread's LeaderContext meanwhile. A scheduled fire registers under the term it was fired
-		// under, which records its end for the next term
-		Fire fire = FireContext.take(target.group, target.job);
+		// the term is the thread's LeaderContext meanwhile
 		LeadershipTerm.Execution execution = (registry == null) ? null
 				: (fire != null) ? registry.tryBegin(fire, target.interruptOnRevoke, target.maxRunTime)
 						: registry.tryBegin(target.group, target.job, target.interruptOnRevoke, target.maxRunTime);

@@ -1,6 +1,7 @@
 package dev.membership.scheduling;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -18,6 +19,7 @@ import org.springframework.core.ReactiveAdapterRegistry;
 
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.ReactiveLeaderContext;
+import dev.membership.spi.Fire;
 import dev.membership.spi.WorkRegistry;
 
 /**
@@ -69,14 +71,44 @@ final class ReactiveLeaderOnly {
 			String job, Duration maxRunTime, boolean cancelOnRevoke, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
 		if (this.adapter.isMultiValue()) {
-			deferred = Flux.defer(() -> subscribe(invocation, registry.get(), termOf(registry.get(), group), job,
-					maxRunTime, cancelOnRevoke, executions, skips, false));
+			deferred = Flux.defer(() -> subscribe(invocation, registry.get(), begin(registry.get(),
+					termOf(registry.get(), group), job, maxRunTime), null, cancelOnRevoke, executions, skips, false));
 		}
 		else {
-			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, registry.get(),
-					termOf(registry.get(), group), job, maxRunTime, cancelOnRevoke, executions, skips, true)));
+			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, registry.get(), begin(registry.get(),
+					termOf(registry.get(), group), job, maxRunTime), null, cancelOnRevoke, executions, skips, true)));
 		}
 		return this.adapter.fromPublisher(deferred);
+	}
+
+	/**
+	 * The form of a scheduled fire's run (a reactive {@code @Scheduled} method's, fired once cluster-wide): per
+	 * subscription, the method's pipeline registered under the term {@code fire} was fired under (a partition's for
+	 * {@code @ForEachOwnedPartition}); nothing when that term is over.
+	 */
+	Object guardFire(ProxyMethodInvocation invocation, WorkRegistry registry, Fire fire, Duration maxRunTime,
+			boolean cancelOnRevoke, Runnable executions, Runnable skips) {
+		Begin begin = (onEnd) -> registry.tryBeginDetached(fire, onEnd, maxRunTime);
+		Publisher<Object> deferred = this.adapter.isMultiValue()
+				? Flux.defer(() -> subscribe(invocation, registry, begin, fire.instant(), cancelOnRevoke, executions,
+						skips, false))
+				: Mono.defer(() -> Mono.from(subscribe(invocation, registry, begin, fire.instant(), cancelOnRevoke,
+						executions, skips, true)));
+		return this.adapter.fromPublisher(deferred);
+	}
+
+	/** Registers a subscription's work, told of the end through the given action; null: do not run. */
+	@FunctionalInterface
+	private interface Begin {
+
+		LeadershipTerm.@Nullable Execution begin(Runnable onEnd);
+
+	}
+
+	private static Begin begin(@Nullable WorkRegistry registry, @Nullable LeadershipTerm term, String job,
+			Duration maxRunTime) {
+		return (onEnd) -> (registry != null && term != null) ? registry.tryBeginDetached(term, job, onEnd, maxRunTime)
+				: null;
 	}
 
 	/**
@@ -87,8 +119,8 @@ final class ReactiveLeaderOnly {
 	 */
 	Object guardEach(ProxyMethodInvocation invocation, WorkRegistry registry, String group, String job,
 			Duration maxRunTime, boolean cancelOnRevoke, int concurrency) {
-		Function<LeadershipTerm, Publisher<Object>> each = (term) -> subscribe(invocation, registry, term, job,
-				maxRunTime, cancelOnRevoke, NOT_CANCELLED, NOT_CANCELLED, false);
+		Function<LeadershipTerm, Publisher<Object>> each = (term) -> subscribe(invocation, registry,
+				begin(registry, term, job, maxRunTime), null, cancelOnRevoke, NOT_CANCELLED, NOT_CANCELLED, false);
 		Flux<Object> all = Flux.defer(() -> (concurrency > 1)
 				? Flux.fromIterable(registry.ownedTerms(group)).flatMapDelayError(each, concurrency, 32)
 				: Flux.fromIterable(registry.ownedTerms(group)).concatMapDelayError(each));
@@ -99,14 +131,13 @@ final class ReactiveLeaderOnly {
 		return (registry != null) ? registry.currentTerm(group).orElse(null) : null;
 	}
 
-	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, @Nullable WorkRegistry registry,
-			@Nullable LeadershipTerm current, String job, Duration maxRunTime, boolean cancelOnRevoke,
-			Runnable executions, Runnable skips, boolean single) {
+	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, @Nullable WorkRegistry registry, Begin begin,
+			@Nullable Instant fire, boolean cancelOnRevoke, Runnable executions, Runnable skips, boolean single) {
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
 		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
-		LeadershipTerm.Execution execution = (registry != null && current != null) ? registry.tryBeginDetached(current,
-				job, (ended != null) ? () -> cancelElsewhere(ended) : NOT_CANCELLED, maxRunTime) : null;
-		if (execution == null) {
+		LeadershipTerm.Execution execution = begin.begin((ended != null) ? () -> cancelElsewhere(ended)
+				: NOT_CANCELLED);
+		if (registry == null || execution == null) {
 			skips.run();
 			return Flux.empty();
 		}
@@ -129,7 +160,7 @@ final class ReactiveLeaderOnly {
 				work = work.takeUntilOther(ended.asMono());
 			}
 			return work.doOnError(execution::failed)
-				.contextWrite(ReactiveLeaderContext.with(execution))
+				.contextWrite(ReactiveLeaderContext.with(execution, fire))
 				.doFinally((signal) -> execution.close());
 		}
 		Flux<Object> work = Flux.from(source);
@@ -137,7 +168,7 @@ final class ReactiveLeaderOnly {
 			work = work.takeUntilOther(ended.asMono());
 		}
 		return work.doOnError(execution::failed)
-			.contextWrite(ReactiveLeaderContext.with(execution))
+			.contextWrite(ReactiveLeaderContext.with(execution, fire))
 			.doFinally((signal) -> execution.close());
 	}
 

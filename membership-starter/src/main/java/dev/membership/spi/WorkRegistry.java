@@ -90,6 +90,13 @@ public interface WorkRegistry {
 	@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime);
 
 	/**
+	 * As {@link #tryBegin(Fire, boolean, Duration)}, for a fire whose run is on no particular thread (a reactive
+	 * pipeline), as {@link #tryBeginDetached(LeadershipTerm, String, Runnable, Duration)} registers work: the fire's
+	 * end is this execution's close, from any thread.
+	 */
+	@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime);
+
+	/**
 	 * Calls {@code call} on this thread as part of {@code execution}, open detached work of this node's, with its term
 	 * as the thread's {@code LeaderContext} meanwhile: what a reactive guard calls the method that assembles its
 	 * pipeline with.
