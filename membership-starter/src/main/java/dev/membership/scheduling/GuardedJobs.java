@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.env.Environment;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -109,10 +110,15 @@ final class GuardedJobs {
 		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
 				Schedules.class);
 		boolean atInstants = schedules.size() == 1 && firesAtInstants(schedules.iterator().next());
+		boolean suspending = KotlinDetector.isSuspendingFunction(method);
 		// a reactive method's pipeline is subscribed once per fire, which needs Reactor and a deferred type
-		boolean fires = atInstants && (!isReactive(method.getReturnType()) || (ForEachOwnedPartitionInterceptor
-			.REACTOR_PRESENT && ReactiveLeaderOnly.forReturnType(method.getReturnType()) != null));
-		if (atInstants && !fires) {
+		boolean fires = atInstants && !suspending && (!isReactive(method.getReturnType())
+				|| (ForEachOwnedPartitionInterceptor.REACTOR_PRESENT
+						&& ReactiveLeaderOnly.forReturnType(method.getReturnType()) != null));
+		if (atInstants && suspending) {
+			eachNodesFires(where, "a Kotlin suspending function");
+		}
+		else if (atInstants && !fires) {
 			eachNodesFires(where, "a reactive @Scheduled method whose type is not one Reactor adapts");
 		}
 		else if (schedules.size() > 1 && schedules.stream().anyMatch(GuardedJobs::firesAtInstants)) {

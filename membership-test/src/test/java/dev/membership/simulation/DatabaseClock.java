@@ -46,6 +46,9 @@ final class DatabaseClock {
 
 	private long settlesAt = -1;
 
+	/** Each jump backwards: when (virtual time), and how far. */
+	private final java.util.List<long[]> backwards = new java.util.ArrayList<>();
+
 	DatabaseClock(Instant origin, LongSupplier virtualNow) {
 		this.origin = origin;
 		this.virtualNow = virtualNow;
@@ -68,6 +71,16 @@ final class DatabaseClock {
 	/** The jumps so far: large ones (beyond the safety margin) and small ones. */
 	int[] jumps() {
 		return new int[] { this.largeJumps, this.smallJumps };
+	}
+
+	/**
+	 * How far the clock jumped backwards in all within the last {@code windowNanos}: a node whose estimate has not yet
+	 * met a reading that contradicts it (its readings were slow, its calls lost) still counts from before those jumps,
+	 * and may act that much early by the clock as it reads now.
+	 */
+	long backwardWithin(long windowNanos) {
+		long from = this.virtualNow.getAsLong() - windowNanos;
+		return this.backwards.stream().filter((b) -> b[0] - from >= 0).mapToLong((b) -> b[1]).sum();
 	}
 
 	/** How much later than its holder meant a lease written before a jump backwards can expire. */
@@ -102,6 +115,7 @@ final class DatabaseClock {
 		this.maxOffsetNanos = Math.max(this.maxOffsetNanos, this.offsetNanos);
 		if (jump < 0) {
 			this.largestBackwardNanos = Math.max(this.largestBackwardNanos, -jump);
+			this.backwards.add(new long[] { now, -jump });
 		}
 		this.lastJumpAt = now;
 		if (small) {

@@ -2,6 +2,7 @@ package dev.membership.simulation;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +24,7 @@ import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.Fire;
 import dev.membership.spi.FireMark;
 import dev.membership.spi.FirePolicy;
+import dev.membership.spi.FireSchedule;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.RunHistoryStore;
@@ -33,7 +35,7 @@ import dev.membership.spi.ScheduledJob;
 
 /**
  * A scheduled job in the simulation: every node registers it for the group {@code default}, whose leader fires it at
- * each instant of a fixed rate by the database's clock, under a fire policy drawn per run; each run takes a while
+ * each instant of a fixed rate or a cron expression (drawn per run) by the database's clock, under a fire policy drawn per run; each run takes a while
  * (now and then longer than the period). Checked on one clock, the database's: no fire begins before its instant
  * ({@link Invariant#FIRE_NOT_EARLY}); none begins twice where it must not ({@link Invariant#FIRE_ONCE}); and every
  * fire from the first the lease recorded to the last begun ran or is in the run history as missed or skipped
@@ -53,6 +55,9 @@ final class FireChecks {
 
 	private final Duration period;
 
+	/** A fixed rate of {@link #period}, or a cron expression whose fires come about that often (unevenly). */
+	private final FireSchedule schedule;
+
 	private final FirePolicy policy;
 
 	private final Supplier<Instant> database;
@@ -61,6 +66,13 @@ final class FireChecks {
 
 	/** Whether the database's clock has not jumped lately (a node's estimate follows a jump within a lease). */
 	private final BooleanSupplier clockSettled;
+
+	/**
+	 * How far the database's clock stepped back lately: a node's estimate that met no contradicting reading since
+	 * (slow or lost calls) still follows the clock from before, and a fire may begin that much early by the clock as it
+	 * reads now, never more.
+	 */
+	private final LongSupplier steppedBack;
 
 	private final DefectiveStore store;
 
@@ -99,7 +111,9 @@ final class FireChecks {
 	private long began;
 
 	FireChecks(Random random, Supplier<Instant> database, LongSupplier now, BooleanSupplier clockSettled,
-			DefectiveStore store, Consumer<String> violations, Consumer<Supplier<String>> trace) {
+			LongSupplier steppedBack, DefectiveStore store, Consumer<String> violations,
+			Consumer<Supplier<String>> trace) {
+		this.steppedBack = steppedBack;
 		this.trace = trace;
 		this.random = random;
 		this.database = database;
@@ -107,7 +121,16 @@ final class FireChecks {
 		this.clockSettled = clockSettled;
 		this.store = store;
 		this.violations = violations;
-		this.period = Duration.ofMillis(1_000 + random.nextInt(3_000));
+		if (random.nextInt(3) == 0) {
+			// every 2, 3 or 5 s, or every 7 s within each minute (the last gap of a minute is 4 s)
+			int every = new int[] { 2, 3, 5, 7 }[random.nextInt(4)];
+			this.period = Duration.ofSeconds(every);
+			this.schedule = FireSchedules.cron("*/" + every + " * * * * *", ZoneId.of("Europe/Berlin"));
+		}
+		else {
+			this.period = Duration.ofMillis(1_000 + random.nextInt(3_000));
+			this.schedule = FireSchedules.fixedRate(this.period, Duration.ZERO);
+		}
 		Duration catchUp = random.nextBoolean() ? null : this.period.multipliedBy(random.nextInt(4));
 		this.policy = new FirePolicy(catchUp, MissedFires.values()[random.nextInt(MissedFires.values().length)],
 				random.nextBoolean() ? OverlappingFires.SKIP : OverlappingFires.BUFFER_ONE,
@@ -119,7 +142,7 @@ final class FireChecks {
 	}
 
 	String describe() {
-		return "job every " + this.period.toMillis() + " ms, " + this.policy;
+		return "job " + this.schedule + " (about every " + this.period.toMillis() + " ms), " + this.policy;
 	}
 
 	/** Where the nodes write their run history: what the check reads the notes of fires not run from. */
@@ -151,8 +174,7 @@ final class FireChecks {
 
 	/** Registers the job on {@code node}, run on its application's lane while {@code current} holds. */
 	AutoCloseable schedule(MembershipNode node, NodeRuntime.Lane application, BooleanSupplier current) {
-		return node.schedule(new ScheduledJob(GROUP, JOB, FireSchedules.fixedRate(this.period, Duration.ZERO),
-				this.policy, (fire) -> application.execute(() -> run(node, application, current, fire))));
+		return node.schedule(new ScheduledJob(GROUP, JOB, this.schedule, this.policy, (fire) -> application.execute(() -> run(node, application, current, fire))));
 	}
 
 	private void run(MembershipNode node, NodeRuntime.Lane application, BooleanSupplier current, Fire fire) {
@@ -176,7 +198,7 @@ final class FireChecks {
 	private Run began(String nodeId, String incarnation, long epoch, Instant fire) {
 		this.began++;
 		Instant at = this.database.get();
-		if (at.isBefore(fire) && this.clockSettled.getAsBoolean()) {
+		if (at.plusNanos(this.steppedBack.getAsLong()).isBefore(fire) && this.clockSettled.getAsBoolean()) {
 			fail(Invariant.FIRE_NOT_EARLY, nodeId + " began the fire of " + fire + " at " + at
 					+ " by the database's clock");
 		}
@@ -256,7 +278,7 @@ final class FireChecks {
 			return;
 		}
 		Instant last = this.runs.lastKey();
-		for (Instant fire = this.firstRecorded; !fire.isAfter(last); fire = fire.plus(this.period)) {
+		for (Instant fire = this.firstRecorded; fire != null && !fire.isAfter(last); fire = this.schedule.next(fire)) {
 			Instant f = fire;
 			boolean noted = this.notes.stream()
 				.anyMatch((r) -> !f.isBefore(r.startedAt()) && !f.isAfter(r.endedAt()));

@@ -163,7 +163,9 @@ final class Simulation {
 				() -> this.clockSettled && this.scheduler.now() - this.databaseClock.lastJumpAt() > this.settings
 					.leaseDuration()
 					.multipliedBy(2)
-					.toNanos(), this.store, this.invariants::fail, this::noteLazily);
+					.toNanos(), () -> this.databaseClock.backwardWithin(this.settings.leaseDuration()
+						.multipliedBy(4)
+						.toNanos()), this.store, this.invariants::fail, this::noteLazily);
 		this.operators = new OperatorFaults(this.random, this.groups, this.partitions, this::runningNodes,
 				this::note);
 		this.scenario = new ScenarioChecks(config.checks(), this.scheduler::now, this.invariants::fail,
