@@ -70,16 +70,16 @@ final class LeaseRows {
 				+ "WHERE l.expires_at < ?::timestamptz "
 				+ "OR (l.node_id = ?::text AND l.incarnation = ?::text AND l.expires_at < excluded.expires_at) "
 				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS;
-		// never moves the expiry back, never revives a released lease
+		// never moves the expiry back, never revives a released lease, nor one expired by the server's clock
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
 				+ NOW + ", fires = coalesce(?::jsonb, fires) WHERE name = ? AND node_id = ? AND incarnation = ? AND "
-				+ "epoch = ? AND expires_at > " + RELEASED + " RETURNING renewed_at";
+				+ "epoch = ? AND expires_at > " + RELEASED + " AND expires_at > " + NOW + " RETURNING renewed_at";
 		// each row stamped as it is written, and only rows whose expiry is older than this request's
 		this.renewAll = "UPDATE " + sql.leases + " l SET expires_at = ?::timestamptz, renewed_at = " + NOW
 				+ ", fires = coalesce(r.fires::jsonb, l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) "
 				+ "AS r(name, epoch, fires) "
 				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
-				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at < ?::timestamptz";
+				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at > " + NOW + " AND l.expires_at < ?::timestamptz";
 		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED + ", fires = coalesce(?::jsonb, fires)"
 				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ?";
 		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED + ", fires = coalesce(r.fires::jsonb, "

@@ -141,21 +141,29 @@ final class LeaseDocuments {
 		return fires;
 	}
 
-	/** Held with the epoch and not released: a renewal that reaches the server after the release must not revive it. */
+	/**
+	 * Held with the epoch, not released, and not expired by the server's clock: a renewal that reaches the server after
+	 * the release, or after the expiry, must not revive the lease.
+	 */
 	static Bson renewFilter(String group, Holder holder, long epoch) {
-		return Filters.and(heldBy(group, holder, epoch), Filters.gt("expiresAt", RELEASED));
+		return Filters.and(heldBy(group, holder, epoch), Filters.gt("expiresAt", RELEASED), unexpired());
+	}
+
+	/** The lease's expiry is after the server's clock ({@code $$NOW}, MongoDB 4.2+), as it evaluates the write. */
+	private static Bson unexpired() {
+		return Filters.expr(new Document("$gt", List.of("$expiresAt", "$$NOW")));
 	}
 
 	/**
-	 * Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, has not released, and whose
-	 * expiry is still before {@code expiresAt}: a request of the same holder that lands late, after a newer one,
+	 * Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, has not released, has not
+	 * expired by the server's clock, and whose expiry is still before {@code expiresAt}: a request of the same holder that lands late, after a newer one,
 	 * matches nothing, so that {@code renewedAt} stays the stamp of the renewal that wrote the expiry.
 	 */
 	static Bson renewAllFilter(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
 		List<Bson> each = new ArrayList<>(epochs.size());
 		epochs.forEach((lease, epoch) -> each.add(Filters.and(Filters.eq("_id", lease), Filters.eq("epoch", epoch))));
 		return Filters.and(Filters.or(each), isHeldBy(holder), Filters.gt("expiresAt", RELEASED),
-				Filters.lt("expiresAt", Date.from(expiresAt)));
+				Filters.lt("expiresAt", Date.from(expiresAt)), unexpired());
 	}
 
 	/** Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, released or not. */

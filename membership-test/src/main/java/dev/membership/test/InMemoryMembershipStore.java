@@ -98,8 +98,9 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			@Nullable List<FireMark> fires) {
 		synchronized (this.data) {
 			LeaseRecord lease = this.data.leases.get(group);
+			// held, not released, and not expired by the store's clock: a late renewal never revives a lease
 			if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch
-					|| !lease.expiresAt().isAfter(LeaseRecord.RELEASED)) {
+					|| !lease.expiresAt().isAfter(LeaseRecord.RELEASED) || !lease.expiresAt().isAfter(this.data.now())) {
 				return Optional.empty();
 			}
 			Instant extended = lease.expiresAt().isAfter(millis(expiresAt)) ? lease.expiresAt() : millis(expiresAt);

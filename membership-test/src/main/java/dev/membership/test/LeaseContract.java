@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +109,33 @@ interface LeaseContract {
 		assertThat(store().release("g", A, 1, null)).isTrue();
 		assertThat(store().renew("g", A, 1, now.plus(HOUR), null)).isEmpty();
 		assertThat(store().tryAcquire("g", B, now, now.plus(HOUR))).isPresent();
+	}
+
+	/**
+	 * A renewal that reaches the store after the lease expired by the store's clock finds nothing to renew, even where
+	 * nobody took the lease yet: its holder's belief ended by then, and the next term, its own included, begins with a
+	 * new epoch (ShedLock's extension checks the same).
+	 */
+	@Test
+	default void aLateRenewalDoesNotReviveAnExpiredLeaseNobodyTookYet() {
+		Instant now = store().serverTime().orElseThrow();
+		Instant expiry = now.plusMillis(200);
+		store().tryAcquire("g", A, now, expiry);
+		store().tryAcquire("h", A, now, expiry);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (!store().serverTime().orElseThrow().isAfter(expiry) && System.nanoTime() < deadline) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // a poll of the store's clock, bounded
+		}
+		assertThat(store().serverTime().orElseThrow()).as("the store's clock passed the expiry").isAfter(expiry);
+		assertThat(store().renew("g", A, 1, expiry.plus(HOUR), null)).isEmpty();
+		assertThat(store().renewAll(A, Map.of("g", 1L, "h", 1L), expiry.plus(HOUR), Map.of())).isZero();
+		assertThat(store().findLease("g").orElseThrow().expiresAt()).isEqualTo(expiry.truncatedTo(ChronoUnit.MILLIS));
+		assertThat(store().findLease("h").orElseThrow().expiresAt()).isEqualTo(expiry.truncatedTo(ChronoUnit.MILLIS));
+		// its holder takes it again, as a new term
+		assertThat(store().tryAcquire("g", A, store().serverTime().orElseThrow(), expiry.plus(HOUR)))
+			.get()
+			.extracting(LeaseRecord::epoch)
+			.isEqualTo(2L);
 	}
 
 	@Test
