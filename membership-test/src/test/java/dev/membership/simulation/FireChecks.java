@@ -110,6 +110,9 @@ final class FireChecks {
 
 	private long began;
 
+	/** The database's clock's jumps: the times it read just before and just after each. */
+	private final List<Instant[]> jumps = new ArrayList<>();
+
 	FireChecks(Random random, Supplier<Instant> database, LongSupplier now, BooleanSupplier clockSettled,
 			LongSupplier steppedBack, DefectiveStore store, Consumer<String> violations,
 			Consumer<Supplier<String>> trace) {
@@ -264,6 +267,13 @@ final class FireChecks {
 		}
 	}
 
+	/** The database's clock jumped from {@code before} to {@code after}. */
+	void clockJumped(Instant before, Instant after) {
+		if (!before.equals(after)) {
+			this.jumps.add(new Instant[] { before, after });
+		}
+	}
+
 	/** A crash, or the end of a stopped process (whose last write of its history may have failed). */
 	void crashed(String nodeId, String incarnation) {
 		String plain = incarnation.replace("-", ""); // the run history's name of the process
@@ -302,7 +312,22 @@ final class FireChecks {
 	private boolean lostInACrash(Instant fire) {
 		for (Instant[] crash : this.crashes) {
 			Instant noted = crash[1].isAfter(fire) ? crash[1] : fire;
-			if (!fire.isAfter(crash[0]) && crash[2].isBefore(noted)) {
+			if (!fire.isAfter(crash[0]) && (crash[2].isBefore(noted) || jumpedBetween(fire, crash[0]))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Whether the database's clock jumped across {@code from}..{@code to}: the stamps of a process's history writes
+	 * then no longer order its writes against its notes (a write stamped after a note may have been sent before it).
+	 */
+	private boolean jumpedBetween(Instant from, Instant to) {
+		for (Instant[] jump : this.jumps) {
+			Instant low = jump[0].isBefore(jump[1]) ? jump[0] : jump[1];
+			Instant high = jump[0].isBefore(jump[1]) ? jump[1] : jump[0];
+			if (!high.isBefore(from) && !low.isAfter(to)) {
 				return true;
 			}
 		}

@@ -544,8 +544,12 @@ final class Simulation {
 					this.twins.remove(twin);
 				});
 			}
-			case CLOCK_JUMP -> note("the database's clock jumps by "
-					+ this.databaseClock.jump(this.random, this.settings.leaseDuration()));
+			case CLOCK_JUMP -> {
+				Instant before = serverTime();
+				note("the database's clock jumps by "
+						+ this.databaseClock.jump(this.random, this.settings.leaseDuration()));
+				this.fires.clockJumped(before, serverTime());
+			}
 			case STEP_DOWN -> {
 				long down = nanos(500 + this.random.nextInt(2_500));
 				note("the primary steps down for " + Duration.ofNanos(down));
