@@ -641,11 +641,26 @@ public class MembershipProperties {
 		private String tablePrefix = "membership_";
 
 		/**
-		 * The longest any statement may take before PostgreSQL cancels it, whole seconds. Defaults to the renewal
-		 * interval.
+		 * The longest any of the store's calls may take: a borrow from its pool, and each read of an answer (the
+		 * connection's network timeout, in milliseconds, on the store's own pool); a statement is also cancelled after
+		 * it, rounded up to whole seconds. Must be shorter than the lease. Defaults to the renewal interval.
 		 */
 		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration operationTimeout;
+
+		/**
+		 * The JDBC URL of the database the store keeps the cluster in, when it is not the application's
+		 * (spring.datasource.url); with it, username and password.
+		 */
+		private String url;
+
+		/** The user of membership.jdbc.url. */
+		private String username;
+
+		/** The password of membership.jdbc.url. */
+		private String password;
+
+		private final Pool pool = new Pool();
 
 		public boolean isInitializeSchema() {
 			return this.initializeSchema;
@@ -669,6 +684,64 @@ public class MembershipProperties {
 
 		public void setOperationTimeout(Duration operationTimeout) {
 			this.operationTimeout = operationTimeout;
+		}
+
+		public String getUrl() {
+			return this.url;
+		}
+
+		public void setUrl(String url) {
+			this.url = url;
+		}
+
+		public String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(String username) {
+			this.username = username;
+		}
+
+		public String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(String password) {
+			this.password = password;
+		}
+
+		public Pool getPool() {
+			return this.pool;
+		}
+
+		/** The store's connections. */
+		public static class Pool {
+
+			/**
+			 * Whether the store uses the application's connection pool (its DataSource) instead of a pool of its own,
+			 * so that an application that holds every connection holds the node's renewals up too.
+			 */
+			private boolean shared = false;
+
+			/** How many connections the store's own pool keeps. */
+			private int size = 2;
+
+			public boolean isShared() {
+				return this.shared;
+			}
+
+			public void setShared(boolean shared) {
+				this.shared = shared;
+			}
+
+			public int getSize() {
+				return this.size;
+			}
+
+			public void setSize(int size) {
+				this.size = size;
+			}
+
 		}
 
 	}

@@ -120,7 +120,7 @@ final class UnknownMembershipProperties {
 			}
 			String name = prefix + "." + dashed(property.getName());
 			Class<?> propertyType = property.getPropertyType();
-			if (propertyType.getDeclaringClass() == MembershipProperties.class) {
+			if (isGroup(propertyType)) {
 				names.add(name); // the group itself: a YAML key whose children are all commented out
 				names.addAll(known(name, propertyType)); // a nested group such as mongo or broadcast
 			}
@@ -129,6 +129,19 @@ final class UnknownMembershipProperties {
 			}
 		}
 		return List.copyOf(names);
+	}
+
+	/** A class of MembershipProperties' own, at any depth ({@code Jdbc.Pool}), that is not an enum: a group. */
+	private static boolean isGroup(Class<?> type) {
+		if (type.isEnum()) {
+			return false;
+		}
+		for (Class<?> outer = type.getDeclaringClass(); outer != null; outer = outer.getDeclaringClass()) {
+			if (outer == MembershipProperties.class) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String dashed(String camel) {

@@ -7,6 +7,7 @@ import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -50,15 +51,26 @@ public class MembershipJdbcAutoConfiguration {
 	private static final String[] MONGO_FACTORIES = { "org.springframework.data.mongodb.MongoDatabaseFactory",
 			"org.springframework.data.mongodb.ReactiveMongoDatabaseFactory" };
 
+	/** The store's connections: a small pool of its own unless {@code membership.jdbc.pool.shared=true}. */
 	@Bean
-	@ConditionalOnMissingBean(MembershipStore.class)
+	@ConditionalOnMissingBean({ MembershipStore.class, MembershipConnections.class })
 	@ConditionalOnSingleCandidate(DataSource.class)
-	JdbcMembershipStore membershipStore(DataSource dataSource, MembershipProperties properties,
+	MembershipConnections membershipJdbcConnections(DataSource dataSource, MembershipProperties properties,
 			MembershipSettings settings, ListableBeanFactory beanFactory) {
 		if (properties.getStore() == null && hasMongo(beanFactory)) {
-			throw new AmbiguousMembershipStoreException();
+			throw new AmbiguousMembershipStoreException(); // before a pool is made for a store that is not chosen
 		}
-		JdbcMembershipStore store = new JdbcMembershipStore(dataSource, storeSettings(properties, settings));
+		return MembershipConnections.of(dataSource, beanFactory, properties.getJdbc(),
+				storeSettings(properties, settings).operationTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(MembershipStore.class)
+	@ConditionalOnBean(MembershipConnections.class)
+	JdbcMembershipStore membershipStore(MembershipConnections connections, MembershipProperties properties,
+			MembershipSettings settings) {
+		JdbcMembershipStore store = new JdbcMembershipStore(connections.dataSource(),
+				storeSettings(properties, settings));
 		try {
 			store.initialize(); // an unsupported database fails the startup, naming the fix
 		}
@@ -74,11 +86,11 @@ public class MembershipJdbcAutoConfiguration {
 	@ConditionalOnMissingBean(RunHistoryStore.class)
 	@ConditionalOnBean(JdbcMembershipStore.class)
 	@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
-	JdbcRunHistory membershipRunHistory(DataSource dataSource, MembershipProperties properties,
-			MembershipSettings settings) {
+	JdbcRunHistory membershipRunHistory(ObjectProvider<MembershipConnections> connections, DataSource dataSource,
+			MembershipProperties properties, MembershipSettings settings) {
 		MembershipProperties.History history = properties.getHistory();
-		return new JdbcRunHistory(dataSource, storeSettings(properties, settings), history.getRetention(),
-				history.getMaxRuns());
+		return new JdbcRunHistory(storeDataSource(connections, dataSource), storeSettings(properties, settings),
+				history.getRetention(), history.getMaxRuns());
 	}
 
 	/**
@@ -89,15 +101,33 @@ public class MembershipJdbcAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(JdbcMembershipStore.class)
 	@Conditional(NoBroadcastKeysConfigured.class)
-	BroadcastKeySource jdbcBroadcastKeys(DataSource dataSource, MembershipProperties properties,
-			MembershipSettings settings) {
-		return new JdbcBroadcastKeys(dataSource, storeSettings(properties, settings));
+	BroadcastKeySource jdbcBroadcastKeys(ObjectProvider<MembershipConnections> connections, DataSource dataSource,
+			MembershipProperties properties, MembershipSettings settings) {
+		return new JdbcBroadcastKeys(storeDataSource(connections, dataSource), storeSettings(properties, settings));
 	}
 
+	/** The store's own connections, or the application's DataSource beside a store bean of the application's. */
+	private static DataSource storeDataSource(ObjectProvider<MembershipConnections> connections,
+			DataSource dataSource) {
+		MembershipConnections own = connections.getIfAvailable();
+		return (own != null) ? own.dataSource() : dataSource;
+	}
+
+	/**
+	 * The store's settings.
+	 * @throws IllegalStateException when the operation timeout is not shorter than the lease: a call could then
+	 * outlast the lease it renews
+	 */
 	private static JdbcStoreSettings storeSettings(MembershipProperties properties, MembershipSettings settings) {
 		MembershipProperties.Jdbc jdbc = properties.getJdbc();
 		Duration timeout = (jdbc.getOperationTimeout() != null) ? jdbc.getOperationTimeout()
 				: settings.renewalInterval();
+		if (timeout.compareTo(settings.leaseDuration()) >= 0) {
+			throw new IllegalStateException("membership.jdbc.operation-timeout (" + timeout + ") is not shorter than "
+					+ "the lease (membership.lease-duration=" + settings.leaseDuration() + "): one call of the store "
+					+ "could outlast the lease it renews. Set membership.jdbc.operation-timeout below the lease (the "
+					+ "renewal interval, " + settings.renewalInterval() + ", unless set)");
+		}
 		return new JdbcStoreSettings(jdbc.getTablePrefix(), timeout, jdbc.isInitializeSchema());
 	}
 

@@ -108,7 +108,9 @@ class MembershipJdbcAutoConfigurationTests {
 		pool.setUsername("postgres");
 		pool.setAutoCommit(false);
 		try {
+			// on the application's pool: the store's own connections are always auto-commit
 			this.runner.withBean(DataSource.class, () -> pool)
+				.withPropertyValues("membership.jdbc.pool.shared=true")
 				.run((context) -> assertThat(context).getFailure()
 					.rootCause()
 					.hasMessageContaining("auto-commit off"));
@@ -130,6 +132,66 @@ class MembershipJdbcAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("synchronous_commit is off"));
+	}
+
+	@Test
+	void theStoreKeepsItsLeaseWhileTheApplicationHoldsEveryConnectionOfItsPool() throws Exception {
+		com.zaxxer.hikari.HikariDataSource application = applicationPool();
+		try {
+			this.runner.withBean(DataSource.class, () -> application).run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(MembershipConnections.class).isShared()).isFalse();
+				Membership membership = context.getBean(Membership.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
+				try (Connection held = application.getConnection()) { // the application's only connection
+					// two leases long: renewals on the store's own pool go on
+					await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+						.until(() -> membership.isLeader("default"));
+				}
+			});
+		}
+		finally {
+			application.close();
+		}
+	}
+
+	@Test
+	void onTheApplicationsPoolTheStoreLosesItsLeaseWhenTheApplicationHoldsEveryConnection() throws Exception {
+		com.zaxxer.hikari.HikariDataSource application = applicationPool();
+		try {
+			this.runner.withBean(DataSource.class, () -> application)
+				.withPropertyValues("membership.jdbc.pool.shared=true")
+				.run((context) -> {
+					assertThat(context.getBean(MembershipConnections.class).isShared()).isTrue();
+					Membership membership = context.getBean(Membership.class);
+					await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
+					try (Connection held = application.getConnection()) {
+						await().atMost(Duration.ofSeconds(8)).until(() -> !membership.isLeader("default"));
+					}
+				});
+		}
+		finally {
+			application.close();
+		}
+	}
+
+	@Test
+	void anOperationTimeoutNotShorterThanTheLeaseFailsTheStartup() {
+		this.runner.withBean(DataSource.class, postgres::dataSource)
+			.withPropertyValues("membership.jdbc.operation-timeout=3s")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("membership.jdbc.operation-timeout (PT3S) is not shorter than the lease"));
+	}
+
+	/** An application's HikariCP pool of one connection, which waits 20 s for it as HikariCP's default would. */
+	private static com.zaxxer.hikari.HikariDataSource applicationPool() {
+		com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
+		pool.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");
+		pool.setUsername("postgres");
+		pool.setMaximumPoolSize(1);
+		pool.setConnectionTimeout(20_000);
+		return pool;
 	}
 
 }

@@ -1,0 +1,202 @@
+package dev.membership.jdbc.autoconfigure;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+
+import javax.sql.DataSource;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+
+import dev.membership.autoconfigure.MembershipProperties;
+
+/**
+ * The connections the PostgreSQL store, its run history and its broadcast keys use: by default a small pool of their
+ * own ({@code membership.jdbc.pool.size}, two), so that an application that exhausts its own pool cannot hold the
+ * node's renewals up, each connection's reads bounded in milliseconds (the operation timeout, as the socket's read
+ * timeout) and never using server-side prepared statements (PgBouncer's transaction mode hands each transaction to
+ * any server connection). Built from {@code membership.jdbc.url} when set, else from the application's
+ * ({@code spring.datasource.*}, or its HikariCP pool's settings); {@code membership.jdbc.pool.shared=true} uses the
+ * application's pool as it is.
+ */
+final class MembershipConnections implements DisposableBean {
+
+	private static final Logger log = LoggerFactory.getLogger(MembershipConnections.class);
+
+	private static final boolean HIKARI_PRESENT = ClassUtils.isPresent("com.zaxxer.hikari.HikariDataSource",
+			MembershipConnections.class.getClassLoader());
+
+	private static final boolean BOOT_JDBC_PRESENT = ClassUtils.isPresent(
+			"org.springframework.boot.jdbc.autoconfigure.DataSourceProperties",
+			MembershipConnections.class.getClassLoader());
+
+	private final DataSource dataSource;
+
+	private final @Nullable AutoCloseable pool;
+
+	private MembershipConnections(DataSource dataSource, @Nullable AutoCloseable pool) {
+		this.dataSource = dataSource;
+		this.pool = pool;
+	}
+
+	/** The store's connections: a pool of its own, or {@code application}'s when asked or when none can be built. */
+	static MembershipConnections of(DataSource application, ListableBeanFactory beanFactory,
+			MembershipProperties.Jdbc jdbc, Duration operationTimeout) {
+		if (jdbc.getPool().isShared()) {
+			return new MembershipConnections(application, null);
+		}
+		Target target = Target.of(application, beanFactory, jdbc);
+		if (target == null || !HIKARI_PRESENT) {
+			log.warn("The membership store shares the application's connection pool: {}. An application that holds "
+					+ "every connection holds the node's renewals up too. Set membership.jdbc.url (with "
+					+ "membership.jdbc.username and membership.jdbc.password) for a pool of its own, or "
+					+ "membership.jdbc.pool.shared=true to say this is meant", (target == null)
+							? "its URL cannot be read from the application's DataSource" : "HikariCP is not on the "
+									+ "classpath");
+			return new MembershipConnections(application, null);
+		}
+		HikariDataSource pool = Hikari.pool(target, jdbc.getPool().getSize(), operationTimeout);
+		return new MembershipConnections(new BoundedReads(pool, operationTimeout), pool);
+	}
+
+	DataSource dataSource() {
+		return this.dataSource;
+	}
+
+	boolean isShared() {
+		return this.pool == null;
+	}
+
+	@Override
+	public void destroy() throws Exception {
+		if (this.pool != null) {
+			this.pool.close();
+		}
+	}
+
+	/**
+	 * Where the store's own pool connects, and the driver's properties it keeps (SSL, say) from the application's
+	 * HikariCP pool.
+	 */
+	record Target(String url, @Nullable String username, @Nullable String password, Properties driver) {
+
+		static @Nullable Target of(DataSource application, ListableBeanFactory beanFactory,
+				MembershipProperties.Jdbc jdbc) {
+			if (StringUtils.hasText(jdbc.getUrl())) {
+				return new Target(jdbc.getUrl(), jdbc.getUsername(), jdbc.getPassword(), new Properties());
+			}
+			Target pool = HIKARI_PRESENT ? Hikari.target(application) : null;
+			if (pool != null) {
+				return pool;
+			}
+			return BOOT_JDBC_PRESENT ? BootJdbc.target(beanFactory) : null;
+		}
+
+	}
+
+	/** Spring Boot's {@code spring.datasource.*}, apart so that nothing of it loads without it. */
+	private static final class BootJdbc {
+
+		static @Nullable Target target(ListableBeanFactory beanFactory) {
+			DataSourceProperties properties = beanFactory.getBeanProvider(DataSourceProperties.class).getIfUnique();
+			return (properties != null && StringUtils.hasText(properties.getUrl()))
+					? new Target(properties.getUrl(), properties.determineUsername(), properties.determinePassword(),
+							new Properties())
+					: null;
+		}
+
+	}
+
+	/** HikariCP's part, apart so that nothing of it loads without it. */
+	private static final class Hikari {
+
+		/** The application's HikariCP pool's settings (the DataSource may be a proxy of it). */
+		static @Nullable Target target(DataSource application) {
+			HikariDataSource hikari = null;
+			try {
+				hikari = application.isWrapperFor(HikariDataSource.class)
+						? application.unwrap(HikariDataSource.class) : null;
+			}
+			catch (SQLException ex) {
+				// not a wrapper of a HikariCP pool
+			}
+			if (hikari == null || !StringUtils.hasText(hikari.getJdbcUrl())) {
+				return null;
+			}
+			Properties driver = new Properties();
+			driver.putAll(hikari.getDataSourceProperties());
+			return new Target(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword(), driver);
+		}
+
+		static HikariDataSource pool(Target target, int size, Duration operationTimeout) {
+			HikariConfig config = new HikariConfig();
+			config.setDataSourceProperties(target.driver());
+			config.setPoolName("membership");
+			config.setJdbcUrl(target.url());
+			config.setUsername(target.username());
+			config.setPassword(target.password());
+			config.setMaximumPoolSize(size);
+			config.setMinimumIdle(size);
+			config.setAutoCommit(true);
+			long millis = Math.max(250, operationTimeout.toMillis()); // HikariCP's least
+			config.setConnectionTimeout(millis); // a borrow waits no longer than a call may take
+			config.setValidationTimeout(millis);
+			config.setInitializationFailTimeout(-1); // a database down at startup: the node checks it again
+			// pgjdbc: no server-side prepared statements (PgBouncer's transaction mode), keep-alive, whole seconds
+			config.addDataSourceProperty("prepareThreshold", "0");
+			config.addDataSourceProperty("tcpKeepAlive", "true");
+			config.addDataSourceProperty("connectTimeout", Long.toString((millis + 999) / 1000));
+			return new HikariDataSource(config);
+		}
+
+	}
+
+	/**
+	 * Each connection handed out reads with the operation timeout, in milliseconds, as its socket's read timeout
+	 * ({@link Connection#setNetworkTimeout}): a server that stops answering fails the call then, where a cancel sent
+	 * on a connection of its own would not reach it. HikariCP restores the connection's own timeout as it comes back.
+	 */
+	private static final class BoundedReads extends DelegatingDataSource {
+
+		private final int millis;
+
+		BoundedReads(DataSource pool, Duration operationTimeout) {
+			super(pool);
+			this.millis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, operationTimeout.toMillis()));
+		}
+
+		@Override
+		public Connection getConnection() throws SQLException {
+			return bounded(super.getConnection());
+		}
+
+		@Override
+		public Connection getConnection(String username, String password) throws SQLException {
+			return bounded(super.getConnection(username, password));
+		}
+
+		private Connection bounded(Connection connection) throws SQLException {
+			try {
+				connection.setNetworkTimeout(Runnable::run, this.millis);
+				return connection;
+			}
+			catch (SQLException | RuntimeException ex) {
+				connection.close();
+				throw ex;
+			}
+		}
+
+	}
+
+}
