@@ -26,13 +26,20 @@ import static dev.membership.jdbc.Statements.timestamp;
 /**
  * The run history in PostgreSQL ({@code membership_runs}): one row per run in a ring of {@code maxRuns} slots per
  * job, partition and node process, so that it stays bounded by count; rows older than the retention are deleted by
- * the same statement that writes a batch. A batch is one statement: runs that began are written whole (their slot's
+ * the same statement that writes a batch, at most {@value #EXPIRED_PER_SAVE} at a time. A batch is one statement: runs that began are written whole (their slot's
  * row replaced), runs that ended update their row while the slot is still theirs.
  */
 public final class JdbcRunHistory implements RunHistoryStore {
 
 	private static final String COLUMNS = "slot, run, process, sequence, job, group_name, partition, node_id, epoch, "
 			+ "started_at, ended_at, outcome, error, requested_by, requested_from, fire_at, expire_at";
+
+	/**
+	 * The most expired rows one save deletes, the oldest first: a save runs on the node's loop, and a backlog (a
+	 * retention shortened, a history that could not be written for a while) must not hold the next renewal up. Each
+	 * interval's save deletes as many, which outpaces any history this node writes.
+	 */
+	static final int EXPIRED_PER_SAVE = 500;
 
 	private final Statements sql;
 
@@ -77,7 +84,8 @@ public final class JdbcRunHistory implements RunHistoryStore {
 				+ "fire_at = excluded.fire_at, expire_at = excluded.expire_at), ended AS (UPDATE " + this.table + " r SET ended_at "
 				+ "= i.ended_at::timestamptz, outcome = i.outcome, error = i.error FROM i WHERE NOT i.first AND "
 				+ "r.slot = i.slot AND r.run = i.run AND i.slot NOT IN (SELECT slot FROM i WHERE first)) DELETE FROM "
-				+ this.table + " WHERE expire_at < " + Statements.NOW;
+				+ this.table + " WHERE slot IN (SELECT slot FROM " + this.table + " WHERE expire_at < " + Statements.NOW
+				+ " ORDER BY expire_at LIMIT " + EXPIRED_PER_SAVE + ")";
 	}
 
 	@Override

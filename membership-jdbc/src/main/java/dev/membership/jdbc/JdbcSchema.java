@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
 
@@ -34,9 +35,9 @@ final class JdbcSchema {
 
 	/**
 	 * Refuses what cannot keep leases safe: another database than PostgreSQL 14+, connections with auto-commit off
-	 * (a statement's write would wait for a commit that never comes), and commits that are acknowledged before they
-	 * are durable ({@code synchronous_commit = off}: a crash of the server can lose an acquisition it
-	 * acknowledged, and the next one hands out the same epoch again).
+	 * (a statement's write would wait for a commit that never comes), a standby or read-only server, and commits that
+	 * are acknowledged before they are durable ({@link Durability}: {@code synchronous_commit = off}, or
+	 * {@code local} where replicas stream); warns where replicas stream and none is synchronous.
 	 */
 	void check() {
 		String product = this.sql.call("read the database's name and version",
@@ -61,14 +62,23 @@ final class JdbcSchema {
 					+ "(spring.datasource.hikari.auto-commit=true, HikariCP's default), or give membership a "
 					+ "DataSource of its own (a JdbcMembershipStore bean)");
 		}
-		String commit = this.sql.call("read synchronous_commit",
-				() -> this.sql.jdbc.queryForObject("SHOW synchronous_commit", String.class));
-		if ("off".equalsIgnoreCase(commit)) {
-			throw new IllegalStateException("PostgreSQL's synchronous_commit is off for this DataSource's sessions: "
-					+ "a crash of the server can lose a lease it acknowledged, and two nodes then lead with the same "
-					+ "epoch. Set synchronous_commit to on (or remote_apply with synchronous standbys) for the "
-					+ "membership DataSource's role or database");
+		Durability.Verdict verdict = durability().verdict();
+		if (verdict instanceof Durability.Unsafe unsafe) {
+			throw new IllegalStateException(unsafe.message());
 		}
+		if (verdict instanceof Durability.Doubtful doubtful) {
+			LoggerFactory.getLogger(JdbcMembershipStore.class).warn(doubtful.message());
+		}
+	}
+
+	/** What any role can read of the server's durability and replication, in one statement. */
+	private Durability durability() {
+		return this.sql.call("read the server's durability settings", () -> this.sql.jdbc.queryForObject(
+				"SELECT current_setting('synchronous_commit') AS sc, current_setting('synchronous_standby_names') "
+						+ "AS ssn, (SELECT count(*) FROM pg_stat_replication) AS replicas, pg_is_in_recovery() AS "
+						+ "recovery, current_setting('default_transaction_read_only') AS ro",
+				(rs, i) -> new Durability(rs.getString("sc"), rs.getString("ssn"), rs.getLong("replicas"),
+						rs.getBoolean("recovery"), Durability.on(rs.getString("ro")))));
 	}
 
 	/** The columns that an earlier snapshot's tables lack: table (after the prefix), column, type. */

@@ -48,6 +48,29 @@ class JdbcRunHistoryTests {
 	}
 
 	@Test
+	void aBacklogOfExpiredRunsIsDeletedABoundedBatchPerSaveOldestFirst() {
+		JdbcRunHistory history = history("backlog_", Duration.ofHours(1));
+		history.save(List.of(run(1, Instant.now(), null, true))); // creates the table
+		org.springframework.jdbc.core.JdbcTemplate jdbc = new org.springframework.jdbc.core.JdbcTemplate(
+				postgres.dataSource());
+		int backlog = JdbcRunHistory.EXPIRED_PER_SAVE * 2 + 100;
+		jdbc.update("INSERT INTO backlog_runs (slot, run, process, sequence, job, group_name, node_id, epoch, "
+				+ "started_at, expire_at) SELECT 'old:' || g, 'old-' || g, 'old', g, 'jobs#old', 'default', 'n0', 1, "
+				+ "now() - interval '2 hours', now() - interval '1 hour' - g * interval '1 ms' FROM "
+				+ "generate_series(1, ?) g", backlog);
+		history.save(List.of(run(2, Instant.now(), null, true)));
+		Integer left = jdbc.queryForObject("SELECT count(*) FROM backlog_runs WHERE process = 'old'", Integer.class);
+		assertThat(left).isEqualTo(backlog - JdbcRunHistory.EXPIRED_PER_SAVE);
+		// the oldest went first: the latest-expiring rows are the ones left
+		assertThat(jdbc.queryForObject("SELECT min(sequence) FROM backlog_runs WHERE process = 'old'", Long.class))
+			.isEqualTo(1L);
+		history.save(List.of(run(3, Instant.now(), null, true)));
+		history.save(List.of(run(4, Instant.now(), null, true)));
+		assertThat(jdbc.queryForObject("SELECT count(*) FROM backlog_runs WHERE process = 'old'", Integer.class))
+			.isZero();
+	}
+
+	@Test
 	void aTableOfAnEarlierSnapshotGetsTheColumnsOfWhoAskedAndKeepsItsRuns() {
 		org.springframework.jdbc.core.JdbcTemplate jdbc = new org.springframework.jdbc.core.JdbcTemplate(
 				postgres.dataSource());

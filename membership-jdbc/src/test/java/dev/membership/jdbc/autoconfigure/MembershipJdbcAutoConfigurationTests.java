@@ -135,6 +135,20 @@ class MembershipJdbcAutoConfigurationTests {
 	}
 
 	@Test
+	void aReadOnlyServerFailsTheStartupAndSaysSo() {
+		PGSimpleDataSource readOnly = new PGSimpleDataSource();
+		readOnly.setServerNames(new String[] { "127.0.0.1" });
+		readOnly.setPortNumbers(new int[] { postgres.port() });
+		readOnly.setDatabaseName("postgres");
+		readOnly.setUser("postgres");
+		readOnly.setOptions("-c default_transaction_read_only=on");
+		this.runner.withBean(DataSource.class, () -> readOnly)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("read-only (default_transaction_read_only = on)"));
+	}
+
+	@Test
 	void theStoreKeepsItsLeaseWhileTheApplicationHoldsEveryConnectionOfItsPool() throws Exception {
 		com.zaxxer.hikari.HikariDataSource application = applicationPool();
 		try {

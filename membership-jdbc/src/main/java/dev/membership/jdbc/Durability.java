@@ -1,0 +1,74 @@
+package dev.membership.jdbc;
+
+import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Whether the server the store reached can keep its epochs from repeating, from what any role can read of it: a
+ * lease write must be durable before it is acknowledged, and, where replicas stream, on a replica that a failover can
+ * promote, or a promoted replica may lack the last take-overs and hand out an epoch already in use.
+ *
+ * @param synchronousCommit {@code SHOW synchronous_commit}
+ * @param synchronousStandbys {@code SHOW synchronous_standby_names} (empty: none)
+ * @param streamingReplicas the rows of {@code pg_stat_replication}
+ * @param inRecovery {@code pg_is_in_recovery()}: a standby
+ * @param readOnly {@code SHOW default_transaction_read_only}
+ */
+record Durability(String synchronousCommit, String synchronousStandbys, long streamingReplicas, boolean inRecovery,
+		boolean readOnly) {
+
+	/** What the store makes of it. */
+	sealed interface Verdict permits Safe, Unsafe, Doubtful {
+	}
+
+	/** Nothing to say. */
+	record Safe() implements Verdict {
+	}
+
+	/** The startup fails: the message names the fix. */
+	record Unsafe(String message) implements Verdict {
+	}
+
+	/** The startup goes on, and the log says why the epochs may repeat after a failover, and the fix. */
+	record Doubtful(String message) implements Verdict {
+	}
+
+	Verdict verdict() {
+		if (this.inRecovery || this.readOnly) {
+			return new Unsafe("The membership database is " + (this.inRecovery ? "a standby (pg_is_in_recovery())"
+					: "read-only (default_transaction_read_only = on)") + ": the store cannot write a lease there. "
+					+ "Point the store at the primary (for a list of hosts, add targetServerType=primary to the JDBC "
+					+ "URL), or clear default_transaction_read_only for its role or database");
+		}
+		String commit = this.synchronousCommit.toLowerCase(Locale.ROOT);
+		if ("off".equals(commit)) {
+			return new Unsafe("PostgreSQL's synchronous_commit is off for this DataSource's sessions: a crash of the "
+					+ "server can lose a lease it acknowledged, and two nodes then lead with the same epoch. Set "
+					+ "synchronous_commit to on (or remote_apply with synchronous standbys) for the membership "
+					+ "DataSource's role or database");
+		}
+		if (this.streamingReplicas == 0) {
+			return new Safe(); // one server: local is on, and a failover has no replica to promote
+		}
+		if ("local".equals(commit)) {
+			return new Unsafe("PostgreSQL's synchronous_commit is local for this DataSource's sessions while "
+					+ this.streamingReplicas + " replica(s) stream: a lease write is acknowledged before any replica "
+					+ "has it, and a failover can hand out an epoch already in use. Set synchronous_commit to on, "
+					+ "remote_write or remote_apply for the membership DataSource's role or database");
+		}
+		if (this.synchronousStandbys.isBlank()) {
+			return new Doubtful(this.streamingReplicas + " replica(s) stream from the membership database and none "
+					+ "is synchronous (synchronous_standby_names is empty): a failover to one of them can lose the "
+					+ "last take-overs and hand out an epoch already in use, which the fence then lets through. Use "
+					+ "synchronous replication for this database (Patroni: synchronous_mode with "
+					+ "synchronous_mode_strict), or fail over only to a replica that loses no commit");
+		}
+		return new Safe();
+	}
+
+	static boolean on(@Nullable String setting) {
+		return setting != null && ("on".equalsIgnoreCase(setting) || "true".equalsIgnoreCase(setting));
+	}
+
+}
