@@ -33,6 +33,9 @@ final class Statements {
 	 */
 	static final String NOW = "date_trunc('milliseconds', clock_timestamp())";
 
+	/** SQLSTATE {@code read_only_sql_transaction}: a write on a standby or a read-only session. */
+	private static final String READ_ONLY = "25006";
+
 	/** The expiry of a released lease ({@code LeaseRecord.RELEASED}). */
 	static final String RELEASED = "to_timestamp(0)";
 
@@ -58,11 +61,17 @@ final class Statements {
 			return statement.get();
 		}
 		catch (DataAccessException ex) {
+			Throwable cause = ex.getMostSpecificCause();
+			String why = (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getSimpleName();
+			if (cause instanceof SQLException sql && READ_ONLY.equals(sql.getSQLState())) {
+				// a standby, or a primary turned read-only: retried, as a failover may promote it or another
+				throw new StoreException("PostgreSQL: could not " + what + ": the server is read-only (" + why
+						+ "): a standby, or default_transaction_read_only; point the store at the primary "
+						+ "(targetServerType=primary in a URL that lists several hosts)", ex, true);
+			}
 			boolean retryable = ex instanceof TransientDataAccessException
 					|| ex instanceof RecoverableDataAccessException
 					|| ex instanceof DataAccessResourceFailureException;
-			Throwable cause = ex.getMostSpecificCause();
-			String why = (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getSimpleName();
 			throw new StoreException("PostgreSQL: could not " + what + ": " + why, ex, retryable);
 		}
 	}

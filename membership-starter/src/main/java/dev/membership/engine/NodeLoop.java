@@ -192,7 +192,7 @@ final class NodeLoop {
 			log.error("Unexpected failure in the membership loop of {}", this.nodeId, ex);
 		}
 		else if (failures == 1) {
-			log.warn("Membership node {} cannot reach the store: {}", this.nodeId, ex.getMessage());
+			log.warn("Membership node {}: a call of the store failed: {}", this.nodeId, ex.getMessage());
 		}
 		else {
 			log.debug("Membership node {} store failure #{}: {}", this.nodeId, failures, ex.getMessage());
