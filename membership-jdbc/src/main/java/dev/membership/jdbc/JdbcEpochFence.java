@@ -90,8 +90,10 @@ public final class JdbcEpochFence {
 	}
 
 	/**
-	 * {@code UPDATE table SET values..., fence = epoch WHERE key... AND (fence IS NULL OR fence <= epoch)}; when
-	 * it updates nothing, reads the newest fence of the rows {@code key} selects, to say which epoch fenced it out.
+	 * {@code UPDATE table SET values..., fence = epoch WHERE key... AND (fence IS NULL OR fence <= epoch)}, in one
+	 * statement that also counts the rows {@code key} selects: a write that changed only some of them (a newer term
+	 * wrote the others) is {@linkplain JdbcFencedWriteResult#isPartial() partial}, never a success. When it did not
+	 * change them all, reads the newest fence of those rows, to say which epoch fenced it out.
 	 */
 	public JdbcFencedWriteResult update(JdbcClient jdbc, String table, Map<String, ?> values, Map<String, ?> key) {
 		String target = name(table, "table");
@@ -100,10 +102,18 @@ public final class JdbcEpochFence {
 		values.forEach((column, value) -> set.add(bind(column, "v", value, params)));
 		set.add(assignment());
 		String where = where(key, params);
-		int rows = jdbc.sql("UPDATE " + target + " SET " + String.join(", ", set) + " WHERE " + where + " AND "
-				+ condition()).params(params).update();
-		return (rows > 0) ? new JdbcFencedWriteResult(rows, false, OptionalLong.empty())
-				: new JdbcFencedWriteResult(0, false, newer(jdbc, target, key));
+		// both parts see the rows as the statement began; the update re-checks each row it locks
+		long[] counts = jdbc.sql("WITH matched AS (SELECT count(*) AS n FROM " + target + " WHERE " + where
+				+ "), written AS (UPDATE " + target + " SET " + String.join(", ", set) + " WHERE " + where + " AND "
+				+ condition() + " RETURNING 1) SELECT (SELECT n FROM matched) AS matched, (SELECT count(*) FROM "
+				+ "written) AS written")
+			.params(params)
+			.query((rs, i) -> new long[] { rs.getLong("written"), rs.getLong("matched") })
+			.single();
+		long rows = counts[0];
+		long matched = Math.max(counts[0], counts[1]); // a row inserted since the statement began: written, not seen
+		return new JdbcFencedWriteResult(rows, matched, false,
+				(rows < matched || rows == 0) ? newer(jdbc, target, key) : OptionalLong.empty());
 	}
 
 	/** {@link #upsert(JdbcClient, String, Map, Map)} through a {@link JdbcTemplate}. */

@@ -3,30 +3,49 @@ package dev.membership.jdbc;
 import java.util.OptionalLong;
 
 /**
- * What a fenced write did.
+ * What a fenced write did: it protects the rows written through it, each against a write of an older term, and says
+ * how many of the rows its key selected it wrote. A write that wrote some of them and not the others (a newer term
+ * wrote those) is partial: never a success.
  *
  * @param rows rows written under this epoch
+ * @param matched rows the write's key selected (as the statement began): {@code rows} when the write is whole
  * @param inserted whether an upsert inserted the row
  * @param supersededBy the newest epoch that wrote the rows the write targeted, when newer than the writer's own: the
- * write changed nothing
+ * write changed nothing, or only some of them
  */
-public record JdbcFencedWriteResult(long rows, boolean inserted, OptionalLong supersededBy) {
+public record JdbcFencedWriteResult(long rows, long matched, boolean inserted, OptionalLong supersededBy) {
+
+	/** A write whose rows are all the rows it selected. */
+	public JdbcFencedWriteResult(long rows, boolean inserted, OptionalLong supersededBy) {
+		this(rows, rows, inserted, supersededBy);
+	}
 
 	/** Whether a newer term of the group wrote the rows first, so this write changed nothing. */
 	public boolean isFencedOut() {
-		return this.supersededBy.isPresent();
+		return this.rows == 0 && this.supersededBy.isPresent();
 	}
 
-	/** Whether the write changed or inserted anything under this epoch. */
+	/** Whether the write wrote some of the rows its key selected and not the others, which a newer term wrote. */
+	public boolean isPartial() {
+		return this.rows > 0 && this.rows < this.matched;
+	}
+
+	/** Whether the write changed or inserted every row it selected under this epoch, and at least one. */
 	public boolean applied() {
-		return this.rows > 0;
+		return this.rows > 0 && !isPartial();
 	}
 
-	/** This result, or {@link IllegalStateException} saying which epoch got there first. */
+	/** This result, or {@link IllegalStateException} saying which epoch got there first, whole or in part. */
 	public JdbcFencedWriteResult orThrow() {
 		if (isFencedOut()) {
 			throw new IllegalStateException("Fenced out: a newer term (epoch " + this.supersededBy.getAsLong()
 					+ ") has written these rows; this term's write changed nothing");
+		}
+		if (isPartial()) {
+			throw new IllegalStateException("Partly fenced out: this term's write changed " + this.rows + " of the "
+					+ this.matched + " rows it selected; a newer term" + (this.supersededBy.isPresent()
+							? " (epoch " + this.supersededBy.getAsLong() + ")" : "")
+					+ " wrote the others. Write row by row, or in a transaction that rolls back on this");
 		}
 		return this;
 	}

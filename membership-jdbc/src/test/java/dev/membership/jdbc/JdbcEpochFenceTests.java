@@ -65,6 +65,30 @@ class JdbcEpochFenceTests {
 	}
 
 	@Test
+	void anUpdateThatWritesSomeOfItsRowsIsPartialNeverASuccess() {
+		this.jdbc.sql("ALTER TABLE invoices ADD COLUMN customer bigint").update();
+		this.jdbc.sql("INSERT INTO invoices (id, status, customer, fence) VALUES (10, 'draft', 7, 2), "
+				+ "(11, 'draft', 7, NULL)").update();
+		// epoch 2's successor (3) wrote invoice 10; a stale epoch 1 updates by customer: only invoice 11 is its to write
+		this.jdbc.sql("UPDATE invoices SET fence = 3 WHERE id = 10").update();
+		JdbcFencedWriteResult stale = JdbcEpochFence.of("billing", 1)
+			.update(this.jdbc, "invoices", Map.of("status", "void"), Map.of("customer", 7L));
+		assertThat(stale.rows()).isEqualTo(1);
+		assertThat(stale.matched()).isEqualTo(2);
+		assertThat(stale.isPartial()).isTrue();
+		assertThat(stale.applied()).isFalse();
+		assertThat(stale.isFencedOut()).isFalse();
+		assertThat(stale.supersededBy()).hasValue(3);
+		assertThatIllegalStateException().isThrownBy(stale::orThrow)
+			.withMessageContaining("changed 1 of the 2 rows")
+			.withMessageContaining("epoch 3");
+		JdbcFencedWriteResult current = JdbcEpochFence.of("billing", 3)
+			.update(this.jdbc, "invoices", Map.of("status", "sent"), Map.of("customer", 7L));
+		assertThat(current.applied()).isTrue();
+		assertThat(current.rows()).isEqualTo(2);
+	}
+
+	@Test
 	void aStatementOfOnesOwnTakesTheAssignmentAndTheCondition() {
 		this.jdbc.sql("INSERT INTO invoices (id, status, fence) VALUES (3, 'draft', 5)").update();
 		JdbcEpochFence fence = JdbcEpochFence.of("billing", 4);
