@@ -54,7 +54,7 @@ class LeaseRaceTests {
 
 	@Test
 	void neverTwoHoldersOfOneEpochAndEpochsStrictlyIncrease() throws Exception {
-		Duration race = Duration.parse(System.getProperty("membership.jdbc.race", "PT60S"));
+		Duration race = Duration.parse(System.getProperty("membership.jdbc.race", "PT30S"));
 		JdbcStoreSettings settings = JdbcStoreSettings.defaults().withTablePrefix("race_");
 		new JdbcMembershipStore(postgres.dataSource(), settings).initialize();
 		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
