@@ -111,7 +111,7 @@ public final class JdbcEpochFence {
 			.query((rs, i) -> new long[] { rs.getLong("written"), rs.getLong("matched") })
 			.single();
 		long rows = counts[0];
-		long matched = Math.max(counts[0], counts[1]); // a row inserted since the statement began: written, not seen
+		long matched = Math.max(counts[0], counts[1]); // never fewer matched than written
 		return new JdbcFencedWriteResult(rows, matched, false,
 				(rows < matched || rows == 0) ? newer(jdbc, target, key) : OptionalLong.empty());
 	}

@@ -641,16 +641,16 @@ public class MembershipProperties {
 		private String tablePrefix = "membership_";
 
 		/**
-		 * The longest any of the store's calls may take: a borrow from its pool, and each read of an answer (the
-		 * connection's network timeout, in milliseconds, on the store's own pool); a statement is also cancelled after
-		 * it, rounded up to whole seconds. Must be shorter than the lease. Defaults to the renewal interval.
+		 * How long a borrow from the store's own pool may wait, and each read of an answer (the connection's network
+		 * timeout, in milliseconds); on the application's pool, a statement's cancel after it, rounded up to whole
+		 * seconds. Must be shorter than the lease. Defaults to the renewal interval.
 		 */
 		@DurationUnit(ChronoUnit.SECONDS)
 		private Duration operationTimeout;
 
 		/**
 		 * The JDBC URL of the database the store keeps the cluster in, when it is not the application's
-		 * (spring.datasource.url); with it, username and password.
+		 * (spring.datasource.url); with it, username and password. Needs the store's own pool.
 		 */
 		private String url;
 

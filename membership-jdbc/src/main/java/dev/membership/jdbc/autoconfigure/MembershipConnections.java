@@ -53,6 +53,14 @@ final class MembershipConnections implements DisposableBean {
 	/** The store's connections: a pool of its own, or {@code application}'s when asked or when none can be built. */
 	static MembershipConnections of(DataSource application, ListableBeanFactory beanFactory,
 			MembershipProperties.Jdbc jdbc, Duration operationTimeout) {
+		if (StringUtils.hasText(jdbc.getUrl()) && (jdbc.getPool().isShared() || !HIKARI_PRESENT)) {
+			// another database than the application's, which only a pool of the store's own can reach
+			throw new IllegalStateException("membership.jdbc.url names the membership database, but the store "
+					+ (jdbc.getPool().isShared() ? "is set to share the application's pool (membership.jdbc.pool"
+							+ ".shared=true)" : "cannot build a pool of its own: HikariCP is not on the classpath")
+					+ ". Remove membership.jdbc.pool.shared, or add com.zaxxer:HikariCP (spring-boot-starter-jdbc "
+					+ "brings it), or remove membership.jdbc.url to keep the cluster in the application's database");
+		}
 		if (jdbc.getPool().isShared()) {
 			return new MembershipConnections(application, null);
 		}
@@ -165,7 +173,9 @@ final class MembershipConnections implements DisposableBean {
 	/**
 	 * Each connection handed out reads with the operation timeout, in milliseconds, as its socket's read timeout
 	 * ({@link Connection#setNetworkTimeout}): a server that stops answering fails the call then, where a cancel sent
-	 * on a connection of its own would not reach it. HikariCP restores the connection's own timeout as it comes back.
+	 * on a connection of its own would not reach it. The connection is dropped then, and no cancel goes out: a
+	 * statement waiting on the server (for a lock, say) may still complete there, which the protocol tolerates (a write
+	 * whose answer was lost). HikariCP restores the connection's own timeout as it comes back.
 	 */
 	private static final class BoundedReads extends DelegatingDataSource {
 

@@ -190,6 +190,17 @@ class MembershipJdbcAutoConfigurationTests {
 	}
 
 	@Test
+	void anotherDatabaseForTheClusterOnTheApplicationsPoolFailsTheStartupInsteadOfBeingIgnored() {
+		this.runner.withBean(DataSource.class, postgres::dataSource)
+			.withPropertyValues("membership.jdbc.url=jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres",
+					"membership.jdbc.pool.shared=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("membership.jdbc.url names the membership database")
+				.hasMessageContaining("membership.jdbc.pool.shared=true"));
+	}
+
+	@Test
 	void anOperationTimeoutNotShorterThanTheLeaseFailsTheStartup() {
 		this.runner.withBean(DataSource.class, postgres::dataSource)
 			.withPropertyValues("membership.jdbc.operation-timeout=3s")
