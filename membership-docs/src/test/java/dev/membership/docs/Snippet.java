@@ -65,6 +65,7 @@ record Snippet(Path file, int line, String code, String context) {
 			import dev.membership.mongo.*;
 			import dev.membership.operations.*;
 			import org.springframework.jdbc.core.simple.JdbcClient;
+			import org.springframework.transaction.support.TransactionTemplate;
 			import dev.membership.scheduling.*;
 			import dev.membership.spi.*;
 			import dev.membership.test.*;

@@ -5,26 +5,37 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.membership.leadership.FencedOutException;
 import dev.membership.leadership.LeadershipTerm;
 
 /**
- * Writes to the application's own PostgreSQL tables that only the group's current term can make: each fenced row
- * keeps, in a {@code bigint} column ({@code fence} unless told otherwise), the epoch of the last term that wrote it,
- * and a write under an older epoch changes nothing and says which newer epoch got there first. A leader paused past
- * its lease (a GC pause, a frozen VM) cannot overwrite what its successor wrote. Each write is one statement; the
- * condition is re-evaluated on the row it locks, so two terms racing for a row cannot both win.
+ * A term's fence for the application's own PostgreSQL tables, in two strengths.
+ * <ul>
+ * <li><b>The transaction fence</b>, {@link #joinTransaction(DataSource)}: one call inside a Spring transaction, and
+ * the whole transaction commits only under this term, before any newer term begins, or not at all.</li>
+ * <li><b>The row fence</b>, {@link #update} and {@link #upsert}: each fenced row keeps, in a {@code bigint} column
+ * ({@code fence} unless told otherwise), the epoch of the last term that wrote it, and a write under an older epoch
+ * changes nothing and says which newer epoch got there first. It protects the rows written through it, one statement
+ * at a time; an update that wrote only some of the rows it selected is partial, never a success.</li>
+ * </ul>
+ * A leader paused past its lease (a GC pause, a frozen VM) cannot overwrite what its successor wrote.
  * <pre>
  * JdbcEpochFence fence = JdbcEpochFence.of(LeaderContext.currentTerm());
- * fence.update(jdbcClient, "invoices", Map.of("status", "sent"), Map.of("id", id)).orThrow();
+ * fence.joinTransaction(dataSource); // inside @Transactional: every later statement commits under this term only
+ * fence.update(jdbcClient, "invoices", Map.of("status", "sent"), Map.of("id", id)).orThrow(fence);
  * </pre>
  * For a statement of your own, put {@link #assignment()} in its {@code SET} and {@link #condition()} in its
- * {@code WHERE}, with {@link #params()} among its named parameters.
+ * {@code WHERE}, with {@link #params()} among its named parameters. Either strength throws
+ * {@link FencedOutException}, as MongoDB's fence does.
  */
 public final class JdbcEpochFence {
 
@@ -39,26 +50,70 @@ public final class JdbcEpochFence {
 
 	private final String column;
 
-	private JdbcEpochFence(String group, long epoch, String column) {
+	private final String lease;
+
+	private final String tablePrefix;
+
+	private JdbcEpochFence(String group, String lease, long epoch, String column, String tablePrefix) {
 		this.group = group;
+		this.lease = lease;
 		this.epoch = epoch;
 		this.column = column;
+		this.tablePrefix = tablePrefix;
 	}
 
-	/** A fence with the epoch of {@code term} (a group's, or a partition's inside partition work). */
+	/**
+	 * A fence with the epoch of {@code term}: a group's, or inside partition work a partition's, whose epochs are its
+	 * own (its transaction fence is the partition's term; keep each row fence's rows to one partition).
+	 */
 	public static JdbcEpochFence of(LeadershipTerm term) {
-		return of(term.group(), term.epoch());
+		JdbcEpochFence fence = of(term.group(), term.epoch());
+		OptionalInt partition = term.partition();
+		return partition.isPresent() ? new JdbcEpochFence(fence.group, fence.group + "#" + partition.getAsInt(),
+				fence.epoch, fence.column, fence.tablePrefix) : fence;
 	}
 
 	/** A fence with {@code epoch} of {@code group}, for code that carries the epoch rather than the term. */
 	public static JdbcEpochFence of(String group, long epoch) {
 		Objects.requireNonNull(group, "group");
-		return new JdbcEpochFence(group, epoch, "fence");
+		return new JdbcEpochFence(group, group, epoch, "fence", JdbcStoreSettings.defaults().tablePrefix());
 	}
 
 	/** The same fence kept in another column (one per group whose terms write the table). */
 	public JdbcEpochFence column(String column) {
-		return new JdbcEpochFence(this.group, this.epoch, name(column, "column"));
+		return new JdbcEpochFence(this.group, this.lease, this.epoch, name(column, "column"), this.tablePrefix);
+	}
+
+	/**
+	 * The same fence, for a store whose tables have another prefix ({@code membership.jdbc.table-prefix}): the
+	 * transaction fence reads the store's {@code <prefix>terms} table.
+	 */
+	public JdbcEpochFence tablePrefix(String prefix) {
+		JdbcStoreSettings checked = JdbcStoreSettings.defaults().withTablePrefix(prefix);
+		return new JdbcEpochFence(this.group, this.lease, this.epoch, this.column, checked.tablePrefix());
+	}
+
+	/**
+	 * Makes the current Spring transaction on {@code dataSource} commit only under this term, whatever it writes and
+	 * however many statements it runs: call it once, first, inside {@code @Transactional} (or a
+	 * {@code TransactionTemplate}) on that {@code DataSource}. One statement holds the term's row in the store's
+	 * {@code terms} table {@code FOR SHARE} until the transaction ends:
+	 * <ul>
+	 * <li>when a newer term has begun, it throws {@link FencedOutException} (the transaction must roll back);</li>
+	 * <li>a take-over waits for the transaction to end before its term begins, so the transaction commits before any
+	 * newer term exists or not at all; a transaction still open after a quarter of the take-over's operation timeout is
+	 * ended by it ({@code pg_terminate_backend}, allowed to the same role), as its term's lease has expired.</li>
+	 * </ul>
+	 * Renewals do not wait for fenced transactions. At REPEATABLE READ or SERIALIZABLE, a take-over after the
+	 * transaction's snapshot fails the statement with a serialization error: roll back either way. The database must
+	 * be the store's (the {@code terms} table is there).
+	 *
+	 * @throws FencedOutException when the term is over
+	 * @throws IllegalStateException when no Spring transaction holds a connection of {@code dataSource}
+	 */
+	public void joinTransaction(DataSource dataSource) {
+		Objects.requireNonNull(dataSource, "dataSource");
+		TransactionFence.join(dataSource, this.tablePrefix + "terms", this.lease, this.group, this.epoch);
 	}
 
 	public long epoch() {
@@ -67,6 +122,11 @@ public final class JdbcEpochFence {
 
 	public String group() {
 		return this.group;
+	}
+
+	/** The lease whose term this is: the group's name, or {@code group#partition} for a partition's term. */
+	public String lease() {
+		return this.lease;
 	}
 
 	/** For a statement's {@code SET}: {@code fence = :membershipFenceEpoch}. */
@@ -192,7 +252,7 @@ public final class JdbcEpochFence {
 
 	@Override
 	public String toString() {
-		return "JdbcEpochFence[" + this.group + " epoch " + this.epoch + " in column " + this.column + "]";
+		return "JdbcEpochFence[" + this.lease + " epoch " + this.epoch + " in column " + this.column + "]";
 	}
 
 }

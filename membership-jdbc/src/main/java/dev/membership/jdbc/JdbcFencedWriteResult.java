@@ -2,6 +2,8 @@ package dev.membership.jdbc;
 
 import java.util.OptionalLong;
 
+import dev.membership.leadership.FencedOutException;
+
 /**
  * What a fenced write did: it protects the rows written through it, each against a write of an older term, and says
  * how many of the rows its key selected it wrote. A write that wrote some of them and not the others (a newer term
@@ -35,15 +37,20 @@ public record JdbcFencedWriteResult(long rows, long matched, boolean inserted, O
 		return this.rows > 0 && !isPartial();
 	}
 
-	/** This result, or {@link IllegalStateException} saying which epoch got there first, whole or in part. */
-	public JdbcFencedWriteResult orThrow() {
+	/**
+	 * This result, or {@link FencedOutException} saying which epoch got there first, whole or in part (the same
+	 * exception as MongoDB's fence throws).
+	 */
+	public JdbcFencedWriteResult orThrow(JdbcEpochFence fence) {
 		if (isFencedOut()) {
-			throw new IllegalStateException("Fenced out: a newer term (epoch " + this.supersededBy.getAsLong()
-					+ ") has written these rows; this term's write changed nothing");
+			throw new FencedOutException(fence.group(), fence.epoch(), this.supersededBy, "Fenced out: a newer term "
+					+ "of group '" + fence.group() + "' (epoch " + this.supersededBy.getAsLong() + ") has written "
+					+ "these rows; the write of epoch " + fence.epoch() + " changed nothing");
 		}
 		if (isPartial()) {
-			throw new IllegalStateException("Partly fenced out: this term's write changed " + this.rows + " of the "
-					+ this.matched + " rows it selected; a newer term" + (this.supersededBy.isPresent()
+			throw new FencedOutException(fence.group(), fence.epoch(), this.supersededBy, "Partly fenced out: the "
+					+ "write of epoch " + fence.epoch() + " of group '" + fence.group() + "' changed " + this.rows
+					+ " of the " + this.matched + " rows it selected; a newer term" + (this.supersededBy.isPresent()
 							? " (epoch " + this.supersededBy.getAsLong() + ")" : "")
 					+ " wrote the others. Write row by row, or in a transaction that rolls back on this");
 		}

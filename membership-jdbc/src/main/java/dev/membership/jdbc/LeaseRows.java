@@ -27,7 +27,8 @@ import static dev.membership.jdbc.Statements.instant;
 import static dev.membership.jdbc.Statements.timestamp;
 
 /**
- * The leases, one row each, every operation one statement in autocommit. A conditional write is safe at READ
+ * The leases, one row each, every operation one statement (an acquisition's in a transaction of its own, with the
+ * term's row: {@link TakeOvers}). A conditional write is safe at READ
  * COMMITTED: an {@code UPDATE} (or the {@code DO UPDATE} of an {@code INSERT ... ON CONFLICT}) that meets a row another
  * transaction changes waits for it, then evaluates its {@code WHERE} again on the newer row ("Transaction Isolation",
  * 13.2.1), and {@code INSERT ... ON CONFLICT DO UPDATE} either inserts or updates, never fails on a racing insert
@@ -41,6 +42,8 @@ final class LeaseRows {
 	private static final JsonMapper json = JsonMapper.builder().build();
 
 	private final Statements sql;
+
+	private final TakeOvers takeOvers;
 
 	private final String acquire;
 
@@ -58,18 +61,23 @@ final class LeaseRows {
 
 	LeaseRows(Statements sql) {
 		this.sql = sql;
+		this.takeOvers = new TakeOvers(sql);
 		// free: no row, expired before the caller's bound, this holder's own older request, or the term named by the
 		// holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated. The stamp
 		// of a take-over is read once the row is locked (in SET), not at the statement's start: a statement that
 		// waited for the previous term's write must not stamp the next term earlier than it
-		this.acquire = "WITH t AS (SELECT " + NOW + " AS now) INSERT INTO " + sql.leases + " AS l (" + COLUMNS
-				+ ") SELECT ?::text, ?::text, ?::text, ?::text, 1, ?::timestamptz, t.now, t.now, NULL FROM t "
+		// and the term's row, written only here: it waits for (TakeOvers: or ends) the older term's fenced transactions
+		this.acquire = "WITH t AS (SELECT " + NOW + " AS now), taken AS (INSERT INTO " + sql.leases + " AS l ("
+				+ COLUMNS + ") SELECT ?::text, ?::text, ?::text, ?::text, 1, ?::timestamptz, t.now, t.now, NULL FROM t "
 				+ "ON CONFLICT (name) DO UPDATE SET node_id = excluded.node_id, incarnation = excluded.incarnation, "
 				+ "address = excluded.address, epoch = l.epoch + 1, expires_at = excluded.expires_at, "
 				+ "(acquired_at, renewed_at) = (SELECT s.now, s.now FROM (SELECT " + NOW + " AS now) s) "
 				+ "WHERE l.expires_at < ?::timestamptz "
 				+ "OR (l.node_id = ?::text AND l.incarnation = ?::text AND l.expires_at < excluded.expires_at) "
-				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS;
+				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS + "), term AS (INSERT INTO "
+				+ sql.terms + " AS m (name, epoch, began_at) SELECT name, epoch, acquired_at FROM taken ON CONFLICT "
+				+ "(name) DO UPDATE SET epoch = excluded.epoch, began_at = excluded.began_at WHERE m.epoch < "
+				+ "excluded.epoch) SELECT " + COLUMNS + " FROM taken";
 		// never moves the expiry back, never revives a released lease, nor one expired by the server's clock
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
 				+ NOW + ", fires = coalesce(?::jsonb, fires) WHERE name = ? AND node_id = ? AND incarnation = ? AND "
@@ -97,7 +105,7 @@ final class LeaseRows {
 
 	Optional<LeaseRecord> acquire(String group, Holder holder, @Nullable String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
-		return this.sql.call("acquire lease '" + group + "'", () -> this.sql.jdbc.query(this.acquire, (ps) -> {
+		return this.takeOvers.acquire("acquire lease '" + group + "'", group, this.acquire, (ps) -> {
 			ps.setString(1, group);
 			ps.setString(2, holder.nodeId());
 			ps.setString(3, holder.incarnation());
@@ -108,7 +116,7 @@ final class LeaseRows {
 			ps.setString(8, holder.incarnation());
 			ps.setString(9, from);
 			ps.setLong(10, epoch);
-		}, LeaseRows::lease).stream().findFirst());
+		}, LeaseRows::lease, timestamp(expiredBefore), from, epoch);
 	}
 
 	Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,

@@ -47,12 +47,23 @@ final class Statements {
 
 	final String roster;
 
+	final String terms;
+
+	/** How long a take-over waits for an older term's fenced transactions before it ends them: a quarter of a call
+	 * (the take-over, the ending and the second take-over stay within the call's bound). */
+	final long takeOverWaitMillis;
+
+	final long operationMillis;
+
 	Statements(DataSource dataSource, JdbcStoreSettings settings) {
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.jdbc.setQueryTimeout((int) Math.max(1, (settings.operationTimeout().toMillis() + 999) / 1000));
 		this.leases = settings.table("leases");
 		this.nodes = settings.table("nodes");
 		this.roster = settings.table("roster");
+		this.terms = settings.table("terms");
+		this.operationMillis = Math.max(1, settings.operationTimeout().toMillis());
+		this.takeOverWaitMillis = Math.max(1, this.operationMillis / 4);
 	}
 
 	/** Runs a statement; a failure becomes a {@link StoreException}, retryable when it may pass on its own. */

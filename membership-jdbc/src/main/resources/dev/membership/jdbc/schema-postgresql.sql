@@ -15,6 +15,14 @@ CREATE TABLE IF NOT EXISTS membership_leases (
     fires       jsonb       -- the last fire of each scheduled job of the group a holder began: [{job, at, ended}]
 );
 
+-- one row per lease's current term, written only when a term begins (never by a renewal): a transaction fence holds
+-- it FOR SHARE until its transaction ends, so a take-over waits for (or ends) the older term's open transactions
+CREATE TABLE IF NOT EXISTS membership_terms (
+    name     text        PRIMARY KEY,
+    epoch    bigint      NOT NULL,
+    began_at timestamptz NOT NULL
+);
+
 -- one row per node process's heartbeat, stamped with the server's clock
 CREATE TABLE IF NOT EXISTS membership_nodes (
     node_id     text        PRIMARY KEY,

@@ -24,6 +24,8 @@ public final class EmbeddedPostgres implements BeforeAllCallback, AfterAllCallba
 				.setServerConfig("listen_addresses", "127.0.0.1")
 				// the embedded server turns it off for speed; the store refuses that (a crash may lose a lease)
 				.setServerConfig("synchronous_commit", "on")
+				// commit order, read back by the transaction fence's race test
+				.setServerConfig("track_commit_timestamp", "on")
 				.start();
 		}
 		catch (IOException ex) {

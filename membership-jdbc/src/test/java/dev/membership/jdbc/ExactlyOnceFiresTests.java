@@ -138,10 +138,10 @@ class ExactlyOnceFiresTests {
 				this.jdbc.sql("INSERT INTO settlements (fire_at, node) VALUES (?, ?)")
 					.params(Timestamp.from(at), node.nodeId())
 					.update();
-				JdbcEpochFence.of(LeaderContext.currentTerm())
-					.upsert(this.jdbc, "settlement_state", Map.of("id", "settle"),
-							Map.of("last_fire", Timestamp.from(at)))
-					.orThrow();
+				JdbcEpochFence fence = JdbcEpochFence.of(LeaderContext.currentTerm());
+				fence.upsert(this.jdbc, "settlement_state", Map.of("id", "settle"),
+						Map.of("last_fire", Timestamp.from(at)))
+					.orThrow(fence);
 			}
 		});
 		if (node.nodeId().equals("n1") && this.runs.size() >= 4 && this.crashed.compareAndSet(false, true)) {

@@ -7,9 +7,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import dev.membership.leadership.FencedOutException;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /** Fenced writes to an application's own table, on a real PostgreSQL server. */
 class JdbcEpochFenceTests {
@@ -40,7 +42,9 @@ class JdbcEpochFenceTests {
 			.upsert(this.jdbc, "invoices", Map.of("id", 1L), Map.of("status", "void"));
 		assertThat(late.applied()).isFalse();
 		assertThat(late.supersededBy()).hasValue(8);
-		assertThatIllegalStateException().isThrownBy(late::orThrow).withMessageContaining("epoch 8");
+		assertThatExceptionOfType(FencedOutException.class)
+			.isThrownBy(() -> late.orThrow(JdbcEpochFence.of("billing", 7)))
+			.withMessageContaining("epoch 8");
 		assertThat(status(1)).isEqualTo("sent");
 	}
 
@@ -79,7 +83,8 @@ class JdbcEpochFenceTests {
 		assertThat(stale.applied()).isFalse();
 		assertThat(stale.isFencedOut()).isFalse();
 		assertThat(stale.supersededBy()).hasValue(3);
-		assertThatIllegalStateException().isThrownBy(stale::orThrow)
+		assertThatExceptionOfType(FencedOutException.class)
+			.isThrownBy(() -> stale.orThrow(JdbcEpochFence.of("billing", 1)))
 			.withMessageContaining("changed 1 of the 2 rows")
 			.withMessageContaining("epoch 3");
 		JdbcFencedWriteResult current = JdbcEpochFence.of("billing", 3)

@@ -2,6 +2,8 @@ package dev.membership.mongo;
 
 import java.util.OptionalLong;
 
+import dev.membership.leadership.FencedOutException;
+
 /**
  * What a fenced write did.
  *
@@ -26,7 +28,9 @@ public record FencedWriteResult(long matchedCount, long modifiedCount, boolean u
 	/** This result, or {@link FencedOutException} when a newer epoch got there first. */
 	public FencedWriteResult orThrow(EpochFence fence) {
 		if (isFencedOut()) {
-			throw new FencedOutException(fence, this.supersededBy.getAsLong());
+			throw new FencedOutException(fence.group(), fence.epoch(), this.supersededBy,
+					"Write of epoch " + fence.epoch() + " of group '" + fence.group() + "' fenced out: epoch "
+							+ this.supersededBy.getAsLong() + " has written the document");
 		}
 		return this;
 	}
