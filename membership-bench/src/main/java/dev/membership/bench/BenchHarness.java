@@ -26,6 +26,7 @@ import dev.membership.bench.load.DatabaseLoadScenario;
 import dev.membership.bench.fires.ScheduledFiresScenario;
 import dev.membership.bench.idle.IdleNodeScenario;
 import dev.membership.bench.parallel.ParallelPartitionsScenario;
+import dev.membership.bench.fence.FencedTransactionScenario;
 import dev.membership.bench.postgres.PostgresLoadScenario;
 import dev.membership.bench.scale.CostScenario;
 import dev.membership.bench.scale.PartitionScenario;
@@ -48,7 +49,7 @@ import dev.membership.bench.support.Table;
 public final class BenchHarness {
 
 	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
-			"partitions", "postgres-load", "postgres-failover", "parallel", "idle", "cost", "fires");
+			"partitions", "postgres-load", "postgres-failover", "parallel", "idle", "cost", "fires", "fenced-tx");
 
 	private BenchHarness() {
 	}
@@ -113,6 +114,12 @@ public final class BenchHarness {
 						out).run();
 				case "cost" -> new CostScenario(costSettings(quick, sizes, threads), out).run();
 				case "fires" -> new ScheduledFiresScenario(firesSettings(quick), out).run();
+				case "fenced-tx" -> new FencedTransactionScenario(quick
+						? new FencedTransactionScenario.Settings(Duration.ofMillis(500), 1, 2, Duration.ofMillis(50),
+								Duration.ofMillis(2))
+						: new FencedTransactionScenario.Settings(Duration.ofSeconds(15), 2, 4, Duration.ofMillis(100),
+								Duration.ofMillis(2)),
+						out).run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);

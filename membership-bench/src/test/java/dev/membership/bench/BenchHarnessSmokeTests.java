@@ -25,7 +25,7 @@ class BenchHarnessSmokeTests {
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 
 		assertThat(tables).extracting(Table::title)
-			.hasSize(12)
+			.hasSize(13)
 			.anySatisfy((t) -> assertThat(t).startsWith("Leader-only guard cost"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Database load"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Failover latency"))
@@ -37,7 +37,10 @@ class BenchHarnessSmokeTests {
 			.anySatisfy((t) -> assertThat(t).startsWith("Partitions in parallel"))
 			.anySatisfy((t) -> assertThat(t).startsWith("One idle node"))
 			.anySatisfy((t) -> assertThat(t).startsWith("How the cost grows"))
-			.anySatisfy((t) -> assertThat(t).startsWith("Scheduled fires"));
+			.anySatisfy((t) -> assertThat(t).startsWith("Scheduled fires"))
+			.anySatisfy((t) -> assertThat(t).startsWith("Fenced transactions on PostgreSQL"));
+		assertThat(tables.get(12).rows()).as("no transactions, unfenced, three fences").hasSize(5)
+			.allSatisfy((row) -> assertThat(Integer.parseInt(row.get(5))).as("renewals").isPositive());
 		assertThat(tables.get(11).rows()).as("ours without jobs, RECORDED, STRICT, ShedLock").hasSize(4)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(1))).as("commands per node per minute")
 				.isPositive());
