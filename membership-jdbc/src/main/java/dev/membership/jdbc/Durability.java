@@ -3,6 +3,7 @@ package dev.membership.jdbc;
 import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Whether the server the store reached can keep its epochs from repeating, from what any role can read of it: a
@@ -32,6 +33,17 @@ record Durability(String synchronousCommit, String synchronousStandbys, long str
 
 	/** The startup goes on, and the log says why the epochs may repeat after a failover, and the fix. */
 	record Doubtful(String message) implements Verdict {
+	}
+
+	/** What any role can read of the server's durability and replication, in one statement. */
+	static Durability read(JdbcTemplate jdbc) {
+		return jdbc.queryForObject("SELECT current_setting('synchronous_commit') AS sc, "
+				+ "current_setting('synchronous_standby_names') AS ssn, (SELECT count(*) FROM pg_stat_replication r "
+				+ "LEFT JOIN pg_replication_slots s ON s.active_pid = r.pid WHERE s.slot_type IS DISTINCT FROM "
+				+ "'logical') AS replicas, pg_is_in_recovery() AS recovery, "
+				+ "current_setting('default_transaction_read_only') AS ro",
+				(rs, i) -> new Durability(rs.getString("sc"), rs.getString("ssn"), rs.getLong("replicas"),
+						rs.getBoolean("recovery"), on(rs.getString("ro"))));
 	}
 
 	Verdict verdict() {

@@ -71,16 +71,8 @@ final class JdbcSchema {
 		}
 	}
 
-	/** What any role can read of the server's durability and replication, in one statement. */
 	private Durability durability() {
-		return this.sql.call("read the server's durability settings", () -> this.sql.jdbc.queryForObject(
-				"SELECT current_setting('synchronous_commit') AS sc, current_setting('synchronous_standby_names') "
-						+ "AS ssn, (SELECT count(*) FROM pg_stat_replication r LEFT JOIN pg_replication_slots s ON "
-						+ "s.active_pid = r.pid WHERE s.slot_type IS DISTINCT FROM 'logical') AS replicas, "
-						+ "pg_is_in_recovery() AS "
-						+ "recovery, current_setting('default_transaction_read_only') AS ro",
-				(rs, i) -> new Durability(rs.getString("sc"), rs.getString("ssn"), rs.getLong("replicas"),
-						rs.getBoolean("recovery"), Durability.on(rs.getString("ro")))));
+		return this.sql.call("read the server's durability settings", () -> Durability.read(this.sql.jdbc));
 	}
 
 	/** The columns that an earlier snapshot's tables lack: table (after the prefix), column, type. */

@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
@@ -55,6 +56,9 @@ final class Statements {
 
 	final long operationMillis;
 
+	/** Whether the next call reads the server's durability first: a retryable failure came before it. */
+	private volatile boolean recheck;
+
 	Statements(DataSource dataSource, JdbcStoreSettings settings) {
 		this.jdbc = new JdbcTemplate(dataSource);
 		this.jdbc.setQueryTimeout((int) Math.max(1, (settings.operationTimeout().toMillis() + 999) / 1000));
@@ -66,9 +70,17 @@ final class Statements {
 		this.takeOverWaitMillis = Math.max(1, this.operationMillis / 4);
 	}
 
-	/** Runs a statement; a failure becomes a {@link StoreException}, retryable when it may pass on its own. */
+	/**
+	 * Runs a statement; a failure becomes a {@link StoreException}, retryable when it may pass on its own. After a
+	 * retryable failure (a lost connection, a failover, a restart), the next call reads the server's durability
+	 * first, as the startup did: a server that took over and cannot keep epochs from repeating (a standby, commits
+	 * acknowledged before they are durable) fails every call, naming the fix, until it can.
+	 */
 	<T> T call(String what, Supplier<T> statement) {
 		try {
+			if (this.recheck) {
+				recheckDurability();
+			}
 			return statement.get();
 		}
 		catch (DataAccessException ex) {
@@ -83,8 +95,21 @@ final class Statements {
 			boolean retryable = ex instanceof TransientDataAccessException
 					|| ex instanceof RecoverableDataAccessException
 					|| ex instanceof DataAccessResourceFailureException;
+			this.recheck |= retryable;
 			throw new StoreException("PostgreSQL: could not " + what + ": " + why, ex, retryable);
 		}
+	}
+
+	private void recheckDurability() {
+		Durability.Verdict verdict = Durability.read(this.jdbc).verdict();
+		if (verdict instanceof Durability.Unsafe unsafe) {
+			throw new StoreException("PostgreSQL, reached again: " + unsafe.message(),
+					new IllegalStateException(unsafe.message()), true);
+		}
+		if (verdict instanceof Durability.Doubtful doubtful) {
+			LoggerFactory.getLogger(JdbcMembershipStore.class).warn("PostgreSQL, reached again: {}", doubtful.message());
+		}
+		this.recheck = false;
 	}
 
 	static @Nullable OffsetDateTime timestamp(@Nullable Instant instant) {
