@@ -81,18 +81,20 @@ final class LeaseRows {
 		// never moves the expiry back, never revives a released lease, nor one expired by the server's clock
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
 				+ NOW + ", fires = coalesce(?::jsonb, fires) WHERE name = ? AND node_id = ? AND incarnation = ? AND "
-				+ "epoch = ? AND expires_at > " + RELEASED + " AND expires_at > " + NOW + " RETURNING renewed_at";
+				+ "epoch = ? AND expires_at > " + RELEASED + " AND expires_at > " + NOW + " AND " + sql.lockTimeout
+				+ " RETURNING renewed_at";
 		// each row stamped as it is written, and only rows whose expiry is older than this request's
 		this.renewAll = "UPDATE " + sql.leases + " l SET expires_at = ?::timestamptz, renewed_at = " + NOW
 				+ ", fires = coalesce(r.fires::jsonb, l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) "
 				+ "AS r(name, epoch, fires) "
 				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
-				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at > " + NOW + " AND l.expires_at < ?::timestamptz";
+				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at > " + NOW + " AND l.expires_at < ?::timestamptz AND "
+				+ sql.lockTimeout;
 		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED + ", fires = coalesce(?::jsonb, fires)"
-				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ?";
+				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ? AND " + sql.lockTimeout;
 		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED + ", fires = coalesce(r.fires::jsonb, "
 				+ "l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) AS r(name, epoch, fires) WHERE l.name = r.name "
-				+ "AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ?";
+				+ "AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? AND " + sql.lockTimeout;
 		this.find = "SELECT " + COLUMNS + " FROM " + sql.leases + " WHERE name = ?";
 		// every member's read of an interval: its leases and, when it changed, the roster without its members and
 		// placements

@@ -56,6 +56,15 @@ final class Statements {
 
 	final long operationMillis;
 
+	/**
+	 * For a lease write's {@code WHERE}: the server's {@code lock_timeout} for the rest of the statement, a quarter of
+	 * the operation timeout. Evaluated on the row before the write waits for its lock (the row lock taken by another
+	 * session, say), so that the server gives the wait up as the node does, rather than leave a backend waiting after
+	 * the node's call timed out. Local to the statement's transaction: nothing stays on the connection (PgBouncer's
+	 * transaction mode shares it).
+	 */
+	final String lockTimeout;
+
 	/** Whether the next call reads the server's durability first: a retryable failure came before it. */
 	private volatile boolean recheck;
 
@@ -68,6 +77,7 @@ final class Statements {
 		this.terms = settings.table("terms");
 		this.operationMillis = Math.max(1, settings.operationTimeout().toMillis());
 		this.takeOverWaitMillis = Math.max(1, this.operationMillis / 4);
+		this.lockTimeout = "set_config('lock_timeout', '" + this.takeOverWaitMillis + "ms', true) IS NOT NULL";
 	}
 
 	/**

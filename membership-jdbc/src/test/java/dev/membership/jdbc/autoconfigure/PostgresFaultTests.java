@@ -112,6 +112,15 @@ class PostgresFaultTests {
 			await().atMost(LEASE.plusSeconds(2)).until(() -> this.nodes.stream()
 				.noneMatch((n) -> n.isLeader("default")));
 			hold(LEASE);
+			// the server gives a wait up as the node's call does: no backend left waiting for the lock
+			assertThat(this.admin.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
+					+ "clock_timestamp() - query_start > ?::interval").param(CALL.multipliedBy(2).toMillis() + " ms")
+				.query(Long.class)
+				.single()).as("backends waiting for the lease row longer than two calls: %s", this.admin
+					.sql("SELECT left(query, 60) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+					.query(String.class)
+					.list())
+				.isZero();
 			connection.rollback();
 		}
 		healed("row lock on the lease row");
