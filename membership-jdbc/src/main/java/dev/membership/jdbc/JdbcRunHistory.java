@@ -26,8 +26,9 @@ import static dev.membership.jdbc.Statements.timestamp;
 /**
  * The run history in PostgreSQL ({@code membership_runs}): one row per run in a ring of {@code maxRuns} slots per
  * job, partition and node process, so that it stays bounded by count; rows older than the retention are deleted by
- * the same statement that writes a batch, at most {@value #EXPIRED_PER_SAVE} at a time. A batch is one statement: runs that began are written whole (their slot's
- * row replaced), runs that ended update their row while the slot is still theirs.
+ * the same statement that writes a batch, at most {@value #EXPIRED_PER_SAVE} at a time (the node writes its history
+ * apart from its loop: a save never holds a renewal up). A batch is one statement: runs that began are written whole
+ * (their slot's row replaced), runs that ended update their row while the slot is still theirs.
  */
 public final class JdbcRunHistory implements RunHistoryStore {
 
@@ -35,9 +36,9 @@ public final class JdbcRunHistory implements RunHistoryStore {
 			+ "started_at, ended_at, outcome, error, requested_by, requested_from, fire_at, expire_at";
 
 	/**
-	 * The most expired rows one save deletes, the oldest first: a save runs on the node's loop, and a backlog (a
-	 * retention shortened, a history that could not be written for a while) must not hold the next renewal up. Each
-	 * interval's save deletes as many, which outpaces any history this node writes.
+	 * The most expired rows one save deletes, the oldest first: a backlog (a retention shortened, a history that could
+	 * not be written for a while) goes in bounded steps, so that no save holds the server, or the node's history lane,
+	 * for long. Each interval's save deletes as many, which outpaces any history this node writes.
 	 */
 	static final int EXPIRED_PER_SAVE = 500;
 

@@ -160,7 +160,7 @@ final class Farewell {
 				log.warn("Could not write node document on shutdown: {}", ex.getMessage());
 				return true;
 			}));
-			return job.then((j) -> this.history.flush(this.loop, j));
+			return job.then((j) -> this.history.flushLast(this.loop, j));
 		}
 		job.then((j) -> this.loop.call(j, () -> {
 			this.store.removeNode(this.self.nodeId(), this.self.incarnation());
@@ -171,7 +171,7 @@ final class Farewell {
 			return true;
 		}));
 		// last, once the others may take over: the runs that ended in the drain
-		return job.then((j) -> this.history.flush(this.loop, j));
+		return job.then((j) -> this.history.flushLast(this.loop, j));
 	}
 
 }

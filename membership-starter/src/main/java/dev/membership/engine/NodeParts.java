@@ -89,8 +89,8 @@ final class NodeParts {
 		// code the node is given: what it throws never stops a reaction of the node's own
 		ElectionMetrics metrics = GuardedCallbacks.metrics(List.copyOf(b.metrics));
 		LeadershipObserver observer = GuardedCallbacks.observer(List.copyOf(b.observers));
-		RunHistory history = this.history = new RunHistory(b.runHistory, this.serverClock, this.incarnation,
-				b.runHistoryBuffer, b.runHistoryErrorMessages, metrics);
+		RunHistory history = this.history = new RunHistory(b.runHistory, this.runtime.history(), this.serverClock,
+				this.incarnation, b.runHistoryBuffer, b.runHistoryErrorMessages, metrics);
 		List<RunObserver> observers = new ArrayList<>(b.runObservers);
 		if (history.keeps()) {
 			observers.add(history);

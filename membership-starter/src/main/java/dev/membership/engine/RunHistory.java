@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.operations.Requester;
 import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunInfo;
 import dev.membership.spi.RunObserver;
@@ -18,8 +19,8 @@ import dev.membership.spi.RunOutcome;
 
 /**
  * This node's part of the cluster's run history: every run's start and end, kept in a bounded buffer and written in
- * one store call at the end of a tick in which any run began or ended (none otherwise), and once more as the node
- * leaves. While the store cannot be reached the buffer keeps the newest {@code capacity} runs; older ones are dropped
+ * one store call after a tick in which any run began or ended (none otherwise), on the runtime's history lane so that
+ * the loop never waits for it, and once more as the node leaves. While the store cannot be reached the buffer keeps the newest {@code capacity} runs; older ones are dropped
  * and counted ({@link ElectionMetrics#runsDropped}). Nothing here is on a safety path.
  */
 final class RunHistory implements RunObserver {
@@ -47,14 +48,20 @@ final class RunHistory implements RunObserver {
 	/** What waits to be written. */
 	private final PendingRuns pending;
 
-	/** Confined to the loop. */
-	private boolean initialized;
+	/** Where the writes run: the runtime's history lane, apart from the loop. */
+	private final NodeRuntime.Lane writer;
 
-	/** Whether the last write failed (warned of once until one succeeds); confined to the loop. */
-	private boolean failing;
+	/** A write is under way on the writer: the loop starts no other. */
+	private volatile boolean writing;
 
-	RunHistory(@Nullable RunHistoryStore store, ServerClock clock, String incarnation, int capacity,
-			boolean errorMessages, ElectionMetrics metrics) {
+	private volatile boolean initialized;
+
+	/** Whether the last write failed (warned of once until one succeeds). */
+	private volatile boolean failing;
+
+	RunHistory(@Nullable RunHistoryStore store, NodeRuntime.Lane writer, ServerClock clock, String incarnation,
+			int capacity, boolean errorMessages, ElectionMetrics metrics) {
+		this.writer = writer;
 		this.errors = new ErrorText(errorMessages);
 		this.store = store;
 		this.clock = clock;
@@ -117,43 +124,83 @@ final class RunHistory implements RunObserver {
 		this.pending.end(p, last, outcome, ErrorText.cut(reason));
 	}
 
-	/** Writes what waits, in one call (none when nothing does); a failure keeps it for the next time. On the loop. */
-	void flush(NodeLoop loop, LoopJob job) {
+	/**
+	 * Hands what waits to the writer, in one call (none when nothing does, or while a write is under way), and goes on
+	 * at once: the loop never waits for the history. A failure keeps it for the next time. From the loop.
+	 */
+	void flush(LoopJob job) {
 		RunHistoryStore history = this.store;
-		if (history == null) {
+		if (history == null || this.writing) {
 			job.next();
 			return;
 		}
 		PendingRuns.Batch batch = this.pending.take(this.process);
-		if (batch.isEmpty()) {
+		if (!batch.isEmpty()) {
+			this.writing = true;
+			if (!this.writer.execute(() -> write(history, batch))) {
+				this.writing = false;
+				this.pending.putBack(batch);
+			}
+		}
+		job.next();
+	}
+
+	/** The last write, as the node leaves: on the loop, which waits for it (its leases are let go already). */
+	void flushLast(NodeLoop loop, LoopJob job) {
+		RunHistoryStore history = this.store;
+		PendingRuns.Batch batch = (history != null) ? this.pending.take(this.process) : null;
+		if (batch == null || batch.isEmpty()) {
 			job.next();
 			return;
 		}
 		loop.call(job, () -> {
-			if (!this.initialized) {
-				initialize(history);
-			}
-			history.save(batch.records());
+			save(history, batch);
 			return null;
-		}, (nothing, sent, received) -> {
-			this.pending.written(batch);
-			if (this.failing) {
-				this.failing = false;
-				log.info("The run history is written again");
-			}
-		}, (ex) -> {
-			if (!this.failing) {
-				this.failing = true;
-				log.warn("Could not write {} run(s) to the history; kept and written when it can (the oldest dropped "
-						+ "past membership.history.buffer): {}", batch.runs().size(), ex.getMessage());
-			}
-			else {
-				log.debug("Could not write {} run(s) to the history (kept for the next tick): {}", batch.runs().size(),
-						ex.getMessage());
-			}
-			this.pending.putBack(batch);
+		}, (nothing, sent, received) -> written(batch), (ex) -> {
+			failed(batch, ex);
 			return true; // the history never fails a tick
 		});
+	}
+
+	private void write(RunHistoryStore history, PendingRuns.Batch batch) {
+		try {
+			save(history, batch);
+			written(batch);
+		}
+		catch (RuntimeException ex) {
+			failed(batch, ex);
+		}
+		finally {
+			this.writing = false;
+		}
+	}
+
+	private void save(RunHistoryStore history, PendingRuns.Batch batch) {
+		if (!this.initialized) {
+			initialize(history);
+		}
+		history.save(batch.records());
+	}
+
+	private void written(PendingRuns.Batch batch) {
+		this.pending.written(batch);
+		if (this.failing) {
+			this.failing = false;
+			log.info("The run history is written again");
+		}
+	}
+
+	private void failed(PendingRuns.Batch batch, RuntimeException ex) {
+		if (!this.failing) {
+			this.failing = true;
+			log.warn("Could not write {} run(s) to the history; kept and written when it can (the oldest dropped "
+					+ "past membership.history.buffer): {}", batch.runs().size(), ex.getMessage());
+		}
+		else {
+			log.debug("Could not write {} run(s) to the history (kept for the next tick): {}", batch.runs().size(),
+					ex.getMessage());
+		}
+		this.pending.putBack(batch);
 	}
 
 	private void initialize(RunHistoryStore history) {

@@ -35,9 +35,13 @@ final class ThreadedRuntime implements NodeRuntime {
 
 	private final Lane applicationLane;
 
+	private final ScheduledExecutorService history;
+
+	private final Lane historyLane;
+
 	/** The thread each lane runs on (its executor's one thread, the last it made). */
 	private final List<AtomicReference<Thread>> threads = List.of(new AtomicReference<>(), new AtomicReference<>(),
-			new AtomicReference<>(), new AtomicReference<>());
+			new AtomicReference<>(), new AtomicReference<>(), new AtomicReference<>());
 
 	ThreadedRuntime(String nodeId) {
 		this.loop = Executors.newSingleThreadScheduledExecutor(daemon("membership-loop-" + nodeId, 0));
@@ -48,6 +52,9 @@ final class ThreadedRuntime implements NodeRuntime {
 		this.watchdogLane = new ExecutorLane(this.watchdog, this.threads.get(1));
 		this.reactionsLane = new ExecutorLane(this.reactions, this.threads.get(2));
 		this.applicationLane = new ExecutorLane(this.application, this.threads.get(3));
+		// its thread made by the first write: a node without a run history has none
+		this.history = Executors.newSingleThreadScheduledExecutor(daemon("membership-history-" + nodeId, 4));
+		this.historyLane = new ExecutorLane(this.history, this.threads.get(4));
 	}
 
 	@Override
@@ -71,11 +78,17 @@ final class ThreadedRuntime implements NodeRuntime {
 	}
 
 	@Override
+	public Lane history() {
+		return this.historyLane;
+	}
+
+	@Override
 	public void shutdown() {
 		this.loop.shutdownNow();
 		this.watchdog.shutdownNow();
 		this.reactions.shutdown();
 		this.application.shutdown();
+		this.history.shutdown(); // a write under way ends (bounded by the store's timeout); none starts
 	}
 
 	@Override
@@ -98,6 +111,7 @@ final class ThreadedRuntime implements NodeRuntime {
 		this.watchdog.shutdownNow();
 		this.reactions.shutdownNow();
 		this.application.shutdownNow();
+		this.history.shutdownNow();
 	}
 
 	private ThreadFactory daemon(String name, int lane) {

@@ -98,7 +98,7 @@ final class Tick {
 			job.then((j) -> this.campaign.compete(j, group, false));
 		}
 		job.then(this.keeper::removeDeadNodesWhenSeen);
-		return job.then((j) -> this.history.flush(this.loop, j)); // last: never before a lease's call
+		return job.then(this.history::flush); // last, and the loop does not wait for the write
 	}
 
 	/** Asks the store for its time only when no heartbeat or renewal brought a sample lately (at start). */

@@ -8,8 +8,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where a node's work runs: its loop (every store call, one at a time), its watchdog (deadlines, even while the loop
- * waits on a call), and two event lanes (the starter's reactions, the application's listener). The default
+ * Where a node's work runs: its loop (every store call, one at a time, but the run history's), its watchdog
+ * (deadlines, even while the loop waits on a call), the run history's writes, and two event lanes (the starter's reactions, the application's listener). The default
  * gives each a thread of its own; a simulator runs every node of a cluster on one thread in
  * virtual time. The node's protocol code is the same either way. For tests and tools, not for applications.
  */
@@ -26,6 +26,14 @@ public interface NodeRuntime {
 
 	/** The application's listener, apart from the reactions so that it cannot hold them up. */
 	Lane application();
+
+	/**
+	 * The run history's writes, apart from the loop so that a slow write (a backlog of expired runs to delete, a
+	 * busy server) cannot hold a renewal up. By default the loop itself: a simulator keeps every call on one lane.
+	 */
+	default Lane history() {
+		return loop();
+	}
 
 	/**
 	 * Makes a store call for the loop and hands its outcome (a result, or the failure) to {@code reply} on the loop.

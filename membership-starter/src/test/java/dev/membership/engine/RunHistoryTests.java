@@ -55,6 +55,10 @@ class RunHistoryTests {
 
 	private final AtomicBoolean historyDown = new AtomicBoolean();
 
+	/** While set, a write of the history waits for it (a slow server, a backlog to delete). */
+	private final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> stalled =
+			new java.util.concurrent.atomic.AtomicReference<>();
+
 	private final AtomicLong dropped = new AtomicLong();
 
 	private RunHistoryStore history;
@@ -86,6 +90,15 @@ class RunHistoryTests {
 			public void save(List<RunRecord> records) {
 				if (RunHistoryTests.this.historyDown.get()) {
 					throw new StoreException("history down (injected)", null);
+				}
+				java.util.concurrent.CountDownLatch stall = RunHistoryTests.this.stalled.get();
+				if (stall != null) {
+					try {
+						stall.await(10, java.util.concurrent.TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
 				}
 				mongoHistory.save(records);
 			}
@@ -173,6 +186,24 @@ class RunHistoryTests {
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.history.find(RunQuery.latest(10)).size() == 5);
 		assertThat(this.dropped).as("nothing more dropped").hasValue(2);
 		assertThat(node.isLeader(GROUP)).as("a failing history never fails a tick").isTrue();
+	}
+
+	@Test
+	void aWriteOfTheHistoryThatHangsHoldsNoRenewalUp() {
+		MembershipNode node = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> node.isLeader(GROUP));
+		long epoch = node.currentTerm(GROUP).orElseThrow().epoch();
+		java.util.concurrent.CountDownLatch stall = new java.util.concurrent.CountDownLatch(1);
+		this.stalled.set(stall);
+		node.runIfLeader(GROUP, () -> {
+		});
+		// the write hangs for three leases: the loop renews meanwhile, as it does not wait for the history
+		Duration lease = node.settings().leaseDuration();
+		await().during(lease.multipliedBy(3)).atMost(lease.multipliedBy(4))
+			.until(() -> node.currentTerm(GROUP).map((t) -> t.epoch() == epoch).orElse(false));
+		this.stalled.set(null);
+		stall.countDown();
+		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.history.find(RunQuery.latest(10)).size() == 1);
 	}
 
 	@Test
