@@ -3,6 +3,7 @@ package dev.membership.jdbc;
 import java.util.OptionalLong;
 
 import dev.membership.leadership.FencedOutException;
+import dev.membership.leadership.FencedWrite;
 
 /**
  * What a fenced write did: it protects the rows written through it, each against a write of an older term, and says
@@ -15,7 +16,8 @@ import dev.membership.leadership.FencedOutException;
  * @param supersededBy the newest epoch that wrote the rows the write targeted, when newer than the writer's own: the
  * write changed nothing, or only some of them
  */
-public record JdbcFencedWriteResult(long rows, long matched, boolean inserted, OptionalLong supersededBy) {
+public record JdbcFencedWriteResult(long rows, long matched, boolean inserted, OptionalLong supersededBy)
+		implements FencedWrite {
 
 	/** A write whose rows are all the rows it selected. */
 	public JdbcFencedWriteResult(long rows, boolean inserted, OptionalLong supersededBy) {
@@ -23,16 +25,19 @@ public record JdbcFencedWriteResult(long rows, long matched, boolean inserted, O
 	}
 
 	/** Whether a newer term of the group wrote the rows first, so this write changed nothing. */
+	@Override
 	public boolean isFencedOut() {
 		return this.rows == 0 && this.supersededBy.isPresent();
 	}
 
 	/** Whether the write wrote some of the rows its key selected and not the others, which a newer term wrote. */
+	@Override
 	public boolean isPartial() {
 		return this.rows > 0 && this.rows < this.matched;
 	}
 
 	/** Whether the write changed or inserted every row it selected under this epoch, and at least one. */
+	@Override
 	public boolean applied() {
 		return this.rows > 0 && !isPartial();
 	}

@@ -167,6 +167,9 @@ public abstract class AbstractEpochFenceContractTests {
 			.updateMany(this.collection, Filters.exists("value"), Updates.set("value", 5));
 		assertThat(result.matchedCount()).isEqualTo(1);
 		assertThat(result.supersededBy()).hasValue(8);
+		assertThat(result.isPartial()).as("some written, one a newer epoch's: never a success").isTrue();
+		assertThat(result.applied()).isFalse();
+		assertThat(result.isFencedOut()).isFalse();
 		assertThat(document("unfenced").getInteger("value")).isEqualTo(5);
 		assertThat(document("other").getInteger("value")).isEqualTo(1);
 	}
