@@ -1,5 +1,8 @@
 package dev.membership.scheduling;
 
+import java.lang.reflect.Method;
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.spi.Fire;
@@ -11,15 +14,27 @@ import dev.membership.spi.Fire;
  */
 final class FireContext {
 
-	private static final ThreadLocal<Fire> current = new ThreadLocal<>();
+	private record Current(Fire fire, String method, List<Class<?>> parameters) {
+
+		boolean isOf(String group, Method called) {
+			return this.fire.group().equals(group) && this.method.equals(called.getName())
+					&& this.parameters.equals(List.of(called.getParameterTypes()));
+		}
+
+	}
+
+	private static final ThreadLocal<Current> current = new ThreadLocal<>();
 
 	private FireContext() {
 	}
 
-	/** Runs {@code call} as {@code fire}'s run on this thread. */
-	static void run(Fire fire, Runnable call) {
-		Fire outer = current.get();
-		current.set(fire);
+	/**
+	 * Runs {@code call} as {@code fire}'s run of {@code method} on this thread. The guard takes it by the group and the
+	 * method, not the job's name: a class with several beans has one guard for all and a job per bean.
+	 */
+	static void run(Fire fire, Method method, Runnable call) {
+		Current outer = current.get();
+		current.set(new Current(fire, method.getName(), List.of(method.getParameterTypes())));
 		try {
 			call.run();
 		}
@@ -33,14 +48,14 @@ final class FireContext {
 		}
 	}
 
-	/** The fire this thread runs for the guarded method of {@code group} and {@code job}, taken: null when none. */
-	static @Nullable Fire take(String group, String job) {
-		Fire fire = current.get();
-		if (fire == null || !fire.group().equals(group) || !fire.job().equals(job)) {
+	/** The fire this thread runs for the guarded {@code method} of {@code group}, taken: null when none. */
+	static @Nullable Fire take(String group, Method method) {
+		Current fire = current.get();
+		if (fire == null || !fire.isOf(group, method)) {
 			return null;
 		}
 		current.remove();
-		return fire;
+		return fire.fire();
 	}
 
 }

@@ -100,8 +100,9 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 				GuardedJobs.eachNodesFires(name, "a lazy bean");
 			}
 			else if (policy != null) {
-				this.fired.add(new FiredMethod(guarded, method, annotation.group(), this.jobs.job(type, method), policy,
-						annotation.concurrency()));
+				// the bean's own name: each bean of a class fires apart, with a ledger of its own
+				this.fired.add(new FiredMethod(guarded, method, annotation.group(), beanName + "#" + method.getName(),
+						policy, annotation.concurrency()));
 			}
 		});
 		return guarded;

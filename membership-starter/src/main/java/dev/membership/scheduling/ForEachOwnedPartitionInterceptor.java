@@ -55,7 +55,7 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 		if (target.group == null || registry == null) {
 			return (target.group == null) ? invocation.proceed() : null;
 		}
-		Fire fire = FireContext.take(target.group, target.job);
+		Fire fire = FireContext.take(target.group, invocation.getMethod());
 		if (fire != null && target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			return target.reactive.guardFire(proxied, registry, fire, target.maxRunTime, target.interruptOnRevoke,
 					NOTHING, NOTHING); // one partition's fire: that partition's pipeline only

@@ -135,7 +135,8 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 				GuardedJobs.eachNodesFires(type.getSimpleName() + "." + method.getName(), "a lazy bean");
 			}
 			else if (policy != null) {
-				this.fired.add(new FiredMethod(guarded, method, annotation.group(), this.jobs.job(type, method),
+				// the bean's own name: each bean of a class fires apart, with a ledger of its own
+				this.fired.add(new FiredMethod(guarded, method, annotation.group(), beanName + "#" + method.getName(),
 						policy, 1));
 			}
 		});

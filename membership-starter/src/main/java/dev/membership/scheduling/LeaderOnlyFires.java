@@ -147,7 +147,7 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 		}
 		Runnable call = new ScheduledMethodRunnable(fired.bean(), invocable, null, registrar::getObservationRegistry);
 		return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(),
-				(fire) -> gate.submit(scheduler(registrar), () -> FireContext.run(fire, call)));
+				(fire) -> gate.submit(scheduler(registrar), () -> FireContext.run(fire, fired.method(), call)));
 	}
 
 	private static TaskScheduler scheduler(ScheduledTaskRegistrar registrar) {

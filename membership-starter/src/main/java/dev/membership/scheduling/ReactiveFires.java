@@ -30,7 +30,7 @@ final class ReactiveFires {
 		Object[] result = new Object[1];
 		ReflectionUtils.makeAccessible(method);
 		try {
-			FireContext.run(fire, () -> result[0] = ReflectionUtils.invokeMethod(method, bean));
+			FireContext.run(fire, method, () -> result[0] = ReflectionUtils.invokeMethod(method, bean));
 		}
 		catch (RuntimeException ex) {
 			done.run();

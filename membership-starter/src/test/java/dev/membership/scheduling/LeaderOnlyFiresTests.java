@@ -94,6 +94,19 @@ class LeaderOnlyFiresTests {
 	}
 
 	@Test
+	void beansOfOneClassEachHaveTheirOwnFires() {
+		runner().withUserConfiguration(ThreeTickers.class).run((context) -> {
+			Membership membership = context.getBean(Membership.class);
+			ThreeTickers tickers = context.getBean(ThreeTickers.class);
+			// one ledger each: a fire of one bean never counts as another's, whatever their order
+			await().atMost(Duration.ofSeconds(10)).until(() -> tickers.ticks.values().stream()
+				.filter((fires) -> fires.size() >= 3).count() == 3);
+			assertThat(membership.scheduledJobs()).extracting((job) -> job.job())
+				.containsExactlyInAnyOrder("first#tick", "second#tick", "third#tick");
+		});
+	}
+
+	@Test
 	void fireSettingsOnAMethodWhoseFiresCannotBeTheClustersFailStartup() {
 		runner().withUserConfiguration(Misused.class).run((context) -> {
 			assertThat(context).hasFailed();
@@ -143,6 +156,45 @@ class LeaderOnlyFiresTests {
 		@Scheduled(fixedDelay = 300)
 		public void afterEachRun() {
 			this.jobs.delay.add(Instant.now());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
+	static class ThreeTickers {
+
+		final java.util.Map<String, List<Instant>> ticks = new java.util.concurrent.ConcurrentHashMap<>();
+
+		@Bean
+		Ticker first() {
+			return new Ticker("first", this.ticks);
+		}
+
+		@Bean
+		Ticker second() {
+			return new Ticker("second", this.ticks);
+		}
+
+		@Bean
+		Ticker third() {
+			return new Ticker("third", this.ticks);
+		}
+
+	}
+
+	static class Ticker {
+
+		private final List<Instant> fires = new CopyOnWriteArrayList<>();
+
+		Ticker(String name, java.util.Map<String, List<Instant>> ticks) {
+			ticks.put(name, this.fires);
+		}
+
+		@LeaderOnly
+		@Scheduled(fixedRate = 300)
+		public void tick() {
+			this.fires.add(dev.membership.leadership.LeaderContext.currentFire().orElseThrow());
 		}
 
 	}
