@@ -22,6 +22,7 @@ import dev.membership.jdbc.JdbcBroadcastKeys;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcRunHistory;
 import dev.membership.Membership;
+import dev.membership.engine.MembershipNode;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.spi.MembershipStore;
 
@@ -157,10 +158,14 @@ class MembershipJdbcAutoConfigurationTests {
 				assertThat(context.getBean(MembershipConnections.class).isShared()).isFalse();
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
+				MembershipNode node = context.getBean(MembershipNode.class);
+				// two leases long (-Dmembership.jdbc.exhausted=PT35S: past HikariCP's own 30 s connectionTimeout)
+				Duration exhausted = Duration.parse(System.getProperty("membership.jdbc.exhausted", "PT6S"));
 				try (Connection held = application.getConnection()) { // the application's only connection
-					// two leases long: renewals on the store's own pool go on
-					await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
-						.until(() -> membership.isLeader("default"));
+					// renewals and heartbeats on the store's own pool go on
+					await().during(exhausted).atMost(exhausted.plusSeconds(2))
+						.until(() -> membership.isLeader("default") && node.status().consecutiveFailures() == 0
+								&& node.status().lastHeartbeatAge().compareTo(Duration.ofSeconds(3)) < 0);
 				}
 			});
 		}

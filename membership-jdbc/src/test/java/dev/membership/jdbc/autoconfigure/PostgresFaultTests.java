@@ -24,10 +24,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * Real faults of a real PostgreSQL server under three nodes, each on the store's own bounded pool as the starter
  * builds it (lease 1 s, a renewal every 200 ms, calls bounded at 300 ms): the server frozen past the lease, a storm of
- * {@code pg_terminate_backend}, a row lock held on the lease row, a switch to read-only. For each: never two nodes
- * believe they lead at one instant (every belief recorded by the engines on one clock), the cluster leads again within
- * a lease and an interval (and the calls' bound) once the fault heals, and every node's loop reaches the store again
- * (none left blocked).
+ * {@code pg_terminate_backend}, a row lock held on the lease row, a switch to read-only, a fast and an immediate
+ * restart. For each: never two nodes believe they lead at one instant (every belief recorded by the engines on one
+ * clock), the cluster leads again within a lease and an interval (and the calls' bound) once the fault heals, and
+ * every node's loop reaches the store again (none left blocked). The application's pool exhausted is
+ * {@code MembershipJdbcAutoConfigurationTests}'; PgBouncer's transaction mode, {@code PgBouncerTransactionModeTests}.
  */
 class PostgresFaultTests {
 
@@ -139,6 +140,26 @@ class PostgresFaultTests {
 			this.admin.sql("SELECT pg_reload_conf()").query(Boolean.class).single();
 		}
 		healed("read-only server");
+	}
+
+	@Test
+	void aFastRestart() {
+		this.server.restart("fast");
+		serverUp();
+		healed("fast restart");
+	}
+
+	@Test
+	void anImmediateRestart() {
+		this.server.restart("immediate"); // crash recovery: only what was committed is there
+		serverUp();
+		healed("immediate restart");
+	}
+
+	/** The server answers again after a restart (its start and, after an immediate stop, its recovery). */
+	private void serverUp() {
+		await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+			.until(() -> this.admin.sql("SELECT 1").query(Integer.class).single() == 1);
 	}
 
 	/** Once the fault is over: a leader within the bound, every node's heartbeat again, never two believers. */

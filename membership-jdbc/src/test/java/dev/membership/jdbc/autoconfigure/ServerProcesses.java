@@ -7,21 +7,30 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The PostgreSQL server's processes (the postmaster and every process it forked), frozen with {@code SIGSTOP} and
- * resumed with {@code SIGCONT}, as a VM paused by its host or a server stuck in I/O would look to its clients.
+ * resumed with {@code SIGCONT}, as a VM paused by its host or a server stuck in I/O would look to its clients; and
+ * the server restarted.
  */
 final class ServerProcesses {
 
+	/** A word of {@code postmaster.opts}: quoted, or not. */
+	private static final Pattern TOKEN = Pattern.compile("\"([^\"]*)\"|(\\S+)");
+
 	private final long postmaster;
+
+	private final String dataDirectory;
 
 	private List<Long> frozen = List.of();
 
 	ServerProcesses(JdbcClient admin) {
 		String dataDirectory = admin.sql("SELECT current_setting('data_directory')").query(String.class).single();
+		this.dataDirectory = dataDirectory;
 		try {
 			// postmaster.pid: the postmaster's process id on its first line
 			this.postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDirectory, "postmaster.pid")).get(0).trim());
@@ -50,12 +59,46 @@ final class ServerProcesses {
 		}
 	}
 
+	/**
+	 * Restarts the server as {@code pg_ctl restart -m mode} would ({@code fast}: {@code SIGINT}, sessions ended and a
+	 * checkpoint; {@code immediate}: {@code SIGQUIT}, every process killed and crash recovery at the start), with the
+	 * command line it was started with ({@code postmaster.opts}); by hand, as {@code pg_ctl} refuses to run as root.
+	 */
+	void restart(String mode) {
+		try {
+			// as root, the way the embedded server started it: in a user namespace of its own, where it is not root
+			List<String> command = new ArrayList<>(isRoot() ? List.of("unshare", "-U") : List.of());
+			Matcher token = TOKEN.matcher(Files.readString(Path.of(this.dataDirectory, "postmaster.opts")).trim());
+			while (token.find()) {
+				command.add((token.group(1) != null) ? token.group(1) : token.group(2));
+			}
+			signal("fast".equals(mode) ? "-INT" : "-QUIT", List.of(this.postmaster));
+			ProcessHandle.of(this.postmaster).ifPresent((p) -> p.onExit().orTimeout(60, TimeUnit.SECONDS).join());
+			new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static boolean isRoot() {
+		return "root".equals(System.getProperty("user.name"));
+	}
+
 	private static void signal(String signal, List<Long> pids) {
 		List<String> command = new ArrayList<>(List.of("kill", signal));
 		pids.forEach((pid) -> command.add(Long.toString(pid)));
+		run(command);
+	}
+
+	private static void run(List<String> command) {
 		try {
-			Process kill = new ProcessBuilder(command).inheritIO().start();
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			if (!process.waitFor(90, TimeUnit.SECONDS) || process.exitValue() != 0) {
 				throw new IllegalStateException("Could not " + command);
 			}
 		}
