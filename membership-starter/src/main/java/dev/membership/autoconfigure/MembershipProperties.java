@@ -723,7 +723,10 @@ public class MembershipProperties {
 			 */
 			private boolean shared = false;
 
-			/** How many connections the store's own pool keeps. */
+			/**
+			 * How many connections the store's own pools keep: one for the run history and the broadcast keys, the
+			 * others for the node's loop (with one, they share it).
+			 */
 			private int size = 2;
 
 			public boolean isShared() {

@@ -3,6 +3,7 @@ package dev.membership.jdbc.autoconfigure;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 
 import javax.sql.DataSource;
@@ -43,11 +44,18 @@ final class MembershipConnections implements DisposableBean {
 
 	private final DataSource dataSource;
 
-	private final @Nullable AutoCloseable pool;
+	private final DataSource history;
 
-	private MembershipConnections(DataSource dataSource, @Nullable AutoCloseable pool) {
+	private final List<AutoCloseable> pools;
+
+	private MembershipConnections(DataSource dataSource, DataSource history, List<AutoCloseable> pools) {
 		this.dataSource = dataSource;
-		this.pool = pool;
+		this.history = history;
+		this.pools = pools;
+	}
+
+	private static MembershipConnections shared(DataSource application) {
+		return new MembershipConnections(application, application, List.of());
 	}
 
 	/** The store's connections: a pool of its own, or {@code application}'s when asked or when none can be built. */
@@ -62,7 +70,7 @@ final class MembershipConnections implements DisposableBean {
 					+ "brings it), or remove membership.jdbc.url to keep the cluster in the application's database");
 		}
 		if (jdbc.getPool().isShared()) {
-			return new MembershipConnections(application, null);
+			return shared(application);
 		}
 		Target target = Target.of(application, beanFactory, jdbc);
 		if (target == null || !HIKARI_PRESENT) {
@@ -72,24 +80,43 @@ final class MembershipConnections implements DisposableBean {
 					+ "membership.jdbc.pool.shared=true to say this is meant", (target == null)
 							? "its URL cannot be read from the application's DataSource" : "HikariCP is not on the "
 									+ "classpath");
-			return new MembershipConnections(application, null);
+			return shared(application);
 		}
-		HikariDataSource pool = Hikari.pool(target, jdbc.getPool().getSize(), operationTimeout);
-		return new MembershipConnections(new BoundedReads(pool, operationTimeout), pool);
+		int size = jdbc.getPool().getSize();
+		if (size < 1) {
+			throw new IllegalStateException("membership.jdbc.pool.size is " + size + ": the store needs at least one "
+					+ "connection of its own. Set it to 2 (the default) or more, or membership.jdbc.pool.shared=true");
+		}
+		// the node's loop apart from the run history and the broadcast keys (their writes and the actuator's reads),
+		// so that neither waits for a connection the other holds; one pool for all with a single connection
+		HikariDataSource loop = Hikari.pool(target, Math.max(1, size - 1), operationTimeout, "membership");
+		if (size == 1) {
+			DataSource bounded = new BoundedReads(loop, operationTimeout);
+			return new MembershipConnections(bounded, bounded, List.of(loop));
+		}
+		HikariDataSource history = Hikari.pool(target, 1, operationTimeout, "membership-history");
+		return new MembershipConnections(new BoundedReads(loop, operationTimeout),
+				new BoundedReads(history, operationTimeout), List.of(loop, history));
 	}
 
+	/** The store's connections, for the node's loop. */
 	DataSource dataSource() {
 		return this.dataSource;
 	}
 
+	/** The run history's and the broadcast keys' connections. */
+	DataSource historyDataSource() {
+		return this.history;
+	}
+
 	boolean isShared() {
-		return this.pool == null;
+		return this.pools.isEmpty();
 	}
 
 	@Override
 	public void destroy() throws Exception {
-		if (this.pool != null) {
-			this.pool.close();
+		for (AutoCloseable pool : this.pools) {
+			pool.close();
 		}
 	}
 
@@ -147,10 +174,10 @@ final class MembershipConnections implements DisposableBean {
 			return new Target(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword(), driver);
 		}
 
-		static HikariDataSource pool(Target target, int size, Duration operationTimeout) {
+		static HikariDataSource pool(Target target, int size, Duration operationTimeout, String name) {
 			HikariConfig config = new HikariConfig();
 			config.setDataSourceProperties(target.driver());
-			config.setPoolName("membership");
+			config.setPoolName(name);
 			config.setJdbcUrl(target.url());
 			config.setUsername(target.username());
 			config.setPassword(target.password());

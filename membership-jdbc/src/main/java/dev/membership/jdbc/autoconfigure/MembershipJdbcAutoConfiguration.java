@@ -89,7 +89,7 @@ public class MembershipJdbcAutoConfiguration {
 	JdbcRunHistory membershipRunHistory(ObjectProvider<MembershipConnections> connections, DataSource dataSource,
 			MembershipProperties properties, MembershipSettings settings) {
 		MembershipProperties.History history = properties.getHistory();
-		return new JdbcRunHistory(storeDataSource(connections, dataSource), storeSettings(properties, settings),
+		return new JdbcRunHistory(historyDataSource(connections, dataSource), storeSettings(properties, settings),
 				history.getRetention(), history.getMaxRuns());
 	}
 
@@ -103,14 +103,17 @@ public class MembershipJdbcAutoConfiguration {
 	@Conditional(NoBroadcastKeysConfigured.class)
 	BroadcastKeySource jdbcBroadcastKeys(ObjectProvider<MembershipConnections> connections, DataSource dataSource,
 			MembershipProperties properties, MembershipSettings settings) {
-		return new JdbcBroadcastKeys(storeDataSource(connections, dataSource), storeSettings(properties, settings));
+		return new JdbcBroadcastKeys(historyDataSource(connections, dataSource), storeSettings(properties, settings));
 	}
 
-	/** The store's own connections, or the application's DataSource beside a store bean of the application's. */
-	private static DataSource storeDataSource(ObjectProvider<MembershipConnections> connections,
+	/**
+	 * The run history's and the broadcast keys' connections: the store's own (apart from the loop's), or the
+	 * application's DataSource beside a store bean of the application's.
+	 */
+	private static DataSource historyDataSource(ObjectProvider<MembershipConnections> connections,
 			DataSource dataSource) {
 		MembershipConnections own = connections.getIfAvailable();
-		return (own != null) ? own.dataSource() : dataSource;
+		return (own != null) ? own.historyDataSource() : dataSource;
 	}
 
 	/**

@@ -175,6 +175,27 @@ class MembershipJdbcAutoConfigurationTests {
 	}
 
 	@Test
+	void theRunHistoryAndTheKeysHaveAConnectionApartFromTheLoops() throws Exception {
+		com.zaxxer.hikari.HikariDataSource application = applicationPool();
+		try {
+			this.runner.withBean(DataSource.class, () -> application).run((context) -> {
+				MembershipConnections connections = context.getBean(MembershipConnections.class);
+				assertThat(connections.historyDataSource()).isNotSameAs(connections.dataSource());
+				Membership membership = context.getBean(Membership.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
+				// a history write, or an actuator's read of it, that holds its connection holds no renewal up
+				try (Connection held = connections.historyDataSource().getConnection()) {
+					await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
+						.until(() -> membership.isLeader("default"));
+				}
+			});
+		}
+		finally {
+			application.close();
+		}
+	}
+
+	@Test
 	void onTheApplicationsPoolTheStoreLosesItsLeaseWhenTheApplicationHoldsEveryConnection() throws Exception {
 		com.zaxxer.hikari.HikariDataSource application = applicationPool();
 		try {
