@@ -121,15 +121,21 @@ final class MembershipConnections implements DisposableBean {
 	}
 
 	/**
-	 * Where the store's own pool connects, and the driver's properties it keeps (SSL, say) from the application's
-	 * HikariCP pool.
+	 * Where the store's own pool connects, and what it keeps from the application's HikariCP pool: the driver's
+	 * properties (SSL, say), the schema and the SQL each connection runs first (a {@code search_path}, say), so that
+	 * the store finds its tables where it found them on the application's pool.
 	 */
-	record Target(String url, @Nullable String username, @Nullable String password, Properties driver) {
+	record Target(String url, @Nullable String username, @Nullable String password, Properties driver,
+			@Nullable String schema, @Nullable String initSql) {
+
+		Target(String url, @Nullable String username, @Nullable String password) {
+			this(url, username, password, new Properties(), null, null);
+		}
 
 		static @Nullable Target of(DataSource application, ListableBeanFactory beanFactory,
 				MembershipProperties.Jdbc jdbc) {
 			if (StringUtils.hasText(jdbc.getUrl())) {
-				return new Target(jdbc.getUrl(), jdbc.getUsername(), jdbc.getPassword(), new Properties());
+				return new Target(jdbc.getUrl(), jdbc.getUsername(), jdbc.getPassword());
 			}
 			Target pool = HIKARI_PRESENT ? Hikari.target(application) : null;
 			if (pool != null) {
@@ -146,8 +152,7 @@ final class MembershipConnections implements DisposableBean {
 		static @Nullable Target target(ListableBeanFactory beanFactory) {
 			DataSourceProperties properties = beanFactory.getBeanProvider(DataSourceProperties.class).getIfUnique();
 			return (properties != null && StringUtils.hasText(properties.getUrl()))
-					? new Target(properties.getUrl(), properties.determineUsername(), properties.determinePassword(),
-							new Properties())
+					? new Target(properties.getUrl(), properties.determineUsername(), properties.determinePassword())
 					: null;
 		}
 
@@ -171,7 +176,8 @@ final class MembershipConnections implements DisposableBean {
 			}
 			Properties driver = new Properties();
 			driver.putAll(hikari.getDataSourceProperties());
-			return new Target(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword(), driver);
+			return new Target(hikari.getJdbcUrl(), hikari.getUsername(), hikari.getPassword(), driver,
+					hikari.getSchema(), hikari.getConnectionInitSql());
 		}
 
 		static HikariDataSource pool(Target target, int size, Duration operationTimeout, String name) {
@@ -181,6 +187,12 @@ final class MembershipConnections implements DisposableBean {
 			config.setJdbcUrl(target.url());
 			config.setUsername(target.username());
 			config.setPassword(target.password());
+			if (target.schema() != null) {
+				config.setSchema(target.schema());
+			}
+			if (target.initSql() != null) {
+				config.setConnectionInitSql(target.initSql());
+			}
 			config.setMaximumPoolSize(size);
 			config.setMinimumIdle(size);
 			config.setAutoCommit(true);

@@ -235,6 +235,30 @@ class MembershipJdbcAutoConfigurationTests {
 				.hasMessageContaining("membership.jdbc.operation-timeout (PT3S) is not shorter than the lease"));
 	}
 
+	@Test
+	void theStoresOwnPoolKeepsTheSchemaOfTheApplicationsPool() throws Exception {
+		org.springframework.jdbc.core.simple.JdbcClient.create(postgres.dataSource())
+			.sql("CREATE SCHEMA IF NOT EXISTS tenant_a")
+			.update();
+		com.zaxxer.hikari.HikariDataSource application = applicationPool();
+		application.setSchema("tenant_a");
+		try {
+			this.runner.withBean(DataSource.class, () -> application).run((context) -> {
+				assertThat(context.getBean(MembershipConnections.class).isShared()).isFalse();
+				Membership membership = context.getBean(Membership.class);
+				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
+				// the tables where the application's pool would have put them, as when the store shared it
+				assertThat(org.springframework.jdbc.core.simple.JdbcClient.create(postgres.dataSource())
+					.sql("SELECT count(*) FROM tenant_a.auto_leases WHERE name = 'default'")
+					.query(Long.class)
+					.single()).isEqualTo(1);
+			});
+		}
+		finally {
+			application.close();
+		}
+	}
+
 	/** An application's HikariCP pool of one connection, which waits 20 s for it as HikariCP's default would. */
 	private static com.zaxxer.hikari.HikariDataSource applicationPool() {
 		com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
