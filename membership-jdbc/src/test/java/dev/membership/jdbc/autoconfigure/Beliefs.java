@@ -35,6 +35,11 @@ final class Beliefs implements LeadershipObserver {
 		return this.closed.size() + this.open.size();
 	}
 
+	/** When the latest belief that ended, ended ({@code Long.MIN_VALUE}: none did). */
+	synchronized long lastEndNanos() {
+		return this.closed.stream().mapToLong(Interval::end).max().orElse(Long.MIN_VALUE);
+	}
+
 	/** Beliefs in one unit that overlapped another's in time. */
 	synchronized int overlaps() {
 		Map<String, List<Interval>> byUnit = new HashMap<>();

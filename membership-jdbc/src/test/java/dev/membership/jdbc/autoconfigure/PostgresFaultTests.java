@@ -82,7 +82,7 @@ class PostgresFaultTests {
 		this.server.freeze();
 		// the leader cannot renew: its belief ends by its own clock, before the lease could expire in the database
 		await().atMost(LEASE.plusSeconds(2)).until(() -> this.nodes.stream().noneMatch((n) -> n.isLeader("default")));
-		assertThat(Duration.ofNanos(System.nanoTime() - frozen)).isLessThan(LEASE.plusSeconds(2));
+		beliefEndedWithinALeaseOf(frozen);
 		hold(LEASE); // frozen for twice the lease, in all
 		this.server.resume();
 		healed("frozen server");
@@ -107,11 +107,13 @@ class PostgresFaultTests {
 	void aRowLockHeldOnTheLeaseRow() throws Exception {
 		try (var connection = postgres.dataSource().getConnection()) {
 			connection.setAutoCommit(false);
+			long locked = System.nanoTime();
 			try (var lock = connection.prepareStatement("SELECT * FROM fault_leases WHERE name = 'default' FOR UPDATE")) {
 				lock.executeQuery().close();
 			}
 			await().atMost(LEASE.plusSeconds(2)).until(() -> this.nodes.stream()
 				.noneMatch((n) -> n.isLeader("default")));
+			beliefEndedWithinALeaseOf(locked);
 			hold(LEASE);
 			// the server gives a wait up as the node's call does: no backend left waiting for the lock
 			assertThat(this.admin.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
@@ -177,6 +179,16 @@ class PostgresFaultTests {
 		assertThat(this.beliefs.overlaps()).as("two believers at one instant").isZero();
 		System.out.printf("%s: a leader %d ms after it healed; %d beliefs, none overlapping%n", fault,
 				leaderless.toMillis(), this.beliefs.count());
+	}
+
+	/**
+	 * The leader's belief, as its engine ended it on the shared clock, ended less than a lease after the fault began:
+	 * its last renewal came before the fault, so its lease could not expire in the database any earlier.
+	 */
+	private void beliefEndedWithinALeaseOf(long faultNanos) {
+		assertThat(this.beliefs.lastEndNanos() - faultNanos).as("nanos from the fault to the belief's end")
+			.isPositive()
+			.isLessThan(LEASE.toNanos());
 	}
 
 	/** Keeps a fault on for {@code duration}: the fault's length, not a wait for something to happen. */
