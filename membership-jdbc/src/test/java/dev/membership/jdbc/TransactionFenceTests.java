@@ -76,20 +76,11 @@ class TransactionFenceTests {
 	@Test
 	void aTakeOverWaitsForTheOlderTermsOpenTransactionWhichCommitsFirst() throws Exception {
 		LeaseRecord first = take("payouts", this.a);
-		try (Connection connection = postgres.dataSource().getConnection()) {
-			Transactions tx = new Transactions(new SingleConnectionDataSource(connection, true));
-			CountDownLatch fenced = new CountDownLatch(1);
-			CountDownLatch commit = new CountDownLatch(1);
-			CompletableFuture<Void> stale = CompletableFuture.runAsync(() -> tx.run(fence(first), 1, () -> {
-				fenced.countDown();
-				await(commit);
-			}));
-			assertThat(fenced.await(5, TimeUnit.SECONDS)).isTrue();
+		try (OpenTransaction stale = new OpenTransaction(first)) {
 			CompletableFuture<LeaseRecord> takeOver = CompletableFuture.supplyAsync(() -> take("payouts", this.b));
 			Awaitility.await().atMost(Duration.ofSeconds(5)).until(this::aTakeOverWaitsForALock);
 			assertThat(takeOver).as("the take-over waits for the fenced transaction").isNotDone();
-			commit.countDown();
-			stale.get(5, TimeUnit.SECONDS);
+			stale.commit().get(5, TimeUnit.SECONDS);
 			assertThat(takeOver.get(5, TimeUnit.SECONDS).epoch()).isEqualTo(first.epoch() + 1);
 			assertThat(this.jdbc.sql("SELECT pg_xact_commit_timestamp(p.xmin) < pg_xact_commit_timestamp(t.xmin) "
 					+ "FROM payouts p, tf_terms t WHERE p.id = 1 AND t.name = 'payouts'").query(Boolean.class).single())
@@ -101,19 +92,10 @@ class TransactionFenceTests {
 	@Test
 	void aTakeOverEndsAnOlderTermsTransactionHeldOpenPastItsWait() throws Exception {
 		LeaseRecord first = take("payouts", this.a);
-		try (Connection connection = postgres.dataSource().getConnection()) {
-			Transactions tx = new Transactions(new SingleConnectionDataSource(connection, true));
-			CountDownLatch fenced = new CountDownLatch(1);
-			CountDownLatch commit = new CountDownLatch(1);
-			CompletableFuture<Void> stale = CompletableFuture.runAsync(() -> tx.run(fence(first), 1, () -> {
-				fenced.countDown();
-				await(commit); // a leader paused with its transaction open
-			}));
-			assertThat(fenced.await(5, TimeUnit.SECONDS)).isTrue();
+		try (OpenTransaction stale = new OpenTransaction(first)) { // a leader paused with its transaction open
 			LeaseRecord second = take("payouts", this.b);
 			assertThat(second.epoch()).isEqualTo(first.epoch() + 1);
-			commit.countDown();
-			assertThat(stale).failsWithin(Duration.ofSeconds(5));
+			assertThat(stale.commit()).failsWithin(Duration.ofSeconds(5));
 			assertThat(payouts()).as("the ended transaction never committed").isZero();
 		}
 	}
@@ -121,19 +103,10 @@ class TransactionFenceTests {
 	@Test
 	void aRenewalDoesNotWaitForAFencedTransaction() throws Exception {
 		LeaseRecord first = take("payouts", this.a);
-		try (Connection connection = postgres.dataSource().getConnection()) {
-			Transactions tx = new Transactions(new SingleConnectionDataSource(connection, true));
-			CountDownLatch fenced = new CountDownLatch(1);
-			CountDownLatch commit = new CountDownLatch(1);
-			CompletableFuture<Void> open = CompletableFuture.runAsync(() -> tx.run(fence(first), 1, () -> {
-				fenced.countDown();
-				await(commit);
-			}));
-			assertThat(fenced.await(5, TimeUnit.SECONDS)).isTrue();
+		try (OpenTransaction open = new OpenTransaction(first)) {
 			Instant now = this.store.serverTime().orElseThrow();
 			assertThat(this.store.renew("payouts", this.a, first.epoch(), now.plusSeconds(30), null)).isPresent();
-			commit.countDown();
-			open.get(5, TimeUnit.SECONDS);
+			open.commit().get(5, TimeUnit.SECONDS);
 			assertThat(payouts()).isEqualTo(1);
 		}
 	}
@@ -184,6 +157,43 @@ class TransactionFenceTests {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * A fenced transaction of {@code term} that inserts payout 1, held open on a connection of its own (as a paused
+	 * leader's would be) from its fence until {@link #commit()}.
+	 */
+	private final class OpenTransaction implements AutoCloseable {
+
+		private final Connection connection;
+
+		private final CountDownLatch commit = new CountDownLatch(1);
+
+		private final CompletableFuture<Void> outcome;
+
+		OpenTransaction(LeaseRecord term) throws Exception {
+			this.connection = postgres.dataSource().getConnection();
+			Transactions tx = new Transactions(new SingleConnectionDataSource(this.connection, true));
+			CountDownLatch fenced = new CountDownLatch(1);
+			this.outcome = CompletableFuture.runAsync(() -> tx.run(fence(term), 1, () -> {
+				fenced.countDown();
+				TransactionFenceTests.await(this.commit);
+			}));
+			assertThat(fenced.await(5, TimeUnit.SECONDS)).as("the transaction passed its fence").isTrue();
+		}
+
+		/** Lets the transaction go on to its insert and commit: its outcome. */
+		CompletableFuture<Void> commit() {
+			this.commit.countDown();
+			return this.outcome;
+		}
+
+		@Override
+		public void close() throws Exception {
+			this.commit.countDown();
+			this.connection.close();
+		}
+
 	}
 
 	/** Fenced transactions on one data source, as an application runs them. */
