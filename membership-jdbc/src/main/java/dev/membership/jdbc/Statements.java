@@ -50,8 +50,10 @@ final class Statements {
 
 	final String terms;
 
-	/** How long a take-over waits for an older term's fenced transactions before it ends them: a quarter of a call
-	 * (the take-over, the ending and the second take-over stay within the call's bound). */
+	/**
+	 * How long a take-over waits for an older term's fenced transactions before it ends them: a quarter of a call (the
+	 * take-over, the ending and the second take-over stay within the call's bound).
+	 */
 	final long takeOverWaitMillis;
 
 	final long operationMillis;

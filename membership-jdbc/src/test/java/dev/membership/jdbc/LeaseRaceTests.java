@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Many clients racing for the same few leases on a real PostgreSQL server, each on a connection of its own, for ten
  * seconds in the build ({@code -Dmembership.jdbc.race=PT60S} for a minute): acquisitions, take-overs of terms their
- * holders let go, renewals one by one and all at once, and releases, with leases of 5 to 60 ms so that they expire all the time. Every
- * answer is recorded, and then: no epoch of a lease was handed out twice, every lease's epochs are 1, 2, 3, ... in the
- * order of the server's stamps, and no renewal of a term succeeded after the next term began.
+ * holders let go, renewals one by one and all at once, and releases, with leases of 5 to 60 ms so that they expire all
+ * the time. Every answer is recorded, and then: no epoch of a lease was handed out twice, every lease's epochs are 1,
+ * 2, 3, ... in the order of the server's stamps, and no renewal of a term succeeded after the next term began.
  */
 class LeaseRaceTests {
 

@@ -30,10 +30,10 @@ import dev.membership.spi.LeaseRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Take-overs racing fenced multi-statement transactions on a real PostgreSQL server, for five seconds
- * in the build ({@code -Dmembership.jdbc.fence-race=PT60S} for a minute). Clients take a lease of 20 to 80 ms whenever it is free
- * and keep running transactions under the last epoch they took, whether or not they still hold it (a leader that
- * does not know it was paused), each of two inserts with a pause between them, now and then past the take-over's wait.
+ * Take-overs racing fenced multi-statement transactions on a real PostgreSQL server, for five seconds in the build
+ * ({@code -Dmembership.jdbc.fence-race=PT60S} for a minute). Clients take a lease of 20 to 80 ms whenever it is free
+ * and keep running transactions under the last epoch they took, whether or not they still hold it (a leader that does
+ * not know it was paused), each of two inserts with a pause between them, now and then past the take-over's wait.
  * Then, by the server's commit timestamps: no fenced transaction committed after a newer term of its lease began, and
  * every committed one wrote both its rows.
  */

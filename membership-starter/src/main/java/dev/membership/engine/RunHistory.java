@@ -20,8 +20,9 @@ import dev.membership.spi.RunOutcome;
 /**
  * This node's part of the cluster's run history: every run's start and end, kept in a bounded buffer and written in
  * one store call after a tick in which any run began or ended (none otherwise), on the runtime's history lane so that
- * the loop never waits for it, and once more as the node leaves. While the store cannot be reached the buffer keeps the newest {@code capacity} runs; older ones are dropped
- * and counted ({@link ElectionMetrics#runsDropped}). Nothing here is on a safety path.
+ * the loop never waits for it, and once more as the node leaves. While the store cannot be reached the buffer keeps
+ * the newest {@code capacity} runs; older ones are dropped and counted ({@link ElectionMetrics#runsDropped}). Nothing
+ * here is on a safety path.
  */
 final class RunHistory implements RunObserver {
 

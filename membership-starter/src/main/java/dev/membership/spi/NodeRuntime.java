@@ -9,9 +9,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where a node's work runs: its loop (every store call, one at a time, but the run history's), its watchdog
- * (deadlines, even while the loop waits on a call), the run history's writes, and two event lanes (the starter's reactions, the application's listener). The default
- * gives each a thread of its own; a simulator runs every node of a cluster on one thread in
- * virtual time. The node's protocol code is the same either way. For tests and tools, not for applications.
+ * (deadlines, even while the loop waits on a call), the run history's writes, and two event lanes (the starter's
+ * reactions, the application's listener). The default gives each a thread of its own; a simulator runs every node of a
+ * cluster on one thread in virtual time. The node's protocol code is the same either way. For tests and tools, not for
+ * applications.
  */
 public interface NodeRuntime {
 

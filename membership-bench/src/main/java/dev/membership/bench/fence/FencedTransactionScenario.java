@@ -117,9 +117,10 @@ public final class FencedTransactionScenario {
 					Table.num(renew.max(), 3));
 		}
 		table.note("A transaction: the fence (if any), the application's work (a pause), UPDATE of one of " + ACCOUNTS
-				+ " accounts, INSERT of an event, COMMIT (BEGIN rides the first statement). The transaction fence adds one statement (the term row FOR SHARE and a shared "
-				+ "advisory lock); the row fence makes the update a CTE that also counts the rows its key selects; "
-				+ "the naive fence adds one statement that locks the lease row, which every renewal updates.");
+				+ " accounts, INSERT of an event, COMMIT (BEGIN rides the first statement). The transaction fence adds "
+				+ "one statement (the term row FOR SHARE and a shared advisory lock); the row fence makes the update a "
+				+ "CTE that also counts the rows its key selects; the naive fence adds one statement that locks the "
+				+ "lease row, which every renewal updates.");
 		return table;
 	}
 

@@ -33,9 +33,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Three nodes on PostgreSQL through PgBouncer in transaction mode (two server connections for all of them), with the
  * application's URL as written, no flags: one leader and one epoch for the whole window and no statement error, where
- * on the application's pool alone (pgjdbc's server-side prepared statements after five executions, each transaction
- * on any server connection) the store's calls fail within seconds. Needs Debian's {@code pgbouncer} ({@code .ci/run} installs it; with
- * {@code MEMBERSHIP_REQUIRE_PGBOUNCER} set the test fails rather than skips without it).
+ * on the application's pool alone (pgjdbc's server-side prepared statements after five executions, each transaction on
+ * any server connection) the store's calls fail within seconds. Needs Debian's {@code pgbouncer} ({@code .ci/run}
+ * installs it; with {@code MEMBERSHIP_REQUIRE_PGBOUNCER} set the test fails rather than skips without it).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class PgBouncerTransactionModeTests {
