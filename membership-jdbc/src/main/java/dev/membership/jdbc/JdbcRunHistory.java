@@ -19,13 +19,16 @@ import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
+import dev.membership.spi.RunRings;
 
 import static dev.membership.jdbc.Statements.instant;
 import static dev.membership.jdbc.Statements.timestamp;
 
 /**
  * The run history in PostgreSQL ({@code membership_runs}): one row per run in a ring of {@code maxRuns} slots per
- * job, partition and node process, so that it stays bounded by count; rows older than the retention are deleted by
+ * job, partition and node process, so that it stays bounded by count (and, as a process writes a job and partition for
+ * the first time, what earlier processes left of it is cut to the newest {@code maxRuns}: {@link RunRings}); rows
+ * older than the retention are deleted by
  * the same statement that writes a batch, at most {@value #EXPIRED_PER_SAVE} at a time (the node writes its history
  * apart from its loop: a save never holds a renewal up). A batch is one statement: runs that began are written whole
  * (their slot's row replaced), runs that ended update their row while the slot is still theirs.
@@ -56,6 +59,11 @@ public final class JdbcRunHistory implements RunHistoryStore {
 
 	private final String table;
 
+	/** Cuts a job and partition to its newest runs, as a ring opens; a slot that a newer run took meanwhile stays. */
+	private final String trim;
+
+	private final RunRings rings = new RunRings();
+
 	public JdbcRunHistory(DataSource dataSource, JdbcStoreSettings settings, Duration retention, int maxRuns) {
 		if (maxRuns < 1) {
 			throw new IllegalArgumentException("The history keeps at least one run per job, not " + maxRuns);
@@ -66,6 +74,9 @@ public final class JdbcRunHistory implements RunHistoryStore {
 		this.retention = retention;
 		this.maxRuns = maxRuns;
 		this.table = settings.table("runs");
+		this.trim = "WITH old AS (SELECT slot, started_at FROM " + this.table + " WHERE job = ? AND coalesce(partition, "
+				+ "-1) = ? ORDER BY started_at DESC OFFSET ? LIMIT " + RunRings.TRIM_AT_MOST + ") DELETE FROM "
+				+ this.table + " r USING old WHERE r.slot = old.slot AND r.started_at = old.started_at";
 		String input = "unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
 				+ "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
 				+ "?::text[], ?::boolean[]) AS i(slot, run, process, sequence, job, group_name, partition, node_id, "
@@ -100,6 +111,14 @@ public final class JdbcRunHistory implements RunHistoryStore {
 	public void save(List<RunRecord> records) {
 		if (records.isEmpty()) {
 			return;
+		}
+		List<RunRecord> opening = this.rings.opening(records);
+		if (!opening.isEmpty()) {
+			this.sql.call("trim the history as " + opening.size() + " ring(s) open", () -> this.sql.jdbc
+				.batchUpdate(this.trim, opening.stream()
+					.map((r) -> new Object[] { r.job(), (r.partition() != null) ? r.partition() : -1, this.maxRuns })
+					.toList()));
+			this.rings.trimmed(opening);
 		}
 		this.sql.call("write " + records.size() + " run(s) to the history", () -> this.sql.jdbc.update((c) -> {
 			PreparedStatement ps = c.prepareStatement(this.save);

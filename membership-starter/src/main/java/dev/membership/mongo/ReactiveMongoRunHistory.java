@@ -15,6 +15,7 @@ import reactor.core.publisher.Mono;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
+import dev.membership.spi.RunRings;
 
 /**
  * {@link MongoRunHistory} on the application's reactive driver. Each call blocks only the membership node's loop (a
@@ -27,6 +28,8 @@ public class ReactiveMongoRunHistory implements RunHistoryStore {
 	private final Duration retention;
 
 	private final int maxRuns;
+
+	private final RunRings rings = new RunRings();
 
 	private final Duration blockAtMost;
 
@@ -51,6 +54,20 @@ public class ReactiveMongoRunHistory implements RunHistoryStore {
 		if (records.isEmpty()) {
 			return;
 		}
+		List<RunRecord> opening = this.rings.opening(records);
+		for (RunRecord ring : opening) {
+			List<Document> old = MembershipDocuments.call("find runs to trim",
+					() -> Flux.from(this.runs.find(RunDocuments.ring(ring))
+						.sort(RunDocuments.newestFirst())
+						.skip(this.maxRuns)
+						.limit(RunRings.TRIM_AT_MOST)
+						.projection(RunDocuments.slotAndRun())).collectList().block(this.blockAtMost));
+			if (old != null && !old.isEmpty()) {
+				MembershipDocuments.call("trim runs",
+						() -> Mono.from(this.runs.deleteMany(RunDocuments.exactly(old))).block(this.blockAtMost));
+			}
+		}
+		this.rings.trimmed(opening);
 		MembershipDocuments.call("save runs", () -> Mono.from(this.runs.bulkWrite(
 				RunDocuments.writes(records, this.retention, this.maxRuns), new BulkWriteOptions().ordered(false)))
 			.block(this.blockAtMost));

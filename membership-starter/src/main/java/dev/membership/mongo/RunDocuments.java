@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.IndexModel;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
@@ -27,7 +28,8 @@ import dev.membership.spi.RunRecord;
 
 /**
  * The run history's documents, for both drivers: one per run, in a ring of {@code maxRuns} slots per job, partition
- * and node process ({@code _id}), so that the history stays bounded by count with no extra call; an {@code expireAt}
+ * and node process ({@code _id}), so that the history stays bounded by count with no extra call but a trim as a ring
+ * opens ({@link dev.membership.spi.RunRings}); an {@code expireAt}
  * that a TTL index acts on bounds it by age. A run's start replaces its slot's document; its end updates that document
  * only while it is still this run's.
  */
@@ -112,6 +114,23 @@ final class RunDocuments {
 			criteria.add(Filters.gte("startedAt", date(query.since())));
 		}
 		return criteria.isEmpty() ? new Document() : Filters.and(criteria);
+	}
+
+	/** The runs of {@code record}'s job and partition, of every process. */
+	static Bson ring(RunRecord record) {
+		return Filters.and(Filters.eq("job", record.job()), Filters.eq("partition", record.partition()));
+	}
+
+	/** What a trim reads of each run past the newest: enough to delete it only while its slot still holds it. */
+	static Bson slotAndRun() {
+		return Projections.include("_id", "run");
+	}
+
+	/** Exactly the runs {@code found} read, not a newer one that took a slot meanwhile. */
+	static Bson exactly(List<Document> found) {
+		return Filters.or(found.stream()
+			.map((d) -> Filters.and(Filters.eq("_id", d.get("_id")), Filters.eq("run", d.get("run"))))
+			.toList());
 	}
 
 	static Bson newestFirst() {

@@ -15,7 +15,8 @@ public interface RunHistoryStore {
 	/**
 	 * Writes {@code records} in one call: a record marked {@link RunRecord#first()} whole, any other only its end (no
 	 * effect when the store no longer keeps that run). A store keeps a bounded number of runs per job, partition and
-	 * node process (the oldest replaced), and none older than a retention it is set up with.
+	 * node process (the oldest replaced), none older than a retention it is set up with, and a bounded number per job
+	 * and partition however many processes came and went (see {@link RunRings}).
 	 */
 	void save(List<RunRecord> records);
 

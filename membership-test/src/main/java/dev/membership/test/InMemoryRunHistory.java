@@ -13,10 +13,12 @@ import java.util.Objects;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
+import dev.membership.spi.RunRings;
 
 /**
  * The run history in memory, as the MongoDB one keeps it: at most {@code maxRuns} runs per job, partition and node
- * process (the oldest replaced), none older than {@code retention} by {@code clock}. Passes {@link RunHistoryContract};
+ * process (the oldest replaced; what earlier processes left cut to the newest {@code maxRuns} as a process writes a job
+ * and partition for the first time), none older than {@code retention} by {@code clock}. Passes {@link RunHistoryContract};
  * what {@code @AutoConfigureMembershipTest} gives a node, so that a test can read the runs it made.
  */
 public class InMemoryRunHistory implements RunHistoryStore {
@@ -26,6 +28,8 @@ public class InMemoryRunHistory implements RunHistoryStore {
 	private final Duration retention;
 
 	private final int maxRuns;
+
+	private final RunRings rings = new RunRings();
 
 	/** By slot: a job, partition and process's ring. */
 	private final Map<String, RunRecord> runs = new LinkedHashMap<>();
@@ -49,6 +53,18 @@ public class InMemoryRunHistory implements RunHistoryStore {
 
 	@Override
 	public synchronized void save(List<RunRecord> records) {
+		List<RunRecord> opening = this.rings.opening(records);
+		for (RunRecord ring : opening) {
+			this.runs.values()
+				.stream()
+				.filter((run) -> run.job().equals(ring.job()) && Objects.equals(run.partition(), ring.partition()))
+				.sorted(Comparator.comparing(RunRecord::startedAt).reversed())
+				.skip(this.maxRuns)
+				.limit(RunRings.TRIM_AT_MOST)
+				.toList()
+				.forEach((old) -> this.runs.values().remove(old));
+		}
+		this.rings.trimmed(opening);
 		for (RunRecord record : records) {
 			String slot = record.process() + ":" + record.job() + ":" + record.partition() + ":"
 					+ Math.floorMod(record.sequence() - 1, (long) this.maxRuns);

@@ -130,6 +130,24 @@ public abstract class RunHistoryContract {
 	}
 
 	@Test
+	void deploysThatComeAndGoLeaveABoundedNumberOfRunsPerJobAndPartition() {
+		RunHistoryStore history = createHistory();
+		long at = 0;
+		for (int deploy = 1; deploy <= 6; deploy++) {
+			for (long n = 1; n <= MAX_RUNS + 1; n++) {
+				history.save(List.of(started("p" + deploy, n, "jobs#nightly", 2, ++at),
+						started("p" + deploy, n, "jobs#nightly", null, at)));
+			}
+		}
+		List<RunRecord> runs = history.find(RunQuery.latest(100));
+		// what the five processes before the last left, cut to the newest; and the last one's ring
+		assertThat(runs).filteredOn((run) -> run.partition() == null)
+			.extracting(RunRecord::id)
+			.containsExactly("p6-4", "p6-3", "p6-2", "p5-4", "p5-3", "p5-2");
+		assertThat(runs).filteredOn((run) -> Integer.valueOf(2).equals(run.partition())).hasSize(2 * MAX_RUNS);
+	}
+
+	@Test
 	void theEndOfARunWhoseSlotWasTakenChangesNothing() {
 		RunHistoryStore history = createHistory();
 		RunRecord old = started("a", 1, "jobs#nightly", null, 0);
