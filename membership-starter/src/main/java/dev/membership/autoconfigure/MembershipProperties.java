@@ -548,6 +548,12 @@ public class MembershipProperties {
 		private String leasesCollection = "clusterleases";
 
 		/**
+		 * Collection of term documents, one per lease, written as each term begins: what a transaction fence holds.
+		 * Never give it a TTL index.
+		 */
+		private String termsCollection = "clusterterms";
+
+		/**
 		 * Client-side timeout of every membership call to MongoDB (server selection included). Shorter than the
 		 * lease duration. Defaults to the renewal interval.
 		 */
@@ -600,6 +606,14 @@ public class MembershipProperties {
 
 		public void setLeasesCollection(String leasesCollection) {
 			this.leasesCollection = leasesCollection;
+		}
+
+		public String getTermsCollection() {
+			return this.termsCollection;
+		}
+
+		public void setTermsCollection(String termsCollection) {
+			this.termsCollection = termsCollection;
 		}
 
 		public Duration getOperationTimeout() {

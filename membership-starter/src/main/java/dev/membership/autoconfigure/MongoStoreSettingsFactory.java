@@ -24,7 +24,7 @@ final class MongoStoreSettingsFactory {
 		Duration timeout = (mongo.getOperationTimeout() != null) ? mongo.getOperationTimeout()
 				: settings.renewalInterval();
 		return new MongoStoreSettings(mongo.getNodesCollection(), mongo.getLeasesCollection(), timeout, writeConcern,
-				settings.deadNodeRetention());
+				settings.deadNodeRetention(), mongo.getTermsCollection());
 	}
 
 	static MongoRunHistory runHistory(MongoDatabase database, MembershipProperties properties,

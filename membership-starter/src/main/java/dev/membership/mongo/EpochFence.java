@@ -2,17 +2,15 @@ package dev.membership.mongo;
 
 import java.util.Objects;
 import java.util.OptionalInt;
-import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 
-import com.mongodb.ErrorCategory;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoWriteException;
 import com.mongodb.ReadConcern;
 import com.mongodb.ReadPreference;
-import com.mongodb.WriteConcern;
+import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
@@ -22,9 +20,8 @@ import com.mongodb.client.result.UpdateResult;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
+import org.springframework.data.mongodb.MongoDatabaseFactory;
 import org.springframework.data.mongodb.core.MongoOperations;
-import org.springframework.data.mongodb.core.convert.QueryMapper;
-import org.springframework.data.mongodb.core.convert.UpdateMapper;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
@@ -65,10 +62,17 @@ public final class EpochFence {
 
 	private final String field;
 
-	private EpochFence(String group, long epoch, String field) {
+	/** The lease whose term this is: the group, or {@code group#partition}. */
+	private final String lease;
+
+	private final String terms;
+
+	private EpochFence(String group, long epoch, String field, String lease, String terms) {
 		this.group = group;
 		this.epoch = epoch;
 		this.field = field;
+		this.lease = lease;
+		this.terms = terms;
 	}
 
 	/**
@@ -78,7 +82,11 @@ public final class EpochFence {
 	public static EpochFence of(LeadershipTerm term) {
 		EpochFence fence = of(term.group(), term.epoch());
 		OptionalInt partition = term.partition();
-		return partition.isPresent() ? fence.field(fence.field() + "#" + partition.getAsInt()) : fence;
+		if (partition.isEmpty()) {
+			return fence;
+		}
+		String suffix = "#" + partition.getAsInt();
+		return new EpochFence(fence.group, fence.epoch, fence.field + suffix, fence.lease + suffix, fence.terms);
 	}
 
 	/** A fence for {@code epoch} of {@code group}, for code that carries the epoch rather than the term. */
@@ -89,7 +97,8 @@ public final class EpochFence {
 			throw new IllegalArgumentException("Group '" + group + "' cannot name a field (no '.', no leading '$'): "
 					+ "give the fence a field of its own with EpochFence.of(\"fenceName\", epoch).field(\"...\")");
 		}
-		return new EpochFence(group, epoch, DEFAULT_FIELD_PREFIX + group);
+		return new EpochFence(group, epoch, DEFAULT_FIELD_PREFIX + group, group,
+				MongoStoreSettings.DEFAULT_TERMS_COLLECTION);
 	}
 
 	/** The same fence kept in another field (a dotted path is fine). */
@@ -97,7 +106,36 @@ public final class EpochFence {
 		if (field == null || field.isBlank() || field.startsWith("$")) {
 			throw new IllegalArgumentException("Not a field name: '" + field + "'");
 		}
-		return new EpochFence(this.group, this.epoch, field);
+		return new EpochFence(this.group, this.epoch, field, this.lease, this.terms);
+	}
+
+	/** The same fence, for a store whose terms live in {@code collection} ({@code membership.mongo.terms-collection}). */
+	public EpochFence termsCollection(String collection) {
+		if (collection == null || collection.isBlank()) {
+			throw new IllegalArgumentException("Not a collection name: '" + collection + "'");
+		}
+		return new EpochFence(this.group, this.epoch, this.field, this.lease, collection);
+	}
+
+	// ------------------------------------------------------------------ the transaction fence
+
+	/**
+	 * Makes the caller's MongoDB transaction commit only under this term: a term that is over throws
+	 * {@link dev.membership.leadership.FencedOutException}, and a take-over waits for this transaction to end before
+	 * its term begins, so the transaction cannot commit after a newer term began. Call it first in a
+	 * {@code @Transactional} method run by a {@code MongoTransactionManager} on {@code factory}; outside a transaction
+	 * it throws {@link IllegalStateException}. Needs a replica set or a sharded cluster, and the node's store writing
+	 * its terms to the same database. Fenced transactions of one term run one at a time (a second one open at once
+	 * fails with a {@code WriteConflict}, a transient transaction error); give them a timeout well below the lease, as
+	 * a take-over waits for them.
+	 */
+	public void joinTransaction(MongoDatabaseFactory factory) {
+		TransactionFence.join(factory, this.terms, this.lease, this.group, this.epoch);
+	}
+
+	/** {@link #joinTransaction(MongoDatabaseFactory)} with the driver's own transaction, open on {@code session}. */
+	public void joinTransaction(ClientSession session, MongoDatabase database) {
+		TransactionFence.join(session, database, this.terms, this.lease, this.group, this.epoch);
 	}
 
 	public String group() {
@@ -134,17 +172,17 @@ public final class EpochFence {
 	 * out; when a concurrent upsert created it meanwhile, the write is tried once more as a plain fenced update.
 	 */
 	public FencedWriteResult updateOne(MongoCollection<?> target, Bson filter, Bson update, UpdateOptions options) {
-		MongoCollection<?> collection = durable(target);
+		MongoCollection<?> collection = FenceWrites.durable(target);
 		UpdateResult result;
 		try {
 			result = collection.updateOne(filter(filter), update(update), options);
 		}
 		catch (MongoWriteException | MongoCommandException ex) {
-			if (!options.isUpsert() || !isDuplicateKey(ex)) {
+			if (!options.isUpsert() || !FenceWrites.isDuplicateKey(ex)) {
 				throw ex;
 			}
 			// the document exists now: held by a newer epoch, or just created by a concurrent upsert
-			result = collection.updateOne(filter(filter), update(update), withoutUpsert(options));
+			result = collection.updateOne(filter(filter), update(update), FenceWrites.withoutUpsert(options));
 			if (result.getMatchedCount() == 0) {
 				return fencedOutOr(newerEpoch(collection, filter), ex);
 			}
@@ -156,45 +194,12 @@ public final class EpochFence {
 		return new FencedWriteResult(0, 0, false, newerEpoch(collection, filter));
 	}
 
-	/** The caller's options, every one of them, but the upsert. */
-	static UpdateOptions withoutUpsert(UpdateOptions options) {
-		return new UpdateOptions().upsert(false)
-			.bypassDocumentValidation(options.getBypassDocumentValidation())
-			.collation(options.getCollation())
-			.arrayFilters(options.getArrayFilters())
-			.hint(options.getHint())
-			.hintString(options.getHintString())
-			.comment(options.getComment())
-			.let(options.getLet())
-			.sort(options.getSort());
-	}
-
 	/** A fenced {@code updateMany}: documents a newer epoch wrote are left alone and reported. */
 	public FencedWriteResult updateMany(MongoCollection<?> target, Bson filter, Bson update) {
-		MongoCollection<?> collection = durable(target);
+		MongoCollection<?> collection = FenceWrites.durable(target);
 		UpdateResult result = collection.updateMany(filter(filter), update(update));
 		return new FencedWriteResult(result.getMatchedCount(), result.getModifiedCount(), false,
 				newerEpoch(collection, filter));
-	}
-
-	/**
-	 * {@code collection} writing with a majority write concern: as it is when it does, else with majority in place of
-	 * its {@code w} (and without a {@code j: false}), its {@code wtimeout} and {@code j: true} kept.
-	 */
-	static <T> MongoCollection<T> durable(MongoCollection<T> collection) {
-		WriteConcern asked = collection.getWriteConcern();
-		if ("majority".equals(asked.getWObject()) && !Boolean.FALSE.equals(asked.getJournal())) {
-			return collection;
-		}
-		WriteConcern majority = WriteConcern.MAJORITY;
-		Integer timeout = asked.getWTimeout(TimeUnit.MILLISECONDS);
-		if (timeout != null) {
-			majority = majority.withWTimeout(timeout, TimeUnit.MILLISECONDS);
-		}
-		if (Boolean.TRUE.equals(asked.getJournal())) {
-			majority = majority.withJournal(true);
-		}
-		return collection.withWriteConcern(majority);
 	}
 
 	/**
@@ -210,14 +215,6 @@ public final class EpochFence {
 			.sort(Sorts.descending(this.field))
 			.first();
 		return epochIn(newest);
-	}
-
-	private static boolean isDuplicateKey(RuntimeException ex) {
-		if (ex instanceof MongoWriteException write) {
-			return write.getError().getCategory() == ErrorCategory.DUPLICATE_KEY;
-		}
-		return ex instanceof MongoCommandException command
-				&& ErrorCategory.fromErrorCode(command.getErrorCode()) == ErrorCategory.DUPLICATE_KEY;
 	}
 
 	// ------------------------------------------------------------------ Spring Data MongoDB
@@ -238,14 +235,14 @@ public final class EpochFence {
 	 * a majority write concern); the driver's failures reach the caller translated, as from the template.
 	 */
 	public FencedWriteResult updateFirst(MongoOperations mongo, Query query, Update update, String collection) {
-		return mongo.execute(collection, (target) -> updateOne(target, mapped(mongo, query),
-				mapped(mongo, update), options(query)));
+		return mongo.execute(collection, (target) -> updateOne(target, FenceWrites.mapped(mongo, query),
+				FenceWrites.mapped(mongo, update), FenceWrites.options(query)));
 	}
 
 	/** A fenced {@code updateMulti}: documents a newer epoch wrote are left alone and reported. */
 	public FencedWriteResult updateMulti(MongoOperations mongo, Query query, Update update, String collection) {
 		return mongo.execute(collection,
-				(target) -> updateMany(target, mapped(mongo, query), mapped(mongo, update)));
+				(target) -> updateMany(target, FenceWrites.mapped(mongo, query), FenceWrites.mapped(mongo, update)));
 	}
 
 	/**
@@ -253,23 +250,8 @@ public final class EpochFence {
 	 * epoch holds makes the insert collide and the write is reported as fenced out.
 	 */
 	public FencedWriteResult upsert(MongoOperations mongo, Query query, Update update, String collection) {
-		return mongo.execute(collection, (target) -> updateOne(target, mapped(mongo, query), mapped(mongo, update),
-				options(query).upsert(true)));
-	}
-
-	private static Document mapped(MongoOperations mongo, Query query) {
-		return new QueryMapper(mongo.getConverter()).getMappedObject(query.getQueryObject(), Optional.empty());
-	}
-
-	private static Document mapped(MongoOperations mongo, Update update) {
-		return new UpdateMapper(mongo.getConverter()).getMappedObject(update.getUpdateObject(), Optional.empty());
-	}
-
-	/** The query's collation (its sort and limit do not apply: a fenced single write selects by a unique key). */
-	private static UpdateOptions options(Query query) {
-		UpdateOptions options = new UpdateOptions();
-		query.getCollation().ifPresent((collation) -> options.collation(collation.toMongoCollation()));
-		return options;
+		return mongo.execute(collection, (target) -> updateOne(target, FenceWrites.mapped(mongo, query),
+				FenceWrites.mapped(mongo, update), FenceWrites.options(query).upsert(true)));
 	}
 
 	// ------------------------------------------------------------------ results
@@ -295,7 +277,8 @@ public final class EpochFence {
 
 	@Override
 	public String toString() {
-		return "EpochFence[group=" + this.group + ", epoch=" + this.epoch + ", field=" + this.field + "]";
+		return "EpochFence[group=" + this.group + ", epoch=" + this.epoch + ", field=" + this.field + ", lease="
+				+ this.lease + "]";
 	}
 
 }

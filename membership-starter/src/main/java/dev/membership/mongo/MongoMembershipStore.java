@@ -52,6 +52,11 @@ public class MongoMembershipStore implements MembershipStore {
 
 	private final MongoCollection<Document> leases;
 
+	/** One document per lease with its newest term's epoch, written as each term begins: {@link TermDocuments}. */
+	private final MongoCollection<Document> terms;
+
+	private final Duration operationTimeout;
+
 	private final MongoDatabase database;
 
 	private final Duration deadNodeRetention;
@@ -70,6 +75,9 @@ public class MongoMembershipStore implements MembershipStore {
 		this.leases = this.database.getCollection(settings.leasesCollection())
 			.withWriteConcern(settings.leaseWriteConcern())
 			.withReadConcern(ReadConcern.MAJORITY);
+		this.terms = this.database.getCollection(settings.termsCollection())
+			.withWriteConcern(settings.leaseWriteConcern());
+		this.operationTimeout = settings.operationTimeout();
 		this.deadNodeRetention = settings.deadNodeRetention();
 	}
 
@@ -93,19 +101,35 @@ public class MongoMembershipStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
-		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
+		long sent = System.nanoTime();
+		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
 				LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))
-			.map(LeaseDocuments::toLease));
+				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())), sent));
 	}
 
 	@Override
 	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
-		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
+		long sent = System.nanoTime();
+		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
 				LeaseDocuments.takeOverFilter(group, holder, from, epoch, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))
-			.map(LeaseDocuments::toLease));
+				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())), sent));
+	}
+
+	/**
+	 * The term a lease taken begins, once its term document says so: that write waits for the older term's open
+	 * fenced transactions, within what is left of the operation timeout. Until it succeeds the acquisition has not (a
+	 * later one by this holder takes the lease again, with a newer epoch).
+	 */
+	private Optional<LeaseRecord> began(Optional<Document> taken, long sent) {
+		if (taken.isPresent()) {
+			LeaseRecord lease = LeaseDocuments.toLease(taken.get());
+			long left = this.operationTimeout.toNanos() - (System.nanoTime() - sent);
+			this.terms.withTimeout(Math.max(1, left), TimeUnit.NANOSECONDS)
+				.updateOne(TermDocuments.of(lease.group()), TermDocuments.began(lease.epoch()), TermDocuments.upsert());
+			return Optional.of(lease);
+		}
+		return Optional.empty();
 	}
 
 	@Override

@@ -13,13 +13,19 @@ import com.mongodb.WriteConcern;
  * ({@code j} unset); weaker ones, and {@code j: false}, are refused, since a failover or a restart of a majority can
  * lose a lease they acknowledged
  * @param deadNodeRetention how long a dead node's document stays (TTL index on real MongoDB)
+ * @param termsCollection collection of term documents, one per lease, written as each term begins: what a transaction
+ * fence ({@link EpochFence#joinTransaction}) holds (never give it a TTL)
  */
 public record MongoStoreSettings(String nodesCollection, String leasesCollection, Duration operationTimeout,
-		WriteConcern leaseWriteConcern, Duration deadNodeRetention) {
+		WriteConcern leaseWriteConcern, Duration deadNodeRetention, String termsCollection) {
+
+	/** The terms collection's name unless set: {@value}. */
+	public static final String DEFAULT_TERMS_COLLECTION = "clusterterms";
 
 	public MongoStoreSettings {
 		Objects.requireNonNull(nodesCollection, "nodesCollection");
 		Objects.requireNonNull(leasesCollection, "leasesCollection");
+		Objects.requireNonNull(termsCollection, "termsCollection");
 		Objects.requireNonNull(operationTimeout, "operationTimeout");
 		Objects.requireNonNull(leaseWriteConcern, "leaseWriteConcern");
 		Objects.requireNonNull(deadNodeRetention, "deadNodeRetention");
@@ -34,6 +40,13 @@ public record MongoStoreSettings(String nodesCollection, String leasesCollection
 		}
 	}
 
+	/** The settings with the terms in {@value #DEFAULT_TERMS_COLLECTION}. */
+	public MongoStoreSettings(String nodesCollection, String leasesCollection, Duration operationTimeout,
+			WriteConcern leaseWriteConcern, Duration deadNodeRetention) {
+		this(nodesCollection, leasesCollection, operationTimeout, leaseWriteConcern, deadNodeRetention,
+				DEFAULT_TERMS_COLLECTION);
+	}
+
 	public static MongoStoreSettings defaults() {
 		return new MongoStoreSettings("clusternodes", "clusterleases", Duration.ofSeconds(5), WriteConcern.MAJORITY,
 				Duration.ofMinutes(10));
@@ -41,12 +54,17 @@ public record MongoStoreSettings(String nodesCollection, String leasesCollection
 
 	public MongoStoreSettings withOperationTimeout(Duration timeout) {
 		return new MongoStoreSettings(this.nodesCollection, this.leasesCollection, timeout, this.leaseWriteConcern,
-				this.deadNodeRetention);
+				this.deadNodeRetention, this.termsCollection);
 	}
 
 	public MongoStoreSettings withCollections(String nodes, String leases) {
 		return new MongoStoreSettings(nodes, leases, this.operationTimeout, this.leaseWriteConcern,
-				this.deadNodeRetention);
+				this.deadNodeRetention, this.termsCollection);
+	}
+
+	public MongoStoreSettings withTermsCollection(String terms) {
+		return new MongoStoreSettings(this.nodesCollection, this.leasesCollection, this.operationTimeout,
+				this.leaseWriteConcern, this.deadNodeRetention, terms);
 	}
 
 }

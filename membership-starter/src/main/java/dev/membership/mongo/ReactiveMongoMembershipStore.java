@@ -48,6 +48,11 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	private final MongoCollection<Document> leases;
 
+	/** One document per lease with its newest term's epoch, written as each term begins: {@link TermDocuments}. */
+	private final MongoCollection<Document> terms;
+
+	private final Duration operationTimeout;
+
 	private final Duration deadNodeRetention;
 
 	/** A little longer than the driver's own timeout, which is what normally ends a call; still shorter than a lease. */
@@ -67,6 +72,9 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 		this.leases = this.database.getCollection(settings.leasesCollection())
 			.withWriteConcern(settings.leaseWriteConcern())
 			.withReadConcern(ReadConcern.MAJORITY);
+		this.terms = this.database.getCollection(settings.termsCollection())
+			.withWriteConcern(settings.leaseWriteConcern());
+		this.operationTimeout = settings.operationTimeout();
 		this.deadNodeRetention = settings.deadNodeRetention();
 		this.blockAtMost = settings.operationTimeout().plusMillis(250);
 	}
@@ -94,19 +102,32 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
-		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
+		long sent = System.nanoTime();
+		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
 				LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())))
-			.map(LeaseDocuments::toLease));
+				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))), sent));
 	}
 
 	@Override
 	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
-		return call("acquire", () -> MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
+		long sent = System.nanoTime();
+		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
 				LeaseDocuments.takeOverFilter(group, holder, from, epoch, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())))
-			.map(LeaseDocuments::toLease));
+				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))), sent));
+	}
+
+	/** As {@link MongoMembershipStore}'s: the term begins once its term document says so, within the timeout left. */
+	private Optional<LeaseRecord> began(Optional<Document> taken, long sent) {
+		if (taken.isPresent()) {
+			LeaseRecord lease = LeaseDocuments.toLease(taken.get());
+			long left = Math.max(1, this.operationTimeout.toNanos() - (System.nanoTime() - sent));
+			Mono.from(this.terms.withTimeout(left, TimeUnit.NANOSECONDS)
+				.updateOne(TermDocuments.of(lease.group()), TermDocuments.began(lease.epoch()), TermDocuments.upsert()))
+				.block(Duration.ofNanos(left).plusMillis(250));
+			return Optional.of(lease);
+		}
+		return Optional.empty();
 	}
 
 	@Override

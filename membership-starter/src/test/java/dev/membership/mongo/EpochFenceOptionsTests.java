@@ -32,7 +32,7 @@ class EpochFenceOptionsTests {
 			.comment(new BsonString("nightly report"))
 			.let(new Document("cutoff", 3))
 			.sort(Sorts.descending("at"));
-		UpdateOptions retry = EpochFence.withoutUpsert(options);
+		UpdateOptions retry = FenceWrites.withoutUpsert(options);
 		assertThat(retry.isUpsert()).isFalse();
 		List<Method> getters = Arrays.stream(UpdateOptions.class.getMethods())
 			.filter((m) -> Modifier.isPublic(m.getModifiers()) && m.getParameterCount() == 0)
