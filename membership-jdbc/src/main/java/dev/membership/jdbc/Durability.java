@@ -8,7 +8,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * Whether the server the store reached can keep its epochs from repeating, from what any role can read of it: a
  * lease write must be durable before it is acknowledged, and, where replicas stream, on a replica that a failover can
- * promote, or a promoted replica may lack the last take-overs and hand out an epoch already in use.
+ * promote, or a promoted replica may lack the last take-overs: the holder of a lost term and its successor then both
+ * lead until the lost term's lease runs out. (Epochs never repeat, whatever the failover: {@link LeaseRows} bases
+ * them on the server's WAL timeline.)
  *
  * @param synchronousCommit {@code SHOW synchronous_commit}
  * @param synchronousStandbys {@code SHOW synchronous_standby_names} (empty: none)
@@ -66,13 +68,16 @@ record Durability(String synchronousCommit, String synchronousStandbys, long str
 		if ("local".equals(commit)) {
 			return new Unsafe("PostgreSQL's synchronous_commit is local for this DataSource's sessions while "
 					+ this.streamingReplicas + " replica(s) stream: a lease write is acknowledged before any replica "
-					+ "has it, and a failover can hand out an epoch already in use. Set synchronous_commit to on, "
+					+ "has it, and a failover can lose a take-over: two nodes then lead until its lease runs out. Set "
+					+ "synchronous_commit to on, "
 					+ "remote_write or remote_apply for the membership DataSource's role or database");
 		}
 		if (this.synchronousStandbys.isBlank()) {
 			return new Doubtful(this.streamingReplicas + " replica(s) stream from the membership database and none "
 					+ "is synchronous (synchronous_standby_names is empty): a failover to one of them can lose the "
-					+ "last take-overs and hand out an epoch already in use, which the fence then lets through. Use "
+					+ "last take-overs, and then the holder of a lost term and its successor both lead until the lost "
+					+ "term's lease runs out (epochs still never repeat: the promoted server's are larger, so fenced "
+					+ "writes keep the newer term's data). Use "
 					+ "synchronous replication for this database (Patroni: synchronous_mode with "
 					+ "synchronous_mode_strict), or fail over only to a replica that loses no commit");
 		}

@@ -10,6 +10,8 @@ import java.util.OptionalLong;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.membership.liveness.Member;
 import dev.membership.spi.FireMark;
@@ -36,6 +38,8 @@ public final class JdbcMembershipStore implements MembershipStore {
 	private final JdbcStoreSettings settings;
 
 	private final Statements sql;
+
+	private static final Logger log = LoggerFactory.getLogger(JdbcMembershipStore.class);
 
 	private final LeaseRows leases;
 
@@ -66,6 +70,16 @@ public final class JdbcMembershipStore implements MembershipStore {
 		if (this.settings.initializeSchema()) {
 			this.schema.create();
 		}
+		if (!this.leases.readTimeline()) {
+			log.info("This PostgreSQL server has no WAL timeline to read (pg_current_wal_lsn()): each epoch is the last "
+					+ "one plus one, so a failover that loses commits could hand out an epoch again; the durability "
+					+ "check above says whether it can");
+		}
+	}
+
+	/** For a test's broken variant: epochs as the stored one plus one, as on a server without a WAL timeline. */
+	void offTimeline() {
+		this.leases.offTimeline();
 	}
 
 	@Override

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.dao.DataAccessException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -45,7 +46,21 @@ final class LeaseRows {
 
 	private final TakeOvers takeOvers;
 
+	/**
+	 * The first epoch of the server's WAL timeline, less one: {@code (timeline - 1) * 2^32}. A promotion starts a new
+	 * timeline, so every epoch a promoted server hands out is larger than any its former primary did, even one whose
+	 * take-over never reached it (an asynchronous replica, a failover that lost commits): epochs never repeat.
+	 * {@code pg_current_wal_lsn()} is the current WAL insert position, callable by any role on a primary.
+	 */
+	static final String TIMELINE_BASE = "((('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int"
+			+ "::bigint - 1) * 4294967296)";
+
 	private final String acquire;
+
+	/** Where the server has no WAL timeline to read (found at startup): epochs grow by one, as the stored ones do. */
+	private final String acquireOffTimeline;
+
+	private volatile boolean onTimeline = true;
 
 	private final String renew;
 
@@ -66,18 +81,8 @@ final class LeaseRows {
 		// holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated. The stamp
 		// of a take-over is read once the row is locked (in SET), not at the statement's start: a statement that
 		// waited for the previous term's write must not stamp the next term earlier than it
-		// and the term's row, written only here: it waits for (TakeOvers: or ends) the older term's fenced transactions
-		this.acquire = "WITH t AS (SELECT " + NOW + " AS now), taken AS (INSERT INTO " + sql.leases + " AS l ("
-				+ COLUMNS + ") SELECT ?::text, ?::text, ?::text, ?::text, 1, ?::timestamptz, t.now, t.now, NULL FROM t "
-				+ "ON CONFLICT (name) DO UPDATE SET node_id = excluded.node_id, incarnation = excluded.incarnation, "
-				+ "address = excluded.address, epoch = l.epoch + 1, expires_at = excluded.expires_at, "
-				+ "(acquired_at, renewed_at) = (SELECT s.now, s.now FROM (SELECT " + NOW + " AS now) s) "
-				+ "WHERE l.expires_at < ?::timestamptz "
-				+ "OR (l.node_id = ?::text AND l.incarnation = ?::text AND l.expires_at < excluded.expires_at) "
-				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS + "), term AS (INSERT INTO "
-				+ sql.terms + " AS m (name, epoch, began_at) SELECT name, epoch, acquired_at FROM taken ON CONFLICT "
-				+ "(name) DO UPDATE SET epoch = excluded.epoch, began_at = excluded.began_at WHERE m.epoch < "
-				+ "excluded.epoch) SELECT " + COLUMNS + " FROM taken";
+		this.acquire = acquire(sql, TIMELINE_BASE);
+		this.acquireOffTimeline = acquire(sql, "0");
 		// never moves the expiry back, never revives a released lease, nor one expired by the server's clock
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
 				+ NOW + ", fires = coalesce(?::jsonb, fires) WHERE name = ? AND node_id = ? AND incarnation = ? AND "
@@ -105,9 +110,57 @@ final class LeaseRows {
 				+ " WHERE id = 1 AND version <> ?";
 	}
 
+	/**
+	 * Free: no row, expired before the caller's bound, this holder's own older request, or the term named by the
+	 * holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated. The epoch is the
+	 * stored one plus one, and never below the timeline's base. The stamp of a take-over is read once the row is
+	 * locked (in SET), not at the statement's start: a statement that waited for the previous term's write must not
+	 * stamp the next term earlier than it. And the term's row, written only here: it waits for (TakeOvers: or ends)
+	 * the older term's fenced transactions.
+	 */
+	private static String acquire(Statements sql, String base) {
+		return "WITH t AS (SELECT " + NOW + " AS now, " + base + " + 1 AS first), taken AS (INSERT INTO " + sql.leases
+				+ " AS l (" + COLUMNS + ") SELECT ?::text, ?::text, ?::text, ?::text, t.first, ?::timestamptz, t.now, "
+				+ "t.now, NULL FROM t ON CONFLICT (name) DO UPDATE SET node_id = excluded.node_id, incarnation = "
+				+ "excluded.incarnation, address = excluded.address, epoch = GREATEST(l.epoch + 1, excluded.epoch), "
+				+ "expires_at = excluded.expires_at, (acquired_at, renewed_at) = (SELECT s.now, s.now FROM (SELECT "
+				+ NOW + " AS now) s) WHERE l.expires_at < ?::timestamptz "
+				+ "OR (l.node_id = ?::text AND l.incarnation = ?::text AND l.expires_at < excluded.expires_at) "
+				+ "OR (l.node_id = ?::text AND l.epoch = ?::bigint) RETURNING " + COLUMNS + "), term AS (INSERT INTO "
+				+ sql.terms + " AS m (name, epoch, began_at) SELECT name, epoch, acquired_at FROM taken ON CONFLICT "
+				+ "(name) DO UPDATE SET epoch = excluded.epoch, began_at = excluded.began_at WHERE m.epoch < "
+				+ "excluded.epoch) SELECT " + COLUMNS + " FROM taken";
+	}
+
+	/**
+	 * Whether the server has a WAL timeline to base epochs on, asked once at startup: not where the function is not
+	 * supported, not there or not allowed (a service of PostgreSQL's kind that keeps no WAL of its own).
+	 */
+	boolean readTimeline() {
+		try {
+			this.sql.jdbc.queryForObject("SELECT " + TIMELINE_BASE, Long.class);
+			this.onTimeline = true;
+		}
+		catch (DataAccessException ex) {
+			String state = (ex.getMostSpecificCause() instanceof SQLException sqlException)
+					? sqlException.getSQLState() : null;
+			if (state == null || !(state.startsWith("0A") || state.equals("42883") || state.equals("42501"))) {
+				throw ex;
+			}
+			this.onTimeline = false;
+		}
+		return this.onTimeline;
+	}
+
+	/** Epochs as the stored one plus one, as where the server has no timeline: the broken variant of a test. */
+	void offTimeline() {
+		this.onTimeline = false;
+	}
+
 	Optional<LeaseRecord> acquire(String group, Holder holder, @Nullable String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
-		return this.takeOvers.acquire("acquire lease '" + group + "'", group, this.acquire, (ps) -> {
+		String statement = this.onTimeline ? this.acquire : this.acquireOffTimeline;
+		return this.takeOvers.acquire("acquire lease '" + group + "'", group, statement, (ps) -> {
 			ps.setString(1, group);
 			ps.setString(2, holder.nodeId());
 			ps.setString(3, holder.incarnation());

@@ -17,6 +17,7 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.jdbc.EmbeddedPostgres;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcStoreSettings;
+import dev.membership.jdbc.ServerProcesses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

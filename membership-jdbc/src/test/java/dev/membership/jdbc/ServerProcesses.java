@@ -1,4 +1,4 @@
-package dev.membership.jdbc.autoconfigure;
+package dev.membership.jdbc;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +17,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * resumed with {@code SIGCONT}, as a VM paused by its host or a server stuck in I/O would look to its clients; and
  * the server restarted.
  */
-final class ServerProcesses {
+public final class ServerProcesses {
 
 	/** A word of {@code postmaster.opts}: quoted, or not. */
 	private static final Pattern TOKEN = Pattern.compile("\"([^\"]*)\"|(\\S+)");
@@ -28,7 +28,7 @@ final class ServerProcesses {
 
 	private List<Long> frozen = List.of();
 
-	ServerProcesses(JdbcClient admin) {
+	public ServerProcesses(JdbcClient admin) {
 		String dataDirectory = admin.sql("SELECT current_setting('data_directory')").query(String.class).single();
 		this.dataDirectory = dataDirectory;
 		try {
@@ -44,7 +44,7 @@ final class ServerProcesses {
 		}
 	}
 
-	void freeze() {
+	public void freeze() {
 		List<Long> pids = new ArrayList<>();
 		pids.add(this.postmaster);
 		ProcessHandle.of(this.postmaster).orElseThrow().descendants().forEach((p) -> pids.add(p.pid()));
@@ -52,7 +52,7 @@ final class ServerProcesses {
 		this.frozen = pids;
 	}
 
-	void resume() {
+	public void resume() {
 		if (!this.frozen.isEmpty()) {
 			signal("-CONT", this.frozen);
 			this.frozen = List.of();
@@ -64,23 +64,49 @@ final class ServerProcesses {
 	 * checkpoint; {@code immediate}: {@code SIGQUIT}, every process killed and crash recovery at the start), with the
 	 * command line it was started with ({@code postmaster.opts}); by hand, as {@code pg_ctl} refuses to run as root.
 	 */
-	void restart(String mode) {
+	public void restart(String mode) {
+		stop(mode);
+		start(this.dataDirectory, null);
+	}
+
+	/** Stops the server ({@code fast} or {@code immediate}, as {@link #restart}) and waits for it to exit. */
+	public void stop(String mode) {
+		signal("fast".equals(mode) ? "-INT" : "-QUIT", List.of(this.postmaster));
+		ProcessHandle.of(this.postmaster).ifPresent((p) -> p.onExit().orTimeout(60, TimeUnit.SECONDS).join());
+	}
+
+	/**
+	 * Starts a server on {@code dataDirectory} (this one's, or a copy of it) with this server's command line, on
+	 * {@code port} when given; returns its postmaster.
+	 */
+	public Process start(String dataDirectory, Integer port) {
 		try {
 			// as root, the way the embedded server started it: in a user namespace of its own, where it is not root
 			List<String> command = new ArrayList<>(isRoot() ? List.of("unshare", "-U") : List.of());
 			Matcher token = TOKEN.matcher(Files.readString(Path.of(this.dataDirectory, "postmaster.opts")).trim());
+			String previous = "";
 			while (token.find()) {
-				command.add((token.group(1) != null) ? token.group(1) : token.group(2));
+				String word = (token.group(1) != null) ? token.group(1) : token.group(2);
+				if ("-D".equals(previous)) {
+					word = dataDirectory;
+				}
+				else if ("-p".equals(previous) && port != null) {
+					word = port.toString();
+				}
+				command.add(word);
+				previous = word;
 			}
-			signal("fast".equals(mode) ? "-INT" : "-QUIT", List.of(this.postmaster));
-			ProcessHandle.of(this.postmaster).ifPresent((p) -> p.onExit().orTimeout(60, TimeUnit.SECONDS).join());
-			new ProcessBuilder(command).redirectErrorStream(true)
+			return new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 				.start();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	public String dataDirectory() {
+		return this.dataDirectory;
 	}
 
 	private static boolean isRoot() {
