@@ -7,8 +7,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.beans.factory.ListableBeanFactory;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -21,9 +19,6 @@ import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.mongodb.MongoDatabaseFactory;
-import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
-import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -31,7 +26,6 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastMetrics;
@@ -41,8 +35,6 @@ import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
 import dev.membership.broadcast.ReactiveBroadcastHandler;
-import dev.membership.mongo.MongoBroadcastKeys;
-import dev.membership.mongo.ReactiveMongoBroadcastKeys;
 
 /**
  * Direct, signed broadcasts between live members, received on the application's web server: a servlet on a servlet
@@ -52,7 +44,7 @@ import dev.membership.mongo.ReactiveMongoBroadcastKeys;
 @AutoConfiguration(after = { MembershipAutoConfiguration.class, MembershipMetricsAutoConfiguration.class },
 		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
-public class BroadcastAutoConfiguration {
+public final class BroadcastAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ JsonMapper.class, RestClient.class })
@@ -69,33 +61,17 @@ public class BroadcastAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		BroadcastKeySource broadcastKeySource(MembershipProperties properties, MembershipSettings settings,
-				BroadcastSettings broadcastSettings, ConfigurableListableBeanFactory beans) {
+		BroadcastKeySource broadcastKeySource(MembershipProperties properties, BroadcastSettings broadcastSettings) {
 			// broadcastSettings first: its checks name every bad property (a short key too) before a key is parsed
 			if (!properties.getBroadcast().getKeys().isEmpty()) {
 				BroadcastKeyring keyring = BroadcastKeyring.ofStrings(properties.getBroadcast().getKeys());
 				return BroadcastKeySource.of(keyring);
 			}
-			// looked up by name: an application with its own store may have no MongoDB classes at all
-			ClassLoader classLoader = beans.getBeanClassLoader();
-			if (ClassUtils.isPresent(MONGO_DATABASE_FACTORY, classLoader)
-					&& ClassUtils.isPresent(MONGO_DATABASE, classLoader)) {
-				BroadcastKeySource keys = MongoKeys.from(beans, properties, settings);
-				if (keys != null) {
-					return keys;
-				}
-			}
-			if (ClassUtils.isPresent(REACTIVE_MONGO_DATABASE_FACTORY, classLoader)
-					&& ClassUtils.isPresent(REACTIVE_MONGO_DATABASE, classLoader)) {
-				BroadcastKeySource keys = ReactiveMongoKeys.from(beans, properties, settings);
-				if (keys != null) {
-					return keys;
-				}
-			}
 			throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("broadcast.keys"),
-					"no key is configured and there is no MongoDB (MongoDatabaseFactory or ReactiveMongoDatabaseFactory) "
-							+ "to keep a generated one in: set membership.broadcast.keys (the same keys on every node, "
-							+ "32 bytes or more each), or membership.broadcast.enabled=false")));
+					"no key is configured and the store keeps none (a store module keeps a generated one in its "
+							+ "database; a MembershipStore of your own does not): set membership.broadcast.keys (the "
+							+ "same keys on every node, 32 bytes or more each), define a BroadcastKeySource bean, or "
+							+ "set membership.broadcast.enabled=false")));
 		}
 
 		@Bean
@@ -171,48 +147,6 @@ public class BroadcastAutoConfiguration {
 
 		BroadcastOffConfiguration() {
 			log.info("Cluster broadcast is off: this application runs no web server to receive it on");
-		}
-
-	}
-
-	private static final String MONGO_DATABASE_FACTORY = "org.springframework.data.mongodb.MongoDatabaseFactory";
-
-	private static final String MONGO_DATABASE = "com.mongodb.client.MongoDatabase";
-
-	private static final String REACTIVE_MONGO_DATABASE_FACTORY =
-			"org.springframework.data.mongodb.ReactiveMongoDatabaseFactory";
-
-	private static final String REACTIVE_MONGO_DATABASE = "com.mongodb.reactivestreams.client.MongoDatabase";
-
-	/** The generated key kept in MongoDB on the reactive driver; loaded only when it is on the classpath. */
-	private static final class ReactiveMongoKeys {
-
-		static BroadcastKeySource from(ListableBeanFactory beans, MembershipProperties properties,
-				MembershipSettings settings) {
-			ReactiveMongoDatabaseFactory factory = beans.getBeanProvider(ReactiveMongoDatabaseFactory.class)
-				.getIfAvailable();
-			if (factory == null) {
-				return null;
-			}
-			// the factory hands out its database without a round trip
-			return ReactiveMongoBroadcastKeys.of(factory.getMongoDatabase().block(),
-					properties.getMongo().getKeysCollection(),
-					MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout());
-		}
-
-	}
-
-	/** The generated key kept in MongoDB; loaded only when MongoDB is on the classpath. */
-	private static final class MongoKeys {
-
-		static BroadcastKeySource from(ListableBeanFactory beans, MembershipProperties properties,
-				MembershipSettings settings) {
-			MongoDatabaseFactory factory = beans.getBeanProvider(MongoDatabaseFactory.class).getIfAvailable();
-			if (factory == null) {
-				return null;
-			}
-			return new MongoBroadcastKeys(factory.getMongoDatabase(), properties.getMongo().getKeysCollection(),
-					MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout());
 		}
 
 	}

@@ -23,7 +23,7 @@ import dev.membership.spi.LeaderOnlyExecutionListener;
  * never leads, so leader-only methods never run here, and the post-processor says so once at startup.
  */
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
-public class LeaderOnlyAutoConfiguration {
+public final class LeaderOnlyAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)

@@ -42,7 +42,7 @@ import dev.membership.actuate.MembershipInfoContributor;
 		ClusterDescriptor.Refusal.class, ClusterDescriptor.Drain.class, ClusterDescriptor.HandOver.class,
 		ClusterDescriptor.Move.class, ClusterDescriptor.Pause.class,
 		RunHistoryDescriptor.class, RunHistoryDescriptor.Run.class })
-public class MembershipActuatorAutoConfiguration {
+public final class MembershipActuatorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

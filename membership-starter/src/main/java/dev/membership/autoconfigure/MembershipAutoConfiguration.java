@@ -1,23 +1,21 @@
 package dev.membership.autoconfigure;
 
+import java.util.List;
+
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
-import org.springframework.data.mongodb.MongoDatabaseFactory;
-import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
 
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
@@ -30,24 +28,18 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunObserver;
-import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.operations.ClusterOperations;
-import dev.membership.mongo.MongoRunHistory;
-import dev.membership.mongo.ReactiveMongoMembershipStore;
-import dev.membership.mongo.ReactiveMongoRunHistory;
 
 /**
- * Joins the cluster through the application's own MongoDB (its {@link MongoDatabaseFactory}; no second connection
- * pool). Every bean backs off when the application defines its own.
+ * Joins the cluster through a {@link MembershipStore} bean: a store module's (membership-mongodb, membership-jdbc,
+ * whose auto-configurations run before this one) or the application's own. Every bean backs off when the application
+ * defines its own.
  */
-@AutoConfiguration(afterName = { "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
-		"org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration",
-		"org.springframework.boot.mongodb.autoconfigure.MongoReactiveAutoConfiguration",
-		"org.springframework.boot.data.mongodb.autoconfigure.DataMongoReactiveAutoConfiguration" })
+@AutoConfiguration
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(MembershipProperties.class)
 @ImportRuntimeHints(MembershipRuntimeHints.class)
-public class MembershipAutoConfiguration {
+public final class MembershipAutoConfiguration {
 
 	/**
 	 * The {@code SmartLifecycle} phase in which the node joins and leaves: after the web server starts
@@ -58,8 +50,13 @@ public class MembershipAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	MembershipSettings membershipSettings(MembershipProperties properties, Environment environment) {
-		return MembershipSettingsFactory.settings(properties, environment);
+	MembershipSettings membershipSettings(MembershipProperties properties, Environment environment,
+			ListableBeanFactory beans) {
+		List<Class<?>> modules = MembershipStores.offers(beans)
+			.stream()
+			.<Class<?>>map(MembershipStoreOffer::properties)
+			.toList();
+		return MembershipSettingsFactory.settings(properties, environment, modules);
 	}
 
 	@Bean
@@ -73,7 +70,7 @@ public class MembershipAutoConfiguration {
 			ObjectProvider<MembershipNodeCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
 		// never a silent no-op: without a store the application would start and leader-only work would never run
 		MembershipStore store = stores.getIfAvailable(() -> {
-			throw new NoMembershipStoreException(beanFactory.getBeanClassLoader(), properties.getStore());
+			throw new NoMembershipStoreException(MembershipStores.offers(beanFactory), properties.getStore());
 		});
 		MembershipStore decorated = store;
 		for (MembershipStoreDecorator decorator : decorators.orderedStream().toList()) {
@@ -132,68 +129,6 @@ public class MembershipAutoConfiguration {
 	@ConditionalOnMissingBean
 	MembershipLifecycle membershipLifecycle(MembershipNode node, Environment environment) {
 		return new MembershipLifecycle(node, MembershipSettingsFactory.shutdownPhase(environment));
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(name = "membership.store", havingValue = "mongodb", matchIfMissing = true)
-	@ConditionalOnClass(name = { "org.springframework.data.mongodb.MongoDatabaseFactory",
-			"com.mongodb.client.MongoDatabase" }) // the blocking driver too: reactive apps have Spring Data but not it
-	static class MongoStoreConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(MembershipStore.class)
-		@ConditionalOnBean(MongoDatabaseFactory.class)
-		MongoMembershipStore membershipStore(MongoDatabaseFactory databaseFactory, MembershipProperties properties,
-				MembershipSettings settings) {
-			return new MongoMembershipStore(databaseFactory.getMongoDatabase(),
-					MongoStoreSettingsFactory.storeSettings(properties, settings));
-		}
-
-		@Bean
-		@ConditionalOnMissingBean(RunHistoryStore.class)
-		@ConditionalOnBean(MongoDatabaseFactory.class)
-		@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
-		MongoRunHistory membershipRunHistory(MongoDatabaseFactory databaseFactory, MembershipProperties properties,
-				MembershipSettings settings) {
-			return MongoStoreSettingsFactory.runHistory(databaseFactory.getMongoDatabase(), properties, settings);
-		}
-
-	}
-
-	/**
-	 * A reactive application (only the reactive driver, or no blocking MongoDatabaseFactory): the store runs on its
-	 * ReactiveMongoDatabaseFactory, so no second driver or connection pool is needed.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnProperty(name = "membership.store", havingValue = "mongodb", matchIfMissing = true)
-	@ConditionalOnClass(name = { "org.springframework.data.mongodb.ReactiveMongoDatabaseFactory",
-			"com.mongodb.reactivestreams.client.MongoDatabase", "reactor.core.publisher.Mono" })
-	static class ReactiveMongoStoreConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(value = MembershipStore.class,
-				type = "org.springframework.data.mongodb.MongoDatabaseFactory")
-		@ConditionalOnBean(ReactiveMongoDatabaseFactory.class)
-		ReactiveMongoMembershipStore reactiveMembershipStore(ReactiveMongoDatabaseFactory databaseFactory,
-				MembershipProperties properties, MembershipSettings settings) {
-			// the factory hands out its database without a round trip
-			return new ReactiveMongoMembershipStore(databaseFactory.getMongoDatabase().block(),
-					MongoStoreSettingsFactory.storeSettings(properties, settings));
-		}
-
-		@Bean
-		@ConditionalOnMissingBean(value = RunHistoryStore.class,
-				type = "org.springframework.data.mongodb.MongoDatabaseFactory")
-		@ConditionalOnBean(ReactiveMongoDatabaseFactory.class)
-		@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
-		ReactiveMongoRunHistory reactiveMembershipRunHistory(ReactiveMongoDatabaseFactory databaseFactory,
-				MembershipProperties properties, MembershipSettings settings) {
-			MembershipProperties.History history = properties.getHistory();
-			return new ReactiveMongoRunHistory(databaseFactory.getMongoDatabase().block(),
-					properties.getMongo().getRunsCollection(), history.getRetention(), history.getMaxRuns(),
-					MongoStoreSettingsFactory.storeSettings(properties, settings).operationTimeout());
-		}
-
 	}
 
 }

@@ -19,7 +19,7 @@ import dev.membership.actuate.MembershipMeters;
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ Membership.class, MeterRegistry.class })
-public class MembershipMetricsAutoConfiguration {
+public final class MembershipMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -22,7 +22,7 @@ import dev.membership.actuate.RunObservations;
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(ObservationRegistry.class)
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
-public class MembershipObservationAutoConfiguration {
+public final class MembershipObservationAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

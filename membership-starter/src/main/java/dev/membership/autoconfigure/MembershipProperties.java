@@ -32,10 +32,10 @@ public class MembershipProperties {
 	private String nodeId;
 
 	/**
-	 * Which store keeps the leases and the roster when the application has both MongoDB and a DataSource: mongodb or
-	 * jdbc (PostgreSQL, with membership-jdbc on the classpath). Unset, the one the application has is used.
+	 * Which store keeps the leases and the roster when the application could use more than one: mongodb
+	 * (membership-mongodb) or jdbc (PostgreSQL, membership-jdbc). Unset, the one the application has is used.
 	 */
-	private Store store;
+	private String store;
 
 	/**
 	 * Address other nodes use to reach this one, as host:port or a URL. Defaults to this host's address and the web
@@ -87,10 +87,6 @@ public class MembershipProperties {
 	 * partitions over the members that declare it with the same count; one node owns each partition at a time.
 	 */
 	private Map<String, Integer> partitions = new LinkedHashMap<>();
-
-	private final Mongo mongo = new Mongo();
-
-	private final Jdbc jdbc = new Jdbc();
 
 	private final Rebalance rebalance = new Rebalance();
 
@@ -198,23 +194,15 @@ public class MembershipProperties {
 		this.partitions = partitions;
 	}
 
-	public Mongo getMongo() {
-		return this.mongo;
-	}
-
-	public Jdbc getJdbc() {
-		return this.jdbc;
-	}
-
 	public Rebalance getRebalance() {
 		return this.rebalance;
 	}
 
-	public Store getStore() {
+	public String getStore() {
 		return this.store;
 	}
 
-	public void setStore(Store store) {
+	public void setStore(String store) {
 		this.store = store;
 	}
 
@@ -531,234 +519,6 @@ public class MembershipProperties {
 
 		public void setDeliverToSelf(boolean deliverToSelf) {
 			this.deliverToSelf = deliverToSelf;
-		}
-
-	}
-
-	public static class Mongo {
-
-		/**
-		 * Collection of node documents.
-		 */
-		private String nodesCollection = "clusternodes";
-
-		/**
-		 * Collection of lease documents, one per group. Never give it a TTL index: epochs must survive.
-		 */
-		private String leasesCollection = "clusterleases";
-
-		/**
-		 * Collection of term documents, one per lease, written as each term begins: what a transaction fence holds.
-		 * Never give it a TTL index.
-		 */
-		private String termsCollection = "clusterterms";
-
-		/**
-		 * Client-side timeout of every membership call to MongoDB (server selection included). Shorter than the
-		 * lease duration. Defaults to the renewal interval.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration operationTimeout;
-
-		/**
-		 * Write concern of lease writes: "majority", or "majority-journaled" (also waits for the journal where the
-		 * replica set's writeConcernMajorityJournalDefault is false). Anything weaker is refused at startup.
-		 */
-		private String leaseWriteConcern = "majority";
-
-		/**
-		 * Collection holding the generated broadcast key (when membership.broadcast.keys is empty).
-		 */
-		private String keysCollection = "clusterkeys";
-
-		/**
-		 * Collection of the run history (membership.history): one document per run, bounded by count and age.
-		 */
-		private String runsCollection = "clusterruns";
-
-		public String getRunsCollection() {
-			return this.runsCollection;
-		}
-
-		public void setRunsCollection(String runsCollection) {
-			this.runsCollection = runsCollection;
-		}
-
-		public String getKeysCollection() {
-			return this.keysCollection;
-		}
-
-		public void setKeysCollection(String keysCollection) {
-			this.keysCollection = keysCollection;
-		}
-
-		public String getNodesCollection() {
-			return this.nodesCollection;
-		}
-
-		public void setNodesCollection(String nodesCollection) {
-			this.nodesCollection = nodesCollection;
-		}
-
-		public String getLeasesCollection() {
-			return this.leasesCollection;
-		}
-
-		public void setLeasesCollection(String leasesCollection) {
-			this.leasesCollection = leasesCollection;
-		}
-
-		public String getTermsCollection() {
-			return this.termsCollection;
-		}
-
-		public void setTermsCollection(String termsCollection) {
-			this.termsCollection = termsCollection;
-		}
-
-		public Duration getOperationTimeout() {
-			return this.operationTimeout;
-		}
-
-		public void setOperationTimeout(Duration operationTimeout) {
-			this.operationTimeout = operationTimeout;
-		}
-
-		public String getLeaseWriteConcern() {
-			return this.leaseWriteConcern;
-		}
-
-		public void setLeaseWriteConcern(String leaseWriteConcern) {
-			this.leaseWriteConcern = leaseWriteConcern;
-		}
-
-	}
-
-	/** The stores membership can keep its leases and roster in. */
-	public enum Store {
-
-		/** MongoDB, through the application's MongoDatabaseFactory (or ReactiveMongoDatabaseFactory). */
-		MONGODB,
-
-		/** PostgreSQL through the application's DataSource: membership-jdbc. */
-		JDBC
-
-	}
-
-	/** The PostgreSQL store (membership-jdbc). */
-	public static class Jdbc {
-
-		/** Whether the store creates its tables at startup when they are absent (off when Flyway or Liquibase does). */
-		private boolean initializeSchema = true;
-
-		/** The start of the store's table names, optionally after a schema name and a dot. */
-		private String tablePrefix = "membership_";
-
-		/**
-		 * How long a borrow from the store's own pool may wait, and each read of an answer (the connection's network
-		 * timeout, in milliseconds); on the application's pool, a statement's cancel after it, rounded up to whole
-		 * seconds. Must be shorter than the lease. Defaults to the renewal interval.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration operationTimeout;
-
-		/**
-		 * The JDBC URL of the database the store keeps the cluster in, when it is not the application's
-		 * (spring.datasource.url); with it, username and password. Needs the store's own pool.
-		 */
-		private String url;
-
-		/** The user of membership.jdbc.url. */
-		private String username;
-
-		/** The password of membership.jdbc.url. */
-		private String password;
-
-		private final Pool pool = new Pool();
-
-		public boolean isInitializeSchema() {
-			return this.initializeSchema;
-		}
-
-		public void setInitializeSchema(boolean initializeSchema) {
-			this.initializeSchema = initializeSchema;
-		}
-
-		public String getTablePrefix() {
-			return this.tablePrefix;
-		}
-
-		public void setTablePrefix(String tablePrefix) {
-			this.tablePrefix = tablePrefix;
-		}
-
-		public Duration getOperationTimeout() {
-			return this.operationTimeout;
-		}
-
-		public void setOperationTimeout(Duration operationTimeout) {
-			this.operationTimeout = operationTimeout;
-		}
-
-		public String getUrl() {
-			return this.url;
-		}
-
-		public void setUrl(String url) {
-			this.url = url;
-		}
-
-		public String getUsername() {
-			return this.username;
-		}
-
-		public void setUsername(String username) {
-			this.username = username;
-		}
-
-		public String getPassword() {
-			return this.password;
-		}
-
-		public void setPassword(String password) {
-			this.password = password;
-		}
-
-		public Pool getPool() {
-			return this.pool;
-		}
-
-		/** The store's connections. */
-		public static class Pool {
-
-			/**
-			 * Whether the store uses the application's connection pool (its DataSource) instead of a pool of its own,
-			 * so that an application that holds every connection holds the node's renewals up too.
-			 */
-			private boolean shared = false;
-
-			/**
-			 * How many connections the store's own pools keep: one for the run history and the broadcast keys, the
-			 * others for the node's loop (with one, they share it).
-			 */
-			private int size = 2;
-
-			public boolean isShared() {
-				return this.shared;
-			}
-
-			public void setShared(boolean shared) {
-				this.shared = shared;
-			}
-
-			public int getSize() {
-				return this.size;
-			}
-
-			public void setSize(int size) {
-				this.size = size;
-			}
-
 		}
 
 	}

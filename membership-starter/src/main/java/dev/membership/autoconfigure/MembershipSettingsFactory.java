@@ -21,14 +21,11 @@ import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastSettings;
 
 /**
- * Turns properties into validated settings, collecting every broken rule before failing. No MongoDB type here: an
- * application with its own store and no MongoDB on the classpath loads this class too.
+ * Turns properties into validated settings, collecting every broken rule before failing.
  */
 final class MembershipSettingsFactory {
 
 	/** Shorter than this, a call to a real database times out for no fault of the database. */
-	static final Duration MIN_OPERATION_TIMEOUT = Duration.ofMillis(50);
-
 	private MembershipSettingsFactory() {
 	}
 
@@ -56,36 +53,14 @@ final class MembershipSettingsFactory {
 		return violations;
 	}
 
-	static MembershipSettings settings(MembershipProperties properties, Environment environment) {
+	/** {@code modules}: the store modules' properties classes, whose names are known too. */
+	static MembershipSettings settings(MembershipProperties properties, Environment environment,
+			List<Class<?>> modules) {
 		String nodeId = (properties.getNodeId() != null) ? properties.getNodeId() : defaultNodeId(environment);
-		List<Violation> violations = new ArrayList<>(UnknownMembershipProperties.check(environment));
+		List<Violation> violations = new ArrayList<>(UnknownMembershipProperties.check(environment, modules));
 		violations.addAll(MembershipSettings.check(nodeId, properties.getRenewalInterval(),
 				properties.getLeaseDuration(), properties.getLivenessWindow(), properties.getSafetyMargin(),
 				properties.getDeadNodeRetention()));
-		Duration timeout = properties.getMongo().getOperationTimeout();
-		if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
-			violations.add(new Violation(List.of("mongo.operation-timeout"),
-					"must be a positive duration (was " + timeout + ")"));
-		}
-		else {
-			Duration effective = (timeout != null) ? timeout : properties.getRenewalInterval();
-			if (effective != null && !effective.isNegative() && !effective.isZero()
-					&& effective.compareTo(MIN_OPERATION_TIMEOUT) < 0) {
-				List<String> named = (timeout != null) ? List.of("mongo.operation-timeout")
-						: List.of("renewal-interval", "mongo.operation-timeout");
-				violations.add(new Violation(named, "every database call would have to finish within "
-						+ effective.toMillis() + " ms" + ((timeout != null) ? "" : " (the operation timeout follows "
-								+ "renewal-interval when unset)")
-						+ ", less than " + MIN_OPERATION_TIMEOUT.toMillis() + " ms, shorter than a database round "
-						+ "trip can be trusted to take; a bare number means seconds (write 5 or 5s, not 5ms)"));
-			}
-			else if (timeout != null && properties.getLeaseDuration() != null
-					&& timeout.compareTo(properties.getLeaseDuration()) >= 0) {
-				violations.add(new Violation(List.of("mongo.operation-timeout", "lease-duration"),
-						"mongo.operation-timeout must be shorter than lease-duration, or one hung call would outlast "
-								+ "the lease (was " + timeout + ")"));
-			}
-		}
 		Duration readinessTimeout = properties.getReadiness().getTimeout();
 		if (readinessTimeout == null || readinessTimeout.isNegative() || readinessTimeout.isZero()) {
 			violations.add(new Violation(List.of("readiness.timeout"),

@@ -1,23 +1,21 @@
 package dev.membership.autoconfigure;
 
-import org.jspecify.annotations.Nullable;
+import java.util.List;
+import java.util.stream.Collectors;
 
-import org.springframework.util.ClassUtils;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Membership is enabled but no {@link dev.membership.spi.MembershipStore} can be made: without one the application
- * would start, and its leader-only work would never run on any node.
+ * would start, and its leader-only work would never run on any node. Says why, from what the store modules on the
+ * classpath offer ({@link MembershipStoreOffer}), or that there is none.
  */
-class NoMembershipStoreException extends IllegalStateException {
+public class NoMembershipStoreException extends IllegalStateException {
 
 	private final String reason;
 
-	/**
-	 * {@code classLoader}: the application's, to tell which drivers and stores it has; {@code store}: the one
-	 * {@code membership.store} names, if any.
-	 */
-	NoMembershipStoreException(ClassLoader classLoader, MembershipProperties.@Nullable Store store) {
-		this(reason(classLoader, store));
+	NoMembershipStoreException(List<MembershipStoreOffer> offers, @Nullable String store) {
+		this(reason(offers, store));
 	}
 
 	private NoMembershipStoreException(String reason) {
@@ -25,37 +23,32 @@ class NoMembershipStoreException extends IllegalStateException {
 		this.reason = reason;
 	}
 
-	String reason() {
+	/** Why there is no store. */
+	public String reason() {
 		return this.reason;
 	}
 
-	private static String reason(ClassLoader classLoader, MembershipProperties.@Nullable Store store) {
-		boolean jdbc = ClassUtils.isPresent("dev.membership.jdbc.JdbcMembershipStore", classLoader);
-		if (store == MembershipProperties.Store.JDBC) {
-			return jdbc ? "membership.store=jdbc and there is no DataSource bean (is spring-boot-starter-jdbc there, "
-					+ "with spring.datasource.url?)" : "membership.store=jdbc and membership-jdbc (the PostgreSQL store, "
-							+ "dev.membership:membership-jdbc) is not on the classpath";
+	private static String reason(List<MembershipStoreOffer> offers, @Nullable String store) {
+		if (offers.isEmpty()) {
+			return "no store module is on the classpath and the application defines no MembershipStore bean";
 		}
-		if (store == null && jdbc) {
-			return "membership-jdbc is on the classpath but there is no DataSource bean (is spring-boot-starter-jdbc "
-					+ "there, with spring.datasource.url?), nor a MongoDB one";
+		String present = offers.stream()
+			.map((offer) -> offer.store() + " (" + offer.module() + ")")
+			.collect(Collectors.joining(", "));
+		if (store != null) {
+			MembershipStoreOffer chosen = offers.stream()
+				.filter((offer) -> offer.store().equalsIgnoreCase(store))
+				.findFirst()
+				.orElse(null);
+			if (chosen == null) {
+				return "membership.store=" + store + " names no store module on the classpath; there are: " + present;
+			}
+			return "membership.store=" + store + ", and " + ((chosen.missing() != null) ? chosen.missing()
+					: chosen.module() + " made no store");
 		}
-		boolean sync = ClassUtils.isPresent("org.springframework.data.mongodb.MongoDatabaseFactory", classLoader)
-				&& ClassUtils.isPresent("com.mongodb.client.MongoClient", classLoader);
-		boolean reactive = ClassUtils.isPresent("com.mongodb.reactivestreams.client.MongoClient", classLoader);
-		if (!sync && reactive) {
-			return "the application has the reactive MongoDB driver but no ReactiveMongoDatabaseFactory bean (is "
-					+ "spring-boot-starter-data-mongodb-reactive there, and its auto-configuration not excluded?)";
-		}
-		if (!sync && ClassUtils.isPresent("com.mongodb.client.MongoClient", classLoader)) {
-			return "the MongoDB driver is there but not Spring Data MongoDB, whose MongoDatabaseFactory the store runs "
-					+ "on (spring-boot-starter-mongodb brings only the driver)";
-		}
-		if (!sync) {
-			return "there is no MongoDB driver on the classpath and the application defines no MembershipStore bean";
-		}
-		return "there is no MongoDatabaseFactory bean (is the MongoDB auto-configuration excluded, or replaced by "
-				+ "configuration without one?) and the application defines no MembershipStore bean";
+		return offers.stream()
+			.map((offer) -> offer.module() + ": " + ((offer.missing() != null) ? offer.missing() : "made no store"))
+			.collect(Collectors.joining("; "));
 	}
 
 }

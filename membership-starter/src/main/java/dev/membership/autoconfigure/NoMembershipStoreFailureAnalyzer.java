@@ -8,13 +8,14 @@ class NoMembershipStoreFailureAnalyzer extends AbstractFailureAnalyzer<NoMembers
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, NoMembershipStoreException cause) {
-		return new FailureAnalysis("membership-starter is enabled but has nowhere to keep the cluster: "
-				+ cause.reason() + ". Without a store no node would ever lead, so @LeaderOnly methods would never run.",
-				"Add org.springframework.boot:spring-boot-starter-data-mongodb (or its -reactive sibling in a "
-						+ "reactive application) and point it at your database "
-						+ "(spring.mongodb.uri), or, for PostgreSQL, add dev.membership:membership-jdbc and "
-						+ "spring-boot-starter-jdbc with spring.datasource.url, or define a bean of type dev.membership.spi.MembershipStore, or "
-						+ "set membership.enabled=false to run without membership.",
+		return new FailureAnalysis("membership is enabled but has nowhere to keep the cluster: " + cause.reason()
+				+ ". Without a store no node would ever lead, so @LeaderOnly methods would never run.",
+				"Add the store module for your database, one dependency that brings the rest of membership: "
+						+ "dev.membership:membership-mongodb (MongoDB, through spring-boot-starter-data-mongodb or its "
+						+ "-reactive sibling and spring.mongodb.uri) or dev.membership:membership-jdbc (PostgreSQL, "
+						+ "through spring-boot-starter-jdbc and spring.datasource.url); or define a bean of type "
+						+ "dev.membership.spi.MembershipStore; or set membership.enabled=false to run without "
+						+ "membership.",
 				cause);
 	}
 

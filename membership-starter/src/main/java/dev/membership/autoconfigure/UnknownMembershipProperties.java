@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.springframework.beans.BeanUtils;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
@@ -31,7 +32,8 @@ final class UnknownMembershipProperties {
 			StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
 
 	/** Every valid name, from the properties class itself, so it cannot drift from what binds. */
-	private static final List<String> KNOWN = known("membership", MembershipProperties.class);
+	private static final List<String> KNOWN = known("membership", MembershipProperties.class,
+			MembershipProperties.class);
 
 	/** The valid names that are maps ({@code membership.partitions}): any name below one of them binds. */
 	private static final List<ConfigurationPropertyName> MAPS = java.util.Arrays
@@ -43,7 +45,20 @@ final class UnknownMembershipProperties {
 	private UnknownMembershipProperties() {
 	}
 
-	static List<Violation> check(Environment environment) {
+	/**
+	 * The unknown names, and the nearest known one of each; {@code modules}: the store modules' properties classes
+	 * ({@code @ConfigurationProperties("membership.<store>")}), whose names are known too.
+	 */
+	static List<Violation> check(Environment environment, List<Class<?>> modules) {
+		List<String> known = new ArrayList<>(KNOWN);
+		for (Class<?> type : modules) {
+			ConfigurationProperties properties = type.getAnnotation(ConfigurationProperties.class);
+			String prefix = (properties != null) ? properties.value() : "";
+			if (prefix.startsWith("membership.")) {
+				known.add(prefix);
+				known.addAll(known(prefix, type, type));
+			}
+		}
 		Set<String> unknown = new LinkedHashSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			Object underlying = source.getUnderlyingSource();
@@ -55,14 +70,14 @@ final class UnknownMembershipProperties {
 				iterable.stream()
 					.filter(PREFIX::isAncestorOf)
 					.map(UnknownMembershipProperties::withoutIndexes)
-					.filter((name) -> KNOWN.stream().noneMatch((known) -> ConfigurationPropertyName.of(known).equals(name)))
+					.filter((name) -> known.stream().noneMatch((k) -> ConfigurationPropertyName.of(k).equals(name)))
 					.filter((name) -> MAPS.stream().noneMatch((map) -> map.isAncestorOf(name)))
 					.forEach((name) -> unknown.add(name.toString()));
 			}
 		}
 		List<Violation> violations = new ArrayList<>();
 		for (String name : unknown) {
-			String nearest = nearest(name);
+			String nearest = nearest(name, known);
 			violations.add(new Violation(List.of(name.substring("membership.".length())),
 					"is not a membership property, so it would be ignored"
 							+ ((nearest != null) ? "; did you mean " + nearest + "?" : "")));
@@ -80,16 +95,16 @@ final class UnknownMembershipProperties {
 	}
 
 	/** A valid name that starts like the unknown one's last part, else the closest by edit distance. */
-	static String nearest(String name) {
+	static String nearest(String name, List<String> known) {
 		String last = name.substring(name.lastIndexOf('.') + 1);
 		String parent = name.substring(0, name.lastIndexOf('.') + 1);
-		for (String known : KNOWN) {
-			if (known.startsWith(parent) && known.substring(parent.length()).startsWith(last)
-					&& known.indexOf('.', parent.length()) < 0) {
-				return known;
+		for (String candidate : known) {
+			if (candidate.startsWith(parent) && candidate.substring(parent.length()).startsWith(last)
+					&& candidate.indexOf('.', parent.length()) < 0) {
+				return candidate;
 			}
 		}
-		String best = KNOWN.stream().min(Comparator.comparingInt((known) -> distance(known, name))).orElse(null);
+		String best = known.stream().min(Comparator.comparingInt((k) -> distance(k, name))).orElse(null);
 		return (best != null && distance(best, name) <= Math.max(3, name.length() / 3)) ? best : null;
 	}
 
@@ -112,7 +127,7 @@ final class UnknownMembershipProperties {
 		return previous[b.length()];
 	}
 
-	private static List<String> known(String prefix, Class<?> type) {
+	private static List<String> known(String prefix, Class<?> type, Class<?> root) {
 		List<String> names = new ArrayList<>();
 		for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(type)) {
 			if (property.getReadMethod() == null || "class".equals(property.getName())) {
@@ -120,9 +135,9 @@ final class UnknownMembershipProperties {
 			}
 			String name = prefix + "." + dashed(property.getName());
 			Class<?> propertyType = property.getPropertyType();
-			if (isGroup(propertyType)) {
+			if (isGroup(propertyType, root)) {
 				names.add(name); // the group itself: a YAML key whose children are all commented out
-				names.addAll(known(name, propertyType)); // a nested group such as mongo or broadcast
+				names.addAll(known(name, propertyType, root)); // a nested group such as broadcast or jdbc.pool
 			}
 			else if (property.getWriteMethod() != null) {
 				names.add(name);
@@ -131,13 +146,13 @@ final class UnknownMembershipProperties {
 		return List.copyOf(names);
 	}
 
-	/** A class of MembershipProperties' own, at any depth ({@code Jdbc.Pool}), that is not an enum: a group. */
-	private static boolean isGroup(Class<?> type) {
+	/** A class of the properties class's own, at any depth ({@code Broadcast}, {@code Pool}), not an enum: a group. */
+	private static boolean isGroup(Class<?> type, Class<?> root) {
 		if (type.isEnum()) {
 			return false;
 		}
 		for (Class<?> outer = type.getDeclaringClass(); outer != null; outer = outer.getDeclaringClass()) {
-			if (outer == MembershipProperties.class) {
+			if (outer == root) {
 				return true;
 			}
 		}

@@ -38,7 +38,7 @@ import dev.membership.spi.PlacementPolicy.Demand;
  */
 final class Assignments {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(Assignments.class);
 
 	/** How many members' placements without them {@link #successor} keeps at once. */
 	private static final int MAX_LEAVERS_KEPT = 16;

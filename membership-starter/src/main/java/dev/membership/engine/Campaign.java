@@ -27,7 +27,7 @@ import dev.membership.spi.MembershipStore;
  */
 final class Campaign {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(Campaign.class);
 
 	private static final long MIN_RETRY_NANOS = 2_000_000;
 

@@ -37,7 +37,7 @@ import dev.membership.spi.ElectionMetrics;
  */
 final class ClockSamples {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(ClockSamples.class);
 
 	private final ServerClock clock;
 

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 final class EventDispatch {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(EventDispatch.class);
 
 	private final NodeRuntime runtime;
 

@@ -16,7 +16,7 @@ import dev.membership.spi.StoreException;
 /** The release of a lease this node no longer leads under, and the goodbye of a graceful stop, as loop jobs. */
 final class Farewell {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(Farewell.class);
 
 	private final MembershipStore store;
 

@@ -17,7 +17,7 @@ import dev.membership.spi.ScheduledJob;
  */
 final class FireNotes {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(FireNotes.class);
 
 	private final String nodeId;
 

@@ -44,7 +44,7 @@ import dev.membership.spi.NodeRuntime;
  */
 final class GroupElection {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(GroupElection.class);
 
 	enum State { FOLLOWING, LEADING, HANDING_OVER, HOLDING_OFF, STOPPED }
 

@@ -24,7 +24,7 @@ import dev.membership.spi.PlacementPolicy;
  */
 final class GuardedCallbacks {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(GuardedCallbacks.class);
 
 	private GuardedCallbacks() {
 	}

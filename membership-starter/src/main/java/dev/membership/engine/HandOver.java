@@ -30,7 +30,7 @@ import dev.membership.spi.NodeRuntime;
  */
 final class HandOver {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(HandOver.class);
 
 	private final String nodeId;
 

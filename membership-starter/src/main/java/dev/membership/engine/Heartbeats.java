@@ -21,7 +21,7 @@ import dev.membership.spi.NodeRecord;
  */
 final class Heartbeats {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(Heartbeats.class);
 
 	private final MembershipSettings settings;
 

@@ -17,7 +17,7 @@ import dev.membership.spi.RunInfo;
  */
 final class HungRuns implements Runnable {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(HungRuns.class);
 
 	private final Runs runs;
 

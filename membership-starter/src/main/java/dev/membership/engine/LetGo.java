@@ -27,7 +27,7 @@ import dev.membership.spi.NoticeReceiver;
  */
 final class LetGo {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(LetGo.class);
 
 	private final NodeRuntime runtime;
 

@@ -45,7 +45,7 @@ final class LoopJob {
 
 	/** A job of one step that needs no store call. */
 	static LoopJob of(String name, Runnable action) {
-		LoopJob job = new LoopJob(name, (ex) -> LoggerFactory.getLogger(MembershipNode.class)
+		LoopJob job = new LoopJob(name, (ex) -> LoggerFactory.getLogger(LoopJob.class)
 			.error("Membership {} failed", name, ex));
 		return job.then((j) -> {
 			action.run();

@@ -26,7 +26,7 @@ import dev.membership.engine.ServerClock;
  */
 final class NodeLoop {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(NodeLoop.class);
 
 	private final String nodeId;
 

@@ -16,7 +16,7 @@ import dev.membership.operations.Requester;
  */
 final class OperatorRecord {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(OperatorRecord.class);
 
 	/** What an action did: its answer, the epoch it handed over (0: none), and what the log says (null: the answer). */
 	record Done<T>(T result, long epoch, @Nullable String said) {

@@ -24,7 +24,7 @@ import dev.membership.spi.Roster;
  */
 final class RosterFollower {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(RosterFollower.class);
 
 	private final MembershipStore store;
 

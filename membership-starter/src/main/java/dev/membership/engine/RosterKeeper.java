@@ -27,7 +27,7 @@ import dev.membership.spi.RosterTooLargeException;
  */
 final class RosterKeeper {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(RosterKeeper.class);
 
 	private final MembershipSettings settings;
 

@@ -26,7 +26,7 @@ import dev.membership.spi.RunOutcome;
  */
 final class RunHistory implements RunObserver {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(RunHistory.class);
 
 	private static final Ended NOTHING = (outcome, error) -> {
 	};

@@ -28,7 +28,7 @@ import dev.membership.spi.ScheduledJob;
  */
 final class ScheduledFires {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(ScheduledFires.class);
 
 	private final NodeLoop loop;
 

@@ -14,7 +14,7 @@ import dev.membership.spi.NodeRuntime;
 /** How long a caller of {@link MembershipNode#stop(Duration)} waits: the stop's own bound, and no longer. */
 final class StopWait {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(StopWait.class);
 
 	private StopWait() {
 	}

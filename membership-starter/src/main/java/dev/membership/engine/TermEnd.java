@@ -16,7 +16,7 @@ import dev.membership.spi.NodeRuntime;
  */
 final class TermEnd {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(TermEnd.class);
 
 	private final String group;
 

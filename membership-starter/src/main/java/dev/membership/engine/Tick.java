@@ -21,7 +21,7 @@ import dev.membership.spi.MembershipStore;
  */
 final class Tick {
 
-	private static final Logger log = LoggerFactory.getLogger(MembershipNode.class);
+	private static final Logger log = LoggerFactory.getLogger(Tick.class);
 
 	private final MembershipStore store;
 

@@ -28,7 +28,7 @@ import dev.membership.spi.RunHistoryStore;
  */
 @AutoConfiguration(before = MembershipAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
-public class MembershipTestAutoConfiguration {
+public final class MembershipTestAutoConfiguration {
 
 	@Bean
 	SimulatedCluster simulatedCluster(ObjectProvider<MembershipNode> node) {

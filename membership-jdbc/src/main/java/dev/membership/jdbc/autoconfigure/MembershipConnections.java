@@ -20,7 +20,6 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
-import dev.membership.autoconfigure.MembershipProperties;
 
 /**
  * The connections the PostgreSQL store, its run history and its broadcast keys use: by default a small pool of their
@@ -60,7 +59,7 @@ final class MembershipConnections implements DisposableBean {
 
 	/** The store's connections: a pool of its own, or {@code application}'s when asked or when none can be built. */
 	static MembershipConnections of(DataSource application, ListableBeanFactory beanFactory,
-			MembershipProperties.Jdbc jdbc, Duration operationTimeout) {
+			MembershipJdbcProperties jdbc, Duration operationTimeout) {
 		if (StringUtils.hasText(jdbc.getUrl()) && (jdbc.getPool().isShared() || !HIKARI_PRESENT)) {
 			// another database than the application's, which only a pool of the store's own can reach
 			throw new IllegalStateException("membership.jdbc.url names the membership database, but the store "
@@ -133,7 +132,7 @@ final class MembershipConnections implements DisposableBean {
 		}
 
 		static @Nullable Target of(DataSource application, ListableBeanFactory beanFactory,
-				MembershipProperties.Jdbc jdbc) {
+				MembershipJdbcProperties jdbc) {
 			if (StringUtils.hasText(jdbc.getUrl())) {
 				return new Target(jdbc.getUrl(), jdbc.getUsername(), jdbc.getPassword());
 			}

@@ -23,7 +23,9 @@ import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcRunHistory;
 import dev.membership.Membership;
 import dev.membership.engine.MembershipNode;
+import dev.membership.autoconfigure.AmbiguousMembershipStoreException;
 import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.mongo.autoconfigure.MembershipMongoAutoConfiguration;
 import dev.membership.spi.MembershipStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +66,9 @@ class MembershipJdbcAutoConfigurationTests {
 
 	@Test
 	void withBothDatabasesStartupFailsUntilThePropertyChooses() {
-		ApplicationContextRunner both = this.runner.withBean(DataSource.class, postgres::dataSource)
+		ApplicationContextRunner both = this.runner
+			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class))
+			.withBean(DataSource.class, postgres::dataSource)
 			.withBean(MongoDatabaseFactory.class,
 					() -> new SimpleMongoClientDatabaseFactory(MongoClients.create("mongodb://127.0.0.1:1"), "x"));
 		both.run((context) -> assertThat(context).getFailure()
@@ -84,7 +88,7 @@ class MembershipJdbcAutoConfigurationTests {
 		this.runner.withPropertyValues("membership.store=jdbc")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("membership.store=jdbc and there is no DataSource bean"));
+				.hasMessageContaining("membership.store=jdbc, and there is no DataSource bean"));
 	}
 
 	@Test
@@ -232,7 +236,8 @@ class MembershipJdbcAutoConfigurationTests {
 			.withPropertyValues("membership.jdbc.operation-timeout=3s")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.hasMessageContaining("membership.jdbc.operation-timeout (PT3S) is not shorter than the lease"));
+				.isInstanceOf(dev.membership.InvalidMembershipSettingsException.class)
+				.hasMessageContaining("membership.jdbc.operation-timeout (PT3S) must be shorter than the lease"));
 	}
 
 	@Test

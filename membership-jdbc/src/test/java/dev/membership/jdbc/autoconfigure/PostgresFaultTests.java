@@ -11,7 +11,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.membership.MembershipStatus;
-import dev.membership.autoconfigure.MembershipProperties;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.jdbc.EmbeddedPostgres;
@@ -202,7 +201,7 @@ class PostgresFaultTests {
 	}
 
 	private void start(String id) {
-		MembershipProperties.Jdbc jdbc = new MembershipProperties().getJdbc();
+		MembershipJdbcProperties jdbc = new MembershipJdbcProperties();
 		jdbc.setUrl("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");
 		jdbc.setUsername("postgres");
 		MembershipConnections connections = MembershipConnections.of(postgres.dataSource(), null, jdbc, CALL);
