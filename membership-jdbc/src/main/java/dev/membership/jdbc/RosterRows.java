@@ -3,7 +3,6 @@ package dev.membership.jdbc;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +65,7 @@ final class RosterRows {
 
 	OptionalLong write(List<Member> members, List<RosterChange> changes, Map<String, GroupAssignment> assignments,
 			String keeperNodeId, long epoch, long sequence) {
-		String memberJson = this.json.writeValueAsString(millis(members));
+		String memberJson = this.json.writeValueAsString(Roster.toMillis(members));
 		String placed = this.json.writeValueAsString(assignments);
 		long bytes = utf8(memberJson) + utf8(placed);
 		if (bytes > ROSTER_BUDGET_BYTES) {
@@ -76,8 +75,8 @@ final class RosterRows {
 		List<RosterChange> kept = new ArrayList<>();
 		for (int i = changes.size() - 1; i >= 0; i--) {
 			RosterChange c = changes.get(i);
-			RosterChange stamped = new RosterChange(c.fromVersion(), millis(c.upserted()), millis(c.removed()),
-					c.placed());
+			RosterChange stamped = new RosterChange(c.fromVersion(), Roster.toMillis(c.upserted()),
+					Roster.toMillis(c.removed()), c.placed());
 			bytes += utf8(this.json.writeValueAsString(stamped));
 			if (bytes > ROSTER_BUDGET_BYTES) {
 				break;
@@ -122,19 +121,6 @@ final class RosterRows {
 
 	private static long utf8(String json) {
 		return json.getBytes(StandardCharsets.UTF_8).length;
-	}
-
-	private static List<Member> millis(List<Member> members) {
-		List<Member> kept = new ArrayList<>(members.size());
-		for (Member m : members) {
-			kept.add(new Member(m.nodeId(), m.incarnation(), m.address(), millis(m.startedAt()),
-					millis(m.lastHeartbeat()), m.groups(), m.live(), m.partitions()));
-		}
-		return kept;
-	}
-
-	private static Instant millis(Instant instant) {
-		return (instant != null) ? Statements.millis(instant) : null;
 	}
 
 }

@@ -93,7 +93,7 @@ public final class MembershipAutoConfiguration {
 		if (history != null) {
 			builder.runHistory(history, properties.getHistory().getBuffer())
 				.runHistoryErrorMessages(
-						properties.getHistory().getErrorDetail() == MembershipProperties.History.ErrorDetail.MESSAGE);
+						properties.getHistory().getErrorDetail() == HistoryProperties.ErrorDetail.MESSAGE);
 		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

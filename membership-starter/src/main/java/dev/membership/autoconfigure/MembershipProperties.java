@@ -2,7 +2,6 @@ package dev.membership.autoconfigure;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,12 +9,15 @@ import java.util.Map;
 import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.convert.DurationUnit;
-import org.springframework.util.unit.DataSize;
 
 /**
- * Cluster membership: heartbeats, liveness and leader leases in MongoDB. A duration written without a unit is read in
- * seconds ({@code lease-duration=15} is 15 s), as the design writes them; use {@code ms} for shorter ones.
+ * Cluster membership: the node, its timings, groups and partitions; each other concern's properties are a class of
+ * their own beside it ({@link BroadcastProperties}, {@link HistoryProperties}, {@link LeaderOnlyProperties},
+ * {@link ReadinessProperties}, {@link RebalanceProperties}, {@link ShutdownProperties}), and each store module's in that
+ * module. A duration written without a unit is read in seconds ({@code lease-duration=15} is 15 s), as the design
+ * writes them; use {@code ms} for shorter ones.
  */
 @ConfigurationProperties("membership")
 public class MembershipProperties {
@@ -88,17 +90,23 @@ public class MembershipProperties {
 	 */
 	private Map<String, Integer> partitions = new LinkedHashMap<>();
 
-	private final Rebalance rebalance = new Rebalance();
+	@NestedConfigurationProperty
+	private final RebalanceProperties rebalance = new RebalanceProperties();
 
-	private final Broadcast broadcast = new Broadcast();
+	@NestedConfigurationProperty
+	private final BroadcastProperties broadcast = new BroadcastProperties();
 
-	private final Shutdown shutdown = new Shutdown();
+	@NestedConfigurationProperty
+	private final ShutdownProperties shutdown = new ShutdownProperties();
 
-	private final Readiness readiness = new Readiness();
+	@NestedConfigurationProperty
+	private final ReadinessProperties readiness = new ReadinessProperties();
 
-	private final LeaderOnly leaderOnly = new LeaderOnly();
+	@NestedConfigurationProperty
+	private final LeaderOnlyProperties leaderOnly = new LeaderOnlyProperties();
 
-	private final History history = new History();
+	@NestedConfigurationProperty
+	private final HistoryProperties history = new HistoryProperties();
 
 	/**
 	 * Whether the node drains (hands over what it holds and takes nothing) while the application's readiness refuses
@@ -194,7 +202,7 @@ public class MembershipProperties {
 		this.partitions = partitions;
 	}
 
-	public Rebalance getRebalance() {
+	public RebalanceProperties getRebalance() {
 		return this.rebalance;
 	}
 
@@ -206,357 +214,24 @@ public class MembershipProperties {
 		this.store = store;
 	}
 
-	public Broadcast getBroadcast() {
+	public BroadcastProperties getBroadcast() {
 		return this.broadcast;
 	}
 
-	public LeaderOnly getLeaderOnly() {
+	public LeaderOnlyProperties getLeaderOnly() {
 		return this.leaderOnly;
 	}
 
-	public History getHistory() {
+	public HistoryProperties getHistory() {
 		return this.history;
 	}
 
-	public Shutdown getShutdown() {
+	public ShutdownProperties getShutdown() {
 		return this.shutdown;
 	}
 
-	public Readiness getReadiness() {
+	public ReadinessProperties getReadiness() {
 		return this.readiness;
-	}
-
-	public static class History {
-
-		/**
-		 * Whether every run of guarded work is recorded in the cluster's run history (the store's, for example the
-		 * MongoDB collection membership.mongo.runs-collection), read at /actuator/cluster/runs.
-		 */
-		private boolean enabled = true;
-
-		/** How long a run stays in the history (an expiry by age: a TTL index on MongoDB). */
-		@DurationUnit(ChronoUnit.DAYS)
-		private Duration retention = Duration.ofDays(7);
-
-		/** How many runs of each job (and partition) the history keeps per node process; older ones are replaced. */
-		private int maxRuns = 100;
-
-		/**
-		 * How many runs a node keeps in memory while the store cannot be reached; beyond that the oldest are dropped
-		 * and counted (membership.history.dropped).
-		 */
-		private int buffer = 10_000;
-
-		/**
-		 * What the history keeps of an error a run threw (and of an operator's action that was refused): 'message',
-		 * the exception's class and the first line of its message with credentials taken out (user:password@ in URIs,
-		 * password=, secret=, token= values), at most 300 characters; 'class', the class only. Whoever may read
-		 * /actuator/cluster/runs reads it.
-		 */
-		private ErrorDetail errorDetail = ErrorDetail.MESSAGE;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public Duration getRetention() {
-			return this.retention;
-		}
-
-		public void setRetention(Duration retention) {
-			this.retention = retention;
-		}
-
-		public int getMaxRuns() {
-			return this.maxRuns;
-		}
-
-		public void setMaxRuns(int maxRuns) {
-			this.maxRuns = maxRuns;
-		}
-
-		public int getBuffer() {
-			return this.buffer;
-		}
-
-		public void setBuffer(int buffer) {
-			this.buffer = buffer;
-		}
-
-		public ErrorDetail getErrorDetail() {
-			return this.errorDetail;
-		}
-
-		public void setErrorDetail(ErrorDetail errorDetail) {
-			this.errorDetail = errorDetail;
-		}
-
-		/** What the run history keeps of an error. */
-		public enum ErrorDetail {
-
-			/** The exception's class and the first line of its message, credentials taken out. */
-			MESSAGE,
-
-			/** The exception's class only. */
-			CLASS
-
-		}
-
-	}
-
-	public static class Readiness {
-
-		/**
-		 * Whether the application's readiness waits (REFUSING_TRAFFIC, OUT_OF_SERVICE on the probe) until this node has
-		 * made its first read of the cluster.
-		 */
-		private boolean enabled = true;
-
-		/**
-		 * How long readiness waits for membership at most; then the node reports ready anyway and logs why at WARN.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration timeout = Duration.ofSeconds(30);
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public Duration getTimeout() {
-			return this.timeout;
-		}
-
-		public void setTimeout(Duration timeout) {
-			this.timeout = timeout;
-		}
-
-	}
-
-	public static class LeaderOnly {
-
-		/**
-		 * Whether startup fails when @LeaderOnly or @ForEachOwnedPartition methods are @Scheduled but scheduling is
-		 * not enabled (no @EnableScheduling), so that they would never run. Turn it off only if the application calls
-		 * those methods itself.
-		 */
-		private boolean requireScheduling = true;
-
-		/**
-		 * How long a run of a @LeaderOnly or @ForEachOwnedPartition method may take when its annotation sets no
-		 * maxRunTime. Past it the run counts as hung: it is logged with its thread's stack, health reports it, and the
-		 * node hands the group (or partition) over and stays out of the race for it while the run goes on. Unset: no
-		 * limit.
-		 */
-		private Duration maxRunTime;
-
-		/**
-		 * How late a fire of a @LeaderOnly @Scheduled(cron or fixedRate) method that no node could run on time (a
-		 * failover, the whole cluster down, a run that overran) may still run, as soon as a node leads, when its
-		 * annotation sets no catchUp. Unset: one period of the schedule, at most an hour; 0: never.
-		 */
-		private Duration catchUp;
-
-		public Duration getCatchUp() {
-			return this.catchUp;
-		}
-
-		public void setCatchUp(Duration catchUp) {
-			this.catchUp = catchUp;
-		}
-
-		public Duration getMaxRunTime() {
-			return this.maxRunTime;
-		}
-
-		public void setMaxRunTime(Duration maxRunTime) {
-			this.maxRunTime = maxRunTime;
-		}
-
-		public boolean isRequireScheduling() {
-			return this.requireScheduling;
-		}
-
-		public void setRequireScheduling(boolean requireScheduling) {
-			this.requireScheduling = requireScheduling;
-		}
-
-	}
-
-	public static class Shutdown {
-
-		/**
-		 * How long a graceful stop (or a resign) waits for running @LeaderOnly work of a group to finish, renewing the
-		 * lease meanwhile, before it hands the group over anyway and logs which methods still run. Zero hands over at
-		 * once. Keep it below spring.lifecycle.timeout-per-shutdown-phase and the platform's grace period.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration drainTimeout = Duration.ofSeconds(20);
-
-		public Duration getDrainTimeout() {
-			return this.drainTimeout;
-		}
-
-		public void setDrainTimeout(Duration drainTimeout) {
-			this.drainTimeout = drainTimeout;
-		}
-
-	}
-
-	public static class Broadcast {
-
-		/**
-		 * Whether nodes can broadcast to each other (needs a web server: servlet or reactive).
-		 */
-		private boolean enabled = true;
-
-		/**
-		 * Path at which every node receives broadcasts.
-		 */
-		private String path = "/membership/broadcast";
-
-		/**
-		 * Connection timeout per member.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration connectTimeout = Duration.ofMillis(500);
-
-		/**
-		 * Response timeout per member.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration readTimeout = Duration.ofSeconds(2);
-
-		/**
-		 * How long a message id is remembered to drop duplicates. Messages whose timestamp is more than half of it
-		 * away from the receiver's database-time estimate are rejected as replays.
-		 */
-		@DurationUnit(ChronoUnit.SECONDS)
-		private Duration dedupeWindow = Duration.ofMinutes(1);
-
-		/**
-		 * Largest message accepted.
-		 */
-		private DataSize maxBodySize = DataSize.ofKilobytes(64);
-
-		/**
-		 * HMAC-SHA256 keys, at least 32 bytes each: the first signs, all verify. Empty: a key generated once and
-		 * kept in MongoDB (collection membership.mongo.keys-collection).
-		 */
-		private List<String> keys = new ArrayList<>();
-
-		/**
-		 * Whether the sender receives its own broadcasts as events too.
-		 */
-		private boolean deliverToSelf;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public String getPath() {
-			return this.path;
-		}
-
-		public void setPath(String path) {
-			this.path = path;
-		}
-
-		public Duration getConnectTimeout() {
-			return this.connectTimeout;
-		}
-
-		public void setConnectTimeout(Duration connectTimeout) {
-			this.connectTimeout = connectTimeout;
-		}
-
-		public Duration getReadTimeout() {
-			return this.readTimeout;
-		}
-
-		public void setReadTimeout(Duration readTimeout) {
-			this.readTimeout = readTimeout;
-		}
-
-		public Duration getDedupeWindow() {
-			return this.dedupeWindow;
-		}
-
-		public void setDedupeWindow(Duration dedupeWindow) {
-			this.dedupeWindow = dedupeWindow;
-		}
-
-		public DataSize getMaxBodySize() {
-			return this.maxBodySize;
-		}
-
-		public void setMaxBodySize(DataSize maxBodySize) {
-			this.maxBodySize = maxBodySize;
-		}
-
-		public List<String> getKeys() {
-			return this.keys;
-		}
-
-		public void setKeys(List<String> keys) {
-			this.keys = keys;
-		}
-
-		public boolean isDeliverToSelf() {
-			return this.deliverToSelf;
-		}
-
-		public void setDeliverToSelf(boolean deliverToSelf) {
-			this.deliverToSelf = deliverToSelf;
-		}
-
-	}
-
-	/** How the coordinator rebalances partitioned groups. */
-	public static class Rebalance {
-
-		/**
-		 * How many of a partitioned group's partitions a rebalance moves per interval, in percent of them (at least
-		 * one partition), 1 to 100 (no limit). Moves away from departed members and operators' moves are never
-		 * limited.
-		 */
-		private int maxMovesPercent = 10;
-
-		/**
-		 * How long a member that stopped keeps its place in the placement, so that it finds its partitions again when
-		 * it comes back under the same node id (set membership.node-id to a stable id, such as a StatefulSet's pod
-		 * name): its partitions are released after the drain and wait, unowned, meanwhile; a member gone longer (a
-		 * crashed one too) has them moved. 0 (the default) moves them at once.
-		 */
-		private Duration restartGrace = Duration.ZERO;
-
-		public Duration getRestartGrace() {
-			return this.restartGrace;
-		}
-
-		public void setRestartGrace(Duration restartGrace) {
-			this.restartGrace = restartGrace;
-		}
-
-		public int getMaxMovesPercent() {
-			return this.maxMovesPercent;
-		}
-
-		public void setMaxMovesPercent(int maxMovesPercent) {
-			this.maxMovesPercent = maxMovesPercent;
-		}
-
 	}
 
 }

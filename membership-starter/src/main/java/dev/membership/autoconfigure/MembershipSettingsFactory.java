@@ -29,8 +29,8 @@ final class MembershipSettingsFactory {
 	private MembershipSettingsFactory() {
 	}
 
-	private static List<Violation> historyViolations(MembershipProperties.History history,
-			MembershipProperties.LeaderOnly leaderOnly) {
+	private static List<Violation> historyViolations(HistoryProperties history,
+			LeaderOnlyProperties leaderOnly) {
 		List<Violation> violations = new ArrayList<>();
 		Duration retention = history.getRetention();
 		if (retention == null || retention.isNegative() || retention.isZero()) {
@@ -156,7 +156,7 @@ final class MembershipSettingsFactory {
 		return (port != null) ? host + ":" + port : host;
 	}
 
-	static BroadcastSettings broadcastSettings(MembershipProperties.Broadcast broadcast) {
+	static BroadcastSettings broadcastSettings(BroadcastProperties broadcast) {
 		List<Violation> violations = new ArrayList<>();
 		if (broadcast.getPath() == null || !broadcast.getPath().startsWith("/")) {
 			violations.add(new Violation(List.of("broadcast.path"), "must start with / (was " + broadcast.getPath() + ")"));

@@ -137,7 +137,8 @@ final class UnknownMembershipProperties {
 			Class<?> propertyType = property.getPropertyType();
 			if (isGroup(propertyType, root)) {
 				names.add(name); // the group itself: a YAML key whose children are all commented out
-				names.addAll(known(name, propertyType, root)); // a nested group such as broadcast or jdbc.pool
+				// a nested group such as broadcast or jdbc.pool; a class of its own holds its groups itself
+				names.addAll(known(name, propertyType, (propertyType.getDeclaringClass() == null) ? propertyType : root));
 			}
 			else if (property.getWriteMethod() != null) {
 				names.add(name);
@@ -146,10 +147,16 @@ final class UnknownMembershipProperties {
 		return List.copyOf(names);
 	}
 
-	/** A class of the properties class's own, at any depth ({@code Broadcast}, {@code Pool}), not an enum: a group. */
+	/**
+	 * A group: a class of the properties class's own at any depth ({@code Pool}), or one of membership's property
+	 * classes beside it ({@code BroadcastProperties}); never an enum.
+	 */
 	private static boolean isGroup(Class<?> type, Class<?> root) {
-		if (type.isEnum()) {
+		if (type.isEnum() || type.isPrimitive()) {
 			return false;
+		}
+		if (type.getName().startsWith("dev.membership.") && type.getSimpleName().endsWith("Properties")) {
+			return true;
 		}
 		for (Class<?> outer = type.getDeclaringClass(); outer != null; outer = outer.getDeclaringClass()) {
 			if (outer == root) {

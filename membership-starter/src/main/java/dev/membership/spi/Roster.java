@@ -1,6 +1,7 @@
 package dev.membership.spi;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -27,6 +28,24 @@ public record Roster(long version, @Nullable String keeperNodeId, long epoch, @N
 		members = (members != null) ? List.copyOf(members) : List.of();
 		changes = (changes != null) ? List.copyOf(changes) : List.of();
 		assignments = (assignments != null) ? Map.copyOf(assignments) : Map.of();
+	}
+
+	/**
+	 * {@code members} as a store that keeps times to the millisecond (MongoDB's dates, PostgreSQL's
+	 * {@code timestamptz} as the stores write them) gives them back: what a store writes so that a member read back
+	 * equals the one written.
+	 */
+	public static List<Member> toMillis(List<Member> members) {
+		List<Member> kept = new ArrayList<>(members.size());
+		for (Member m : members) {
+			kept.add(new Member(m.nodeId(), m.incarnation(), m.address(), toMillis(m.startedAt()),
+					toMillis(m.lastHeartbeat()), m.groups(), m.live(), m.partitions()));
+		}
+		return kept;
+	}
+
+	private static @Nullable Instant toMillis(@Nullable Instant instant) {
+		return (instant != null) ? Instant.ofEpochMilli(instant.toEpochMilli()) : null;
 	}
 
 	/** A roster without placements. */

@@ -24,7 +24,7 @@ class MembershipRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(MembershipProperties.class.getMethod("getLeaseDuration"))).accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(MembershipProperties.Broadcast.class.getMethod("getKeys"))).accepts(this.hints);
+			.onMethodInvocation(BroadcastProperties.class.getMethod("getKeys"))).accepts(this.hints);
 	}
 
 	@Test

@@ -202,11 +202,12 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			}
 			List<RosterChange> kept = new ArrayList<>(changes.size());
 			for (RosterChange change : changes) {
-				kept.add(new RosterChange(change.fromVersion(), millis(change.upserted()), millis(change.removed()),
+				kept.add(new RosterChange(change.fromVersion(), Roster.toMillis(change.upserted()),
+						Roster.toMillis(change.removed()),
 						change.placed()));
 			}
 			long version = (current != null) ? current.version() + 1 : 1;
-			this.data.roster = new Roster(version, keeperNodeId, epoch, this.data.now(), millis(members), kept,
+			this.data.roster = new Roster(version, keeperNodeId, epoch, this.data.now(), Roster.toMillis(members), kept,
 					assignments);
 			this.data.rosterSequence = sequence;
 			return OptionalLong.of(version);
@@ -257,15 +258,6 @@ public final class InMemoryMembershipStore implements MembershipStore {
 
 	private static @Nullable Instant millis(@Nullable Instant instant) {
 		return (instant != null) ? Instant.ofEpochMilli(instant.toEpochMilli()) : null;
-	}
-
-	private static List<Member> millis(List<Member> members) {
-		List<Member> kept = new ArrayList<>(members.size());
-		for (Member m : members) {
-			kept.add(new Member(m.nodeId(), m.incarnation(), m.address(), millis(m.startedAt()),
-					millis(m.lastHeartbeat()), m.groups(), m.live(), m.partitions()));
-		}
-		return kept;
 	}
 
 	/** What several stores share, as one database; guarded by itself. */

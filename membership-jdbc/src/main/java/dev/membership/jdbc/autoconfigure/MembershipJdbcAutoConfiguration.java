@@ -24,6 +24,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import dev.membership.autoconfigure.BroadcastAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipProperties;
+import dev.membership.autoconfigure.HistoryProperties;
 import dev.membership.autoconfigure.MembershipStoreOffer;
 import dev.membership.autoconfigure.MembershipStores;
 import dev.membership.autoconfigure.NoBroadcastKeysConfigured;
@@ -110,7 +111,7 @@ public final class MembershipJdbcAutoConfiguration {
 		@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
 		JdbcRunHistory membershipRunHistory(ObjectProvider<MembershipConnections> connections, DataSource dataSource,
 				MembershipProperties properties, MembershipJdbcProperties jdbc, MembershipSettings settings) {
-			MembershipProperties.History history = properties.getHistory();
+			HistoryProperties history = properties.getHistory();
 			return new JdbcRunHistory(historyDataSource(connections, dataSource), storeSettings(jdbc, settings),
 					history.getRetention(), history.getMaxRuns());
 		}

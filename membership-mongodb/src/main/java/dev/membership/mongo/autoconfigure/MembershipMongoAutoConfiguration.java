@@ -19,6 +19,7 @@ import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
 import dev.membership.autoconfigure.BroadcastAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipProperties;
+import dev.membership.autoconfigure.HistoryProperties;
 import dev.membership.autoconfigure.MembershipStoreOffer;
 import dev.membership.autoconfigure.MembershipStores;
 import dev.membership.autoconfigure.NoBroadcastKeysConfigured;
@@ -123,7 +124,7 @@ public final class MembershipMongoAutoConfiguration {
 		@ConditionalOnBooleanProperty(name = "membership.history.enabled", matchIfMissing = true)
 		ReactiveMongoRunHistory reactiveMembershipRunHistory(ReactiveMongoDatabaseFactory databaseFactory,
 				MembershipProperties properties, MembershipMongoProperties mongo, MembershipSettings settings) {
-			MembershipProperties.History history = properties.getHistory();
+			HistoryProperties history = properties.getHistory();
 			return new ReactiveMongoRunHistory(databaseFactory.getMongoDatabase().block(), mongo.getRunsCollection(),
 					history.getRetention(), history.getMaxRuns(),
 					MongoStoreSettingsFactory.storeSettings(mongo, settings).operationTimeout());

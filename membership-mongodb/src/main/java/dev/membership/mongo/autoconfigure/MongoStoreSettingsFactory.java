@@ -8,6 +8,7 @@ import com.mongodb.client.MongoDatabase;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.autoconfigure.MembershipProperties;
+import dev.membership.autoconfigure.HistoryProperties;
 import dev.membership.autoconfigure.StoreOperationTimeout;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.engine.MembershipSettings;
@@ -29,7 +30,7 @@ final class MongoStoreSettingsFactory {
 
 	static MongoRunHistory runHistory(MongoDatabase database, MembershipProperties properties,
 			MembershipMongoProperties mongo, MembershipSettings settings) {
-		MembershipProperties.History history = properties.getHistory();
+		HistoryProperties history = properties.getHistory();
 		return new MongoRunHistory(database, mongo.getRunsCollection(), history.getRetention(), history.getMaxRuns(),
 				storeSettings(mongo, settings).operationTimeout());
 	}
