@@ -1,8 +1,9 @@
 package dev.membership;
 
 /**
- * Everything a node tells the application. Published in order, one at a time, on the node's event thread; in a Spring
- * application they arrive as ordinary application events ({@code @EventListener}).
+ * Everything a node tells the application. Published in order, one at a time, on the
+ * node's event thread; in a Spring application they arrive as ordinary application events
+ * ({@code @EventListener}).
  */
 public interface MembershipEvent {
 

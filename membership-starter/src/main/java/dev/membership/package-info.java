@@ -1,5 +1,6 @@
 /**
- * What applications use: {@link dev.membership.Membership}, the cluster as this node sees it, and its events and status.
+ * What applications use: {@link dev.membership.Membership}, the cluster as this node sees
+ * it, and its events and status.
  */
 @NullMarked
 package dev.membership;

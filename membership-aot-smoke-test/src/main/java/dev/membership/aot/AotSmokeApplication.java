@@ -14,7 +14,10 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.scheduling.LeaderOnly;
 
-/** The smallest application a user writes with the starter: a leader-only scheduled job, and its runs over HTTP. */
+/**
+ * The smallest application a user writes with the starter: a leader-only scheduled job,
+ * and its runs over HTTP.
+ */
 @SpringBootApplication
 @EnableScheduling
 public class AotSmokeApplication {

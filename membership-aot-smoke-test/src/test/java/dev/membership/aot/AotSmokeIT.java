@@ -22,10 +22,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged application, processed ahead of time by the build ({@code spring-boot:process-aot}), started as a real
- * process with {@code spring.aot.enabled=true}: it runs on the generated bean definitions, and still joins the
- * cluster, leads, runs its {@code @LeaderOnly} job with its epoch, and answers {@code /actuator/cluster}. (A native
- * image needs GraalVM, which these machines do not have; the runtime hints are checked by MembershipRuntimeHintsTests.)
+ * The packaged application, processed ahead of time by the build
+ * ({@code spring-boot:process-aot}), started as a real process with
+ * {@code spring.aot.enabled=true}: it runs on the generated bean definitions, and still
+ * joins the cluster, leads, runs its {@code @LeaderOnly} job with its epoch, and answers
+ * {@code /actuator/cluster}. (A native image needs GraalVM, which these machines do not
+ * have; the runtime hints are checked by MembershipRuntimeHintsTests.)
  */
 class AotSmokeIT {
 
@@ -78,10 +80,10 @@ class AotSmokeIT {
 	}
 
 	private JsonNode get(int port, String path) throws IOException, InterruptedException {
-		HttpResponse<String> response = this.http.send(HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-			.timeout(Duration.ofSeconds(2))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = this.http
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+				.timeout(Duration.ofSeconds(2))
+				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).as(path).isEqualTo(200);
 		return this.json.readTree(response.body());
 	}

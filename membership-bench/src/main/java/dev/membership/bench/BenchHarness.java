@@ -37,19 +37,22 @@ import dev.membership.bench.support.Table;
 /**
  * Runs the benchmarks side by side and prints their tables (Markdown). Usage:
  * {@code bench.sh [guard] [load] [failover] [scale] [handover] [partitions] [--quick] [--out FILE] [--trials N]
- * [--leases MS,...] [--sizes N[@R],...]}; no scenario means all twelve. {@code --quick} is the smoke run: tiny counts and short timings,
- * seconds instead of minutes, figures not worth quoting. {@code --trials} changes the failover and hand-over
- * scenarios' trial counts, {@code --leases} the failover scenario's leases; {@code --sizes} the scale scenario's configurations, in order: {@code N} nodes at
- * the production default timings, or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
- * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}); {@code --threads} the threads the simulated
- * nodes' loops share (32; 8 with {@code --quick}). For the partitions scenario {@code --sizes} lists {@code NxP}
- * cases (N nodes, P partitions; default {@code 10x64,10x256,10x1024,100x64,100x256,100x1024}), and for the cost
+ * [--leases MS,...] [--sizes N[@R],...]}; no scenario means all twelve. {@code --quick}
+ * is the smoke run: tiny counts and short timings, seconds instead of minutes, figures
+ * not worth quoting. {@code --trials} changes the failover and hand-over scenarios' trial
+ * counts, {@code --leases} the failover scenario's leases; {@code --sizes} the scale
+ * scenario's configurations, in order: {@code N} nodes at the production default timings,
+ * or {@code N@R} renewing every R seconds (lease 3R, liveness window 2R). The default is
+ * {@code 10,100,1000,2000,500@1} ({@code 10@1} with {@code --quick}); {@code --threads}
+ * the threads the simulated nodes' loops share (32; 8 with {@code --quick}). For the
+ * partitions scenario {@code --sizes} lists {@code NxP} cases (N nodes, P partitions;
+ * default {@code 10x64,10x256,10x1024,100x64,100x256,100x1024}), and for the cost
  * scenario too (default N in 10, 100, 500, 2000 by P in 64, 1024, 4096).
  */
 public final class BenchHarness {
 
-	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover",
-			"partitions", "postgres-load", "postgres-failover", "parallel", "idle", "cost", "fires", "fenced-tx");
+	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover", "partitions",
+			"postgres-load", "postgres-failover", "parallel", "idle", "cost", "fires", "fenced-tx");
 
 	private BenchHarness() {
 	}
@@ -81,8 +84,8 @@ public final class BenchHarness {
 					.toList();
 				default -> {
 					if (!SCENARIOS.contains(args[i])) {
-						throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; scenarios: "
-								+ SCENARIOS + ", options: --quick, --out FILE, --trials N, --leases MS[,MS...], "
+						throw new IllegalArgumentException("Unknown argument '" + args[i] + "'; scenarios: " + SCENARIOS
+								+ ", options: --quick, --out FILE, --trials N, --leases MS[,MS...], "
 								+ "--sizes N[@R][,N[@R]...], --threads N, --windows N");
 					}
 					chosen.add(args[i]);
@@ -110,8 +113,8 @@ public final class BenchHarness {
 				case "parallel" -> new ParallelPartitionsScenario(parallelSettings(quick), out).run();
 				case "idle" -> new IdleNodeScenario(quick
 						? new IdleNodeScenario.Settings(Duration.ofSeconds(1), Duration.ofSeconds(2))
-						: new IdleNodeScenario.Settings(Duration.ofSeconds(60), Duration.ofSeconds(60), windows),
-						out).run();
+						: new IdleNodeScenario.Settings(Duration.ofSeconds(60), Duration.ofSeconds(60), windows), out)
+					.run();
 				case "cost" -> new CostScenario(costSettings(quick, sizes, threads), out).run();
 				case "fires" -> new ScheduledFiresScenario(firesSettings(quick), out).run();
 				case "fenced-tx" -> new FencedTransactionScenario(quick
@@ -119,7 +122,8 @@ public final class BenchHarness {
 								Duration.ofMillis(2))
 						: new FencedTransactionScenario.Settings(Duration.ofSeconds(15), 2, 4, Duration.ofMillis(100),
 								Duration.ofMillis(2)),
-						out).run();
+						out)
+					.run();
 				default -> throw new IllegalStateException(scenario);
 			};
 			out.printf("(%s took %.0f s)%n%n", scenario, (System.nanoTime() - started) / 1e9);
@@ -140,20 +144,25 @@ public final class BenchHarness {
 	}
 
 	static ParallelPartitionsScenario.Settings parallelSettings(boolean quick) {
-		return quick ? new ParallelPartitionsScenario.Settings(2, 8, Duration.ofMillis(100), List.of(1, 16), 1,
-				Duration.ofSeconds(30))
+		return quick
+				? new ParallelPartitionsScenario.Settings(2, 8, Duration.ofMillis(100), List.of(1, 16), 1,
+						Duration.ofSeconds(30))
 				: new ParallelPartitionsScenario.Settings(4, 64, Duration.ofSeconds(1), List.of(1, 16), 3,
 						Duration.ofSeconds(60));
 	}
 
 	static PostgresLoadScenario.Settings postgresLoadSettings(boolean quick) {
-		return quick ? new PostgresLoadScenario.Settings(2, List.of(1), Duration.ofSeconds(1), Duration.ofSeconds(2),
-				Duration.ofMillis(500))
+		return quick
+				? new PostgresLoadScenario.Settings(2, List.of(1), Duration.ofSeconds(1), Duration.ofSeconds(2),
+						Duration.ofMillis(500))
 				: new PostgresLoadScenario.Settings(3, List.of(1, 10), Duration.ofSeconds(20), Duration.ofSeconds(60),
 						Duration.ofSeconds(5));
 	}
 
-	/** The failover scenario on one PostgreSQL server: ours and Spring Integration's JDBC leader. */
+	/**
+	 * The failover scenario on one PostgreSQL server: ours and Spring Integration's JDBC
+	 * leader.
+	 */
 	static Table postgresFailover(FailoverScenario.Settings settings, PrintStream out) throws Exception {
 		try (EmbeddedPostgresServer server = new EmbeddedPostgresServer()) {
 			List<Contender> contenders = PostgresContenders.on(server.url());
@@ -180,7 +189,8 @@ public final class BenchHarness {
 	static DatabaseLoadScenario.Settings loadSettings(boolean quick) {
 		if (quick) {
 			return new DatabaseLoadScenario.Settings(List.of(1, 3), List.of(1), Duration.ofSeconds(1),
-					Duration.ofSeconds(2), (id) -> MembershipSettings.builder(id)
+					Duration.ofSeconds(2),
+					(id) -> MembershipSettings.builder(id)
 						.renewalInterval(Duration.ofMillis(200))
 						.leaseDuration(Duration.ofMillis(600))
 						.livenessWindow(Duration.ofMillis(400))
@@ -203,7 +213,8 @@ public final class BenchHarness {
 	}
 
 	static ScaleScenario.Settings scaleSettings(boolean quick, List<String> sizes, Integer threads) {
-		// N: N nodes at the production defaults (renew 5 s, lease 15 s, liveness 10 s); N@R: renew R s, lease 3R, liveness 2R
+		// N: N nodes at the production defaults (renew 5 s, lease 15 s, liveness 10 s);
+		// N@R: renew R s, lease 3R, liveness 2R
 		List<ScaleScenario.Config> configs = ((sizes != null) ? sizes
 				: quick ? List.of("10@1") : List.of("10", "100", "1000", "2000", "500@1"))
 			.stream()
@@ -211,11 +222,13 @@ public final class BenchHarness {
 			.toList();
 		int storeThreads = (threads != null) ? threads : (quick ? 8 : 32);
 		return quick ? new ScaleScenario.Settings(configs, 2, 1, 1, Duration.ofSeconds(30), 200, storeThreads)
-				: new ScaleScenario.Settings(configs, 4, 3, 2, Duration.ofMinutes(3).plusSeconds(30), 200, storeThreads);
+				: new ScaleScenario.Settings(configs, 4, 3, 2, Duration.ofMinutes(3).plusSeconds(30), 200,
+						storeThreads);
 	}
 
 	static PartitionScenario.Settings partitionSettings(boolean quick, List<String> sizes, Integer threads) {
-		// NxP: N nodes with P partitions of one group, at the production timings (renew 5 s, lease 15 s, liveness 10 s)
+		// NxP: N nodes with P partitions of one group, at the production timings (renew 5
+		// s, lease 15 s, liveness 10 s)
 		List<PartitionScenario.Case> cases = ((sizes != null) ? sizes
 				: quick ? List.of("3x16") : List.of("10x64", "10x256", "10x1024", "100x64", "100x256", "100x1024"))
 			.stream()
@@ -228,15 +241,18 @@ public final class BenchHarness {
 	}
 
 	static ScheduledFiresScenario.Settings firesSettings(boolean quick) {
-		// three nodes, ten jobs on one rate, at the production timings (renew 5 s, lease 15 s)
-		return quick ? new ScheduledFiresScenario.Settings(3, 10, Duration.ofSeconds(1), Duration.ofSeconds(3),
-				Duration.ofSeconds(4), (id) -> MembershipSettings.builder(id).build())
+		// three nodes, ten jobs on one rate, at the production timings (renew 5 s, lease
+		// 15 s)
+		return quick
+				? new ScheduledFiresScenario.Settings(3, 10, Duration.ofSeconds(1), Duration.ofSeconds(3),
+						Duration.ofSeconds(4), (id) -> MembershipSettings.builder(id).build())
 				: new ScheduledFiresScenario.Settings(3, 10, Duration.ofSeconds(10), Duration.ofSeconds(20),
 						Duration.ofMinutes(3), (id) -> MembershipSettings.builder(id).build());
 	}
 
 	static CostScenario.Settings costSettings(boolean quick, List<String> sizes, Integer threads) {
-		// NxP at the production timings; the documented maximum of partitions a group (4,096) included
+		// NxP at the production timings; the documented maximum of partitions a group
+		// (4,096) included
 		List<PartitionScenario.Case> cases = ((sizes != null) ? sizes
 				: quick ? List.of("3x16")
 						: List.of("10x64", "10x1024", "10x4096", "100x64", "100x1024", "100x4096", "500x64", "500x1024",

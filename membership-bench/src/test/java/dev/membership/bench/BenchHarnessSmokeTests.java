@@ -13,8 +13,9 @@ import dev.membership.bench.support.Table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The harness starts and every scenario produces its table, with tiny counts ({@code --quick}): a smoke test, not a
- * measurement. Full runs are an explicit command (BENCHMARKS.md).
+ * The harness starts and every scenario produces its table, with tiny counts
+ * ({@code --quick}): a smoke test, not a measurement. Full runs are an explicit command
+ * (BENCHMARKS.md).
  */
 class BenchHarnessSmokeTests {
 
@@ -39,9 +40,11 @@ class BenchHarnessSmokeTests {
 			.anySatisfy((t) -> assertThat(t).startsWith("How the cost grows"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Scheduled fires"))
 			.anySatisfy((t) -> assertThat(t).startsWith("Fenced transactions on PostgreSQL"));
-		assertThat(tables.get(12).rows()).as("no transactions, unfenced, three fences").hasSize(5)
+		assertThat(tables.get(12).rows()).as("no transactions, unfenced, three fences")
+			.hasSize(5)
 			.allSatisfy((row) -> assertThat(Integer.parseInt(row.get(5))).as("renewals").isPositive());
-		assertThat(tables.get(11).rows()).as("ours without jobs, RECORDED, STRICT, ShedLock").hasSize(4)
+		assertThat(tables.get(11).rows()).as("ours without jobs, RECORDED, STRICT, ShedLock")
+			.hasSize(4)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(1))).as("commands per node per minute")
 				.isPositive());
 		assertThat(tables.get(11).rows().get(1).get(5)).as("RECORDED: no fire ran twice").isEqualTo("0");
@@ -50,10 +53,12 @@ class BenchHarnessSmokeTests {
 			assertThat(Integer.parseInt(row.get(7).replace(",", ""))).as("roster bytes").isPositive();
 			assertThat(row.get(10)).as("overlapping owners").isEqualTo("0");
 		});
-		assertThat(tables.get(9).rows()).as("without, with, the difference, the store calls alone").hasSize(4)
+		assertThat(tables.get(9).rows()).as("without, with, the difference, the store calls alone")
+			.hasSize(4)
 			.last()
 			.satisfies((row) -> assertThat(row.get(0)).startsWith("its two store calls alone"));
-		assertThat(tables.get(6).rows()).as("ours, ShedLock and Spring Integration on PostgreSQL").hasSize(3)
+		assertThat(tables.get(6).rows()).as("ours, ShedLock and Spring Integration on PostgreSQL")
+			.hasSize(3)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(2))).as("statements per node per minute")
 				.isPositive());
 
@@ -62,12 +67,14 @@ class BenchHarnessSmokeTests {
 			.isEqualTo("0.00");
 		assertThat(row(guard, GuardBenchmark.LEADER_ONLY_FOLLOWER).get(4)).isEqualTo("0.00");
 		assertThat(Double.parseDouble(row(guard, GuardBenchmark.SHEDLOCK_FREE).get(4)))
-			.as("ShedLock takes and releases its lock in the database").isGreaterThan(0);
+			.as("ShedLock takes and releases its lock in the database")
+			.isGreaterThan(0);
 
 		assertThat(tables.get(1).rows()).hasSize(2)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(2))).as("our commands per node per minute")
 				.isPositive());
-		// every library elected a new leader after each kind of failover, and the row says how long it took
+		// every library elected a new leader after each kind of failover, and the row
+		// says how long it took
 		assertThat(tables.get(2).rows()).hasSize(6)
 			.allSatisfy((row) -> assertThat(Double.parseDouble(row.get(3))).isPositive());
 		// the ten nodes converged, were counted, and a join and a crash showed everywhere
@@ -81,13 +88,15 @@ class BenchHarnessSmokeTests {
 		assertThat(tables.get(4).rows()).extracting((row) -> row.get(0) + " " + row.get(1))
 			.containsExactly("servlet TomcatWebServer", "reactive NettyWebServer");
 		assertThat(tables.get(4).rows()).allSatisfy((row) -> assertThat(Double.parseDouble(row.get(3))).isPositive());
-		// three nodes placed, balanced, and balanced again after a join, a graceful leave and a crash
+		// three nodes placed, balanced, and balanced again after a join, a graceful leave
+		// and a crash
 		assertThat(tables.get(5).rows()).hasSize(1).allSatisfy((row) -> {
 			assertThat(row.get(2)).as("placed").endsWith(" s");
 			assertThat(row.get(5)).as("joins").startsWith("worst ").doesNotContain("not");
 			assertThat(row.get(6)).as("leave").doesNotContain("not");
 			assertThat(row.get(7)).as("crash").doesNotContain("not");
-			// overlapping beliefs on one clock, then (in brackets) samples that showed two owners
+			// overlapping beliefs on one clock, then (in brackets) samples that showed
+			// two owners
 			assertThat(row.get(9)).as("overlapping beliefs").startsWith("0 (");
 			assertThat(row.get(10)).as("graceful hand-off per partition").endsWith(")").contains(" ms (");
 			assertThat(row.get(11)).as("rolling restart").contains(" s; ").doesNotContain("not");

@@ -19,15 +19,17 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The configuration reference (docs/reference/configuration.md) cannot drift from the properties: every property in
- * the metadata the build generates, the starter's and each store module's, has a row, with its default where the
- * metadata has one, and every row names a property that exists.
+ * The configuration reference (docs/reference/configuration.md) cannot drift from the
+ * properties: every property in the metadata the build generates, the starter's and each
+ * store module's, has a row, with its default where the metadata has one, and every row
+ * names a property that exists.
  */
 class ConfigurationReferenceTests {
 
 	private static final Path REFERENCE = Path.of("..", "docs", "reference", "configuration.md");
 
-	private static final Pattern ROW = Pattern.compile("^\\| `(membership\\.[a-z.-]+)` \\| ([^|]*) \\|", Pattern.MULTILINE);
+	private static final Pattern ROW = Pattern.compile("^\\| `(membership\\.[a-z.-]+)` \\| ([^|]*) \\|",
+			Pattern.MULTILINE);
 
 	@Test
 	void everyPropertyHasARowWithItsDefaultAndEveryRowAProperty() throws IOException {
@@ -52,7 +54,10 @@ class ConfigurationReferenceTests {
 		return rows;
 	}
 
-	/** Property name to its default as the reference writes it (empty when the metadata has none). */
+	/**
+	 * Property name to its default as the reference writes it (empty when the metadata
+	 * has none).
+	 */
 	private static Map<String, String> declared() throws IOException {
 		Map<String, String> properties = new LinkedHashMap<>();
 		List<URL> metadata = Collections.list(ConfigurationReferenceTests.class.getClassLoader()

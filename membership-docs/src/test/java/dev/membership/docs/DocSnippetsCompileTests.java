@@ -10,8 +10,8 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every ```java block of README.md, CONTRIBUTING.md and docs/ compiles against the current code: a renamed method
- * breaks the build, not the reader.
+ * Every ```java block of README.md, CONTRIBUTING.md and docs/ compiles against the
+ * current code: a renamed method breaks the build, not the reader.
  */
 class DocSnippetsCompileTests {
 

@@ -35,10 +35,11 @@ import static org.assertj.core.api.Assertions.assertThatException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The README's quick start, as written: its Java blocks compiled into an application, started with its
- * application.properties against a test database (only the database's address differs). It elects itself and runs
- * the job, and what the README says a user sees is what the log says. Without the {@code @EnableScheduling} it
- * shows, startup fails and names the method and the fix.
+ * The README's quick start, as written: its Java blocks compiled into an application,
+ * started with its application.properties against a test database (only the database's
+ * address differs). It elects itself and runs the job, and what the README says a user
+ * sees is what the log says. Without the {@code @EnableScheduling} it shows, startup
+ * fails and names the method and the fix.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ReadmeQuickStartTests {
@@ -67,11 +68,12 @@ class ReadmeQuickStartTests {
 		List<Snippet> app = Snippet.in(README).stream().filter((s) -> s.code().startsWith("package ")).toList();
 		assertThat(app).as("the README's application classes").hasSize(2);
 		try (ConfigurableApplicationContext context = run(app, work)) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("Leading group default under epoch 1"));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> output.getOut().contains("Leading group default under epoch 1"));
 			await().atMost(Duration.ofSeconds(15))
 				.until(() -> output.getOut().contains("Purging expired sessions under epoch 1"));
-			assertThat(output.getOut()).containsPattern("Membership node \\S+ \\(incarnation \\S+\\) starting at \\S+ "
-					+ "for groups \\[default\\]");
+			assertThat(output.getOut()).containsPattern(
+					"Membership node \\S+ \\(incarnation \\S+\\) starting at \\S+ " + "for groups \\[default\\]");
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 			HttpResponse<String> cluster = HttpClient.newHttpClient()
 				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/cluster")).build(),
@@ -98,27 +100,32 @@ class ReadmeQuickStartTests {
 	}
 
 	/**
-	 * The README's application as a process of its own, with the README's properties and no security: anyone reads
-	 * {@code /actuator/cluster} and its history; every operator's action is refused, and the node says so as it starts.
+	 * The README's application as a process of its own, with the README's properties and
+	 * no security: anyone reads {@code /actuator/cluster} and its history; every
+	 * operator's action is refused, and the node says so as it starts.
 	 */
 	@Test
 	void withTheReadmesPropertiesAndNoSecurityEveryWriteIsRefusedOnARealProcess(@TempDir Path work) throws Exception {
 		List<Snippet> app = Snippet.in(README).stream().filter((s) -> s.code().startsWith("package ")).toList();
 		assertThat(SnippetCompiler.compile(app, work.resolve("src"), work.resolve("classes"))).isEmpty();
 		int port;
-		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+				java.net.InetAddress.getLoopbackAddress())) {
 			port = socket.getLocalPort();
 		}
-		List<String> command = new java.util.ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
-				"-cp", work.resolve("classes") + java.io.File.pathSeparator + System.getProperty("java.class.path"),
-				"com.example.app.Application"));
+		List<String> command = new java.util.ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+						"-XX:TieredStopAtLevel=1", "-cp",
+						work.resolve("classes") + java.io.File.pathSeparator + System.getProperty("java.class.path"),
+						"com.example.app.Application"));
 		Map<String, String> properties = new LinkedHashMap<>(readmeProperties());
-		properties.put("spring.mongodb.uri", this.uri); // the test database instead of localhost:27017
+		// the test database instead of localhost:27017
+		properties.put("spring.mongodb.uri", this.uri);
 		properties.put("server.port", Integer.toString(port));
 		properties.put("server.address", "127.0.0.1");
 		properties.put("membership.advertised-address", "127.0.0.1");
-		properties.forEach((key, value) -> command.add("--" + key + "=" + value)); // once each: twice would be "a,b"
+		// once each: twice would be "a,b"
+		properties.forEach((key, value) -> command.add("--" + key + "=" + value));
 		Path log = work.resolve("app.log");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		try {
@@ -141,10 +148,10 @@ class ReadmeQuickStartTests {
 					"pause", "resume")) {
 				HttpResponse<String> refused = send(http, request(port, "/actuator/cluster/" + action)
 					.header("Content-Type", "application/json")
-					.POST(HttpRequest.BodyPublishers.ofString("{\"group\": \"default\", \"partition\": 0, "
-							+ "\"to\": \"n2\", \"duration\": \"10m\"}")));
-				assertThat(refused.statusCode()).as("anonymous POST /actuator/cluster/%s", action)
-					.isEqualTo(405); // not mapped: only the reads answer there
+					.POST(HttpRequest.BodyPublishers.ofString(
+							"{\"group\": \"default\", \"partition\": 0, " + "\"to\": \"n2\", \"duration\": \"10m\"}")));
+				// not mapped: only the reads answer there
+				assertThat(refused.statusCode()).as("anonymous POST /actuator/cluster/%s", action).isEqualTo(405);
 			}
 			assertThat(send(http, request(port, "/actuator/cluster").header("Content-Type", "application/json")
 				.POST(HttpRequest.BodyPublishers.ofString("{}"))).statusCode()).isEqualTo(405);
@@ -169,7 +176,10 @@ class ReadmeQuickStartTests {
 		return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	/** Compiles {@code classes} and starts the one with a main method, with the README's properties. */
+	/**
+	 * Compiles {@code classes} and starts the one with a main method, with the README's
+	 * properties.
+	 */
 	private ConfigurableApplicationContext run(List<Snippet> classes, Path work) throws Exception {
 		List<String> errors = SnippetCompiler.compile(classes, work.resolve("src"), work.resolve("classes"));
 		assertThat(errors).as("the README's classes compile").isEmpty();
@@ -177,7 +187,8 @@ class ReadmeQuickStartTests {
 				getClass().getClassLoader());
 		Class<?> main = loader.loadClass("com.example.app.Application");
 		Map<String, Object> properties = new LinkedHashMap<>(readmeProperties());
-		properties.put("spring.mongodb.uri", this.uri); // the test database instead of localhost:27017
+		// the test database instead of localhost:27017
+		properties.put("spring.mongodb.uri", this.uri);
 		properties.put("server.port", "0");
 		properties.put("membership.advertised-address", "127.0.0.1");
 		SpringApplication application = new SpringApplication(new DefaultResourceLoader(loader), main);
@@ -196,8 +207,11 @@ class ReadmeQuickStartTests {
 		Matcher block = Pattern.compile("```properties\\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(README));
 		assertThat(block.find()).as("an application.properties block in the README").isTrue();
 		Map<String, String> properties = new LinkedHashMap<>();
-		block.group(1).lines().filter((l) -> l.contains("=")).forEach((l) -> properties
-			.put(l.substring(0, l.indexOf('=')).trim(), l.substring(l.indexOf('=') + 1).trim()));
+		block.group(1)
+			.lines()
+			.filter((l) -> l.contains("="))
+			.forEach((l) -> properties.put(l.substring(0, l.indexOf('=')).trim(),
+					l.substring(l.indexOf('=') + 1).trim()));
 		assertThat(properties).containsKeys("spring.mongodb.uri", "management.endpoints.web.exposure.include");
 		return properties;
 	}

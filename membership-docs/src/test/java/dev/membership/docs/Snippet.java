@@ -11,17 +11,18 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A ```java block of a Markdown file, and the Java source it compiles as. A block that declares a package is a whole
- * compilation unit, compiled as written (the README's). Any other gets the imports a guide's reader would add (see
- * {@link #IMPORTS}) and, in a package of its own, is compiled as what it is: top-level types; members of a class
- * (methods, fields); or statements of a method. What the snippet uses but does not show (a {@code MongoTemplate} field,
- * a repository) is declared in an HTML comment just above the block, which Markdown does not render:
- * <pre>
+ * A ```java block of a Markdown file, and the Java source it compiles as. A block that
+ * declares a package is a whole compilation unit, compiled as written (the README's). Any
+ * other gets the imports a guide's reader would add (see {@link #IMPORTS}) and, in a
+ * package of its own, is compiled as what it is: top-level types; members of a class
+ * (methods, fields); or statements of a method. What the snippet uses but does not show
+ * (a {@code MongoTemplate} field, a repository) is declared in an HTML comment just above
+ * the block, which Markdown does not render: <pre>
  * &lt;!-- java context
  * MongoTemplate mongoTemplate;
  * --&gt;
- * </pre>
- * For types, the context is more top-level types; otherwise, more members of the class around the snippet.
+ * </pre> For types, the context is more top-level types; otherwise, more members of the
+ * class around the snippet.
  */
 record Snippet(Path file, int line, String code, String context) {
 
@@ -33,9 +34,12 @@ record Snippet(Path file, int line, String code, String context) {
 	private static final Pattern TYPE = Pattern
 		.compile("(?m)^(?:public\\s+|final\\s+|abstract\\s+)*(?:class|interface|record|enum|@interface)\\s+\\w+");
 
-	/** A method at the top level of the snippet: a return type, a name and parameters, then a body. */
-	private static final Pattern METHOD = Pattern
-		.compile("(?m)^(?:public\\s+|protected\\s+|private\\s+|static\\s+|final\\s+)*[\\w<>\\[\\]?, .]+\\s+\\w+\\([^;{]*\\)\\s*(?:throws [\\w., ]+)?\\{");
+	/**
+	 * A method at the top level of the snippet: a return type, a name and parameters,
+	 * then a body.
+	 */
+	private static final Pattern METHOD = Pattern.compile(
+			"(?m)^(?:public\\s+|protected\\s+|private\\s+|static\\s+|final\\s+)*[\\w<>\\[\\]?, .]+\\s+\\w+\\([^;{]*\\)\\s*(?:throws [\\w., ]+)?\\{");
 
 	static final String IMPORTS = """
 			import java.time.*;
@@ -115,9 +119,13 @@ record Snippet(Path file, int line, String code, String context) {
 		return declared.find() ? declared.group(1) : "docs.snippet" + index;
 	}
 
-	/** The name of the file it compiles as, under its package's folder: its public type's, if it has one. */
+	/**
+	 * The name of the file it compiles as, under its package's folder: its public type's,
+	 * if it has one.
+	 */
 	String fileName(int index) {
-		Matcher type = Pattern.compile("(?m)^public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)")
+		Matcher type = Pattern
+			.compile("(?m)^public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)")
 			.matcher(this.code);
 		return (type.find() ? type.group(1) : "Snippet" + index) + ".java";
 	}

@@ -19,8 +19,9 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * Compiles snippets with the JDK's compiler against this module's test classpath (the starter, the test kit and what
- * a Spring Boot application with MongoDB has), each in the package it declares or one of its own.
+ * Compiles snippets with the JDK's compiler against this module's test classpath (the
+ * starter, the test kit and what a Spring Boot application with MongoDB has), each in the
+ * package it declares or one of its own.
  */
 final class SnippetCompiler {
 
@@ -28,8 +29,9 @@ final class SnippetCompiler {
 	}
 
 	/**
-	 * Writes {@code snippets} as sources under {@code sources}, compiles them into {@code classes}, and returns every
-	 * error, each with the Markdown file and line of the snippet it is in; empty when all compiled.
+	 * Writes {@code snippets} as sources under {@code sources}, compiles them into
+	 * {@code classes}, and returns every error, each with the Markdown file and line of
+	 * the snippet it is in; empty when all compiled.
 	 */
 	static List<String> compile(List<Snippet> snippets, Path sources, Path classes) {
 		Map<Path, Snippet> bySource = new java.util.LinkedHashMap<>();
@@ -68,8 +70,9 @@ final class SnippetCompiler {
 			}
 			Snippet snippet = (d.getSource() != null) ? bySource.get(Path.of(d.getSource().toUri()).toAbsolutePath())
 					: null;
-			String where = (snippet != null) ? snippet.where() + " (as " + d.getSource().getName() + ":"
-					+ d.getLineNumber() + ")" : String.valueOf(d.getSource());
+			String where = (snippet != null)
+					? snippet.where() + " (as " + d.getSource().getName() + ":" + d.getLineNumber() + ")"
+					: String.valueOf(d.getSource());
 			errors.add(where + ": " + d.getMessage(Locale.ROOT));
 		}
 		return errors;

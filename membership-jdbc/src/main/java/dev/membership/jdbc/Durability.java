@@ -6,11 +6,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Whether the server the store reached can keep its epochs from repeating, from what any role can read of it: a
- * lease write must be durable before it is acknowledged, and, where replicas stream, on a replica that a failover can
- * promote, or a promoted replica may lack the last take-overs: the holder of a lost term and its successor then both
- * lead until the lost term's lease runs out. (Epochs never repeat, whatever the failover: {@link LeaseRows} bases
- * them on the server's WAL timeline.)
+ * Whether the server the store reached can keep its epochs from repeating, from what any
+ * role can read of it: a lease write must be durable before it is acknowledged, and,
+ * where replicas stream, on a replica that a failover can promote, or a promoted replica
+ * may lack the last take-overs: the holder of a lost term and its successor then both
+ * lead until the lost term's lease runs out. (Epochs never repeat, whatever the failover:
+ * {@link LeaseRows} bases them on the server's WAL timeline.)
  *
  * @param synchronousCommit {@code SHOW synchronous_commit}
  * @param synchronousStandbys {@code SHOW synchronous_standby_names} (empty: none)
@@ -23,6 +24,7 @@ record Durability(String synchronousCommit, String synchronousStandbys, long str
 
 	/** What the store makes of it. */
 	sealed interface Verdict permits Safe, Unsafe, Doubtful {
+
 	}
 
 	/** Nothing to say. */
@@ -33,11 +35,17 @@ record Durability(String synchronousCommit, String synchronousStandbys, long str
 	record Unsafe(String message) implements Verdict {
 	}
 
-	/** The startup goes on, and the log says why the epochs may repeat after a failover, and the fix. */
+	/**
+	 * The startup goes on, and the log says why the epochs may repeat after a failover,
+	 * and the fix.
+	 */
 	record Doubtful(String message) implements Verdict {
 	}
 
-	/** What any role can read of the server's durability and replication, in one statement. */
+	/**
+	 * What any role can read of the server's durability and replication, in one
+	 * statement.
+	 */
 	static Durability read(JdbcTemplate jdbc) {
 		return jdbc.queryForObject("SELECT current_setting('synchronous_commit') AS sc, "
 				+ "current_setting('synchronous_standby_names') AS ssn, (SELECT count(*) FROM pg_stat_replication r "
@@ -50,8 +58,10 @@ record Durability(String synchronousCommit, String synchronousStandbys, long str
 
 	Verdict verdict() {
 		if (this.inRecovery || this.readOnly) {
-			return new Unsafe("The membership database is " + (this.inRecovery ? "a standby (pg_is_in_recovery())"
-					: "read-only (default_transaction_read_only = on)") + ": the store cannot write a lease there. "
+			return new Unsafe("The membership database is "
+					+ (this.inRecovery ? "a standby (pg_is_in_recovery())"
+							: "read-only (default_transaction_read_only = on)")
+					+ ": the store cannot write a lease there. "
 					+ "Point the store at the primary (for a list of hosts, add targetServerType=primary to the JDBC "
 					+ "URL), or clear default_transaction_read_only for its role or database");
 		}
@@ -63,7 +73,8 @@ record Durability(String synchronousCommit, String synchronousStandbys, long str
 					+ "DataSource's role or database");
 		}
 		if (this.streamingReplicas == 0) {
-			return new Safe(); // one server: local is on, and a failover has no replica to promote
+			// one server: local is on, and a failover has no replica to promote
+			return new Safe();
 		}
 		if ("local".equals(commit)) {
 			return new Unsafe("PostgreSQL's synchronous_commit is local for this DataSource's sessions while "

@@ -20,22 +20,24 @@ import dev.membership.leadership.LeadershipTerm;
 /**
  * A term's fence for the application's own PostgreSQL tables, in two strengths.
  * <ul>
- * <li><b>The transaction fence</b>, {@link #joinTransaction(DataSource)}: one call inside a Spring transaction, and
- * the whole transaction commits only under this term, before any newer term begins, or not at all.</li>
- * <li><b>The row fence</b>, {@link #update} and {@link #upsert}: each fenced row keeps, in a {@code bigint} column
- * ({@code fence} unless told otherwise), the epoch of the last term that wrote it, and a write under an older epoch
- * changes nothing and says which newer epoch got there first. It protects the rows written through it, one statement
- * at a time; an update that wrote only some of the rows it selected is partial, never a success.</li>
+ * <li><b>The transaction fence</b>, {@link #joinTransaction(DataSource)}: one call inside
+ * a Spring transaction, and the whole transaction commits only under this term, before
+ * any newer term begins, or not at all.</li>
+ * <li><b>The row fence</b>, {@link #update} and {@link #upsert}: each fenced row keeps,
+ * in a {@code bigint} column ({@code fence} unless told otherwise), the epoch of the last
+ * term that wrote it, and a write under an older epoch changes nothing and says which
+ * newer epoch got there first. It protects the rows written through it, one statement at
+ * a time; an update that wrote only some of the rows it selected is partial, never a
+ * success.</li>
  * </ul>
- * A leader paused past its lease (a GC pause, a frozen VM) cannot overwrite what its successor wrote.
- * <pre>
+ * A leader paused past its lease (a GC pause, a frozen VM) cannot overwrite what its
+ * successor wrote. <pre>
  * JdbcEpochFence fence = JdbcEpochFence.of(LeaderContext.currentTerm());
  * fence.joinTransaction(dataSource); // inside @Transactional: every later statement commits under this term only
  * fence.update(jdbcClient, "invoices", Map.of("status", "sent"), Map.of("id", id)).orThrow(fence);
- * </pre>
- * For a statement of your own, put {@link #assignment()} in its {@code SET} and {@link #condition()} in its
- * {@code WHERE}, with {@link #params()} among its named parameters. Either strength throws
- * {@link FencedOutException}, as MongoDB's fence does.
+ * </pre> For a statement of your own, put {@link #assignment()} in its {@code SET} and
+ * {@link #condition()} in its {@code WHERE}, with {@link #params()} among its named
+ * parameters. Either strength throws {@link FencedOutException}, as MongoDB's fence does.
  */
 public final class JdbcEpochFence {
 
@@ -63,8 +65,9 @@ public final class JdbcEpochFence {
 	}
 
 	/**
-	 * A fence with the epoch of {@code term}: a group's, or inside partition work a partition's, whose epochs are its
-	 * own (its transaction fence is the partition's term; keep each row fence's rows to one partition).
+	 * A fence with the epoch of {@code term}: a group's, or inside partition work a
+	 * partition's, whose epochs are its own (its transaction fence is the partition's
+	 * term; keep each row fence's rows to one partition).
 	 */
 	public static JdbcEpochFence of(LeadershipTerm term) {
 		JdbcEpochFence fence = of(term.group(), term.epoch());
@@ -73,20 +76,26 @@ public final class JdbcEpochFence {
 				fence.epoch, fence.column, fence.tablePrefix) : fence;
 	}
 
-	/** A fence with {@code epoch} of {@code group}, for code that carries the epoch rather than the term. */
+	/**
+	 * A fence with {@code epoch} of {@code group}, for code that carries the epoch rather
+	 * than the term.
+	 */
 	public static JdbcEpochFence of(String group, long epoch) {
 		Objects.requireNonNull(group, "group");
 		return new JdbcEpochFence(group, group, epoch, "fence", JdbcStoreSettings.defaults().tablePrefix());
 	}
 
-	/** The same fence kept in another column (one per group whose terms write the table). */
+	/**
+	 * The same fence kept in another column (one per group whose terms write the table).
+	 */
 	public JdbcEpochFence column(String column) {
 		return new JdbcEpochFence(this.group, this.lease, this.epoch, name(column, "column"), this.tablePrefix);
 	}
 
 	/**
-	 * The same fence, for a store whose tables have another prefix ({@code membership.jdbc.table-prefix}): the
-	 * transaction fence reads the store's {@code <prefix>terms} table.
+	 * The same fence, for a store whose tables have another prefix
+	 * ({@code membership.jdbc.table-prefix}): the transaction fence reads the store's
+	 * {@code <prefix>terms} table.
 	 */
 	public JdbcEpochFence tablePrefix(String prefix) {
 		JdbcStoreSettings checked = JdbcStoreSettings.defaults().withTablePrefix(prefix);
@@ -94,22 +103,27 @@ public final class JdbcEpochFence {
 	}
 
 	/**
-	 * Makes the current Spring transaction on {@code dataSource} commit only under this term, whatever it writes and
-	 * however many statements it runs: call it once, first, inside {@code @Transactional} (or a
-	 * {@code TransactionTemplate}) on that {@code DataSource}. One statement holds the term's row in the store's
-	 * {@code terms} table {@code FOR SHARE} until the transaction ends:
+	 * Makes the current Spring transaction on {@code dataSource} commit only under this
+	 * term, whatever it writes and however many statements it runs: call it once, first,
+	 * inside {@code @Transactional} (or a {@code TransactionTemplate}) on that
+	 * {@code DataSource}. One statement holds the term's row in the store's {@code terms}
+	 * table {@code FOR SHARE} until the transaction ends:
 	 * <ul>
-	 * <li>when a newer term has begun, it throws {@link FencedOutException} (the transaction must roll back);</li>
-	 * <li>a take-over waits for the transaction to end before its term begins, so the transaction commits before any
-	 * newer term exists or not at all; a transaction still open after a quarter of the take-over's operation timeout is
-	 * ended by it ({@code pg_terminate_backend}, allowed to the same role), as its term's lease has expired.</li>
+	 * <li>when a newer term has begun, it throws {@link FencedOutException} (the
+	 * transaction must roll back);</li>
+	 * <li>a take-over waits for the transaction to end before its term begins, so the
+	 * transaction commits before any newer term exists or not at all; a transaction still
+	 * open after a quarter of the take-over's operation timeout is ended by it
+	 * ({@code pg_terminate_backend}, allowed to the same role), as its term's lease has
+	 * expired.</li>
 	 * </ul>
-	 * Renewals do not wait for fenced transactions. At REPEATABLE READ or SERIALIZABLE, a take-over after the
-	 * transaction's snapshot fails the statement with a serialization error: roll back either way. The database must
-	 * be the store's (the {@code terms} table is there).
-	 *
+	 * Renewals do not wait for fenced transactions. At REPEATABLE READ or SERIALIZABLE, a
+	 * take-over after the transaction's snapshot fails the statement with a serialization
+	 * error: roll back either way. The database must be the store's (the {@code terms}
+	 * table is there).
 	 * @throws FencedOutException when the term is over
-	 * @throws IllegalStateException when no Spring transaction holds a connection of {@code dataSource}
+	 * @throws IllegalStateException when no Spring transaction holds a connection of
+	 * {@code dataSource}
 	 */
 	public void joinTransaction(DataSource dataSource) {
 		Objects.requireNonNull(dataSource, "dataSource");
@@ -124,7 +138,10 @@ public final class JdbcEpochFence {
 		return this.group;
 	}
 
-	/** The lease whose term this is: the group's name, or {@code group#partition} for a partition's term. */
+	/**
+	 * The lease whose term this is: the group's name, or {@code group#partition} for a
+	 * partition's term.
+	 */
 	public String lease() {
 		return this.lease;
 	}
@@ -134,7 +151,10 @@ public final class JdbcEpochFence {
 		return this.column + " = :" + EPOCH_PARAMETER;
 	}
 
-	/** For a statement's {@code WHERE}: the row was last written by this term or an older one, or never fenced. */
+	/**
+	 * For a statement's {@code WHERE}: the row was last written by this term or an older
+	 * one, or never fenced.
+	 */
 	public String condition() {
 		return "(" + this.column + " IS NULL OR " + this.column + " <= :" + EPOCH_PARAMETER + ")";
 	}
@@ -150,10 +170,12 @@ public final class JdbcEpochFence {
 	}
 
 	/**
-	 * {@code UPDATE table SET values..., fence = epoch WHERE key... AND (fence IS NULL OR fence <= epoch)}, in one
-	 * statement that also counts the rows {@code key} selects: a write that changed only some of them (a newer term
-	 * wrote the others) is {@linkplain JdbcFencedWriteResult#isPartial() partial}, never a success. When it did not
-	 * change them all, reads the newest fence of those rows, to say which epoch fenced it out.
+	 * {@code UPDATE table SET values..., fence = epoch WHERE key... AND (fence IS NULL OR fence <= epoch)},
+	 * in one statement that also counts the rows {@code key} selects: a write that
+	 * changed only some of them (a newer term wrote the others) is
+	 * {@linkplain JdbcFencedWriteResult#isPartial() partial}, never a success. When it
+	 * did not change them all, reads the newest fence of those rows, to say which epoch
+	 * fenced it out.
 	 */
 	public JdbcFencedWriteResult update(JdbcClient jdbc, String table, Map<String, ?> values, Map<String, ?> key) {
 		String target = name(table, "table");
@@ -162,11 +184,13 @@ public final class JdbcEpochFence {
 		values.forEach((column, value) -> set.add(bind(column, "v", value, params)));
 		set.add(assignment());
 		String where = where(key, params);
-		// both parts see the rows as the statement began; the update re-checks each row it locks
-		long[] counts = jdbc.sql("WITH matched AS (SELECT count(*) AS n FROM " + target + " WHERE " + where
-				+ "), written AS (UPDATE " + target + " SET " + String.join(", ", set) + " WHERE " + where + " AND "
-				+ condition() + " RETURNING 1) SELECT (SELECT n FROM matched) AS matched, (SELECT count(*) FROM "
-				+ "written) AS written")
+		// both parts see the rows as the statement began; the update re-checks each row
+		// it locks
+		long[] counts = jdbc
+			.sql("WITH matched AS (SELECT count(*) AS n FROM " + target + " WHERE " + where + "), written AS (UPDATE "
+					+ target + " SET " + String.join(", ", set) + " WHERE " + where + " AND " + condition()
+					+ " RETURNING 1) SELECT (SELECT n FROM matched) AS matched, (SELECT count(*) FROM "
+					+ "written) AS written")
 			.params(params)
 			.query((rs, i) -> new long[] { rs.getLong("written"), rs.getLong("matched") })
 			.single();
@@ -182,9 +206,10 @@ public final class JdbcEpochFence {
 	}
 
 	/**
-	 * Inserts the row ({@code key} and {@code values}, fenced with this epoch), or updates it where this term or an
-	 * older one wrote it last: {@code INSERT ... ON CONFLICT (key columns) DO UPDATE ... WHERE fence <= epoch}. The
-	 * key's columns must be the table's primary key or have a unique index.
+	 * Inserts the row ({@code key} and {@code values}, fenced with this epoch), or
+	 * updates it where this term or an older one wrote it last:
+	 * {@code INSERT ... ON CONFLICT (key columns) DO UPDATE ... WHERE fence <= epoch}.
+	 * The key's columns must be the table's primary key or have a unique index.
 	 */
 	public JdbcFencedWriteResult upsert(JdbcClient jdbc, String table, Map<String, ?> key, Map<String, ?> values) {
 		String target = name(table, "table");

@@ -28,10 +28,11 @@ import dev.membership.spi.RosterChange;
 import static dev.membership.jdbc.Statements.instant;
 
 /**
- * The store on PostgreSQL 14 or later, through the application's {@link DataSource}: one row per lease, per node and
- * for the roster, every operation one statement in autocommit (READ COMMITTED is enough: each conditional write
- * re-evaluates its condition on the row it locks), every time the server's ({@code clock_timestamp()}). No lock is
- * held beyond a statement, and none across a call of the node's.
+ * The store on PostgreSQL 14 or later, through the application's {@link DataSource}: one
+ * row per lease, per node and for the roster, every operation one statement in autocommit
+ * (READ COMMITTED is enough: each conditional write re-evaluates its condition on the row
+ * it locks), every time the server's ({@code clock_timestamp()}). No lock is held beyond
+ * a statement, and none across a call of the node's.
  */
 public final class JdbcMembershipStore implements MembershipStore {
 
@@ -63,7 +64,10 @@ public final class JdbcMembershipStore implements MembershipStore {
 		return this.settings;
 	}
 
-	/** Checks the database (PostgreSQL 14 or later, durable commits) and creates the tables when set to. */
+	/**
+	 * Checks the database (PostgreSQL 14 or later, durable commits) and creates the
+	 * tables when set to.
+	 */
 	@Override
 	public void initialize() {
 		this.schema.check();
@@ -71,23 +75,27 @@ public final class JdbcMembershipStore implements MembershipStore {
 			this.schema.create();
 		}
 		if (!this.leases.readTimeline()) {
-			log.info("This PostgreSQL server has no WAL timeline to read (pg_current_wal_lsn()): each epoch is the last "
-					+ "one plus one, so a failover that loses commits could hand out an epoch again; the durability "
-					+ "check above says whether it can");
+			log.info(
+					"This PostgreSQL server has no WAL timeline to read (pg_current_wal_lsn()): each epoch is the last "
+							+ "one plus one, so a failover that loses commits could hand out an epoch again; the durability "
+							+ "check above says whether it can");
 		}
 	}
 
-	/** For a test's broken variant: epochs as the stored one plus one, as on a server without a WAL timeline. */
+	/**
+	 * For a test's broken variant: epochs as the stored one plus one, as on a server
+	 * without a WAL timeline.
+	 */
 	void offTimeline() {
 		this.leases.offTimeline();
 	}
 
 	@Override
 	public Optional<Instant> serverTime() {
-		return this.sql.call("read the server's clock", () -> this.sql.jdbc
-			.query("SELECT " + Statements.NOW + " AS now", (rs, i) -> instant(rs, "now"))
-			.stream()
-			.findFirst());
+		return this.sql.call("read the server's clock",
+				() -> this.sql.jdbc.query("SELECT " + Statements.NOW + " AS now", (rs, i) -> instant(rs, "now"))
+					.stream()
+					.findFirst());
 	}
 
 	@Override

@@ -25,13 +25,15 @@ import static dev.membership.jdbc.Statements.instant;
 import static dev.membership.jdbc.Statements.timestamp;
 
 /**
- * The run history in PostgreSQL ({@code membership_runs}): one row per run in a ring of {@code maxRuns} slots per
- * job, partition and node process, so that it stays bounded by count (and, as a process writes a job and partition for
- * the first time, what earlier processes left of it is cut to the newest {@code maxRuns}: {@link RunRings}); rows
- * older than the retention are deleted by
- * the same statement that writes a batch, at most {@value #EXPIRED_PER_SAVE} at a time (the node writes its history
- * apart from its loop: a save never holds a renewal up). A batch is one statement: runs that began are written whole
- * (their slot's row replaced), runs that ended update their row while the slot is still theirs.
+ * The run history in PostgreSQL ({@code membership_runs}): one row per run in a ring of
+ * {@code maxRuns} slots per job, partition and node process, so that it stays bounded by
+ * count (and, as a process writes a job and partition for the first time, what earlier
+ * processes left of it is cut to the newest {@code maxRuns}: {@link RunRings}); rows
+ * older than the retention are deleted by the same statement that writes a batch, at most
+ * {@value #EXPIRED_PER_SAVE} at a time (the node writes its history apart from its loop:
+ * a save never holds a renewal up). A batch is one statement: runs that began are written
+ * whole (their slot's row replaced), runs that ended update their row while the slot is
+ * still theirs.
  */
 public final class JdbcRunHistory implements RunHistoryStore {
 
@@ -39,9 +41,10 @@ public final class JdbcRunHistory implements RunHistoryStore {
 			+ "started_at, ended_at, outcome, error, requested_by, requested_from, fire_at, expire_at";
 
 	/**
-	 * The most expired rows one save deletes, the oldest first: a backlog (a retention shortened, a history that could
-	 * not be written for a while) goes in bounded steps, so that no save holds the server, or the node's history lane,
-	 * for long. Each interval's save deletes as many, which outpaces any history this node writes.
+	 * The most expired rows one save deletes, the oldest first: a backlog (a retention
+	 * shortened, a history that could not be written for a while) goes in bounded steps,
+	 * so that no save holds the server, or the node's history lane, for long. Each
+	 * interval's save deletes as many, which outpaces any history this node writes.
 	 */
 	static final int EXPIRED_PER_SAVE = 500;
 
@@ -59,7 +62,10 @@ public final class JdbcRunHistory implements RunHistoryStore {
 
 	private final String table;
 
-	/** Cuts a job and partition to its newest runs, as a ring opens; a slot that a newer run took meanwhile stays. */
+	/**
+	 * Cuts a job and partition to its newest runs, as a ring opens; a slot that a newer
+	 * run took meanwhile stays.
+	 */
 	private final String trim;
 
 	private final RunRings rings = new RunRings();
@@ -74,15 +80,16 @@ public final class JdbcRunHistory implements RunHistoryStore {
 		this.retention = retention;
 		this.maxRuns = maxRuns;
 		this.table = settings.table("runs");
-		this.trim = "WITH old AS (SELECT slot, started_at FROM " + this.table + " WHERE job = ? AND coalesce(partition, "
-				+ "-1) = ? ORDER BY started_at DESC OFFSET ? LIMIT " + RunRings.TRIM_AT_MOST + ") DELETE FROM "
-				+ this.table + " r USING old WHERE r.slot = old.slot AND r.started_at = old.started_at";
+		this.trim = "WITH old AS (SELECT slot, started_at FROM " + this.table
+				+ " WHERE job = ? AND coalesce(partition, " + "-1) = ? ORDER BY started_at DESC OFFSET ? LIMIT "
+				+ RunRings.TRIM_AT_MOST + ") DELETE FROM " + this.table
+				+ " r USING old WHERE r.slot = old.slot AND r.started_at = old.started_at";
 		String input = "unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
 				+ "?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], "
 				+ "?::text[], ?::boolean[]) AS i(slot, run, process, sequence, job, group_name, partition, node_id, "
 				+ "epoch, started_at, ended_at, outcome, error, requested_by, requested_from, fire_at, expire_at, first)";
-		// the newest run of a slot wins where the ring went round within one batch; an end whose slot a newer run
-		// of the batch takes is moot
+		// the newest run of a slot wins where the ring went round within one batch; an
+		// end whose slot a newer run of the batch takes is moot
 		this.save = "WITH i AS (SELECT * FROM " + input + "), began AS (INSERT INTO " + this.table + " (" + COLUMNS
 				+ ") SELECT DISTINCT ON (slot) slot, run, process, sequence::bigint, job, group_name, "
 				+ "partition::integer, node_id, epoch::bigint, started_at::timestamptz, ended_at::timestamptz, outcome, "
@@ -93,7 +100,8 @@ public final class JdbcRunHistory implements RunHistoryStore {
 				+ "excluded.partition, node_id = excluded.node_id, epoch = excluded.epoch, started_at = "
 				+ "excluded.started_at, ended_at = excluded.ended_at, outcome = excluded.outcome, error = "
 				+ "excluded.error, requested_by = excluded.requested_by, requested_from = excluded.requested_from, "
-				+ "fire_at = excluded.fire_at, expire_at = excluded.expire_at), ended AS (UPDATE " + this.table + " r SET ended_at "
+				+ "fire_at = excluded.fire_at, expire_at = excluded.expire_at), ended AS (UPDATE " + this.table
+				+ " r SET ended_at "
 				+ "= i.ended_at::timestamptz, outcome = i.outcome, error = i.error FROM i WHERE NOT i.first AND "
 				+ "r.slot = i.slot AND r.run = i.run AND i.slot NOT IN (SELECT slot FROM i WHERE first)) DELETE FROM "
 				+ this.table + " WHERE slot IN (SELECT slot FROM " + this.table + " WHERE expire_at < " + Statements.NOW
@@ -156,8 +164,10 @@ public final class JdbcRunHistory implements RunHistoryStore {
 		criterion(criteria, args, "started_at >= ?::timestamptz", timestamp(query.since()));
 		args.add(query.limit());
 		String where = criteria.isEmpty() ? "" : " WHERE " + String.join(" AND ", criteria);
-		return this.sql.call("read the run history", () -> this.sql.jdbc.query("SELECT " + COLUMNS + " FROM "
-				+ this.table + where + " ORDER BY started_at DESC LIMIT ?", JdbcRunHistory::record, args.toArray()));
+		return this.sql.call("read the run history",
+				() -> this.sql.jdbc.query(
+						"SELECT " + COLUMNS + " FROM " + this.table + where + " ORDER BY started_at DESC LIMIT ?",
+						JdbcRunHistory::record, args.toArray()));
 	}
 
 	private String slot(RunRecord record) {
@@ -182,9 +192,9 @@ public final class JdbcRunHistory implements RunHistoryStore {
 		String outcome = rs.getString("outcome");
 		Integer partition = rs.getObject("partition", Integer.class);
 		Instant ended = instant(rs, "ended_at");
-		return new RunRecord(rs.getString("run"), rs.getString("process"), rs.getLong("sequence"),
-				rs.getString("job"), rs.getString("group_name"), partition, rs.getString("node_id"),
-				rs.getLong("epoch"), instant(rs, "started_at"), ended,
+		return new RunRecord(rs.getString("run"), rs.getString("process"), rs.getLong("sequence"), rs.getString("job"),
+				rs.getString("group_name"), partition, rs.getString("node_id"), rs.getLong("epoch"),
+				instant(rs, "started_at"), ended,
 				(outcome != null) ? RunOutcome.valueOf(outcome.toUpperCase(Locale.ROOT)) : null, rs.getString("error"),
 				rs.getString("requested_by"), rs.getString("requested_from"), instant(rs, "fire_at"), false);
 	}

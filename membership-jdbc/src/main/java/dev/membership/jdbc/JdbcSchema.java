@@ -14,12 +14,16 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
 
 /**
- * The store's tables: the published DDL ({@code dev/membership/jdbc/schema-postgresql.sql}, for the default prefix),
- * run with the configured prefix; and the check that the database can keep leases safe.
+ * The store's tables: the published DDL
+ * ({@code dev/membership/jdbc/schema-postgresql.sql}, for the default prefix), run with
+ * the configured prefix; and the check that the database can keep leases safe.
  */
 final class JdbcSchema {
 
-	/** The DDL on the classpath, for Flyway, Liquibase or a DBA (tables prefixed {@code membership_}). */
+	/**
+	 * The DDL on the classpath, for Flyway, Liquibase or a DBA (tables prefixed
+	 * {@code membership_}).
+	 */
 	static final String RESOURCE = "dev/membership/jdbc/schema-postgresql.sql";
 
 	static final int OLDEST_MAJOR_VERSION = 14;
@@ -34,10 +38,12 @@ final class JdbcSchema {
 	}
 
 	/**
-	 * Refuses what cannot keep leases safe: another database than PostgreSQL 14+, connections with auto-commit off
-	 * (a statement's write would wait for a commit that never comes), a standby or read-only server, and commits that
-	 * are acknowledged before they are durable ({@link Durability}: {@code synchronous_commit = off}, or
-	 * {@code local} where replicas stream); warns where replicas stream and none is synchronous.
+	 * Refuses what cannot keep leases safe: another database than PostgreSQL 14+,
+	 * connections with auto-commit off (a statement's write would wait for a commit that
+	 * never comes), a standby or read-only server, and commits that are acknowledged
+	 * before they are durable ({@link Durability}: {@code synchronous_commit = off}, or
+	 * {@code local} where replicas stream); warns where replicas stream and none is
+	 * synchronous.
 	 */
 	void check() {
 		String product = this.sql.call("read the database's name and version",
@@ -75,15 +81,19 @@ final class JdbcSchema {
 		return this.sql.call("read the server's durability settings", () -> Durability.read(this.sql.jdbc));
 	}
 
-	/** The columns that an earlier snapshot's tables lack: table (after the prefix), column, type. */
+	/**
+	 * The columns that an earlier snapshot's tables lack: table (after the prefix),
+	 * column, type.
+	 */
 	private static final List<List<String>> COLUMNS_SINCE = List.of(List.of("runs", "requested_by", "text"),
 			List.of("runs", "requested_from", "text"), List.of("runs", "fire_at", "timestamptz"),
 			List.of("leases", "fires", "jsonb"));
 
 	/**
-	 * Creates what is absent; several nodes starting at once may race, so a failure is tried once more. A table of an
-	 * earlier snapshot gets the columns it lacks (an {@code ALTER TABLE} only then: it locks the table, so it never
-	 * runs when the catalog says they are there).
+	 * Creates what is absent; several nodes starting at once may race, so a failure is
+	 * tried once more. A table of an earlier snapshot gets the columns it lacks (an
+	 * {@code ALTER TABLE} only then: it locks the table, so it never runs when the
+	 * catalog says they are there).
 	 */
 	void create() {
 		for (String statement : statements(this.settings.tablePrefix())) {
@@ -92,7 +102,8 @@ final class JdbcSchema {
 					this.sql.jdbc.execute(statement);
 				}
 				catch (DataAccessException ex) {
-					// CREATE TABLE IF NOT EXISTS of two sessions at once: one may fail on the catalog's unique index
+					// CREATE TABLE IF NOT EXISTS of two sessions at once: one may fail on
+					// the catalog's unique index
 					this.sql.jdbc.execute(statement);
 				}
 				return null;
@@ -106,11 +117,13 @@ final class JdbcSchema {
 	private void addIfMissing(String suffix, String column, String type) {
 		String table = this.settings.table(suffix);
 		int dot = table.indexOf('.');
-		String schema = (dot >= 0) ? table.substring(0, dot).toLowerCase(Locale.ROOT) : null; // unquoted: folded
+		// unquoted: folded
+		String schema = (dot >= 0) ? table.substring(0, dot).toLowerCase(Locale.ROOT) : null;
 		String name = table.substring(dot + 1).toLowerCase(Locale.ROOT);
 		List<String> present = this.sql.call("read the columns of " + table, () -> this.sql.jdbc.queryForList(
 				"SELECT column_name FROM information_schema.columns WHERE table_schema = coalesce(?, current_schema()) "
-						+ "AND table_name = ?", String.class, schema, name));
+						+ "AND table_name = ?",
+				String.class, schema, name));
 		if (!present.isEmpty() && !present.contains(column)) {
 			this.sql.call("add " + column + " to " + table, () -> {
 				this.sql.jdbc.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + column + " " + type);
@@ -138,7 +151,10 @@ final class JdbcSchema {
 		return statements;
 	}
 
-	/** Indexes live in their table's schema and take no schema name: the prefix without it. */
+	/**
+	 * Indexes live in their table's schema and take no schema name: the prefix without
+	 * it.
+	 */
 	private static String indexPrefix(String prefix) {
 		return prefix.substring(prefix.indexOf('.') + 1);
 	}

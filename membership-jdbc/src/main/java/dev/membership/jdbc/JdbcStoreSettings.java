@@ -7,12 +7,14 @@ import java.util.regex.Pattern;
 /**
  * The PostgreSQL store's settings.
  *
- * @param tablePrefix the start of every table's name ({@code membership_}: {@code membership_leases},
- * {@code membership_nodes}, {@code membership_roster}); letters, digits and underscores, optionally after a schema
- * name and a dot ({@code coordination.membership_})
- * @param operationTimeout the longest any statement may take (PostgreSQL cancels it after that); must be shorter than
- * the lease
- * @param initializeSchema whether {@link JdbcMembershipStore#initialize()} creates the tables when absent
+ * @param tablePrefix the start of every table's name ({@code membership_}:
+ * {@code membership_leases}, {@code membership_nodes}, {@code membership_roster});
+ * letters, digits and underscores, optionally after a schema name and a dot
+ * ({@code coordination.membership_})
+ * @param operationTimeout the longest any statement may take (PostgreSQL cancels it after
+ * that); must be shorter than the lease
+ * @param initializeSchema whether {@link JdbcMembershipStore#initialize()} creates the
+ * tables when absent
  */
 public record JdbcStoreSettings(String tablePrefix, Duration operationTimeout, boolean initializeSchema) {
 
@@ -30,7 +32,10 @@ public record JdbcStoreSettings(String tablePrefix, Duration operationTimeout, b
 		}
 	}
 
-	/** Prefix {@code membership_}, statements cancelled after 5 s, tables created when absent. */
+	/**
+	 * Prefix {@code membership_}, statements cancelled after 5 s, tables created when
+	 * absent.
+	 */
 	public static JdbcStoreSettings defaults() {
 		return new JdbcStoreSettings("membership_", Duration.ofSeconds(5), true);
 	}

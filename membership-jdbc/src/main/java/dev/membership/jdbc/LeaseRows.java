@@ -28,12 +28,14 @@ import static dev.membership.jdbc.Statements.instant;
 import static dev.membership.jdbc.Statements.timestamp;
 
 /**
- * The leases, one row each, every operation one statement (an acquisition's in a transaction of its own, with the
- * term's row: {@link TakeOvers}). A conditional write is safe at READ
- * COMMITTED: an {@code UPDATE} (or the {@code DO UPDATE} of an {@code INSERT ... ON CONFLICT}) that meets a row another
- * transaction changes waits for it, then evaluates its {@code WHERE} again on the newer row ("Transaction Isolation",
- * 13.2.1), and {@code INSERT ... ON CONFLICT DO UPDATE} either inserts or updates, never fails on a racing insert
- * ("INSERT", ON CONFLICT clause). So no two acquisitions can both see a lease free, and the epoch grows by one at each.
+ * The leases, one row each, every operation one statement (an acquisition's in a
+ * transaction of its own, with the term's row: {@link TakeOvers}). A conditional write is
+ * safe at READ COMMITTED: an {@code UPDATE} (or the {@code DO UPDATE} of an
+ * {@code INSERT ... ON CONFLICT}) that meets a row another transaction changes waits for
+ * it, then evaluates its {@code WHERE} again on the newer row ("Transaction Isolation",
+ * 13.2.1), and {@code INSERT ... ON CONFLICT DO UPDATE} either inserts or updates, never
+ * fails on a racing insert ("INSERT", ON CONFLICT clause). So no two acquisitions can
+ * both see a lease free, and the epoch grows by one at each.
  */
 final class LeaseRows {
 
@@ -47,17 +49,22 @@ final class LeaseRows {
 	private final TakeOvers takeOvers;
 
 	/**
-	 * The first epoch of the server's WAL timeline, less one: {@code (timeline - 1) * 2^32}. A promotion starts a new
-	 * timeline, so every epoch a promoted server hands out is larger than any its former primary did, even one whose
-	 * take-over never reached it (an asynchronous replica, a failover that lost commits): epochs never repeat.
-	 * {@code pg_current_wal_lsn()} is the current WAL insert position, callable by any role on a primary.
+	 * The first epoch of the server's WAL timeline, less one:
+	 * {@code (timeline - 1) * 2^32}. A promotion starts a new timeline, so every epoch a
+	 * promoted server hands out is larger than any its former primary did, even one whose
+	 * take-over never reached it (an asynchronous replica, a failover that lost commits):
+	 * epochs never repeat. {@code pg_current_wal_lsn()} is the current WAL insert
+	 * position, callable by any role on a primary.
 	 */
 	static final String TIMELINE_BASE = "((('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int"
 			+ "::bigint - 1) * 4294967296)";
 
 	private final String acquire;
 
-	/** Where the server has no WAL timeline to read (found at startup): epochs grow by one, as the stored ones do. */
+	/**
+	 * Where the server has no WAL timeline to read (found at startup): epochs grow by
+	 * one, as the stored ones do.
+	 */
 	private final String acquireOffTimeline;
 
 	private volatile boolean onTimeline = true;
@@ -77,46 +84,53 @@ final class LeaseRows {
 	LeaseRows(Statements sql) {
 		this.sql = sql;
 		this.takeOvers = new TakeOvers(sql);
-		// free: no row, expired before the caller's bound, this holder's own older request, or the term named by the
-		// holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated. The stamp
-		// of a take-over is read once the row is locked (in SET), not at the statement's start: a statement that
-		// waited for the previous term's write must not stamp the next term earlier than it
+		// free: no row, expired before the caller's bound, this holder's own older
+		// request, or the term named by the holder that let it go (a take-over); one
+		// statement, the row locked while its WHERE is evaluated. The stamp of a
+		// take-over is read once the row is locked (in SET), not at the statement's
+		// start: a statement that waited for the previous term's write must not stamp the
+		// next term earlier than it
 		this.acquire = acquire(sql, TIMELINE_BASE);
 		this.acquireOffTimeline = acquire(sql, "0");
-		// never moves the expiry back, never revives a released lease, nor one expired by the server's clock
+		// never moves the expiry back, never revives a released lease, nor one expired by
+		// the server's clock
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
 				+ NOW + ", fires = coalesce(?::jsonb, fires) WHERE name = ? AND node_id = ? AND incarnation = ? AND "
 				+ "epoch = ? AND expires_at > " + RELEASED + " AND expires_at > " + NOW + " AND " + sql.lockTimeout
 				+ " RETURNING renewed_at";
-		// each row stamped as it is written, and only rows whose expiry is older than this request's
+		// each row stamped as it is written, and only rows whose expiry is older than
+		// this request's
 		this.renewAll = "UPDATE " + sql.leases + " l SET expires_at = ?::timestamptz, renewed_at = " + NOW
 				+ ", fires = coalesce(r.fires::jsonb, l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) "
 				+ "AS r(name, epoch, fires) "
 				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
-				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at > " + NOW + " AND l.expires_at < ?::timestamptz AND "
-				+ sql.lockTimeout;
+				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at > " + NOW
+				+ " AND l.expires_at < ?::timestamptz AND " + sql.lockTimeout;
 		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED + ", fires = coalesce(?::jsonb, fires)"
 				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ? AND " + sql.lockTimeout;
-		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED + ", fires = coalesce(r.fires::jsonb, "
+		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED
+				+ ", fires = coalesce(r.fires::jsonb, "
 				+ "l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) AS r(name, epoch, fires) WHERE l.name = r.name "
 				+ "AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? AND " + sql.lockTimeout;
 		this.find = "SELECT " + COLUMNS + " FROM " + sql.leases + " WHERE name = ?";
-		// every member's read of an interval: its leases and, when it changed, the roster without its members and
-		// placements
+		// every member's read of an interval: its leases and, when it changed, the roster
+		// without its members and placements
 		this.findWithRoster = "SELECT 'l' AS kind, " + COLUMNS + ", NULL::bigint AS version, NULL::text AS keeper, "
-				+ "NULL::timestamptz AS written_at, NULL::jsonb AS changes FROM "
-				+ sql.leases + " WHERE name = ANY(?::text[]) UNION ALL SELECT 'r', NULL, NULL, NULL, NULL, epoch, NULL, "
+				+ "NULL::timestamptz AS written_at, NULL::jsonb AS changes FROM " + sql.leases
+				+ " WHERE name = ANY(?::text[]) UNION ALL SELECT 'r', NULL, NULL, NULL, NULL, epoch, NULL, "
 				+ "NULL, NULL, NULL, version, keeper, written_at, changes FROM " + sql.roster
 				+ " WHERE id = 1 AND version <> ?";
 	}
 
 	/**
-	 * Free: no row, expired before the caller's bound, this holder's own older request, or the term named by the
-	 * holder that let it go (a take-over); one statement, the row locked while its WHERE is evaluated. The epoch is the
-	 * stored one plus one, and never below the timeline's base. The stamp of a take-over is read once the row is
-	 * locked (in SET), not at the statement's start: a statement that waited for the previous term's write must not
-	 * stamp the next term earlier than it. And the term's row, written only here: it waits for (TakeOvers: or ends)
-	 * the older term's fenced transactions.
+	 * Free: no row, expired before the caller's bound, this holder's own older request,
+	 * or the term named by the holder that let it go (a take-over); one statement, the
+	 * row locked while its WHERE is evaluated. The epoch is the stored one plus one, and
+	 * never below the timeline's base. The stamp of a take-over is read once the row is
+	 * locked (in SET), not at the statement's start: a statement that waited for the
+	 * previous term's write must not stamp the next term earlier than it. And the term's
+	 * row, written only here: it waits for (TakeOvers: or ends) the older term's fenced
+	 * transactions.
 	 */
 	private static String acquire(Statements sql, String base) {
 		return "WITH t AS (SELECT " + NOW + " AS now, " + base + " + 1 AS first), taken AS (INSERT INTO " + sql.leases
@@ -133,8 +147,9 @@ final class LeaseRows {
 	}
 
 	/**
-	 * Whether the server has a WAL timeline to base epochs on, asked once at startup: not where the function is not
-	 * supported, not there or not allowed (a service of PostgreSQL's kind that keeps no WAL of its own).
+	 * Whether the server has a WAL timeline to base epochs on, asked once at startup: not
+	 * where the function is not supported, not there or not allowed (a service of
+	 * PostgreSQL's kind that keeps no WAL of its own).
 	 */
 	boolean readTimeline() {
 		try {
@@ -142,8 +157,8 @@ final class LeaseRows {
 			this.onTimeline = true;
 		}
 		catch (DataAccessException ex) {
-			String state = (ex.getMostSpecificCause() instanceof SQLException sqlException)
-					? sqlException.getSQLState() : null;
+			String state = (ex.getMostSpecificCause() instanceof SQLException sqlException) ? sqlException.getSQLState()
+					: null;
 			if (state == null || !(state.startsWith("0A") || state.equals("42883") || state.equals("42501"))) {
 				throw ex;
 			}
@@ -152,13 +167,16 @@ final class LeaseRows {
 		return this.onTimeline;
 	}
 
-	/** Epochs as the stored one plus one, as where the server has no timeline: the broken variant of a test. */
+	/**
+	 * Epochs as the stored one plus one, as where the server has no timeline: the broken
+	 * variant of a test.
+	 */
 	void offTimeline() {
 		this.onTimeline = false;
 	}
 
-	Optional<LeaseRecord> acquire(String group, Holder holder, @Nullable String from, long epoch,
-			Instant expiredBefore, Instant expiresAt) {
+	Optional<LeaseRecord> acquire(String group, Holder holder, @Nullable String from, long epoch, Instant expiredBefore,
+			Instant expiresAt) {
 		String statement = this.onTimeline ? this.acquire : this.acquireOffTimeline;
 		return this.takeOvers.acquire("acquire lease '" + group + "'", group, statement, (ps) -> {
 			ps.setString(1, group);
@@ -236,7 +254,10 @@ final class LeaseRows {
 		}));
 	}
 
-	/** {@code fires} as the lease row keeps them ({@code jsonb}: job, instant as ISO-8601, ended); null stays null. */
+	/**
+	 * {@code fires} as the lease row keeps them ({@code jsonb}: job, instant as ISO-8601,
+	 * ended); null stays null.
+	 */
 	static @Nullable String firesJson(@Nullable List<FireMark> fires) {
 		if (fires == null) {
 			return null;
@@ -261,10 +282,10 @@ final class LeaseRows {
 	}
 
 	Optional<LeaseRecord> find(String group) {
-		return this.sql.call("read lease '" + group + "'", () -> this.sql.jdbc
-			.query(this.find, (ps) -> ps.setString(1, group), LeaseRows::lease)
-			.stream()
-			.findFirst());
+		return this.sql.call("read lease '" + group + "'",
+				() -> this.sql.jdbc.query(this.find, (ps) -> ps.setString(1, group), LeaseRows::lease)
+					.stream()
+					.findFirst());
 	}
 
 	LeaseReading findWithRoster(Collection<String> groups, long rosterVersion, RosterRows rosters) {

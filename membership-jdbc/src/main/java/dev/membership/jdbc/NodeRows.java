@@ -18,7 +18,10 @@ import static dev.membership.jdbc.Statements.NOW;
 import static dev.membership.jdbc.Statements.instant;
 import static dev.membership.jdbc.Statements.timestamp;
 
-/** The node rows: each process's heartbeat, stamped with the server's clock, one statement each. */
+/**
+ * The node rows: each process's heartbeat, stamped with the server's clock, one statement
+ * each.
+ */
 final class NodeRows {
 
 	private static final String COLUMNS = "node_id, incarnation, address, started_at, updated_at, groups, partitions";
@@ -40,8 +43,9 @@ final class NodeRows {
 
 	NodeRows(Statements sql) {
 		this.sql = sql;
-		// the previous incarnation comes from the statement's snapshot, before its own write: whether another
-		// process wrote this node's row since this one's last heartbeat
+		// the previous incarnation comes from the statement's snapshot, before its own
+		// write: whether another process wrote this node's row since this one's last
+		// heartbeat
 		this.heartbeat = "WITH t AS (SELECT " + NOW + " AS now), old AS (SELECT incarnation FROM " + sql.nodes
 				+ " WHERE node_id = ?) INSERT INTO " + sql.nodes + " AS n (" + COLUMNS + ") SELECT ?::text, ?::text, "
 				+ "?::text, COALESCE(?::timestamptz, t.now), t.now, ?::text[], ?::jsonb FROM t ON CONFLICT (node_id) "
@@ -68,8 +72,7 @@ final class NodeRows {
 		}, (ResultSet rs) -> {
 			rs.next();
 			String previous = rs.getString("previous");
-			return new Heartbeat(instant(rs, "updated_at"),
-					previous != null && !previous.equals(node.incarnation()));
+			return new Heartbeat(instant(rs, "updated_at"), previous != null && !previous.equals(node.incarnation()));
 		}));
 	}
 

@@ -22,13 +22,16 @@ import static dev.membership.jdbc.Statements.NOW;
 import static dev.membership.jdbc.Statements.instant;
 
 /**
- * The roster: one row ({@code id = 1}), its member list, recent changes and placements as {@code jsonb}, written by
- * the keeper in one fenced statement and read whole or, by every member each interval, without its members and
- * placements.
+ * The roster: one row ({@code id = 1}), its member list, recent changes and placements as
+ * {@code jsonb}, written by the keeper in one fenced statement and read whole or, by
+ * every member each interval, without its members and placements.
  */
 final class RosterRows {
 
-	/** What the members and kept changes may take, as on MongoDB: a member's read each interval stays small. */
+	/**
+	 * What the members and kept changes may take, as on MongoDB: a member's read each
+	 * interval stays small.
+	 */
 	static final int ROSTER_BUDGET_BYTES = 15 * 1024 * 1024;
 
 	private static final TypeReference<List<Member>> MEMBERS = new TypeReference<>() {
@@ -50,8 +53,9 @@ final class RosterRows {
 
 	RosterRows(Statements sql) {
 		this.sql = sql;
-		// over an older epoch, or an earlier write of the same term (its sequence); else nothing, and no row back. The
-		// stamp of an update is read once the row is locked, as the leases' are: never before the write it follows
+		// over an older epoch, or an earlier write of the same term (its sequence); else
+		// nothing, and no row back. The stamp of an update is read once the row is
+		// locked, as the leases' are: never before the write it follows
 		this.write = "INSERT INTO " + sql.roster + " AS r (id, version, keeper, epoch, sequence, written_at, members, "
 				+ "changes, assignments) VALUES (1, 1, ?, ?, ?, " + NOW + ", ?::jsonb, ?::jsonb, ?::jsonb) "
 				+ "ON CONFLICT (id) DO UPDATE SET version = r.version + 1, keeper = excluded.keeper, "
@@ -71,7 +75,8 @@ final class RosterRows {
 		if (bytes > ROSTER_BUDGET_BYTES) {
 			throw new RosterTooLargeException(members.size(), bytes, ROSTER_BUDGET_BYTES);
 		}
-		// the oldest changes left out first: a member behind them reads the whole roster once
+		// the oldest changes left out first: a member behind them reads the whole roster
+		// once
 		List<RosterChange> kept = new ArrayList<>();
 		for (int i = changes.size() - 1; i >= 0; i--) {
 			RosterChange c = changes.get(i);
@@ -91,24 +96,27 @@ final class RosterRows {
 			ps.setString(4, memberJson);
 			ps.setString(5, changeJson);
 			ps.setString(6, placed);
-		}, (rs, i) -> rs.getLong("version"))
-			.stream()
-			.mapToLong(Long::longValue)
-			.findFirst());
+		}, (rs, i) -> rs.getLong("version")).stream().mapToLong(Long::longValue).findFirst());
 	}
 
 	Optional<Roster> find() {
-		return this.sql.call("read the roster", () -> this.sql.jdbc.query(this.find, (rs, i) -> new Roster(
-				rs.getLong("version"), rs.getString("keeper"), rs.getLong("epoch"), instant(rs, "written_at"),
-				this.json.readValue(rs.getString("members"), MEMBERS), changes(rs), assignments(rs)))
-			.stream()
-			.findFirst());
+		return this.sql.call("read the roster",
+				() -> this.sql.jdbc
+					.query(this.find,
+							(rs, i) -> new Roster(rs.getLong("version"), rs.getString("keeper"), rs.getLong("epoch"),
+									instant(rs, "written_at"), this.json.readValue(rs.getString("members"), MEMBERS),
+									changes(rs), assignments(rs)))
+					.stream()
+					.findFirst());
 	}
 
-	/** The roster of a row of the members' read, which carries neither the member list nor the placements. */
+	/**
+	 * The roster of a row of the members' read, which carries neither the member list nor
+	 * the placements.
+	 */
 	Roster withoutMembers(ResultSet rs) throws SQLException {
-		return new Roster(rs.getLong("version"), rs.getString("keeper"), rs.getLong("epoch"),
-				instant(rs, "written_at"), List.of(), changes(rs), Map.of());
+		return new Roster(rs.getLong("version"), rs.getString("keeper"), rs.getLong("epoch"), instant(rs, "written_at"),
+				List.of(), changes(rs), Map.of());
 	}
 
 	private List<RosterChange> changes(ResultSet rs) throws SQLException {

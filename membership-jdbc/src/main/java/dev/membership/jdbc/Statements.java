@@ -23,18 +23,23 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import dev.membership.spi.StoreException;
 
 /**
- * What every statement of the store shares: the template (autocommit, one statement each, cancelled after the
- * operation timeout), the tables' names, the server's clock in SQL, and the translation of failures.
+ * What every statement of the store shares: the template (autocommit, one statement each,
+ * cancelled after the operation timeout), the tables' names, the server's clock in SQL,
+ * and the translation of failures.
  */
 final class Statements {
 
 	/**
-	 * The server's time now, in milliseconds as the engine keeps time: {@code clock_timestamp()} is the actual time,
-	 * where {@code now()} would be the transaction's start ("Date/Time Functions", PostgreSQL manual 9.9.5).
+	 * The server's time now, in milliseconds as the engine keeps time:
+	 * {@code clock_timestamp()} is the actual time, where {@code now()} would be the
+	 * transaction's start ("Date/Time Functions", PostgreSQL manual 9.9.5).
 	 */
 	static final String NOW = "date_trunc('milliseconds', clock_timestamp())";
 
-	/** SQLSTATE {@code read_only_sql_transaction}: a write on a standby or a read-only session. */
+	/**
+	 * SQLSTATE {@code read_only_sql_transaction}: a write on a standby or a read-only
+	 * session.
+	 */
 	private static final String READ_ONLY = "25006";
 
 	/** The expiry of a released lease ({@code LeaseRecord.RELEASED}). */
@@ -51,23 +56,28 @@ final class Statements {
 	final String terms;
 
 	/**
-	 * How long a take-over waits for an older term's fenced transactions before it ends them: a quarter of a call (the
-	 * take-over, the ending and the second take-over stay within the call's bound).
+	 * How long a take-over waits for an older term's fenced transactions before it ends
+	 * them: a quarter of a call (the take-over, the ending and the second take-over stay
+	 * within the call's bound).
 	 */
 	final long takeOverWaitMillis;
 
 	final long operationMillis;
 
 	/**
-	 * For a lease write's {@code WHERE}: the server's {@code lock_timeout} for the rest of the statement, a quarter of
-	 * the operation timeout. Evaluated on the row before the write waits for its lock (the row lock taken by another
-	 * session, say), so that the server gives the wait up as the node does, rather than leave a backend waiting after
-	 * the node's call timed out. Local to the statement's transaction: nothing stays on the connection (PgBouncer's
-	 * transaction mode shares it).
+	 * For a lease write's {@code WHERE}: the server's {@code lock_timeout} for the rest
+	 * of the statement, a quarter of the operation timeout. Evaluated on the row before
+	 * the write waits for its lock (the row lock taken by another session, say), so that
+	 * the server gives the wait up as the node does, rather than leave a backend waiting
+	 * after the node's call timed out. Local to the statement's transaction: nothing
+	 * stays on the connection (PgBouncer's transaction mode shares it).
 	 */
 	final String lockTimeout;
 
-	/** Whether the next call reads the server's durability first: a retryable failure came before it. */
+	/**
+	 * Whether the next call reads the server's durability first: a retryable failure came
+	 * before it.
+	 */
 	private volatile boolean recheck;
 
 	Statements(DataSource dataSource, JdbcStoreSettings settings) {
@@ -83,10 +93,12 @@ final class Statements {
 	}
 
 	/**
-	 * Runs a statement; a failure becomes a {@link StoreException}, retryable when it may pass on its own. After a
-	 * retryable failure (a lost connection, a failover, a restart), the next call reads the server's durability
-	 * first, as the startup did: a server that took over and cannot keep epochs from repeating (a standby, commits
-	 * acknowledged before they are durable) fails every call, naming the fix, until it can.
+	 * Runs a statement; a failure becomes a {@link StoreException}, retryable when it may
+	 * pass on its own. After a retryable failure (a lost connection, a failover, a
+	 * restart), the next call reads the server's durability first, as the startup did: a
+	 * server that took over and cannot keep epochs from repeating (a standby, commits
+	 * acknowledged before they are durable) fails every call, naming the fix, until it
+	 * can.
 	 */
 	<T> T call(String what, Supplier<T> statement) {
 		try {
@@ -99,14 +111,14 @@ final class Statements {
 			Throwable cause = ex.getMostSpecificCause();
 			String why = (cause.getMessage() != null) ? cause.getMessage() : cause.getClass().getSimpleName();
 			if (cause instanceof SQLException sql && READ_ONLY.equals(sql.getSQLState())) {
-				// a standby, or a primary turned read-only: retried, as a failover may promote it or another
+				// a standby, or a primary turned read-only: retried, as a failover may
+				// promote it or another
 				throw new StoreException("PostgreSQL: could not " + what + ": the server is read-only (" + why
 						+ "): a standby, or default_transaction_read_only; point the store at the primary "
 						+ "(targetServerType=primary in a URL that lists several hosts)", ex, true);
 			}
 			boolean retryable = ex instanceof TransientDataAccessException
-					|| ex instanceof RecoverableDataAccessException
-					|| ex instanceof DataAccessResourceFailureException;
+					|| ex instanceof RecoverableDataAccessException || ex instanceof DataAccessResourceFailureException;
 			this.recheck |= retryable;
 			throw new StoreException("PostgreSQL: could not " + what + ": " + why, ex, retryable);
 		}
@@ -119,7 +131,8 @@ final class Statements {
 					new IllegalStateException(unsafe.message()), true);
 		}
 		if (verdict instanceof Durability.Doubtful doubtful) {
-			LoggerFactory.getLogger(JdbcMembershipStore.class).warn("PostgreSQL, reached again: {}", doubtful.message());
+			LoggerFactory.getLogger(JdbcMembershipStore.class)
+				.warn("PostgreSQL, reached again: {}", doubtful.message());
 		}
 		this.recheck = false;
 	}

@@ -18,11 +18,13 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.StoreException;
 
 /**
- * A lease's acquisition and the start of its term, in one transaction whose waits the server bounds: the lease row
- * and the term row ({@link TransactionFence}) change together, and the term row's update waits for the older term's
- * fenced transactions. A wait past a quarter of the operation timeout ends those transactions (the lease they ran under
- * has expired, or its holder let it go) and tries once more; without the right to end them ({@code pg_signal_backend},
- * or the same role), the take-over fails, is retried next interval, and says why.
+ * A lease's acquisition and the start of its term, in one transaction whose waits the
+ * server bounds: the lease row and the term row ({@link TransactionFence}) change
+ * together, and the term row's update waits for the older term's fenced transactions. A
+ * wait past a quarter of the operation timeout ends those transactions (the lease they
+ * ran under has expired, or its holder let it go) and tries once more; without the right
+ * to end them ({@code pg_signal_backend}, or the same role), the take-over fails, is
+ * retried next interval, and says why.
  */
 final class TakeOvers {
 
@@ -35,8 +37,8 @@ final class TakeOvers {
 
 	TakeOvers(Statements sql) {
 		this.sql = sql;
-		// the backends holding the term's shared advisory lock (only transaction fences take it), while the lease is
-		// free for this take-over; each given the wait to go
+		// the backends holding the term's shared advisory lock (only transaction fences
+		// take it), while the lease is free for this take-over; each given the wait to go
 		this.endStale = "SELECT count(*) FILTER (WHERE pg_terminate_backend(l.pid, ?)) AS ended FROM pg_locks l "
 				+ "WHERE l.locktype = 'advisory' AND l.granted AND l.mode = 'ShareLock' AND l.objsubid = 1 "
 				+ "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
@@ -46,12 +48,12 @@ final class TakeOvers {
 	}
 
 	/**
-	 * Runs {@code statement} (which takes the lease and writes its term) in a transaction; when it waited too long
-	 * for the older term's fenced transactions, ends them and runs it once more.
+	 * Runs {@code statement} (which takes the lease and writes its term) in a
+	 * transaction; when it waited too long for the older term's fenced transactions, ends
+	 * them and runs it once more.
 	 */
 	Optional<LeaseRecord> acquire(String what, String lease, String statement, PreparedStatementSetter params,
-			RowMapper<LeaseRecord> rows, Object expiredBefore, @Nullable String from,
-			long fromEpoch) {
+			RowMapper<LeaseRecord> rows, Object expiredBefore, @Nullable String from, long fromEpoch) {
 		return this.sql.call(what, () -> {
 			try {
 				return attempt(statement, params, rows);
@@ -62,8 +64,8 @@ final class TakeOvers {
 				}
 				long ended = endStale(lease, expiredBefore, from, fromEpoch);
 				if (ended == 0) {
-					throw new StoreException("PostgreSQL: could not " + what + ": waited "
-							+ this.sql.takeOverWaitMillis + " ms for a lock on its lease or term row, held by another "
+					throw new StoreException("PostgreSQL: could not " + what + ": waited " + this.sql.takeOverWaitMillis
+							+ " ms for a lock on its lease or term row, held by another "
 							+ "take-over or by a transaction of the older term", ex, true);
 				}
 				return attempt(statement, params, rows);
@@ -106,18 +108,19 @@ final class TakeOvers {
 		});
 	}
 
-	/** The transaction's lock waits and statements bounded on the server, in milliseconds. */
+	/**
+	 * The transaction's lock waits and statements bounded on the server, in milliseconds.
+	 */
 	private void bound(Connection connection) throws SQLException {
-		try (PreparedStatement ps = connection.prepareStatement("SELECT set_config('lock_timeout', ?, true), "
-				+ "set_config('statement_timeout', ?, true)")) {
+		try (PreparedStatement ps = connection.prepareStatement(
+				"SELECT set_config('lock_timeout', ?, true), " + "set_config('statement_timeout', ?, true)")) {
 			ps.setString(1, this.sql.takeOverWaitMillis + "ms");
 			ps.setString(2, this.sql.operationMillis + "ms");
 			ps.execute();
 		}
 	}
 
-	private long endStale(String lease, Object expiredBefore, @Nullable String from,
-			long fromEpoch) {
+	private long endStale(String lease, Object expiredBefore, @Nullable String from, long fromEpoch) {
 		Long ended = this.sql.jdbc.queryForObject(this.endStale, Long.class, this.sql.takeOverWaitMillis,
 				TransactionFence.key(this.sql.terms, lease), lease, expiredBefore, from, fromEpoch);
 		return (ended != null) ? ended : 0;

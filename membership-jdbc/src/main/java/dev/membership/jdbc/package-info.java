@@ -1,6 +1,7 @@
 /**
- * The PostgreSQL store, its run history and broadcast keys, and {@link dev.membership.jdbc.JdbcEpochFence} for
- * transactions and rows fenced with a term's epoch.
+ * The PostgreSQL store, its run history and broadcast keys, and
+ * {@link dev.membership.jdbc.JdbcEpochFence} for transactions and rows fenced with a
+ * term's epoch.
  */
 @NullMarked
 package dev.membership.jdbc;

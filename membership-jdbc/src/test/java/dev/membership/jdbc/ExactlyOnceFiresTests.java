@@ -35,10 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The exactly-once recipe of the scheduled jobs' guide, on a real PostgreSQL server: a job's effects and the claim of
- * its fire commit in one transaction. A leader that crashes after its transaction committed, before its run ended,
- * leaves a fire the next leader runs again (at least once, the default); the claim finds the committed one, and the
- * effect is there once. Every fire of the job has exactly one effect.
+ * The exactly-once recipe of the scheduled jobs' guide, on a real PostgreSQL server: a
+ * job's effects and the claim of its fire commit in one transaction. A leader that
+ * crashes after its transaction committed, before its run ended, leaves a fire the next
+ * leader runs again (at least once, the default); the claim finds the committed one, and
+ * the effect is there once. Every fire of the job has exactly one effect.
  */
 class ExactlyOnceFiresTests {
 
@@ -82,11 +83,16 @@ class ExactlyOnceFiresTests {
 		MembershipNode second = start("n2", settings);
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.crashed.get());
 		await().atMost(Duration.ofSeconds(10)).until(() -> second.isLeader("default"));
-		Instant lastOfFirst = this.runs.entrySet().stream().filter((e) -> e.getValue().contains("n1"))
-			.map(Map.Entry::getKey).max(Instant::compareTo).orElseThrow();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.runs.keySet().stream()
-			.filter((at) -> at.isAfter(lastOfFirst)).count() >= 3);
-		// the fire the crash cut short ran again on the next leader, and its effects are there once
+		Instant lastOfFirst = this.runs.entrySet()
+			.stream()
+			.filter((e) -> e.getValue().contains("n1"))
+			.map(Map.Entry::getKey)
+			.max(Instant::compareTo)
+			.orElseThrow();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.runs.keySet().stream().filter((at) -> at.isAfter(lastOfFirst)).count() >= 3);
+		// the fire the crash cut short ran again on the next leader, and its effects are
+		// there once
 		assertThat(this.runs.get(lastOfFirst)).containsExactly("n1", "n2");
 		Instant lastRun = this.runs.keySet().stream().max(Instant::compareTo).orElseThrow();
 		Instant firstRun = this.runs.keySet().stream().min(Instant::compareTo).orElseThrow();
@@ -130,8 +136,9 @@ class ExactlyOnceFiresTests {
 		// the guide's recipe: the claim and the effects, fenced, in one transaction
 		this.transactions.executeWithoutResult((status) -> {
 			Instant at = LeaderContext.currentFire().orElseThrow();
-			int claimed = this.jdbc.sql("INSERT INTO settlement_fires (job, fire_at) VALUES ('settle', :fire) "
-					+ "ON CONFLICT (job, fire_at) DO NOTHING")
+			int claimed = this.jdbc
+				.sql("INSERT INTO settlement_fires (job, fire_at) VALUES ('settle', :fire) "
+						+ "ON CONFLICT (job, fire_at) DO NOTHING")
 				.param("fire", Timestamp.from(at))
 				.update();
 			if (claimed == 1) {
@@ -139,13 +146,15 @@ class ExactlyOnceFiresTests {
 					.params(Timestamp.from(at), node.nodeId())
 					.update();
 				JdbcEpochFence fence = JdbcEpochFence.of(LeaderContext.currentTerm());
-				fence.upsert(this.jdbc, "settlement_state", Map.of("id", "settle"),
-						Map.of("last_fire", Timestamp.from(at)))
+				fence
+					.upsert(this.jdbc, "settlement_state", Map.of("id", "settle"),
+							Map.of("last_fire", Timestamp.from(at)))
 					.orThrow(fence);
 			}
 		});
 		if (node.nodeId().equals("n1") && this.runs.size() >= 4 && this.crashed.compareAndSet(false, true)) {
-			node.halt(); // committed, and the run never ends: a crash between the commit and the end
+			// committed, and the run never ends: a crash between the commit and the end
+			node.halt();
 			return;
 		}
 		execution.close();

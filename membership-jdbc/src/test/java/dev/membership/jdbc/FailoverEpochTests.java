@@ -25,10 +25,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A failover that loses the last take-overs, on real servers: a replica streams from the primary, falls behind
- * (stopped) while two more terms begin, and is promoted once the primary is gone. The promoted server never had those
- * terms, yet the epoch it hands out next is larger than every epoch the old primary did: epochs are based on the WAL
- * timeline, which a promotion moves on. The broken variant (the stored epoch plus one) hands out epoch 3 again.
+ * A failover that loses the last take-overs, on real servers: a replica streams from the
+ * primary, falls behind (stopped) while two more terms begin, and is promoted once the
+ * primary is gone. The promoted server never had those terms, yet the epoch it hands out
+ * next is larger than every epoch the old primary did: epochs are based on the WAL
+ * timeline, which a promotion moves on. The broken variant (the stored epoch plus one)
+ * hands out epoch 3 again.
  */
 class FailoverEpochTests {
 
@@ -46,33 +48,38 @@ class FailoverEpochTests {
 		onPrimary.initialize();
 		assertThat(take(onPrimary, "a")).isEqualTo(1L);
 		assertThat(take(onPrimary, "b")).isEqualTo(2L);
-		// the replica: a copy of the data directory made while the primary is stopped, streaming from it
+		// the replica: a copy of the data directory made while the primary is stopped,
+		// streaming from it
 		Path copy = temp.resolve("replica");
 		primary.stop("fast");
 		run("cp", "-a", primary.dataDirectory(), copy.toString());
 		primary.start(primary.dataDirectory(), null);
 		Files.writeString(copy.resolve("standby.signal"), "");
-		Files.writeString(copy.resolve("postgresql.auto.conf"), "primary_conninfo = 'host=127.0.0.1 port="
-				+ postgres.port() + " user=postgres'\n", java.nio.file.StandardOpenOption.APPEND);
+		Files.writeString(copy.resolve("postgresql.auto.conf"),
+				"primary_conninfo = 'host=127.0.0.1 port=" + postgres.port() + " user=postgres'\n",
+				java.nio.file.StandardOpenOption.APPEND);
 		int port = freePort();
-		DataSource replicaDataSource = new DriverManagerDataSource("jdbc:postgresql://127.0.0.1:" + port
-				+ "/postgres?connectTimeout=2", "postgres", "");
+		DataSource replicaDataSource = new DriverManagerDataSource(
+				"jdbc:postgresql://127.0.0.1:" + port + "/postgres?connectTimeout=2", "postgres", "");
 		JdbcClient replica = JdbcClient.create(replicaDataSource);
 		Process replicaServer = primary.start(copy.toString(), port);
 		try {
 			await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> epochOn(replica) == 2L);
-			replicaServer.destroy(); // SIGTERM: a smart shutdown; the replica falls behind from here
+			// SIGTERM: a smart shutdown; the replica falls behind from here
+			replicaServer.destroy();
 			assertThat(replicaServer.waitFor(60, TimeUnit.SECONDS)).isTrue();
 			assertThat(take(onPrimary, "c")).isEqualTo(3L);
 			assertThat(take(onPrimary, "d")).isEqualTo(4L);
 			primary = new ServerProcesses(JdbcClient.create(postgres.dataSource()));
-			primary.stop("immediate"); // the primary is gone; its last two take-overs never reached the replica
+			// the primary is gone; its last two take-overs never reached the replica
+			primary.stop("immediate");
 			replicaServer = primary.start(copy.toString(), port);
 			await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> epochOn(replica) == 2L);
 			assertThat(replica.sql("SELECT pg_promote(true, 60)").query(Boolean.class).single()).isTrue();
 			JdbcMembershipStore onPromoted = new JdbcMembershipStore(replicaDataSource, SETTINGS);
 			await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(onPromoted::initialize);
-			// the broken variant: the stored epoch plus one hands out an epoch the lost terms had
+			// the broken variant: the stored epoch plus one hands out an epoch the lost
+			// terms had
 			onPromoted.offTimeline();
 			assertThat(take(onPromoted, "e")).as("off the timeline").isEqualTo(3L).isLessThanOrEqualTo(4L);
 			onPromoted.initialize();
@@ -88,11 +95,17 @@ class FailoverEpochTests {
 			primary.start(primary.dataDirectory(), null);
 			await().atMost(Duration.ofSeconds(60))
 				.ignoreExceptions()
-				.until(() -> JdbcClient.create(postgres.dataSource()).sql("SELECT 1").query(Integer.class).single() == 1);
+				.until(() -> JdbcClient.create(postgres.dataSource())
+					.sql("SELECT 1")
+					.query(Integer.class)
+					.single() == 1);
 		}
 	}
 
-	/** Takes the lease of group {@code x} for {@code node}, however it is held: the epoch its term began with. */
+	/**
+	 * Takes the lease of group {@code x} for {@code node}, however it is held: the epoch
+	 * its term began with.
+	 */
 	private static long take(JdbcMembershipStore store, String node) {
 		Instant now = store.serverTime().orElseThrow();
 		return store.tryAcquire("x", new Holder(node, node + "-1", null), now.plus(HOUR), now.plus(HOUR))

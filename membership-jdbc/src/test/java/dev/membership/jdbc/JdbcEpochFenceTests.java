@@ -71,9 +71,12 @@ class JdbcEpochFenceTests {
 	@Test
 	void anUpdateThatWritesSomeOfItsRowsIsPartialNeverASuccess() {
 		this.jdbc.sql("ALTER TABLE invoices ADD COLUMN customer bigint").update();
-		this.jdbc.sql("INSERT INTO invoices (id, status, customer, fence) VALUES (10, 'draft', 7, 2), "
-				+ "(11, 'draft', 7, NULL)").update();
-		// epoch 2's successor (3) wrote invoice 10; a stale epoch 1 updates by customer: only invoice 11 is its to write
+		this.jdbc
+			.sql("INSERT INTO invoices (id, status, customer, fence) VALUES (10, 'draft', 7, 2), "
+					+ "(11, 'draft', 7, NULL)")
+			.update();
+		// epoch 2's successor (3) wrote invoice 10; a stale epoch 1 updates by customer:
+		// only invoice 11 is its to write
 		this.jdbc.sql("UPDATE invoices SET fence = 3 WHERE id = 10").update();
 		JdbcFencedWriteResult stale = JdbcEpochFence.of("billing", 1)
 			.update(this.jdbc, "invoices", Map.of("status", "void"), Map.of("customer", 7L));

@@ -15,7 +15,10 @@ import dev.membership.spi.RunRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What the PostgreSQL history does beyond the contract: a batch that goes round the ring, and the retention. */
+/**
+ * What the PostgreSQL history does beyond the contract: a batch that goes round the ring,
+ * and the retention.
+ */
 class JdbcRunHistoryTests {
 
 	@RegisterExtension
@@ -30,7 +33,8 @@ class JdbcRunHistoryTests {
 		for (int i = 1; i <= 7; i++) {
 			batch.add(run(i, T0.plusSeconds(i), null, true));
 		}
-		batch.add(run(1, T0.plusSeconds(1), RunOutcome.SUCCESS, false)); // the end of a run its slot no longer holds
+		// the end of a run its slot no longer holds
+		batch.add(run(1, T0.plusSeconds(1), RunOutcome.SUCCESS, false));
 		history.save(batch);
 		history.save(List.of(run(7, T0.plusSeconds(7), RunOutcome.SUCCESS, false)));
 		List<RunRecord> runs = history.find(RunQuery.latest(100));

@@ -27,11 +27,14 @@ import dev.membership.spi.LeaseRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Many clients racing for the same few leases on a real PostgreSQL server, each on a connection of its own, for ten
- * seconds in the build ({@code -Dmembership.jdbc.race=PT60S} for a minute): acquisitions, take-overs of terms their
- * holders let go, renewals one by one and all at once, and releases, with leases of 5 to 60 ms so that they expire all
- * the time. Every answer is recorded, and then: no epoch of a lease was handed out twice, every lease's epochs are 1,
- * 2, 3, ... in the order of the server's stamps, and no renewal of a term succeeded after the next term began.
+ * Many clients racing for the same few leases on a real PostgreSQL server, each on a
+ * connection of its own, for ten seconds in the build
+ * ({@code -Dmembership.jdbc.race=PT60S} for a minute): acquisitions, take-overs of terms
+ * their holders let go, renewals one by one and all at once, and releases, with leases of
+ * 5 to 60 ms so that they expire all the time. Every answer is recorded, and then: no
+ * epoch of a lease was handed out twice, every lease's epochs are 1, 2, 3, ... in the
+ * order of the server's stamps, and no renewal of a term succeeded after the next term
+ * began.
  */
 class LeaseRaceTests {
 
@@ -77,8 +80,9 @@ class LeaseRaceTests {
 			List<Acquired> inOrder = new ArrayList<>(terms0);
 			inOrder.sort(Comparator.comparingLong(Acquired::epoch));
 			for (int i = 0; i < inOrder.size(); i++) {
-				assertThat(inOrder.get(i).epoch()).as("epoch %d of lease %s (handed out once, none skipped)", i + 1,
-						lease).isEqualTo(i + 1);
+				assertThat(inOrder.get(i).epoch())
+					.as("epoch %d of lease %s (handed out once, none skipped)", i + 1, lease)
+					.isEqualTo(i + 1);
 				if (i > 0) {
 					assertThat(inOrder.get(i).at()).as("epoch %d of %s begins no earlier than %d", i + 1, lease, i)
 						.isAfterOrEqualTo(inOrder.get(i - 1).at());
@@ -86,15 +90,17 @@ class LeaseRaceTests {
 			}
 			for (Renewed r : this.renewed) {
 				if (r.lease().equals(lease) && r.epoch() < inOrder.size()) {
-					assertThat(r.at()).as("a renewal of %s's epoch %d after epoch %d began", lease, r.epoch(),
-							r.epoch() + 1).isBeforeOrEqualTo(inOrder.get((int) r.epoch()).at());
+					assertThat(r.at())
+						.as("a renewal of %s's epoch %d after epoch %d began", lease, r.epoch(), r.epoch() + 1)
+						.isBeforeOrEqualTo(inOrder.get((int) r.epoch()).at());
 				}
 			}
 			terms += inOrder.size();
 		}
-		System.out.printf("PostgreSQL lease race: %d clients, %d s, %,d operations, %,d terms of %d leases, %,d "
-				+ "renewals checked: no epoch twice, none skipped, no renewal after the next term%n", CLIENTS,
-				race.toSeconds(), operations, terms, LEASES.size(), this.renewed.size());
+		System.out.printf(
+				"PostgreSQL lease race: %d clients, %d s, %,d operations, %,d terms of %d leases, %,d "
+						+ "renewals checked: no epoch twice, none skipped, no renewal after the next term%n",
+				CLIENTS, race.toSeconds(), operations, terms, LEASES.size(), this.renewed.size());
 		assertThat(terms).isGreaterThan(100);
 	}
 
@@ -117,11 +123,14 @@ class LeaseRaceTests {
 					taken.ifPresent((t) -> took(t, held));
 				}
 				else if (op < 5) {
-					// a take-over of whatever term another node holds now, as if it had said it let go
+					// a take-over of whatever term another node holds now, as if it had
+					// said it let go
 					Optional<LeaseRecord> current = store.findLease(lease);
 					if (current.isPresent() && current.get().holder() != null) {
-						store.tryTakeOver(lease, holder, current.get().holder().nodeId(), current.get().epoch(), now,
-								expiresAt).ifPresent((t) -> took(t, held));
+						store
+							.tryTakeOver(lease, holder, current.get().holder().nodeId(), current.get().epoch(), now,
+									expiresAt)
+							.ifPresent((t) -> took(t, held));
 					}
 				}
 				else if (op < 7 && held.containsKey(lease)) {

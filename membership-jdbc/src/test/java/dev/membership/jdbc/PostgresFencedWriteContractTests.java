@@ -11,7 +11,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.membership.leadership.FencedWrite;
 import dev.membership.test.FencedWriteContract;
 
-/** The fence contract both stores pass, for PostgreSQL's {@link JdbcEpochFence} on a real server. */
+/**
+ * The fence contract both stores pass, for PostgreSQL's {@link JdbcEpochFence} on a real
+ * server.
+ */
 class PostgresFencedWriteContractTests extends FencedWriteContract {
 
 	@RegisterExtension

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.test.RunHistoryContract;
 
-/** The run history contract, against a real PostgreSQL server; each test on tables of its own prefix. */
+/**
+ * The run history contract, against a real PostgreSQL server; each test on tables of its
+ * own prefix.
+ */
 class PostgresRunHistoryContractTests extends RunHistoryContract {
 
 	@RegisterExtension
@@ -18,7 +21,8 @@ class PostgresRunHistoryContractTests extends RunHistoryContract {
 
 	@Override
 	protected RunHistoryStore createHistory() {
-		JdbcStoreSettings settings = JdbcStoreSettings.defaults().withTablePrefix("h" + prefixes.incrementAndGet() + "_");
+		JdbcStoreSettings settings = JdbcStoreSettings.defaults()
+			.withTablePrefix("h" + prefixes.incrementAndGet() + "_");
 		RunHistoryStore history = new JdbcRunHistory(postgres.dataSource(), settings, Duration.ofDays(7), MAX_RUNS);
 		history.initialize();
 		return history;

@@ -5,7 +5,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.membership.spi.MembershipStore;
 import dev.membership.test.MembershipStoreContract;
 
-/** The whole store contract, against a real PostgreSQL server; each test on tables of its own prefix. */
+/**
+ * The whole store contract, against a real PostgreSQL server; each test on tables of its
+ * own prefix.
+ */
 class PostgresStoreContractTests extends MembershipStoreContract {
 
 	@RegisterExtension
@@ -13,7 +16,8 @@ class PostgresStoreContractTests extends MembershipStoreContract {
 
 	@Override
 	protected MembershipStore createStore(String namespace) {
-		return new JdbcMembershipStore(postgres.dataSource(), JdbcStoreSettings.defaults().withTablePrefix(namespace + "_"));
+		return new JdbcMembershipStore(postgres.dataSource(),
+				JdbcStoreSettings.defaults().withTablePrefix(namespace + "_"));
 	}
 
 }

@@ -15,10 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * A server that turned read-only after the startup (a primary demoted, default_transaction_read_only set): each write
- * fails as retryable (a failover may promote another) and says the server is read-only, with the fix, instead of
- * reading as an unreachable store. And a server reached again after a lost connection is read for its durability
- * again, as at the startup.
+ * A server that turned read-only after the startup (a primary demoted,
+ * default_transaction_read_only set): each write fails as retryable (a failover may
+ * promote another) and says the server is read-only, with the fix, instead of reading as
+ * an unreachable store. And a server reached again after a lost connection is read for
+ * its durability again, as at the startup.
  */
 class ReadOnlyServerTests {
 
@@ -44,7 +45,6 @@ class ReadOnlyServerTests {
 		assertThat(failure.getMessage()).contains("the server is read-only").contains("targetServerType=primary");
 	}
 
-
 	@Test
 	void aServerReachedAgainIsCheckedForDurabilityAsAtTheStartup() {
 		JdbcStoreSettings settings = JdbcStoreSettings.defaults().withTablePrefix("re_");
@@ -55,10 +55,11 @@ class ReadOnlyServerTests {
 		Instant now = Instant.now();
 		assertThat(store.tryAcquire("g", holder, now, now.plusSeconds(10))).isPresent();
 		JdbcClient admin = JdbcClient.create(postgres.dataSource());
-		admin.sql("ALTER DATABASE postgres SET synchronous_commit = off").update(); // new sessions get it
+		// new sessions get it
+		admin.sql("ALTER DATABASE postgres SET synchronous_commit = off").update();
 		try {
-			// the store's connection lost, as in a failover: the next call reaches a server whose commits are not
-			// durable when acknowledged
+			// the store's connection lost, as in a failover: the next call reaches a
+			// server whose commits are not durable when acknowledged
 			admin.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 're-store'")
 				.query(Boolean.class)
 				.list();

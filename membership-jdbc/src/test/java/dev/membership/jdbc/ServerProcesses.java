@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The PostgreSQL server's processes (the postmaster and every process it forked), frozen with {@code SIGSTOP} and
- * resumed with {@code SIGCONT}, as a VM paused by its host or a server stuck in I/O would look to its clients; and
- * the server restarted.
+ * The PostgreSQL server's processes (the postmaster and every process it forked), frozen
+ * with {@code SIGSTOP} and resumed with {@code SIGCONT}, as a VM paused by its host or a
+ * server stuck in I/O would look to its clients; and the server restarted.
  */
 public final class ServerProcesses {
 
@@ -33,14 +33,15 @@ public final class ServerProcesses {
 		this.dataDirectory = dataDirectory;
 		try {
 			// postmaster.pid: the postmaster's process id on its first line
-			this.postmaster = Long.parseLong(Files.readAllLines(Path.of(dataDirectory, "postmaster.pid")).get(0).trim());
+			this.postmaster = Long
+				.parseLong(Files.readAllLines(Path.of(dataDirectory, "postmaster.pid")).get(0).trim());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
 		if (ProcessHandle.of(this.postmaster).isEmpty()) {
-			throw new IllegalStateException("No process " + this.postmaster + " (the postmaster of " + dataDirectory
-					+ ") is visible here");
+			throw new IllegalStateException(
+					"No process " + this.postmaster + " (the postmaster of " + dataDirectory + ") is visible here");
 		}
 	}
 
@@ -60,28 +61,34 @@ public final class ServerProcesses {
 	}
 
 	/**
-	 * Restarts the server as {@code pg_ctl restart -m mode} would ({@code fast}: {@code SIGINT}, sessions ended and a
-	 * checkpoint; {@code immediate}: {@code SIGQUIT}, every process killed and crash recovery at the start), with the
-	 * command line it was started with ({@code postmaster.opts}); by hand, as {@code pg_ctl} refuses to run as root.
+	 * Restarts the server as {@code pg_ctl restart -m mode} would ({@code fast}:
+	 * {@code SIGINT}, sessions ended and a checkpoint; {@code immediate}:
+	 * {@code SIGQUIT}, every process killed and crash recovery at the start), with the
+	 * command line it was started with ({@code postmaster.opts}); by hand, as
+	 * {@code pg_ctl} refuses to run as root.
 	 */
 	public void restart(String mode) {
 		stop(mode);
 		start(this.dataDirectory, null);
 	}
 
-	/** Stops the server ({@code fast} or {@code immediate}, as {@link #restart}) and waits for it to exit. */
+	/**
+	 * Stops the server ({@code fast} or {@code immediate}, as {@link #restart}) and waits
+	 * for it to exit.
+	 */
 	public void stop(String mode) {
 		signal("fast".equals(mode) ? "-INT" : "-QUIT", List.of(this.postmaster));
 		ProcessHandle.of(this.postmaster).ifPresent((p) -> p.onExit().orTimeout(60, TimeUnit.SECONDS).join());
 	}
 
 	/**
-	 * Starts a server on {@code dataDirectory} (this one's, or a copy of it) with this server's command line, on
-	 * {@code port} when given; returns its postmaster.
+	 * Starts a server on {@code dataDirectory} (this one's, or a copy of it) with this
+	 * server's command line, on {@code port} when given; returns its postmaster.
 	 */
 	public Process start(String dataDirectory, Integer port) {
 		try {
-			// as root, the way the embedded server started it: in a user namespace of its own, where it is not root
+			// as root, the way the embedded server started it: in a user namespace of its
+			// own, where it is not root
 			List<String> command = new ArrayList<>(isRoot() ? List.of("unshare", "-U") : List.of());
 			Matcher token = TOKEN.matcher(Files.readString(Path.of(this.dataDirectory, "postmaster.opts")).trim());
 			String previous = "";

@@ -30,12 +30,14 @@ import dev.membership.spi.LeaseRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Take-overs racing fenced multi-statement transactions on a real PostgreSQL server, for five seconds in the build
- * ({@code -Dmembership.jdbc.fence-race=PT60S} for a minute). Clients take a lease of 20 to 80 ms whenever it is free
- * and keep running transactions under the last epoch they took, whether or not they still hold it (a leader that does
- * not know it was paused), each of two inserts with a pause between them, now and then past the take-over's wait.
- * Then, by the server's commit timestamps: no fenced transaction committed after a newer term of its lease began, and
- * every committed one wrote both its rows.
+ * Take-overs racing fenced multi-statement transactions on a real PostgreSQL server, for
+ * five seconds in the build ({@code -Dmembership.jdbc.fence-race=PT60S} for a minute).
+ * Clients take a lease of 20 to 80 ms whenever it is free and keep running transactions
+ * under the last epoch they took, whether or not they still hold it (a leader that does
+ * not know it was paused), each of two inserts with a pause between them, now and then
+ * past the take-over's wait. Then, by the server's commit timestamps: no fenced
+ * transaction committed after a newer term of its lease began, and every committed one
+ * wrote both its rows.
  */
 class TransactionFenceRaceTests {
 
@@ -60,9 +62,11 @@ class TransactionFenceRaceTests {
 		jdbc.sql("CREATE TABLE race_ledger (id bigserial PRIMARY KEY, epoch bigint, node text, step int)").update();
 		jdbc.sql("CREATE TABLE race_terms (epoch bigint)").update();
 		jdbc.sql("CREATE FUNCTION race_term() RETURNS trigger LANGUAGE plpgsql AS "
-				+ "$$ BEGIN INSERT INTO race_terms VALUES (NEW.epoch); RETURN NEW; END $$").update();
+				+ "$$ BEGIN INSERT INTO race_terms VALUES (NEW.epoch); RETURN NEW; END $$")
+			.update();
 		jdbc.sql("CREATE TRIGGER race_term AFTER INSERT OR UPDATE ON fr_terms FOR EACH ROW "
-				+ "EXECUTE FUNCTION race_term()").update();
+				+ "EXECUTE FUNCTION race_term()")
+			.update();
 		ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
 		long deadline = System.nanoTime() + race.toNanos();
 		List<Future<?>> clients = new ArrayList<>();
@@ -75,15 +79,23 @@ class TransactionFenceRaceTests {
 		}
 		pool.shutdown();
 		long terms = jdbc.sql("SELECT count(*) FROM race_terms").query(Long.class).single();
-		long late = jdbc.sql("SELECT count(*) FROM race_ledger g JOIN race_terms t ON t.epoch > g.epoch "
-				+ "WHERE pg_xact_commit_timestamp(g.xmin) >= pg_xact_commit_timestamp(t.xmin)").query(Long.class).single();
-		long halves = jdbc.sql("SELECT count(*) FROM (SELECT g.xmin::text FROM race_ledger g GROUP BY g.xmin::text "
-				+ "HAVING count(*) <> 2) h").query(Long.class).single();
+		long late = jdbc
+			.sql("SELECT count(*) FROM race_ledger g JOIN race_terms t ON t.epoch > g.epoch "
+					+ "WHERE pg_xact_commit_timestamp(g.xmin) >= pg_xact_commit_timestamp(t.xmin)")
+			.query(Long.class)
+			.single();
+		long halves = jdbc
+			.sql("SELECT count(*) FROM (SELECT g.xmin::text FROM race_ledger g GROUP BY g.xmin::text "
+					+ "HAVING count(*) <> 2) h")
+			.query(Long.class)
+			.single();
 		long stamped = jdbc.sql("SELECT count(*) FROM race_ledger WHERE pg_xact_commit_timestamp(xmin) IS NULL")
-			.query(Long.class).single();
-		System.out.printf("PostgreSQL transaction fence race: %d clients, %d s, %,d terms, %,d fenced transactions "
-				+ "committed, %,d fenced out, %,d ended or failed; committed after a newer term began: %d%n", CLIENTS,
-				race.toSeconds(), terms, this.committed.get(), this.fencedOut.get(), this.failed.get(), late);
+			.query(Long.class)
+			.single();
+		System.out.printf(
+				"PostgreSQL transaction fence race: %d clients, %d s, %,d terms, %,d fenced transactions "
+						+ "committed, %,d fenced out, %,d ended or failed; committed after a newer term began: %d%n",
+				CLIENTS, race.toSeconds(), terms, this.committed.get(), this.fencedOut.get(), this.failed.get(), late);
 		assertThat(stamped).as("every committed row has its commit timestamp").isZero();
 		assertThat(late).as("fenced transactions committed after a newer term began").isZero();
 		assertThat(halves).as("committed transactions without both their rows").isZero();
@@ -136,7 +148,8 @@ class TransactionFenceRaceTests {
 			tx.executeWithoutResult((status) -> {
 				fence.joinTransaction(dataSource);
 				insert(jdbc, epoch, node, 1);
-				// mostly short, now and then past the take-over's wait (100 ms): a paused leader
+				// mostly short, now and then past the take-over's wait (100 ms): a paused
+				// leader
 				long pause = (random.nextInt(20) == 0) ? 150 : random.nextInt(15);
 				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(pause));
 				insert(jdbc, epoch, node, 2);
@@ -147,7 +160,8 @@ class TransactionFenceRaceTests {
 			this.fencedOut.incrementAndGet();
 		}
 		catch (DataAccessException | TransactionException ex) {
-			this.failed.incrementAndGet(); // ended by a take-over, or a serialization failure
+			// ended by a take-over, or a serialization failure
+			this.failed.incrementAndGet();
 		}
 	}
 

@@ -26,7 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-/** The transaction fence on a real PostgreSQL server: commit order follows epoch order. */
+/**
+ * The transaction fence on a real PostgreSQL server: commit order follows epoch order.
+ */
 class TransactionFenceTests {
 
 	@RegisterExtension
@@ -34,7 +36,8 @@ class TransactionFenceTests {
 
 	private static final JdbcStoreSettings SETTINGS = new JdbcStoreSettings("tf_", Duration.ofSeconds(4), true);
 
-	// a take-over waits a quarter of the operation timeout (1 s) before it ends an older term's transactions
+	// a take-over waits a quarter of the operation timeout (1 s) before it ends an older
+	// term's transactions
 
 	private final Holder a = new Holder("a", "a-1", null);
 
@@ -82,17 +85,19 @@ class TransactionFenceTests {
 			assertThat(takeOver).as("the take-over waits for the fenced transaction").isNotDone();
 			stale.commit().get(5, TimeUnit.SECONDS);
 			assertThat(takeOver.get(5, TimeUnit.SECONDS).epoch()).isEqualTo(first.epoch() + 1);
-			assertThat(this.jdbc.sql("SELECT pg_xact_commit_timestamp(p.xmin) < pg_xact_commit_timestamp(t.xmin) "
-					+ "FROM payouts p, tf_terms t WHERE p.id = 1 AND t.name = 'payouts'").query(Boolean.class).single())
-				.as("the older term's transaction committed before the newer term began")
-				.isTrue();
+			assertThat(this.jdbc
+				.sql("SELECT pg_xact_commit_timestamp(p.xmin) < pg_xact_commit_timestamp(t.xmin) "
+						+ "FROM payouts p, tf_terms t WHERE p.id = 1 AND t.name = 'payouts'")
+				.query(Boolean.class)
+				.single()).as("the older term's transaction committed before the newer term began").isTrue();
 		}
 	}
 
 	@Test
 	void aTakeOverEndsAnOlderTermsTransactionHeldOpenPastItsWait() throws Exception {
 		LeaseRecord first = take("payouts", this.a);
-		try (OpenTransaction stale = new OpenTransaction(first)) { // a leader paused with its transaction open
+		// a leader paused with its transaction open
+		try (OpenTransaction stale = new OpenTransaction(first)) {
 			LeaseRecord second = take("payouts", this.b);
 			assertThat(second.epoch()).isEqualTo(first.epoch() + 1);
 			assertThat(stale.commit()).failsWithin(Duration.ofSeconds(5));
@@ -141,8 +146,11 @@ class TransactionFenceTests {
 	}
 
 	private boolean aTakeOverWaitsForALock() {
-		return this.jdbc.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-				+ "AND query LIKE 'WITH t AS%'").query(Long.class).single() > 0;
+		return this.jdbc
+			.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+					+ "AND query LIKE 'WITH t AS%'")
+			.query(Long.class)
+			.single() > 0;
 	}
 
 	private long payouts() {
@@ -160,8 +168,9 @@ class TransactionFenceTests {
 	}
 
 	/**
-	 * A fenced transaction of {@code term} that inserts payout 1, held open on a connection of its own (as a paused
-	 * leader's would be) from its fence until {@link #commit()}.
+	 * A fenced transaction of {@code term} that inserts payout 1, held open on a
+	 * connection of its own (as a paused leader's would be) from its fence until
+	 * {@link #commit()}.
 	 */
 	private final class OpenTransaction implements AutoCloseable {
 

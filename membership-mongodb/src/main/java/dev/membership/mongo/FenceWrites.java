@@ -17,7 +17,10 @@ import org.springframework.data.mongodb.core.convert.UpdateMapper;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
 
-/** What {@link EpochFence}'s writes share: the write concern they insist on, their options, and Spring Data's mapping. */
+/**
+ * What {@link EpochFence}'s writes share: the write concern they insist on, their
+ * options, and Spring Data's mapping.
+ */
 final class FenceWrites {
 
 	private FenceWrites() {
@@ -37,8 +40,9 @@ final class FenceWrites {
 	}
 
 	/**
-	 * {@code collection} writing with a majority write concern: as it is when it does, else with majority in place of
-	 * its {@code w} (and without a {@code j: false}), its {@code wtimeout} and {@code j: true} kept.
+	 * {@code collection} writing with a majority write concern: as it is when it does,
+	 * else with majority in place of its {@code w} (and without a {@code j: false}), its
+	 * {@code wtimeout} and {@code j: true} kept.
 	 */
 	static <T> MongoCollection<T> durable(MongoCollection<T> collection) {
 		WriteConcern asked = collection.getWriteConcern();
@@ -72,7 +76,10 @@ final class FenceWrites {
 		return new UpdateMapper(mongo.getConverter()).getMappedObject(update.getUpdateObject(), Optional.empty());
 	}
 
-	/** The query's collation (its sort and limit do not apply: a fenced single write selects by a unique key). */
+	/**
+	 * The query's collation (its sort and limit do not apply: a fenced single write
+	 * selects by a unique key).
+	 */
 	static UpdateOptions options(Query query) {
 		UpdateOptions options = new UpdateOptions();
 		query.getCollation().ifPresent((collation) -> options.collation(collation.toMongoCollation()));

@@ -51,28 +51,34 @@ import dev.membership.spi.RosterTooLargeException;
 import dev.membership.spi.StoreException;
 
 /**
- * The lease documents of the MongoDB stores: one per group, keyed by {@code _id}; the filters and updates that acquire,
- * renew and release them. See {@link MongoMembershipStore} for why each is safe.
+ * The lease documents of the MongoDB stores: one per group, keyed by {@code _id}; the
+ * filters and updates that acquire, renew and release them. See
+ * {@link MongoMembershipStore} for why each is safe.
  */
 final class LeaseDocuments {
 
 	private static final Date RELEASED = new Date(0);
 
 	/**
-	 * Free, expired, or already this holder's with an earlier expiry: a request that reaches the server late (after a
-	 * newer acquisition or renewal of the same holder) must not start a term behind its back.
+	 * Free, expired, or already this holder's with an earlier expiry: a request that
+	 * reaches the server late (after a newer acquisition or renewal of the same holder)
+	 * must not start a term behind its back.
 	 */
 	static Bson acquireFilter(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
 		return Filters.and(Filters.eq("_id", group), Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)),
 				Filters.and(isHeldBy(holder), Filters.lt("expiresAt", Date.from(expiresAt)))));
 	}
 
-	/** As {@link #acquireFilter}, or still held by node {@code from} with {@code epoch}, which it let go of. */
+	/**
+	 * As {@link #acquireFilter}, or still held by node {@code from} with {@code epoch},
+	 * which it let go of.
+	 */
 	static Bson takeOverFilter(String group, Holder holder, String from, long epoch, Instant expiredBefore,
 			Instant expiresAt) {
-		return Filters.and(Filters.eq("_id", group), Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)),
-				Filters.and(isHeldBy(holder), Filters.lt("expiresAt", Date.from(expiresAt))),
-				Filters.and(Filters.eq("holderNodeId", from), Filters.eq("epoch", epoch))));
+		return Filters.and(Filters.eq("_id", group),
+				Filters.or(Filters.lt("expiresAt", Date.from(expiredBefore)),
+						Filters.and(isHeldBy(holder), Filters.lt("expiresAt", Date.from(expiresAt))),
+						Filters.and(Filters.eq("holderNodeId", from), Filters.eq("epoch", epoch))));
 	}
 
 	static Bson acquireUpdate(Holder holder, Instant expiresAt) {
@@ -87,8 +93,9 @@ final class LeaseDocuments {
 	}
 
 	/**
-	 * Never moves the expiry back: a renewal that reaches the server after a later one must not shorten the lease. The
-	 * stamp is the holder's liveness and the caller's clock sample.
+	 * Never moves the expiry back: a renewal that reaches the server after a later one
+	 * must not shorten the lease. The stamp is the holder's liveness and the caller's
+	 * clock sample.
 	 */
 	static Bson renewUpdate(Instant expiresAt) {
 		return Updates.combine(Updates.max("expiresAt", Date.from(expiresAt)), Updates.currentDate("renewedAt"));
@@ -118,12 +125,15 @@ final class LeaseDocuments {
 		return (fires != null) ? Updates.combine(releaseUpdate(), Updates.set("fires", fires(fires))) : releaseUpdate();
 	}
 
-	/** {@code fires} as the lease document keeps them: an array, since a job's name may hold a dot. */
+	/**
+	 * {@code fires} as the lease document keeps them: an array, since a job's name may
+	 * hold a dot.
+	 */
 	static List<Document> fires(List<FireMark> fires) {
 		List<Document> documents = new ArrayList<>(fires.size());
 		for (FireMark fire : fires) {
-			documents.add(new Document("job", fire.job()).append("at", Date.from(fire.at()))
-				.append("ended", fire.ended()));
+			documents
+				.add(new Document("job", fire.job()).append("at", Date.from(fire.at())).append("ended", fire.ended()));
 		}
 		return documents;
 	}
@@ -142,22 +152,28 @@ final class LeaseDocuments {
 	}
 
 	/**
-	 * Held with the epoch, not released, and not expired by the server's clock: a renewal that reaches the server after
-	 * the release, or after the expiry, must not revive the lease.
+	 * Held with the epoch, not released, and not expired by the server's clock: a renewal
+	 * that reaches the server after the release, or after the expiry, must not revive the
+	 * lease.
 	 */
 	static Bson renewFilter(String group, Holder holder, long epoch) {
 		return Filters.and(heldBy(group, holder, epoch), Filters.gt("expiresAt", RELEASED), unexpired());
 	}
 
-	/** The lease's expiry is after the server's clock ({@code $$NOW}, MongoDB 4.2+), as it evaluates the write. */
+	/**
+	 * The lease's expiry is after the server's clock ({@code $$NOW}, MongoDB 4.2+), as it
+	 * evaluates the write.
+	 */
 	private static Bson unexpired() {
 		return Filters.expr(new Document("$gt", List.of("$expiresAt", "$$NOW")));
 	}
 
 	/**
-	 * Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, has not released, has not
-	 * expired by the server's clock, and whose expiry is still before {@code expiresAt}: a request of the same holder that lands late, after a newer one,
-	 * matches nothing, so that {@code renewedAt} stays the stamp of the renewal that wrote the expiry.
+	 * Each of {@code epochs}' leases that {@code holder} holds with the epoch given for
+	 * it, has not released, has not expired by the server's clock, and whose expiry is
+	 * still before {@code expiresAt}: a request of the same holder that lands late, after
+	 * a newer one, matches nothing, so that {@code renewedAt} stays the stamp of the
+	 * renewal that wrote the expiry.
 	 */
 	static Bson renewAllFilter(Holder holder, Map<String, Long> epochs, Instant expiresAt) {
 		List<Bson> each = new ArrayList<>(epochs.size());
@@ -166,7 +182,10 @@ final class LeaseDocuments {
 				Filters.lt("expiresAt", Date.from(expiresAt)), unexpired());
 	}
 
-	/** Each of {@code epochs}' leases that {@code holder} holds with the epoch given for it, released or not. */
+	/**
+	 * Each of {@code epochs}' leases that {@code holder} holds with the epoch given for
+	 * it, released or not.
+	 */
 	static Bson releaseAllFilter(Holder holder, Map<String, Long> epochs) {
 		List<Bson> each = new ArrayList<>(epochs.size());
 		epochs.forEach((lease, epoch) -> each.add(Filters.and(Filters.eq("_id", lease), Filters.eq("epoch", epoch))));
@@ -174,8 +193,9 @@ final class LeaseDocuments {
 	}
 
 	/**
-	 * The renewal of every lease of {@code epochs}, those of {@code fires} with their fires: one unordered batch (one
-	 * {@code update} command) of one update of the leases without fires and one per lease with them.
+	 * The renewal of every lease of {@code epochs}, those of {@code fires} with their
+	 * fires: one unordered batch (one {@code update} command) of one update of the leases
+	 * without fires and one per lease with them.
 	 */
 	static List<WriteModel<Document>> renewAll(Holder holder, Map<String, Long> epochs, Instant expiresAt,
 			Map<String, List<FireMark>> fires) {
@@ -196,8 +216,9 @@ final class LeaseDocuments {
 	}
 
 	/**
-	 * A graceful stop's release of every lease of {@code epochs}, each with its own {@code fires}: one unordered
-	 * batch, which the drivers send as one {@code update} command.
+	 * A graceful stop's release of every lease of {@code epochs}, each with its own
+	 * {@code fires}: one unordered batch, which the drivers send as one {@code update}
+	 * command.
 	 */
 	static List<WriteModel<Document>> releaseAll(Holder holder, Map<String, Long> epochs,
 			Map<String, List<FireMark>> fires) {
@@ -223,7 +244,8 @@ final class LeaseDocuments {
 				: null;
 		Number epoch = d.get("epoch", Number.class);
 		return new LeaseRecord(d.getString("_id"), holder, (epoch != null) ? epoch.longValue() : 0,
-				MembershipDocuments.instant(d.getDate("expiresAt")), MembershipDocuments.instant(d.getDate("acquiredAt")),
+				MembershipDocuments.instant(d.getDate("expiresAt")),
+				MembershipDocuments.instant(d.getDate("acquiredAt")),
 				MembershipDocuments.instant(d.getDate("renewedAt")), firesOf(d));
 	}
 

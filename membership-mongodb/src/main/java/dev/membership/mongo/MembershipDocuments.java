@@ -52,8 +52,9 @@ import dev.membership.spi.RosterTooLargeException;
 import dev.membership.spi.StoreException;
 
 /**
- * The documents, filters and updates of the MongoDB stores, shared by the blocking and the reactive one so that both
- * write exactly the same thing. See {@link MongoMembershipStore} for why each operation is safe.
+ * The documents, filters and updates of the MongoDB stores, shared by the blocking and
+ * the reactive one so that both write exactly the same thing. See
+ * {@link MongoMembershipStore} for why each operation is safe.
  */
 final class MembershipDocuments {
 
@@ -69,8 +70,9 @@ final class MembershipDocuments {
 	}
 
 	/**
-	 * A conditional upsert ({@code findOneAndUpdate} with upsert, returning the document after): empty when the
-	 * condition did not hold, which the server answers with a duplicate key on {@code _id} (its insert collided).
+	 * A conditional upsert ({@code findOneAndUpdate} with upsert, returning the document
+	 * after): empty when the condition did not hold, which the server answers with a
+	 * duplicate key on {@code _id} (its insert collided).
 	 */
 	static Optional<Document> unlessTaken(Supplier<Document> upsert) {
 		try {
@@ -100,8 +102,9 @@ final class MembershipDocuments {
 	}
 
 	/**
-	 * Runs one store operation, turning the driver's failures into {@link StoreException}: retryable when reissuing
-	 * may get through, as the drivers' retryable writes judge it (a step-down, a network error), never after a timeout.
+	 * Runs one store operation, turning the driver's failures into
+	 * {@link StoreException}: retryable when reissuing may get through, as the drivers'
+	 * retryable writes judge it (a step-down, a network error), never after a timeout.
 	 */
 	static <T> T call(String operation, Supplier<T> action) {
 		try {
@@ -113,10 +116,11 @@ final class MembershipDocuments {
 	}
 
 	/**
-	 * The errors after which the drivers retry a retryable write once (the retryable-writes specification): labelled
-	 * {@code RetryableWriteError} by the server or driver, a "not primary" or "node is recovering" answer, or a
-	 * network error other than a timeout. They do not retry multi-document writes ({@code updateMany}); the node
-	 * reissues those itself once.
+	 * The errors after which the drivers retry a retryable write once (the
+	 * retryable-writes specification): labelled {@code RetryableWriteError} by the server
+	 * or driver, a "not primary" or "node is recovering" answer, or a network error other
+	 * than a timeout. They do not retry multi-document writes ({@code updateMany}); the
+	 * node reissues those itself once.
 	 */
 	static boolean isRetryable(MongoException ex) {
 		if (ex instanceof MongoOperationTimeoutException || ex instanceof MongoSocketReadTimeoutException

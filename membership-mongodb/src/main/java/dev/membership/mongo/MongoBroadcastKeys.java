@@ -9,7 +9,10 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import org.bson.Document;
 
-/** The cluster's generated broadcast keys ({@link StoredBroadcastKeys}) on the blocking driver. */
+/**
+ * The cluster's generated broadcast keys ({@link StoredBroadcastKeys}) on the blocking
+ * driver.
+ */
 public class MongoBroadcastKeys extends StoredBroadcastKeys {
 
 	public MongoBroadcastKeys(MongoDatabase database, String collection, Duration operationTimeout) {

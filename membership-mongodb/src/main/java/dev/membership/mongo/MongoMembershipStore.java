@@ -32,19 +32,23 @@ import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 
 /**
- * Nodes and leases in two MongoDB collections; the roster is one more document among the leases ({@code _id}
- * {@code "_roster"}), so that a member reads its groups' leases and a changed roster in one query.
+ * Nodes and leases in two MongoDB collections; the roster is one more document among the
+ * leases ({@code _id} {@code "_roster"}), so that a member reads its groups' leases and a
+ * changed roster in one query.
  * <p>
- * Leases: one document per group keyed by {@code _id}. Acquisition is a conditional upsert on
- * {@code {_id: group, $or: [{expiresAt: {$lt: now}}, {holder is me}]}}: when another holder's unexpired lease exists
- * the filter matches nothing, the upsert tries to insert a second document with the same {@code _id}, and the unique
- * {@code _id} index (which MongoDB always has) answers with a duplicate-key error. Safety therefore depends on no
- * index we create. Lease writes use a majority write concern and lease reads majority read concern, so a lease
- * survives a primary failover. Every read goes to the primary, whatever read preference the application's client has:
- * a lagging secondary would show old heartbeats (live nodes taken for dead) and old leases.
+ * Leases: one document per group keyed by {@code _id}. Acquisition is a conditional
+ * upsert on {@code {_id: group, $or: [{expiresAt: {$lt: now}}, {holder is me}]}}: when
+ * another holder's unexpired lease exists the filter matches nothing, the upsert tries to
+ * insert a second document with the same {@code _id}, and the unique {@code _id} index
+ * (which MongoDB always has) answers with a duplicate-key error. Safety therefore depends
+ * on no index we create. Lease writes use a majority write concern and lease reads
+ * majority read concern, so a lease survives a primary failover. Every read goes to the
+ * primary, whatever read preference the application's client has: a lagging secondary
+ * would show old heartbeats (live nodes taken for dead) and old leases.
  * <p>
- * Every call carries a client-side operation timeout (driver CSOT) shorter than the lease, so a hung server cannot
- * hold the election loop: server selection, connection checkout and the round trip all count against it.
+ * Every call carries a client-side operation timeout (driver CSOT) shorter than the
+ * lease, so a hung server cannot hold the election loop: server selection, connection
+ * checkout and the round trip all count against it.
  */
 public class MongoMembershipStore implements MembershipStore {
 
@@ -52,7 +56,10 @@ public class MongoMembershipStore implements MembershipStore {
 
 	private final MongoCollection<Document> leases;
 
-	/** One document per lease with its newest term's epoch, written as each term begins: {@link TermDocuments}. */
+	/**
+	 * One document per lease with its newest term's epoch, written as each term begins:
+	 * {@link TermDocuments}.
+	 */
 	private final MongoCollection<Document> terms;
 
 	private final Duration operationTimeout;
@@ -65,12 +72,15 @@ public class MongoMembershipStore implements MembershipStore {
 
 	private final ServerTime serverTime = new ServerTime();
 
-	/** How many node documents the last read found: the next read's batch size follows it. */
+	/**
+	 * How many node documents the last read found: the next read's batch size follows it.
+	 */
 	private volatile int lastNodeCount;
 
 	public MongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
-		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
+		// every read from the primary, whatever the application's client says
+		// (secondaryPreferred is common)
 		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
 			.withReadPreference(ReadPreference.primary());
 		this.nodes = this.database.getCollection(settings.nodesCollection());
@@ -92,14 +102,15 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public void initialize() {
 		call("initialize", () -> {
-			NodeDocuments.createTtlIndex(this.deadNodeRetention, this.nodes::createIndex,
-					this.database::runCommand, this.nodes.getNamespace());
+			NodeDocuments.createTtlIndex(this.deadNodeRetention, this.nodes::createIndex, this.database::runCommand,
+					this.nodes.getNamespace());
 			return null;
 		});
 		Unsharded.check(List.of(this.nodes.getNamespace(), this.leases.getNamespace()),
-				(namespace) -> call("collStats", () -> this.database.getCollection(namespace.getCollectionName())
-					.aggregate(Unsharded.pipeline())
-					.into(new ArrayList<>())));
+				(namespace) -> call("collStats",
+						() -> this.database.getCollection(namespace.getCollectionName())
+							.aggregate(Unsharded.pipeline())
+							.into(new ArrayList<>())));
 	}
 
 	@Override
@@ -110,24 +121,31 @@ public class MongoMembershipStore implements MembershipStore {
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
 		long sent = System.nanoTime();
-		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
-				LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())), sent));
+		return call("acquire",
+				() -> began(
+						MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
+								LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
+								LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())),
+						sent));
 	}
 
 	@Override
 	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
 		long sent = System.nanoTime();
-		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
-				LeaseDocuments.takeOverFilter(group, holder, from, epoch, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())), sent));
+		return call("acquire",
+				() -> began(
+						MembershipDocuments.unlessTaken(() -> this.leases.findOneAndUpdate(
+								LeaseDocuments.takeOverFilter(group, holder, from, epoch, expiredBefore, expiresAt),
+								LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions())),
+						sent));
 	}
 
 	/**
-	 * The term a lease taken begins, once its term document says so: that write waits for the older term's open
-	 * fenced transactions, within what is left of the operation timeout. Until it succeeds the acquisition has not (a
-	 * later one by this holder takes the lease again, with a newer epoch).
+	 * The term a lease taken begins, once its term document says so: that write waits for
+	 * the older term's open fenced transactions, within what is left of the operation
+	 * timeout. Until it succeeds the acquisition has not (a later one by this holder
+	 * takes the lease again, with a newer epoch).
 	 */
 	private Optional<LeaseRecord> began(Optional<Document> taken, long sent) {
 		if (taken.isPresent()) {
@@ -144,9 +162,9 @@ public class MongoMembershipStore implements MembershipStore {
 	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
 			@Nullable List<FireMark> fires) {
 		return call("renew",
-				() -> Optional.ofNullable(LeaseDocuments.renewedAt(this.leases.findOneAndUpdate(
-						LeaseDocuments.renewFilter(group, holder, epoch),
-						LeaseDocuments.renewUpdate(expiresAt, fires), LeaseDocuments.renewOptions()))));
+				() -> Optional.ofNullable(LeaseDocuments
+					.renewedAt(this.leases.findOneAndUpdate(LeaseDocuments.renewFilter(group, holder, epoch),
+							LeaseDocuments.renewUpdate(expiresAt, fires), LeaseDocuments.renewOptions()))));
 	}
 
 	@Override
@@ -156,21 +174,25 @@ public class MongoMembershipStore implements MembershipStore {
 			return 0;
 		}
 		if (fires.isEmpty()) {
-			return call("renewAll", () -> this.leases
-				.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt),
-						LeaseDocuments.renewUpdate(expiresAt))
-				.getMatchedCount());
+			return call("renewAll",
+					() -> this.leases
+						.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt),
+								LeaseDocuments.renewUpdate(expiresAt))
+						.getMatchedCount());
 		}
-		return call("renewAll", () -> this.leases
-			.bulkWrite(LeaseDocuments.renewAll(holder, epochs, expiresAt, fires), new BulkWriteOptions().ordered(false))
-			.getMatchedCount());
+		return call("renewAll",
+				() -> this.leases
+					.bulkWrite(LeaseDocuments.renewAll(holder, epochs, expiresAt, fires),
+							new BulkWriteOptions().ordered(false))
+					.getMatchedCount());
 	}
 
 	@Override
 	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
-		return call("release", () -> this.leases
-			.updateOne(LeaseDocuments.heldBy(group, holder, epoch), LeaseDocuments.releaseUpdate(fires))
-			.getMatchedCount() == 1);
+		return call("release",
+				() -> this.leases
+					.updateOne(LeaseDocuments.heldBy(group, holder, epoch), LeaseDocuments.releaseUpdate(fires))
+					.getMatchedCount() == 1);
 	}
 
 	@Override
@@ -179,47 +201,54 @@ public class MongoMembershipStore implements MembershipStore {
 			return 0;
 		}
 		if (fires.isEmpty()) {
-			return call("releaseAll", () -> this.leases
-				.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs), LeaseDocuments.releaseUpdate())
-				.getMatchedCount());
+			return call("releaseAll",
+					() -> this.leases
+						.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs), LeaseDocuments.releaseUpdate())
+						.getMatchedCount());
 		}
-		return call("releaseAll", () -> this.leases
-			.bulkWrite(LeaseDocuments.releaseAll(holder, epochs, fires), new BulkWriteOptions().ordered(false))
-			.getMatchedCount());
+		return call("releaseAll",
+				() -> this.leases
+					.bulkWrite(LeaseDocuments.releaseAll(holder, epochs, fires), new BulkWriteOptions().ordered(false))
+					.getMatchedCount());
 	}
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
-		// local: the winner's write, which a majority read shows only once a majority has it
-		return call("findLease", () -> Optional.ofNullable(this.leases.withReadConcern(ReadConcern.LOCAL)
-			.find(MembershipDocuments.byId(group))
-			.first())
-			.map(LeaseDocuments::toLease));
+		// local: the winner's write, which a majority read shows only once a majority has
+		// it
+		return call("findLease",
+				() -> Optional.ofNullable(
+						this.leases.withReadConcern(ReadConcern.LOCAL).find(MembershipDocuments.byId(group)).first())
+					.map(LeaseDocuments::toLease));
 	}
 
 	@Override
 	public LeaseReading findLeases(Collection<String> groups, long rosterVersion) {
-		return call("findLeases", () -> RosterDocuments
-			.toReading(this.leases.find(RosterDocuments.leasesAndRoster(groups, rosterVersion))
-				.projection(RosterDocuments.withoutMembers())
-				.batchSize(RosterDocuments.batchFor(groups))));
+		return call("findLeases",
+				() -> RosterDocuments.toReading(this.leases.find(RosterDocuments.leasesAndRoster(groups, rosterVersion))
+					.projection(RosterDocuments.withoutMembers())
+					.batchSize(RosterDocuments.batchFor(groups))));
 	}
 
 	@Override
 	public Optional<Roster> findRoster() {
-		return call("findRoster", () -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(Roster.ID)).first())
-			.map(RosterDocuments::toRoster));
+		return call("findRoster",
+				() -> Optional.ofNullable(this.leases.find(MembershipDocuments.byId(Roster.ID)).first())
+					.map(RosterDocuments::toRoster));
 	}
 
 	@Override
 	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
 			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
-		return call("writeRoster", () -> MembershipDocuments
-			.unlessTaken(() -> this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
-					RosterDocuments.rosterUpdate(members, changes, assignments, keeperNodeId, epoch, sequence),
-					RosterDocuments.rosterOptions()))
-			.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
-			.orElse(OptionalLong.empty()));
+		return call("writeRoster",
+				() -> MembershipDocuments
+					.unlessTaken(
+							() -> this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
+									RosterDocuments.rosterUpdate(members, changes, assignments, keeperNodeId, epoch,
+											sequence),
+									RosterDocuments.rosterOptions()))
+					.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
+					.orElse(OptionalLong.empty()));
 	}
 
 	@Override

@@ -7,14 +7,18 @@ import com.mongodb.WriteConcern;
 
 /**
  * @param nodesCollection collection of node documents
- * @param leasesCollection collection of lease documents (never give it a TTL: epochs must survive)
- * @param operationTimeout client-side timeout of every call; must be shorter than the lease
- * @param leaseWriteConcern write concern of lease writes: majority, journaled or with the server's default
- * ({@code j} unset); weaker ones, and {@code j: false}, are refused, since a failover or a restart of a majority can
- * lose a lease they acknowledged
- * @param deadNodeRetention how long a dead node's document stays (TTL index on real MongoDB)
- * @param termsCollection collection of term documents, one per lease, written as each term begins: what a transaction
- * fence ({@link EpochFence#joinTransaction}) holds (never give it a TTL)
+ * @param leasesCollection collection of lease documents (never give it a TTL: epochs must
+ * survive)
+ * @param operationTimeout client-side timeout of every call; must be shorter than the
+ * lease
+ * @param leaseWriteConcern write concern of lease writes: majority, journaled or with the
+ * server's default ({@code j} unset); weaker ones, and {@code j: false}, are refused,
+ * since a failover or a restart of a majority can lose a lease they acknowledged
+ * @param deadNodeRetention how long a dead node's document stays (TTL index on real
+ * MongoDB)
+ * @param termsCollection collection of term documents, one per lease, written as each
+ * term begins: what a transaction fence ({@link EpochFence#joinTransaction}) holds (never
+ * give it a TTL)
  */
 public record MongoStoreSettings(String nodesCollection, String leasesCollection, Duration operationTimeout,
 		WriteConcern leaseWriteConcern, Duration deadNodeRetention, String termsCollection) {

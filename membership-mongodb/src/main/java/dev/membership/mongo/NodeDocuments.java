@@ -46,15 +46,16 @@ import dev.membership.spi.RosterTooLargeException;
 import dev.membership.spi.StoreException;
 
 /**
- * The node documents of the MongoDB stores: one per node, keyed by {@code _id}, stamped by the server at every
- * heartbeat, with a TTL index that removes long-dead ones.
+ * The node documents of the MongoDB stores: one per node, keyed by {@code _id}, stamped
+ * by the server at every heartbeat, with a TTL index that removes long-dead ones.
  */
 final class NodeDocuments {
 
 	/**
-	 * The batch size of a read of every node document, from how many the last read found: all of them in the first
-	 * batch with room to grow (a first batch holds at most 101 documents unless told more: a getMore each interval
-	 * for the keeper of more than a hundred members).
+	 * The batch size of a read of every node document, from how many the last read found:
+	 * all of them in the first batch with room to grow (a first batch holds at most 101
+	 * documents unless told more: a getMore each interval for the keeper of more than a
+	 * hundred members).
 	 */
 	static int batchFor(int lastCount) {
 		return lastCount + lastCount / 4 + 16;
@@ -62,7 +63,10 @@ final class NodeDocuments {
 
 	private static final Logger log = LoggerFactory.getLogger(NodeDocuments.class);
 
-	/** An index of these keys exists with other options (here: another TTL), or under another name. */
+	/**
+	 * An index of these keys exists with other options (here: another TTL), or under
+	 * another name.
+	 */
 	private static final int INDEX_OPTIONS_CONFLICT = 85;
 
 	/** An index of this name exists with other keys. */
@@ -71,11 +75,13 @@ final class NodeDocuments {
 	private static final String TTL_INDEX = "membership_node_ttl";
 
 	/**
-	 * Creates the TTL index on the nodes' {@code updatedAt} with {@code create(keys, options)}. When the index exists
-	 * with another TTL (the retention was changed), {@code collMod} sets the new one through {@code runCommand}; an index
-	 * of that name on other keys is left alone. Either way the keeper's own cleanup goes on, so only those conflicts
-	 * are tolerated (and said at WARN when they cannot be mended); any other failure, such as a missing privilege, is
-	 * the caller's to report.
+	 * Creates the TTL index on the nodes' {@code updatedAt} with
+	 * {@code create(keys, options)}. When the index exists with another TTL (the
+	 * retention was changed), {@code collMod} sets the new one through
+	 * {@code runCommand}; an index of that name on other keys is left alone. Either way
+	 * the keeper's own cleanup goes on, so only those conflicts are tolerated (and said
+	 * at WARN when they cannot be mended); any other failure, such as a missing
+	 * privilege, is the caller's to report.
 	 */
 	static void createTtlIndex(Duration deadNodeRetention, BiConsumer<Bson, IndexOptions> create,
 			Function<Document, Document> runCommand, MongoNamespace namespace) {
@@ -86,8 +92,10 @@ final class NodeDocuments {
 		}
 		catch (MongoCommandException ex) {
 			if (ex.getErrorCode() == INDEX_KEY_SPECS_CONFLICT) {
-				log.warn("Kept the index {} on {}: it has other keys than {updatedAt: 1} ({}); dead node documents are "
-						+ "still removed by the keeper of the roster", TTL_INDEX, namespace, ex.getErrorMessage());
+				log.warn(
+						"Kept the index {} on {}: it has other keys than {updatedAt: 1} ({}); dead node documents are "
+								+ "still removed by the keeper of the roster",
+						TTL_INDEX, namespace, ex.getErrorMessage());
 				return;
 			}
 			if (ex.getErrorCode() != INDEX_OPTIONS_CONFLICT) {
@@ -97,25 +105,26 @@ final class NodeDocuments {
 		}
 	}
 
-	private static void changeTtl(long ttlSeconds, Function<Document, Document> runCommand,
-			MongoNamespace namespace) {
+	private static void changeTtl(long ttlSeconds, Function<Document, Document> runCommand, MongoNamespace namespace) {
 		Document collMod = new Document("collMod", namespace.getCollectionName()).append("index",
 				new Document("keyPattern", new Document("updatedAt", 1)).append("expireAfterSeconds", ttlSeconds));
 		try {
 			runCommand.apply(collMod);
-			log.info("Changed the TTL of dead node documents on {} to {} s (membership.dead-node-retention)",
-					namespace, ttlSeconds);
+			log.info("Changed the TTL of dead node documents on {} to {} s (membership.dead-node-retention)", namespace,
+					ttlSeconds);
 		}
 		catch (MongoCommandException ex) {
-			log.warn("Could not change the TTL index on {} to {} s ({}); it keeps its old TTL until changed with "
-					+ "collMod, and dead node documents are still removed by the keeper of the roster", namespace,
-					ttlSeconds, ex.getErrorMessage());
+			log.warn(
+					"Could not change the TTL index on {} to {} s ({}); it keeps its old TTL until changed with "
+							+ "collMod, and dead node documents are still removed by the keeper of the roster",
+					namespace, ttlSeconds, ex.getErrorMessage());
 		}
 	}
 
 	/**
-	 * The node's own document: when it belongs to another incarnation, the upsert collides on {@code _id} (duplicate
-	 * key), which tells the caller another process wrote it; then {@link #byId} takes it over.
+	 * The node's own document: when it belongs to another incarnation, the upsert
+	 * collides on {@code _id} (duplicate key), which tells the caller another process
+	 * wrote it; then {@link #byId} takes it over.
 	 */
 	static Bson ownNode(NodeRecord node) {
 		return nodeOf(node.nodeId(), node.incarnation());
@@ -123,14 +132,15 @@ final class NodeDocuments {
 
 	static Bson heartbeatUpdate(NodeRecord node) {
 		return Updates.combine(Updates.set("incarnation", node.incarnation()), Updates.set("address", node.address()),
-				// not known yet (no sample of the database's clock before this write, as behind a mongos): the write's
-				// own stamp is when the node started, as the others see it
+				// not known yet (no sample of the database's clock before this write, as
+				// behind a mongos): the write's own stamp is when the node started, as
+				// the others see it
 				(node.startedAt() != null) ? Updates.set("startedAt", Date.from(node.startedAt()))
 						: Updates.currentDate("startedAt"),
 				Updates.set("groups", node.groups()),
 				Updates.set("partitions", Placements.countsToDocuments(node.partitions())),
-				Updates.currentDate("updatedAt"),
-				Updates.unset("leading")); // what versions before the roster wrote
+				// and no "leading": what versions before the roster wrote
+				Updates.currentDate("updatedAt"), Updates.unset("leading"));
 	}
 
 	/** Returns the stamp just written: the caller's clock sample. */
@@ -145,8 +155,8 @@ final class NodeDocuments {
 	}
 
 	/**
-	 * A heartbeat with {@code findOneAndUpdate(filter, update, options)}: on the node's own document first, then, when
-	 * that belongs to another incarnation, taking it over.
+	 * A heartbeat with {@code findOneAndUpdate(filter, update, options)}: on the node's
+	 * own document first, then, when that belongs to another incarnation, taking it over.
 	 */
 	static Heartbeat heartbeat(NodeRecord node, FindOneAndUpdate findOneAndUpdate) {
 		Bson update = heartbeatUpdate(node);
@@ -158,7 +168,9 @@ final class NodeDocuments {
 				throw ex;
 			}
 		}
-		return new Heartbeat(updatedAt(findOneAndUpdate.apply(MembershipDocuments.byId(node.nodeId()), update, heartbeatOptions())), true);
+		return new Heartbeat(
+				updatedAt(findOneAndUpdate.apply(MembershipDocuments.byId(node.nodeId()), update, heartbeatOptions())),
+				true);
 	}
 
 	/** A collection's findOneAndUpdate, blocking or not. */
@@ -172,8 +184,9 @@ final class NodeDocuments {
 	static NodeRecord toNode(Document d) {
 		List<String> groups = d.getList("groups", String.class);
 		return new NodeRecord(d.getString("_id"), d.getString("incarnation"), d.getString("address"),
-				MembershipDocuments.instant(d.getDate("startedAt")), MembershipDocuments.instant(d.getDate("updatedAt")),
-				groups, Placements.counts(d.getList("partitions", Document.class)));
+				MembershipDocuments.instant(d.getDate("startedAt")),
+				MembershipDocuments.instant(d.getDate("updatedAt")), groups,
+				Placements.counts(d.getList("partitions", Document.class)));
 	}
 
 	static Bson nodeOf(String nodeId, String incarnation) {

@@ -15,9 +15,9 @@ import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.PlacementChange;
 
 /**
- * How placements and partition counts are kept in documents: as arrays of small documents keyed by a {@code g} field
- * rather than as sub-documents keyed by group name, since a group name may hold characters a field name may not.
- * <pre>
+ * How placements and partition counts are kept in documents: as arrays of small documents
+ * keyed by a {@code g} field rather than as sub-documents keyed by group name, since a
+ * group name may hold characters a field name may not. <pre>
  * assignments: [{g: "tenants", n: 8, o: ["node-a", "node-b", null, ...],     (the roster; p: operators' pins,
  *                p: [null, "node-b", ...], u: ISODate(...)}]                     u: a pause of rebalancing, if any)
  * partitions:  [{g: "tenants", n: 8}]                                           (node documents, roster entries)
@@ -81,7 +81,10 @@ final class Placements {
 		return placed;
 	}
 
-	/** The placement changes of a roster change; null when it has none recorded (or not as this code writes them). */
+	/**
+	 * The placement changes of a roster change; null when it has none recorded (or not as
+	 * this code writes them).
+	 */
 	static @Nullable List<PlacementChange> toChanges(@Nullable List<Document> placed) {
 		if (placed == null) {
 			return null;
@@ -104,7 +107,9 @@ final class Placements {
 			}
 		}
 		catch (ClassCastException | IllegalArgumentException | NullPointerException ex) {
-			return null; // not as this code writes them: the member reads the whole roster rather than fail its read
+			// not as this code writes them: the member reads the whole roster rather than
+			// fail its read
+			return null;
 		}
 		return changes;
 	}

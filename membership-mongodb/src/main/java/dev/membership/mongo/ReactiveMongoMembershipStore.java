@@ -36,9 +36,10 @@ import dev.membership.spi.RosterChange;
 import dev.membership.spi.StoreException;
 
 /**
- * The same store as {@link MongoMembershipStore}, on the application's reactive driver, so that a reactive application
- * needs no blocking driver and no second connection pool. Each call blocks only the membership node's own loop thread
- * (never a reactive one), bounded by the driver's operation timeout like the blocking store.
+ * The same store as {@link MongoMembershipStore}, on the application's reactive driver,
+ * so that a reactive application needs no blocking driver and no second connection pool.
+ * Each call blocks only the membership node's own loop thread (never a reactive one),
+ * bounded by the driver's operation timeout like the blocking store.
  */
 public class ReactiveMongoMembershipStore implements MembershipStore {
 
@@ -48,7 +49,10 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	private final MongoCollection<Document> leases;
 
-	/** One document per lease with its newest term's epoch, written as each term begins: {@link TermDocuments}. */
+	/**
+	 * One document per lease with its newest term's epoch, written as each term begins:
+	 * {@link TermDocuments}.
+	 */
 	private final MongoCollection<Document> terms;
 
 	private final Duration operationTimeout;
@@ -57,17 +61,23 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	private final Duration deadNodeRetention;
 
-	/** A little longer than the driver's own timeout, which is what normally ends a call; still shorter than a lease. */
+	/**
+	 * A little longer than the driver's own timeout, which is what normally ends a call;
+	 * still shorter than a lease.
+	 */
 	private final Duration blockAtMost;
 
 	private final ServerTime serverTime = new ServerTime();
 
-	/** How many node documents the last read found: the next read's batch size follows it. */
+	/**
+	 * How many node documents the last read found: the next read's batch size follows it.
+	 */
 	private volatile int lastNodeCount;
 
 	public ReactiveMongoMembershipStore(MongoDatabase database, MongoStoreSettings settings) {
 		long timeoutMillis = settings.operationTimeout().toMillis();
-		// every read from the primary, whatever the application's client says (secondaryPreferred is common)
+		// every read from the primary, whatever the application's client says
+		// (secondaryPreferred is common)
 		this.database = database.withTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
 			.withReadPreference(ReadPreference.primary());
 		this.nodes = this.database.getCollection(settings.nodesCollection());
@@ -97,8 +107,11 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 		});
 		Unsharded.check(List.of(this.nodes.getNamespace(), this.leases.getNamespace()),
 				(namespace) -> call("collStats", () -> {
-					List<Document> all = Flux.from(this.database.getCollection(namespace.getCollectionName())
-						.aggregate(Unsharded.pipeline())).collectList().block(this.blockAtMost);
+					List<Document> all = Flux
+						.from(this.database.getCollection(namespace.getCollectionName())
+							.aggregate(Unsharded.pipeline()))
+						.collectList()
+						.block(this.blockAtMost);
 					return (all != null) ? all : List.<Document>of();
 				}));
 	}
@@ -111,21 +124,30 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
 		long sent = System.nanoTime();
-		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
-				LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))), sent));
+		return call("acquire",
+				() -> began(
+						MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
+								LeaseDocuments.acquireFilter(group, holder, expiredBefore, expiresAt),
+								LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))),
+						sent));
 	}
 
 	@Override
 	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
 		long sent = System.nanoTime();
-		return call("acquire", () -> began(MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
-				LeaseDocuments.takeOverFilter(group, holder, from, epoch, expiredBefore, expiresAt),
-				LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))), sent));
+		return call("acquire",
+				() -> began(
+						MembershipDocuments.unlessTaken(() -> one(this.leases.findOneAndUpdate(
+								LeaseDocuments.takeOverFilter(group, holder, from, epoch, expiredBefore, expiresAt),
+								LeaseDocuments.acquireUpdate(holder, expiresAt), LeaseDocuments.acquireOptions()))),
+						sent));
 	}
 
-	/** As {@link MongoMembershipStore}'s: the term begins once its term document says so, within the timeout left. */
+	/**
+	 * As {@link MongoMembershipStore}'s: the term begins once its term document says so,
+	 * within the timeout left.
+	 */
 	private Optional<LeaseRecord> began(Optional<Document> taken, long sent) {
 		if (taken.isPresent()) {
 			LeaseRecord lease = LeaseDocuments.toLease(taken.get());
@@ -142,9 +164,9 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
 			@Nullable List<FireMark> fires) {
 		return call("renew",
-				() -> Optional.ofNullable(LeaseDocuments.renewedAt(one(this.leases.findOneAndUpdate(
-						LeaseDocuments.renewFilter(group, holder, epoch),
-						LeaseDocuments.renewUpdate(expiresAt, fires), LeaseDocuments.renewOptions())))));
+				() -> Optional.ofNullable(LeaseDocuments
+					.renewedAt(one(this.leases.findOneAndUpdate(LeaseDocuments.renewFilter(group, holder, epoch),
+							LeaseDocuments.renewUpdate(expiresAt, fires), LeaseDocuments.renewOptions())))));
 	}
 
 	@Override
@@ -154,18 +176,22 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 			return 0;
 		}
 		if (fires.isEmpty()) {
-			return call("renewAll", () -> one(this.leases.updateMany(
-					LeaseDocuments.renewAllFilter(holder, epochs, expiresAt), LeaseDocuments.renewUpdate(expiresAt)))
-				.getMatchedCount());
+			return call("renewAll",
+					() -> one(this.leases.updateMany(LeaseDocuments.renewAllFilter(holder, epochs, expiresAt),
+							LeaseDocuments.renewUpdate(expiresAt)))
+						.getMatchedCount());
 		}
-		return call("renewAll", () -> one(this.leases.bulkWrite(LeaseDocuments.renewAll(holder, epochs, expiresAt, fires),
-				new BulkWriteOptions().ordered(false))).getMatchedCount());
+		return call("renewAll",
+				() -> one(this.leases.bulkWrite(LeaseDocuments.renewAll(holder, epochs, expiresAt, fires),
+						new BulkWriteOptions().ordered(false)))
+					.getMatchedCount());
 	}
 
 	@Override
 	public boolean release(String group, Holder holder, long epoch, @Nullable List<FireMark> fires) {
-		return call("release", () -> one(this.leases.updateOne(LeaseDocuments.heldBy(group, holder, epoch),
-				LeaseDocuments.releaseUpdate(fires))).getMatchedCount() == 1);
+		return call("release", () -> one(
+				this.leases.updateOne(LeaseDocuments.heldBy(group, holder, epoch), LeaseDocuments.releaseUpdate(fires)))
+			.getMatchedCount() == 1);
 	}
 
 	@Override
@@ -175,18 +201,22 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 		}
 		if (fires.isEmpty()) {
 			return call("releaseAll", () -> one(this.leases.updateMany(LeaseDocuments.releaseAllFilter(holder, epochs),
-					LeaseDocuments.releaseUpdate())).getMatchedCount());
+					LeaseDocuments.releaseUpdate()))
+				.getMatchedCount());
 		}
 		return call("releaseAll", () -> one(this.leases.bulkWrite(LeaseDocuments.releaseAll(holder, epochs, fires),
-				new BulkWriteOptions().ordered(false))).getMatchedCount());
+				new BulkWriteOptions().ordered(false)))
+			.getMatchedCount());
 	}
 
 	@Override
 	public Optional<LeaseRecord> findLease(String group) {
-		// local: the winner's write, which a majority read shows only once a majority has it
-		return call("findLease", () -> Optional
-			.ofNullable(one(this.leases.withReadConcern(ReadConcern.LOCAL).find(MembershipDocuments.byId(group)).first()))
-			.map(LeaseDocuments::toLease));
+		// local: the winner's write, which a majority read shows only once a majority has
+		// it
+		return call("findLease",
+				() -> Optional.ofNullable(one(
+						this.leases.withReadConcern(ReadConcern.LOCAL).find(MembershipDocuments.byId(group)).first()))
+					.map(LeaseDocuments::toLease));
 	}
 
 	@Override
@@ -204,20 +234,23 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 
 	@Override
 	public Optional<Roster> findRoster() {
-		return call("findRoster", () -> Optional
-			.ofNullable(one(this.leases.find(MembershipDocuments.byId(Roster.ID)).first()))
-			.map(RosterDocuments::toRoster));
+		return call("findRoster",
+				() -> Optional.ofNullable(one(this.leases.find(MembershipDocuments.byId(Roster.ID)).first()))
+					.map(RosterDocuments::toRoster));
 	}
 
 	@Override
 	public OptionalLong writeRoster(List<Member> members, List<RosterChange> changes,
 			Map<String, GroupAssignment> assignments, String keeperNodeId, long epoch, long sequence) {
-		return call("writeRoster", () -> MembershipDocuments
-			.unlessTaken(() -> one(this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
-					RosterDocuments.rosterUpdate(members, changes, assignments, keeperNodeId, epoch, sequence),
-					RosterDocuments.rosterOptions())))
-			.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
-			.orElse(OptionalLong.empty()));
+		return call("writeRoster",
+				() -> MembershipDocuments
+					.unlessTaken(
+							() -> one(this.leases.findOneAndUpdate(RosterDocuments.rosterFilter(epoch, sequence),
+									RosterDocuments.rosterUpdate(members, changes, assignments, keeperNodeId, epoch,
+											sequence),
+									RosterDocuments.rosterOptions())))
+					.map((after) -> OptionalLong.of(RosterDocuments.version(after)))
+					.orElse(OptionalLong.empty()));
 	}
 
 	@Override
@@ -229,12 +262,12 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 	@Override
 	public List<NodeRecord> findNodes() {
 		return call("findNodes", () -> {
-			List<Document> documents = Flux.from(this.nodes.find().batchSize(NodeDocuments.batchFor(this.lastNodeCount)))
+			List<Document> documents = Flux
+				.from(this.nodes.find().batchSize(NodeDocuments.batchFor(this.lastNodeCount)))
 				.collectList()
 				.block(this.blockAtMost);
 			this.lastNodeCount = (documents != null) ? documents.size() : 0;
-			return (documents != null) ? documents.stream().map(NodeDocuments::toNode).toList()
-					: List.<NodeRecord>of();
+			return (documents != null) ? documents.stream().map(NodeDocuments::toNode).toList() : List.<NodeRecord>of();
 		});
 	}
 
@@ -260,7 +293,8 @@ public class ReactiveMongoMembershipStore implements MembershipStore {
 		}
 		catch (RuntimeException ex) {
 			if (Exceptions.unwrap(ex) instanceof InterruptedException) {
-				Thread.currentThread().interrupt(); // the node is stopping: keep the flag for its loop
+				// the node is stopping: keep the flag for its loop
+				Thread.currentThread().interrupt();
 				throw new StoreException("MongoDB " + operation + " interrupted", ex);
 			}
 			if (ex instanceof IllegalStateException && String.valueOf(ex.getMessage()).startsWith("Timeout")) {

@@ -18,8 +18,9 @@ import dev.membership.spi.RunRecord;
 import dev.membership.spi.RunRings;
 
 /**
- * {@link MongoRunHistory} on the application's reactive driver. Each call blocks only the membership node's loop (a
- * write) or the actuator's request thread (a read), bounded by the driver's operation timeout.
+ * {@link MongoRunHistory} on the application's reactive driver. Each call blocks only the
+ * membership node's loop (a write) or the actuator's request thread (a read), bounded by
+ * the driver's operation timeout.
  */
 public class ReactiveMongoRunHistory implements RunHistoryStore {
 
@@ -56,30 +57,36 @@ public class ReactiveMongoRunHistory implements RunHistoryStore {
 		}
 		List<RunRecord> opening = this.rings.opening(records);
 		for (RunRecord ring : opening) {
-			List<Document> old = MembershipDocuments.call("find runs to trim",
-					() -> Flux.from(this.runs.find(RunDocuments.ring(ring))
-						.sort(RunDocuments.newestFirst())
-						.skip(this.maxRuns)
-						.limit(RunRings.TRIM_AT_MOST)
-						.projection(RunDocuments.slotAndRun())).collectList().block(this.blockAtMost));
+			List<Document> old = MembershipDocuments
+				.call("find runs to trim",
+						() -> Flux.from(this.runs.find(RunDocuments.ring(ring))
+							.sort(RunDocuments.newestFirst())
+							.skip(this.maxRuns)
+							.limit(RunRings.TRIM_AT_MOST)
+							.projection(RunDocuments.slotAndRun())).collectList().block(this.blockAtMost));
 			if (old != null && !old.isEmpty()) {
 				MembershipDocuments.call("trim runs",
 						() -> Mono.from(this.runs.deleteMany(RunDocuments.exactly(old))).block(this.blockAtMost));
 			}
 		}
 		this.rings.trimmed(opening);
-		MembershipDocuments.call("save runs", () -> Mono.from(this.runs.bulkWrite(
-				RunDocuments.writes(records, this.retention, this.maxRuns), new BulkWriteOptions().ordered(false)))
-			.block(this.blockAtMost));
+		MembershipDocuments.call("save runs",
+				() -> Mono.from(this.runs.bulkWrite(RunDocuments.writes(records, this.retention, this.maxRuns),
+						new BulkWriteOptions().ordered(false)))
+					.block(this.blockAtMost));
 	}
 
 	@Override
 	public List<RunRecord> find(RunQuery query) {
 		List<RunRecord> found = MembershipDocuments.call("find runs",
-				() -> Flux.from(this.runs.find(RunDocuments.filter(query))
-					.sort(RunDocuments.newestFirst())
-					.limit(query.limit())
-					.batchSize(query.limit())).map(RunDocuments::toRecord).collectList().block(this.blockAtMost));
+				() -> Flux
+					.from(this.runs.find(RunDocuments.filter(query))
+						.sort(RunDocuments.newestFirst())
+						.limit(query.limit())
+						.batchSize(query.limit()))
+					.map(RunDocuments::toRecord)
+					.collectList()
+					.block(this.blockAtMost));
 		return (found != null) ? found : List.of();
 	}
 

@@ -47,24 +47,30 @@ import dev.membership.spi.RosterTooLargeException;
 import dev.membership.spi.StoreException;
 
 /**
- * The roster document of the MongoDB stores ({@code _id} {@code "_roster"}, among the leases): its fenced write, kept
- * under MongoDB's document limit, and the one query every member makes each interval.
+ * The roster document of the MongoDB stores ({@code _id} {@code "_roster"}, among the
+ * leases): its fenced write, kept under MongoDB's document limit, and the one query every
+ * member makes each interval.
  */
 final class RosterDocuments {
 
 	/**
-	 * What the roster's member list and kept changes may take: MongoDB's 16 MiB document limit (error 17419 past it)
-	 * less 1 MiB for the rest of the document and the update command around it.
+	 * What the roster's member list and kept changes may take: MongoDB's 16 MiB document
+	 * limit (error 17419 past it) less 1 MiB for the rest of the document and the update
+	 * command around it.
 	 */
 	static final int ROSTER_BUDGET_BYTES = 15 * 1024 * 1024;
 
 	private static final Codec<Document> DOCUMENTS = new DocumentCodec();
 
-	/** The leases of {@code groups}, and the roster unless it still has {@code rosterVersion}. */
 	/**
-	 * The batch size of a read of {@code groups}' leases and the roster: all of them in the first batch, one more so
-	 * that the server sees the end (a first batch holds at most 101 documents unless told more: a getMore each
-	 * interval for a node placed on more than a hundred partitions).
+	 * The leases of {@code groups}, and the roster unless it still has
+	 * {@code rosterVersion}.
+	 */
+	/**
+	 * The batch size of a read of {@code groups}' leases and the roster: all of them in
+	 * the first batch, one more so that the server sees the end (a first batch holds at
+	 * most 101 documents unless told more: a getMore each interval for a node placed on
+	 * more than a hundred partitions).
 	 */
 	static int batchFor(Collection<String> groups) {
 		return groups.size() + 2;
@@ -90,7 +96,10 @@ final class RosterDocuments {
 		return new LeaseReading(leases, roster);
 	}
 
-	/** Written over an older epoch, or over an earlier write of the same term; else the upsert collides on _id. */
+	/**
+	 * Written over an older epoch, or over an earlier write of the same term; else the
+	 * upsert collides on _id.
+	 */
 	static Bson rosterFilter(long epoch, long sequence) {
 		return Filters.and(Filters.eq("_id", Roster.ID), Filters.or(Filters.lt("epoch", epoch),
 				Filters.and(Filters.eq("epoch", epoch), Filters.lt("sequence", sequence))));
@@ -107,9 +116,10 @@ final class RosterDocuments {
 	}
 
 	/**
-	 * The roster's write, within {@code budget} bytes of BSON for its members and changes, as encoded: the oldest
-	 * kept changes are left out first (a member behind them reads the whole roster once); a member list that does not
-	 * fit alone is refused.
+	 * The roster's write, within {@code budget} bytes of BSON for its members and
+	 * changes, as encoded: the oldest kept changes are left out first (a member behind
+	 * them reads the whole roster once); a member list that does not fit alone is
+	 * refused.
 	 */
 	static Bson rosterUpdate(List<Member> members, List<RosterChange> changes, Map<String, GroupAssignment> assignments,
 			String keeperNodeId, long epoch, long sequence, long budget) {
@@ -131,20 +141,22 @@ final class RosterDocuments {
 			sizes.add(bsonSize(c));
 		}
 		long total = bytes + sizes.stream().mapToLong(Long::longValue).sum();
-		while (total > budget) { // the oldest first: what is kept stays a run of changes up to this write
+		// the oldest first: what is kept stays a run of changes up to this write
+		while (total > budget) {
 			total -= sizes.remove(0);
 			recent.remove(0);
 		}
 		return Updates.combine(Updates.set("members", entries), Updates.set("changes", recent),
-				Updates.set("assignments", placed),
-				Updates.set("keeperNodeId", keeperNodeId), Updates.set("epoch", epoch),
-				Updates.set("sequence", sequence), Updates.currentDate("writtenAt"), Updates.inc("version", 1L));
+				Updates.set("assignments", placed), Updates.set("keeperNodeId", keeperNodeId),
+				Updates.set("epoch", epoch), Updates.set("sequence", sequence), Updates.currentDate("writtenAt"),
+				Updates.inc("version", 1L));
 	}
 
 	/**
-	 * What every member reads: the leases, and of the roster all but the member list and the placements (members
-	 * catch up on both by the recent changes). Named field by field rather than as "all but members", so that no
-	 * server has to copy the member list to leave it out.
+	 * What every member reads: the leases, and of the roster all but the member list and
+	 * the placements (members catch up on both by the recent changes). Named field by
+	 * field rather than as "all but members", so that no server has to copy the member
+	 * list to leave it out.
 	 */
 	static Bson withoutMembers() {
 		return Projections.include("holderNodeId", "holderIncarnation", "holderAddress", "epoch", "expiresAt",
@@ -180,8 +192,9 @@ final class RosterDocuments {
 					continue; // not one this code wrote
 				}
 				members.add(new Member(e.getString("id"), e.getString("incarnation"), e.getString("address"),
-						MembershipDocuments.instant(e.getDate("startedAt")), MembershipDocuments.instant(e.getDate("heartbeat")),
-						e.getList("groups", String.class), Boolean.TRUE.equals(e.getBoolean("live")),
+						MembershipDocuments.instant(e.getDate("startedAt")),
+						MembershipDocuments.instant(e.getDate("heartbeat")), e.getList("groups", String.class),
+						Boolean.TRUE.equals(e.getBoolean("live")),
 						Placements.counts(e.getList("partitions", Document.class))));
 			}
 		}

@@ -27,11 +27,12 @@ import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
 
 /**
- * The run history's documents, for both drivers: one per run, in a ring of {@code maxRuns} slots per job, partition
- * and node process ({@code _id}), so that the history stays bounded by count with no extra call but a trim as a ring
- * opens ({@link dev.membership.spi.RunRings}); an {@code expireAt}
- * that a TTL index acts on bounds it by age. A run's start replaces its slot's document; its end updates that document
- * only while it is still this run's.
+ * The run history's documents, for both drivers: one per run, in a ring of
+ * {@code maxRuns} slots per job, partition and node process ({@code _id}), so that the
+ * history stays bounded by count with no extra call but a trim as a ring opens
+ * ({@link dev.membership.spi.RunRings}); an {@code expireAt} that a TTL index acts on
+ * bounds it by age. A run's start replaces its slot's document; its end updates that
+ * document only while it is still this run's.
  */
 final class RunDocuments {
 
@@ -53,7 +54,10 @@ final class RunDocuments {
 						new IndexOptions().name("membership_runs_by_node")));
 	}
 
-	/** The writes of one batch: unordered, all of one kind, so the drivers send them as one command. */
+	/**
+	 * The writes of one batch: unordered, all of one kind, so the drivers send them as
+	 * one command.
+	 */
 	static List<WriteModel<Document>> writes(List<RunRecord> records, Duration retention, int maxRuns) {
 		List<WriteModel<Document>> writes = new ArrayList<>(records.size());
 		for (RunRecord record : records) {
@@ -121,12 +125,17 @@ final class RunDocuments {
 		return Filters.and(Filters.eq("job", record.job()), Filters.eq("partition", record.partition()));
 	}
 
-	/** What a trim reads of each run past the newest: enough to delete it only while its slot still holds it. */
+	/**
+	 * What a trim reads of each run past the newest: enough to delete it only while its
+	 * slot still holds it.
+	 */
 	static Bson slotAndRun() {
 		return Projections.include("_id", "run");
 	}
 
-	/** Exactly the runs {@code found} read, not a newer one that took a slot meanwhile. */
+	/**
+	 * Exactly the runs {@code found} read, not a newer one that took a slot meanwhile.
+	 */
 	static Bson exactly(List<Document> found) {
 		return Filters.or(found.stream()
 			.map((d) -> Filters.and(Filters.eq("_id", d.get("_id")), Filters.eq("run", d.get("run"))))

@@ -11,11 +11,13 @@ import org.bson.Document;
 import dev.membership.spi.StoreException;
 
 /**
- * The server's clock from its {@code hello} reply, which every role answers; servers before 4.4.2 and some
- * wire-compatible servers only know the legacy {@code isMaster}, which is used from the first "command not found" on.
- * A {@code mongos} ({@code msg: "isdbgrid"}) answers with its own host's clock, while the shard's primary stamps every
- * write ({@code $currentDate}): a skew between them above half the safety margin would read as a clock jump. Behind a
- * router there is no sample here, and the node takes its samples from its writes' stamps.
+ * The server's clock from its {@code hello} reply, which every role answers; servers
+ * before 4.4.2 and some wire-compatible servers only know the legacy {@code isMaster},
+ * which is used from the first "command not found" on. A {@code mongos}
+ * ({@code msg: "isdbgrid"}) answers with its own host's clock, while the shard's primary
+ * stamps every write ({@code $currentDate}): a skew between them above half the safety
+ * margin would read as a clock jump. Behind a router there is no sample here, and the
+ * node takes its samples from its writes' stamps.
  */
 final class ServerTime {
 

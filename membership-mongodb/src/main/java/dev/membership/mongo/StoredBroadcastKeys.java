@@ -14,18 +14,19 @@ import com.mongodb.client.model.Updates;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
-
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.CachedBroadcastKeys;
 
 /**
- * The cluster's broadcast keys, generated once and kept in MongoDB: every node that can read the database signs and
- * verifies with no configuration. The first node to ask inserts a random 256-bit key; everyone else reads it. To
- * rotate, add a new key last in the document's {@code keys} array, then, once every node has read it (five minutes:
- * {@link CachedBroadcastKeys}), move it first, then remove the old one ({@link BroadcastKeyring}); or configure keys in
- * properties instead. Driver-neutral: {@link MongoBroadcastKeys} runs it on the blocking driver,
- * {@link ReactiveMongoBroadcastKeys} on the reactive one, and neither driver's types appear here, so that an
- * application with only the other driver can load it.
+ * The cluster's broadcast keys, generated once and kept in MongoDB: every node that can
+ * read the database signs and verifies with no configuration. The first node to ask
+ * inserts a random 256-bit key; everyone else reads it. To rotate, add a new key last in
+ * the document's {@code keys} array, then, once every node has read it (five minutes:
+ * {@link CachedBroadcastKeys}), move it first, then remove the old one
+ * ({@link BroadcastKeyring}); or configure keys in properties instead. Driver-neutral:
+ * {@link MongoBroadcastKeys} runs it on the blocking driver,
+ * {@link ReactiveMongoBroadcastKeys} on the reactive one, and neither driver's types
+ * appear here, so that an application with only the other driver can load it.
  */
 class StoredBroadcastKeys extends CachedBroadcastKeys {
 
@@ -58,7 +59,8 @@ class StoredBroadcastKeys extends CachedBroadcastKeys {
 			if (ex.getCode() != MembershipDocuments.DUPLICATE_KEY) {
 				throw ex;
 			}
-			doc = this.find.apply(Filters.eq("_id", DOCUMENT_ID)); // another node inserted it first
+			// another node inserted it first
+			doc = this.find.apply(Filters.eq("_id", DOCUMENT_ID));
 		}
 		List<byte[]> secrets = new ArrayList<>();
 		for (String encoded : doc.getList("keys", String.class)) {

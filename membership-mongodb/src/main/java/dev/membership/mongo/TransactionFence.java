@@ -10,9 +10,11 @@ import org.springframework.data.mongodb.MongoDatabaseUtils;
 import org.springframework.data.mongodb.SessionSynchronization;
 
 /**
- * The transaction fence on MongoDB: {@link TermDocuments#hold} inside the caller's transaction, on a replica set or a
- * sharded cluster (the deployments that have transactions). Outside a transaction it refuses, rather than protect
- * nothing. Kept apart from {@link EpochFence} so that Spring Data MongoDB is loaded only when it is asked for.
+ * The transaction fence on MongoDB: {@link TermDocuments#hold} inside the caller's
+ * transaction, on a replica set or a sharded cluster (the deployments that have
+ * transactions). Outside a transaction it refuses, rather than protect nothing. Kept
+ * apart from {@link EpochFence} so that Spring Data MongoDB is loaded only when it is
+ * asked for.
  */
 final class TransactionFence {
 
@@ -40,7 +42,8 @@ final class TransactionFence {
 					+ "factory; outside one it would protect nothing. For a single write, use a fenced write "
 					+ "(updateFirst, upsert)");
 		}
-		// the database bound to the transaction's session: each call below is part of the transaction
+		// the database bound to the transaction's session: each call below is part of the
+		// transaction
 		MongoCollection<Document> terms = MongoDatabaseUtils
 			.getDatabase(factory, SessionSynchronization.ON_ACTUAL_TRANSACTION)
 			.getCollection(collection);

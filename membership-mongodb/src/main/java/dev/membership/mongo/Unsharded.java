@@ -12,12 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The membership collections must not be spread over several shards: each shard's primary would stamp the writes it
- * takes with its own clock, so the stamps of one node's writes would come from several clocks in turn, every tick
- * would read as a jump of the database's clock, and no node would ever judge an expiry again (a crashed holder's
- * lease never taken over). Asked of {@code $collStats}, which a {@code mongos} answers with one document per shard
- * that holds the collection's data; a server or user that cannot answer it leaves the check to the nodes, which say at
- * ERROR when stamps come from more than one clock.
+ * The membership collections must not be spread over several shards: each shard's primary
+ * would stamp the writes it takes with its own clock, so the stamps of one node's writes
+ * would come from several clocks in turn, every tick would read as a jump of the
+ * database's clock, and no node would ever judge an expiry again (a crashed holder's
+ * lease never taken over). Asked of {@code $collStats}, which a {@code mongos} answers
+ * with one document per shard that holds the collection's data; a server or user that
+ * cannot answer it leaves the check to the nodes, which say at ERROR when stamps come
+ * from more than one clock.
  */
 final class Unsharded {
 
@@ -27,8 +29,9 @@ final class Unsharded {
 	}
 
 	/**
-	 * Throws an {@link IllegalStateException} that names the fix when a collection's data is on more than one shard.
-	 * {@code stats}: runs {@code $collStats} on a collection, returning its documents.
+	 * Throws an {@link IllegalStateException} that names the fix when a collection's data
+	 * is on more than one shard. {@code stats}: runs {@code $collStats} on a collection,
+	 * returning its documents.
 	 */
 	static void check(List<MongoNamespace> collections, Function<MongoNamespace, List<Document>> stats) {
 		List<String> sharded = new ArrayList<>();
@@ -38,7 +41,8 @@ final class Unsharded {
 				perShard = stats.apply(collection);
 			}
 			catch (RuntimeException ex) {
-				// $collStats unknown (a wire-compatible server), not allowed for this user, or the database away
+				// $collStats unknown (a wire-compatible server), not allowed for this
+				// user, or the database away
 				log.debug("Could not tell whether {} is sharded ({}); the nodes will say if its stamps come from "
 						+ "several clocks", collection, ex.getMessage());
 				continue;
@@ -62,7 +66,9 @@ final class Unsharded {
 		}
 	}
 
-	/** The {@code $collStats} stage that reports the shard of each part of a collection. */
+	/**
+	 * The {@code $collStats} stage that reports the shard of each part of a collection.
+	 */
 	static List<Document> pipeline() {
 		return List.of(new Document("$collStats", new Document("count", new Document())));
 	}

@@ -1,6 +1,6 @@
 /**
- * The MongoDB store, blocking and reactive, the broadcast keys kept there, and {@link dev.membership.mongo.EpochFence}
- * for writes fenced with a term's epoch.
+ * The MongoDB store, blocking and reactive, the broadcast keys kept there, and
+ * {@link dev.membership.mongo.EpochFence} for writes fenced with a term's epoch.
  */
 @NullMarked
 package dev.membership.mongo;

@@ -30,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An application's own {@link ElectionMetrics} and {@link LeaderOnlyExecutionListener} beans beside the starter's
- * meters: every one is called, in order, and one that throws changes nothing for the others, the node or the work.
+ * An application's own {@link ElectionMetrics} and {@link LeaderOnlyExecutionListener}
+ * beans beside the starter's meters: every one is called, in order, and one that throws
+ * changes nothing for the others, the node or the work.
  */
 class ApplicationMetricsTests {
 
@@ -40,7 +41,8 @@ class ApplicationMetricsTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, MembershipMetricsAutoConfiguration.class))
+				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+				MembershipMetricsAutoConfiguration.class))
 		.withUserConfiguration(OwnMetrics.class)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/application-metrics",
 				"membership.advertised-address=127.0.0.1:8082", "membership.renewal-interval=100ms",
@@ -67,12 +69,14 @@ class ApplicationMetricsTests {
 			.withUserConfiguration(OwnListeners.class)
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
-				await().atMost(Duration.ofSeconds(5)).until(() -> context.getBean(Membership.class).isLeader("default"));
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> context.getBean(Membership.class).isLeader("default"));
 				OwnListeners own = context.getBean(OwnListeners.class);
 				for (int i = 0; i < 3; i++) {
 					assertThat(own.purge()).as("the work ran").isEqualTo("purged");
 				}
-				assertThat(OwnListeners.heard).containsExactly("OwnListeners.purge", "OwnListeners.purge", "OwnListeners.purge");
+				assertThat(OwnListeners.heard).containsExactly("OwnListeners.purge", "OwnListeners.purge",
+						"OwnListeners.purge");
 				assertThat(context.getBean(MeterRegistry.class)
 					.counter("membership.leader.only.executions", "group", "default", "method", "OwnListeners.purge",
 							"outcome", "executed")
@@ -90,11 +94,15 @@ class ApplicationMetricsTests {
 			// renewals go on: two leases later it still leads under the same epoch
 			await().during(Duration.ofSeconds(1))
 				.atMost(Duration.ofSeconds(2))
-				.until(() -> membership.isLeader("default") && membership.leader("default").orElseThrow().epoch() == epoch);
+				.until(() -> membership.isLeader("default")
+						&& membership.leader("default").orElseThrow().epoch() == epoch);
 		});
 	}
 
-	/** An application's meter filter, applied to the registry before the node starts, that fails on the store timer. */
+	/**
+	 * An application's meter filter, applied to the registry before the node starts, that
+	 * fails on the store timer.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class ThrowingMeterFilter {
 
@@ -129,7 +137,10 @@ class ApplicationMetricsTests {
 	@Configuration(proxyBeanMethods = false)
 	static class OwnListeners {
 
-		/** Static: the configuration is itself a guarded bean, so the test holds a proxy of it. */
+		/**
+		 * Static: the configuration is itself a guarded bean, so the test holds a proxy
+		 * of it.
+		 */
 		static final List<String> heard = new CopyOnWriteArrayList<>();
 
 		@LeaderOnly

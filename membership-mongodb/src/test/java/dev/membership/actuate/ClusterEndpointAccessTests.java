@@ -40,9 +40,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code /actuator/cluster} over real HTTP, on Tomcat and on Netty: with the README's exposure and nothing else, its
- * reads answer and every write is refused; {@code read-only} is the same, {@code none} removes it; opened
- * ({@code unrestricted}), an action is carried out and recorded with its principal (or {@code anonymous}) and the
+ * {@code /actuator/cluster} over real HTTP, on Tomcat and on Netty: with the README's
+ * exposure and nothing else, its reads answer and every write is refused;
+ * {@code read-only} is the same, {@code none} removes it; opened ({@code unrestricted}),
+ * an action is carried out and recorded with its principal (or {@code anonymous}) and the
  * caller's address. Startup says once how the writes stand.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -113,7 +114,8 @@ class ClusterEndpointAccessTests {
 		for (String action : ClusterEndpoint.ACTIONS) {
 			HttpResponse<String> refused = post(port, "/actuator/cluster/" + action,
 					"{\"group\": \"default\", \"partition\": 0, \"to\": \"n2\", \"duration\": \"10m\"}");
-			// not mapped at all (only the reads' GET answers at that path), not refused by the node
+			// not mapped at all (only the reads' GET answers at that path), not refused
+			// by the node
 			assertThat(refused.statusCode()).as("POST /actuator/cluster/%s", action).isEqualTo(405);
 		}
 		assertThat(post(port, "/actuator/cluster", "{}").statusCode()).isEqualTo(405);
@@ -175,7 +177,10 @@ class ClusterEndpointAccessTests {
 	@EnableAutoConfiguration
 	static class Node {
 
-		/** Reactor Netty's resources of its own, so that closing one node's context leaves the others' alone. */
+		/**
+		 * Reactor Netty's resources of its own, so that closing one node's context leaves
+		 * the others' alone.
+		 */
 		@Bean
 		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 		ReactorResourceFactory reactorResourceFactory() {
@@ -185,18 +190,20 @@ class ClusterEndpointAccessTests {
 			return resources;
 		}
 
-		/** What an authenticating filter in front does: the request carries its principal. */
+		/**
+		 * What an authenticating filter in front does: the request carries its principal.
+		 */
 		@Bean
 		@ConditionalOnProperty("test.principal")
 		Filter principal(org.springframework.core.env.Environment environment) {
 			Principal alice = () -> environment.getProperty("test.principal");
-			return (request, response, chain) -> chain.doFilter(
-					new HttpServletRequestWrapper((HttpServletRequest) request) {
-						@Override
-						public Principal getUserPrincipal() {
-							return alice;
-						}
-					}, response);
+			return (request, response, chain) -> chain
+				.doFilter(new HttpServletRequestWrapper((HttpServletRequest) request) {
+					@Override
+					public Principal getUserPrincipal() {
+						return alice;
+					}
+				}, response);
 		}
 
 	}

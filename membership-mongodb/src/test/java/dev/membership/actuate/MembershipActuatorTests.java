@@ -61,21 +61,22 @@ class MembershipActuatorTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, EndpointAutoConfiguration.class,
-				MembershipActuatorAutoConfiguration.class, MembershipMetricsAutoConfiguration.class))
+				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+				EndpointAutoConfiguration.class, MembershipActuatorAutoConfiguration.class,
+				MembershipMetricsAutoConfiguration.class))
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/actuator" + (++databases),
-				"management.endpoints.web.exposure.include=cluster,health,info", "membership.node-id=observed", "membership.advertised-address=127.0.0.1:8081",
-				"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
-				"membership.liveness-window=300ms");
-
-
+				"management.endpoints.web.exposure.include=cluster,health,info", "membership.node-id=observed",
+				"membership.advertised-address=127.0.0.1:8081", "membership.renewal-interval=100ms",
+				"membership.lease-duration=500ms", "membership.liveness-window=300ms");
 
 	@Test
 	void clusterEndpointJsonHasTheDocumentedShape() {
 		this.runner.run((context) -> {
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
-			String json = JsonMapper.builder().build().writeValueAsString(context.getBean(ClusterEndpoint.class).cluster());
+			String json = JsonMapper.builder()
+				.build()
+				.writeValueAsString(context.getBean(ClusterEndpoint.class).cluster());
 			JsonNode root = JsonMapper.builder().build().readTree(json);
 			assertThat(root.propertyNames()).containsExactly("self", "leader", "groups", "partitions", "members",
 					"scheduledJobs");
@@ -101,8 +102,9 @@ class MembershipActuatorTests {
 	}
 
 	/**
-	 * Another member's liveness is as of the keeper's latest check, which moves every interval in a quiet cluster
-	 * (the roster, and its heartbeats, are written only on change); its heartbeat is not this node's to show.
+	 * Another member's liveness is as of the keeper's latest check, which moves every
+	 * interval in a quiet cluster (the roster, and its heartbeats, are written only on
+	 * change); its heartbeat is not this node's to show.
 	 */
 	@Test
 	void anotherMembersLivenessIsAsOfTheKeepersLatestCheckWhichMovesEveryInterval() {
@@ -110,18 +112,21 @@ class MembershipActuatorTests {
 		this.runner.withPropertyValues(database).run((keeper) -> {
 			Membership first = keeper.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> first.isLeader("default"));
-			this.runner.withPropertyValues(database, "membership.node-id=other",
-					"membership.advertised-address=127.0.0.1:8082").run((other) -> {
-						ClusterEndpoint endpoint = other.getBean(ClusterEndpoint.class);
-						await().atMost(Duration.ofSeconds(5)).until(() -> endpoint.cluster().members().size() == 2
+			this.runner
+				.withPropertyValues(database, "membership.node-id=other",
+						"membership.advertised-address=127.0.0.1:8082")
+				.run((other) -> {
+					ClusterEndpoint endpoint = other.getBean(ClusterEndpoint.class);
+					await().atMost(Duration.ofSeconds(5))
+						.until(() -> endpoint.cluster().members().size() == 2
 								&& keeperSeenBy(endpoint).liveAsOf() != null);
-						java.time.Instant first1 = java.time.Instant.parse(keeperSeenBy(endpoint).liveAsOf());
-						await().atMost(Duration.ofSeconds(2))
-							.until(() -> java.time.Instant.parse(keeperSeenBy(endpoint).liveAsOf()).isAfter(first1));
-						ClusterDescriptor.MemberDescriptor seen = keeperSeenBy(endpoint);
-						assertThat(seen.live()).isTrue();
-						assertThat(seen.lastHeartbeat()).isNull();
-					});
+					java.time.Instant first1 = java.time.Instant.parse(keeperSeenBy(endpoint).liveAsOf());
+					await().atMost(Duration.ofSeconds(2))
+						.until(() -> java.time.Instant.parse(keeperSeenBy(endpoint).liveAsOf()).isAfter(first1));
+					ClusterDescriptor.MemberDescriptor seen = keeperSeenBy(endpoint);
+					assertThat(seen.live()).isTrue();
+					assertThat(seen.lastHeartbeat()).isNull();
+				});
 		});
 	}
 
@@ -142,13 +147,15 @@ class MembershipActuatorTests {
 		org.mockito.Mockito.when(membership.leader("default")).thenReturn(java.util.Optional.empty());
 		org.mockito.Mockito.when(membership.members()).thenReturn(java.util.List.of());
 		org.mockito.Mockito.when(membership.status())
-			.thenReturn(new dev.membership.MembershipStatus(true, false, null, 0, null, false, java.util.List.of(), false));
+			.thenReturn(
+					new dev.membership.MembershipStatus(true, false, null, 0, null, false, java.util.List.of(), false));
 		// configured as Boot's endpoint JSON mapper is: nulls left out by default
 		JsonMapper actuatorLike = JsonMapper.builder()
 			.changeDefaultPropertyInclusion((v) -> v.withValueInclusion(JsonInclude.Include.NON_NULL)
 				.withContentInclusion(JsonInclude.Include.NON_NULL))
 			.build();
-		JsonNode root = actuatorLike.readTree(actuatorLike.writeValueAsString(new ClusterEndpoint(membership, null).cluster()));
+		JsonNode root = actuatorLike
+			.readTree(actuatorLike.writeValueAsString(new ClusterEndpoint(membership, null).cluster()));
 		assertThat(root.has("leader")).isTrue();
 		assertThat(root.get("leader").isNull()).isTrue();
 		assertThat(root.get("self").has("address")).isTrue();
@@ -166,10 +173,14 @@ class MembershipActuatorTests {
 			ClusterDescriptor.PartitionedGroup tenants = cluster.partitions().get("tenants");
 			assertThat(tenants.count()).isEqualTo(4);
 			assertThat(tenants.owners()).containsOnlyKeys("0", "1", "2", "3");
-			((WorkRegistry) membership).ownedTerms("tenants").forEach((term) -> assertThat(tenants.owners())
-				.containsEntry(Integer.toString(term.partition().getAsInt()),
+			((WorkRegistry) membership).ownedTerms("tenants")
+				.forEach((term) -> assertThat(tenants.owners()).containsEntry(
+						Integer.toString(term.partition().getAsInt()),
 						new ClusterDescriptor.PartitionOwner("observed", term.epoch())));
-			Map<?, ?> groups = (Map<?, ?>) context.getBean(MembershipHealthIndicator.class).health(true).getDetails().get("groups");
+			Map<?, ?> groups = (Map<?, ?>) context.getBean(MembershipHealthIndicator.class)
+				.health(true)
+				.getDetails()
+				.get("groups");
 			assertThat(groups.get("tenants")).isEqualTo(Map.of("role", "partitioned", "owned", 4));
 		});
 	}
@@ -180,11 +191,13 @@ class MembershipActuatorTests {
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("default"));
 			LeadershipTerm before = ((WorkRegistry) membership).currentTerm("default").orElseThrow();
-			ClusterDescriptor.Resignation result = (ClusterDescriptor.Resignation) context.getBean(ClusterEndpoint.class)
+			ClusterDescriptor.Resignation result = (ClusterDescriptor.Resignation) context
+				.getBean(ClusterEndpoint.class)
 				.act("resign", null, null, null, null, SecurityContext.NONE);
 			assertThat(result).isEqualTo(new ClusterDescriptor.Resignation("default", null, true));
-			// the resign hands over on the node's loop (drain, then release): the term ends, and on this lone node a
-			// later term may follow after the hold-off, so the test watches the term it saw, not isLeader
+			// the resign hands over on the node's loop (drain, then release): the term
+			// ends, and on this lone node a later term may follow after the hold-off, so
+			// the test watches the term it saw, not isLeader
 			assertThat(before.isEnding()).isTrue();
 			await().atMost(Duration.ofSeconds(5)).until(() -> !before.isValid());
 		});
@@ -200,9 +213,11 @@ class MembershipActuatorTests {
 			Membership membership = context.getBean(Membership.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 4);
 			ClusterEndpoint endpoint = context.getBean(ClusterEndpoint.class);
-			assertThat(release(endpoint, "tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, true));
+			assertThat(release(endpoint, "tenants", 3))
+				.isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, true));
 			assertThat(membership.partitions("tenants").owned()).doesNotContain(3);
-			assertThat(release(endpoint, "tenants", 3)).isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, false));
+			assertThat(release(endpoint, "tenants", 3))
+				.isEqualTo(new ClusterDescriptor.Resignation("tenants", 3, false));
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
 				.isThrownBy(() -> endpoint.act("resign", "tenants", null, null, null, SecurityContext.NONE))
 				.withMessageContaining("is partitioned");
@@ -227,9 +242,11 @@ class MembershipActuatorTests {
 			Health up = health.health(true);
 			assertThat(up.getDetails()).containsKeys("nodeId", "groups", "liveMembers", "lastHeartbeatAge",
 					"consecutiveFailures", "duplicateNodeId", "ready");
-			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(
-					((Map<?, ?>) ((Map<?, ?>) health.health(true).getDetails().get("groups")).get("default")).get("role"))
-				.isEqualTo("leader"));
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(
+						((Map<?, ?>) ((Map<?, ?>) health.health(true).getDetails().get("groups")).get("default"))
+							.get("role"))
+					.isEqualTo("leader"));
 			store.down();
 			await().atMost(Duration.ofSeconds(2)).until(() -> status(health) == Status.DOWN);
 			assertThat(health.health(true).getDetails()).containsKey("lastError");
@@ -246,7 +263,8 @@ class MembershipActuatorTests {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			await().atMost(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
 				assertThat(registry.get("membership.leader").tag("group", "default").gauge().value()).isEqualTo(1);
-				assertThat(registry.get("membership.leader.epoch").tag("group", "default").gauge().value()).isPositive();
+				assertThat(registry.get("membership.leader.epoch").tag("group", "default").gauge().value())
+					.isPositive();
 				assertThat(registry.get("membership.members.live").gauge().value()).isEqualTo(1);
 				assertThat(registry.get("membership.leadership.acquisitions")
 					.tags("group", "default", "outcome", "acquired")
@@ -270,22 +288,25 @@ class MembershipActuatorTests {
 
 	@Test
 	void partitionMetersCountOwnedAndMovedPartitions() {
-		this.runner.withUserConfiguration(Prometheus.class).withPropertyValues("membership.partitions.tenants=4").run((context) -> {
-			Membership membership = context.getBean(Membership.class);
-			await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 4);
-			MeterRegistry registry = context.getBean(MeterRegistry.class);
-			await().atMost(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
-				assertThat(registry.get("membership.partitions.owned").tag("group", "tenants").gauge().value()).isEqualTo(4);
-				assertThat(registry.get("membership.partitions.moves")
-					.tags("group", "tenants", "direction", "assigned")
-					.counter()
-					.count()).isEqualTo(4);
+		this.runner.withUserConfiguration(Prometheus.class)
+			.withPropertyValues("membership.partitions.tenants=4")
+			.run((context) -> {
+				Membership membership = context.getBean(Membership.class);
+				await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 4);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				await().atMost(Duration.ofSeconds(2)).ignoreExceptions().untilAsserted(() -> {
+					assertThat(registry.get("membership.partitions.owned").tag("group", "tenants").gauge().value())
+						.isEqualTo(4);
+					assertThat(registry.get("membership.partitions.moves")
+						.tags("group", "tenants", "direction", "assigned")
+						.counter()
+						.count()).isEqualTo(4);
+				});
+				assertThat(registry.find("membership.leader").tag("group", "tenants").gauge()).isNull();
+				String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
+				assertThat(scrape).contains("membership_partitions_owned{", "membership_partitions_moves_total{",
+						"membership_partitions_handoff_seconds_count{");
 			});
-			assertThat(registry.find("membership.leader").tag("group", "tenants").gauge()).isNull();
-			String scrape = context.getBean(PrometheusMeterRegistry.class).scrape();
-			assertThat(scrape).contains("membership_partitions_owned{", "membership_partitions_moves_total{",
-					"membership_partitions_handoff_seconds_count{");
-		});
 	}
 
 	@Test
@@ -350,10 +371,12 @@ class MembershipActuatorTests {
 					"membership.readiness.timeout=300ms")
 			.run((context) -> {
 				AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
-				// the application (or a shutdown) refuses traffic itself while the gate waits
+				// the application (or a shutdown) refuses traffic itself while the gate
+				// waits
 				AvailabilityChangeEvent.publish(context, ReadinessState.REFUSING_TRAFFIC);
 				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
-				await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+				await().during(Duration.ofMillis(600))
+					.atMost(Duration.ofSeconds(2))
 					.until(() -> availability.getReadinessState() == ReadinessState.REFUSING_TRAFFIC);
 				assertThat(output).doesNotContain("Ready without membership");
 			});
@@ -380,7 +403,8 @@ class MembershipActuatorTests {
 				.doesNotHaveBean(MembershipHealthIndicator.class));
 		this.runner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(MembershipMeters.class));
-		this.runner.run((context) -> assertThat(context).doesNotHaveBean(MembershipMeters.class)); // no registry
+		// no registry
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(MembershipMeters.class));
 		this.runner.withPropertyValues("management.endpoint.cluster.access=NONE")
 			.run((context) -> assertThat(context).doesNotHaveBean(ClusterEndpoint.class)
 				.hasSingleBean(MembershipHealthIndicator.class));
@@ -412,7 +436,10 @@ class MembershipActuatorTests {
 		return indicator.health(false).getStatus();
 	}
 
-	/** The node's store behind a fault injector; down from the start with {@code faults.down-at-start=true}. */
+	/**
+	 * The node's store behind a fault injector; down from the start with
+	 * {@code faults.down-at-start=true}.
+	 */
 	@Configuration(proxyBeanMethods = false)
 	static class Faults {
 

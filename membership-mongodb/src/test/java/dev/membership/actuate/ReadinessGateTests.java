@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The readiness gate tells the application it is ready on a thread of its own: an application's readiness listener
- * that is slow holds up none of the node's reactions.
+ * The readiness gate tells the application it is ready on a thread of its own: an
+ * application's readiness listener that is slow holds up none of the node's reactions.
  */
 class ReadinessGateTests {
 
@@ -43,7 +43,8 @@ class ReadinessGateTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, ApplicationAvailabilityAutoConfiguration.class))
+				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+				ApplicationAvailabilityAutoConfiguration.class))
 		.withUserConfiguration(MembershipActuatorTests.Faults.class, SlowReadinessListener.class)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/readiness-gate",
 				"membership.advertised-address=127.0.0.1:8083", "membership.renewal-interval=100ms",
@@ -59,7 +60,8 @@ class ReadinessGateTests {
 				ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
 				assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
 				context.getBean(MembershipActuatorTests.Faults.class).store.heal();
-				// the gate's "ready" waits in the slow listener; the node's reactions go on meanwhile
+				// the gate's "ready" waits in the slow listener; the node's reactions go
+				// on meanwhile
 				await().atMost(Duration.ofSeconds(5)).until(() -> slow.waiting.getCount() == 0);
 				await().atMost(Duration.ofSeconds(5))
 					.until(() -> slow.reactions.stream().anyMatch(LeaderElectedEvent.class::isInstance));
@@ -84,7 +86,8 @@ class ReadinessGateTests {
 			if (event.getState() == ReadinessState.ACCEPTING_TRAFFIC
 					&& !(event.getSource() instanceof org.springframework.context.ApplicationContext)) {
 				this.waiting.countDown();
-				this.release.await(10, TimeUnit.SECONDS); // registering with a slow service registry, say
+				// registering with a slow service registry, say
+				this.release.await(10, TimeUnit.SECONDS);
 			}
 		}
 

@@ -37,9 +37,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Every run of guarded work is one observation {@code membership.run}, named after its job ({@code bean#method}),
- * tagged with group, job, outcome and partition, nested in the observation it was called in, and none for a call that
- * did not run.
+ * Every run of guarded work is one observation {@code membership.run}, named after its
+ * job ({@code bean#method}), tagged with group, job, outcome and partition, nested in the
+ * observation it was called in, and none for a call that did not run.
  */
 @ExtendWith(FastPolling.class)
 class RunObservationTests {
@@ -49,8 +49,8 @@ class RunObservationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
-				MembershipObservationAutoConfiguration.class))
+				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+				LeaderOnlyAutoConfiguration.class, MembershipObservationAutoConfiguration.class))
 		.withUserConfiguration(Observed.class)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/observations", "membership.node-id=o1",
 				"membership.advertised-address=127.0.0.1:9191", "membership.renewal-interval=100ms",
@@ -88,8 +88,8 @@ class RunObservationTests {
 			assertThat(failing.getError()).hasMessage("no disk");
 			assertThat(runs.subList(2, 4)).extracting((c) -> c.getLowCardinalityKeyValue("partition").getValue())
 				.containsExactlyInAnyOrder("0", "1");
-			assertThat(runs.subList(2, 4)).allSatisfy((c) -> assertThat(c.getLowCardinalityKeyValue("job").getValue())
-				.isEqualTo("jobs#perTenant"));
+			assertThat(runs.subList(2, 4)).allSatisfy(
+					(c) -> assertThat(c.getLowCardinalityKeyValue("job").getValue()).isEqualTo("jobs#perTenant"));
 
 			context.getBean(ClusterOperations.class).resign(new Resign("reports", Requester.of("test")));
 			await().atMost(Duration.ofSeconds(5)).until(() -> !membership.isLeader("reports"));

@@ -43,10 +43,10 @@ class BroadcastAutoConfigurationTests {
 			"membership.liveness-window=300ms" };
 
 	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(MongoAutoConfiguration.class,
-			DataMongoAutoConfiguration.class, MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, BroadcastAutoConfiguration.class);
+			DataMongoAutoConfiguration.class, MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+			BroadcastAutoConfiguration.class);
 
-	private final WebApplicationContextRunner web = new WebApplicationContextRunner()
-		.withConfiguration(CONFIGURATIONS)
+	private final WebApplicationContextRunner web = new WebApplicationContextRunner().withConfiguration(CONFIGURATIONS)
 		.withPropertyValues(PROPERTIES)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig");
 
@@ -54,8 +54,6 @@ class BroadcastAutoConfigurationTests {
 		.withConfiguration(CONFIGURATIONS)
 		.withPropertyValues(PROPERTIES)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/broadcastconfig");
-
-
 
 	@Test
 	void onInServletApplicationsWithAKeyKeptInMongoDB() {
@@ -130,15 +128,16 @@ class BroadcastAutoConfigurationTests {
 
 	@Test
 	void aReactiveApplicationWithOnlyTheReactiveDriverKeepsTheGeneratedKeyThroughIt() {
-		this.reactive.withClassLoader(new FilteredClassLoader("com.mongodb.client.",
-				"org.springframework.data.mongodb.MongoDatabaseFactory"))
+		this.reactive
+			.withClassLoader(new FilteredClassLoader("com.mongodb.client.",
+					"org.springframework.data.mongodb.MongoDatabaseFactory"))
 			.withConfiguration(AutoConfigurations.of(MongoReactiveAutoConfiguration.class,
 					DataMongoReactiveAutoConfiguration.class))
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/reactivekeys")
 			.run((context) -> {
 				assertThat(context).hasNotFailed().hasBean("membershipBroadcastRoute");
-				// the reactive client's first connection may outlast this test's 100 ms operation timeout: a failed
-				// read is retried at the next use
+				// the reactive client's first connection may outlast this test's 100 ms
+				// operation timeout: a failed read is retried at the next use
 				BroadcastKeyring generated = await().atMost(Duration.ofSeconds(10))
 					.ignoreExceptions()
 					.until(() -> context.getBean(BroadcastKeySource.class).keyring(), (keys) -> keys != null);

@@ -55,8 +55,6 @@ class MembershipAutoConfigurationTests {
 				"membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms");
 
-
-
 	@Test
 	void joinsTheClusterThroughTheApplicationsMongoDatabaseAndPublishesSpringEvents() {
 		this.runner.withUserConfiguration(ElectionListener.class)
@@ -74,11 +72,10 @@ class MembershipAutoConfigurationTests {
 
 	@Test
 	void bindsEveryProperty() {
-		this.runner
-			.withPropertyValues("membership.node-id=node-7", "membership.safety-margin=50ms",
-					"membership.dead-node-retention=5m", "membership.groups=alpha,beta",
-					"membership.partitions.tenants=8", "membership.mongo.nodes-collection=n", "membership.mongo.leases-collection=l",
-					"membership.mongo.operation-timeout=200ms", "membership.mongo.lease-write-concern=majority-journaled")
+		this.runner.withPropertyValues("membership.node-id=node-7", "membership.safety-margin=50ms",
+				"membership.dead-node-retention=5m", "membership.groups=alpha,beta", "membership.partitions.tenants=8",
+				"membership.mongo.nodes-collection=n", "membership.mongo.leases-collection=l",
+				"membership.mongo.operation-timeout=200ms", "membership.mongo.lease-write-concern=majority-journaled")
 			.run((context) -> {
 				MembershipSettings settings = context.getBean(MembershipSettings.class);
 				assertThat(settings.nodeId()).isEqualTo("node-7");
@@ -96,8 +93,7 @@ class MembershipAutoConfigurationTests {
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("alpha"));
 				// alone, the node is given every partition by the coordinator (itself)
-				await().atMost(Duration.ofSeconds(5))
-					.until(() -> membership.partitions("tenants").owned().size() == 8);
+				await().atMost(Duration.ofSeconds(5)).until(() -> membership.partitions("tenants").owned().size() == 8);
 			});
 	}
 
@@ -127,8 +123,8 @@ class MembershipAutoConfigurationTests {
 	@Test
 	void withNoStoreToMakeStartupFailsAndSaysWhatToAdd() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class,
-					MembershipAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure());
@@ -143,15 +139,15 @@ class MembershipAutoConfigurationTests {
 	@Test
 	void theJdbcStoreChosenWithoutMembershipJdbcFailsAndNamesTheModule() {
 		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class,
-					MembershipAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
 			.withPropertyValues("membership.store=jdbc")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure());
-				assertThat(analysis.getDescription()).contains(
-						"membership.store=jdbc names no store module on the classpath; there are: mongodb "
-								+ "(dev.membership:membership-mongodb)");
+				assertThat(analysis.getDescription())
+					.contains("membership.store=jdbc names no store module on the classpath; there are: mongodb "
+							+ "(dev.membership:membership-mongodb)");
 				assertThat(analysis.getAction()).contains("dev.membership:membership-jdbc", "spring.datasource.url");
 			});
 	}
@@ -160,12 +156,14 @@ class MembershipAutoConfigurationTests {
 	void withNoMongoDbDriverAtAllTheFailureSaysSo() {
 		new ApplicationContextRunner()
 			.withClassLoader(new FilteredClassLoader("com.mongodb", "org.springframework.data.mongodb"))
-			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
-					.contains("dev.membership:membership-mongodb: there is no MongoDB driver and Spring Data MongoDB on "
-							+ "the classpath");
+					.contains(
+							"dev.membership:membership-mongodb: there is no MongoDB driver and Spring Data MongoDB on "
+									+ "the classpath");
 			});
 	}
 
@@ -174,8 +172,8 @@ class MembershipAutoConfigurationTests {
 		new ApplicationContextRunner()
 			.withClassLoader(new FilteredClassLoader("com.mongodb", "org.bson", "org.springframework.data.mongodb",
 					"org.springframework.boot.mongodb", "org.springframework.boot.data.mongodb"))
-			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
-					LeaderOnlyAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class,
+					MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class))
 			.withUserConfiguration(InMemoryStore.class)
 			.withPropertyValues("membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=100ms",
 					"membership.lease-duration=500ms", "membership.liveness-window=300ms",
@@ -248,16 +246,22 @@ class MembershipAutoConfigurationTests {
 
 	@Test
 	void theStopFitsInSpringsShutdownPhaseAndADrainThatWouldNotIsRefused() {
-		this.runner.withPropertyValues("membership.shutdown.drain-timeout=20s", "membership.lease-duration=15s",
-				"membership.renewal-interval=5s", "membership.liveness-window=10s").run((context) -> {
-			// the default phase, 30 s: 20 s of drain, then the leave within what is left, less a margin
-			assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout()).isEqualTo(Duration.ofMillis(8500));
-		});
+		this.runner
+			.withPropertyValues("membership.shutdown.drain-timeout=20s", "membership.lease-duration=15s",
+					"membership.renewal-interval=5s", "membership.liveness-window=10s")
+			.run((context) -> {
+				// the default phase, 30 s: 20 s of drain, then the leave within what is
+				// left,
+				// less a margin
+				assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout())
+					.isEqualTo(Duration.ofMillis(8500));
+			});
 		this.runner
 			.withPropertyValues("membership.shutdown.drain-timeout=2s", "membership.lease-duration=1s",
 					"membership.renewal-interval=200ms", "membership.liveness-window=500ms")
 			.run((context) -> assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout())
-				.as("never longer than the lease").isEqualTo(Duration.ofSeconds(1)));
+				.as("never longer than the lease")
+				.isEqualTo(Duration.ofSeconds(1)));
 		this.runner
 			.withPropertyValues("membership.shutdown.drain-timeout=29s",
 					"spring.lifecycle.timeout-per-shutdown-phase=30s")
@@ -275,7 +279,8 @@ class MembershipAutoConfigurationTests {
 					"spring.lifecycle.timeout-per-shutdown-phase=60000", "membership.lease-duration=15s",
 					"membership.renewal-interval=5s", "membership.liveness-window=10s")
 			.run((context) -> assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout())
-				.as("a bare number is milliseconds there, as Spring Boot reads it").isEqualTo(Duration.ofMillis(8500)));
+				.as("a bare number is milliseconds there, as Spring Boot reads it")
+				.isEqualTo(Duration.ofMillis(8500)));
 	}
 
 	@Test
@@ -298,17 +303,19 @@ class MembershipAutoConfigurationTests {
 
 	@Test
 	void anIntervalSoShortThatNoDatabaseCallCanFinishIsRefusedWithTheReason() {
-		this.runner.withPropertyValues("membership.renewal-interval=5ms", "membership.lease-duration=15",
-				"membership.liveness-window=10").run((context) -> {
-					FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
-						.analyze(context.getStartupFailure());
-					assertThat(analysis.getDescription()).contains(
-							"membership.renewal-interval, membership.mongo.operation-timeout: every database call would "
-									+ "have to finish within 5 ms (the operation timeout follows renewal-interval when "
-									+ "unset)");
-					assertThat(analysis.getAction()).startsWith(
-							"Change membership.renewal-interval, membership.mongo.operation-timeout as each line");
-				});
+		this.runner
+			.withPropertyValues("membership.renewal-interval=5ms", "membership.lease-duration=15",
+					"membership.liveness-window=10")
+			.run((context) -> {
+				FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).contains(
+						"membership.renewal-interval, membership.mongo.operation-timeout: every database call would "
+								+ "have to finish within 5 ms (the operation timeout follows renewal-interval when "
+								+ "unset)");
+				assertThat(analysis.getAction())
+					.startsWith("Change membership.renewal-interval, membership.mongo.operation-timeout as each line");
+			});
 	}
 
 	@Test
@@ -323,15 +330,17 @@ class MembershipAutoConfigurationTests {
 			.run((context) -> assertThat(context.getBean(MembershipSettings.class).restartGrace())
 				.isEqualTo(Duration.ofSeconds(30)));
 		this.runner.withPropertyValues("membership.rebalance.restart-grace=20m", "membership.node-id=worker-0")
-			.run((context) -> assertThat(new InvalidMembershipSettingsFailureAnalyzer()
-				.analyze(context.getStartupFailure())
-				.getDescription()).contains("must be shorter than the dead-node retention"));
+			.run((context) -> assertThat(
+					new InvalidMembershipSettingsFailureAnalyzer().analyze(context.getStartupFailure())
+						.getDescription())
+				.contains("must be shorter than the dead-node retention"));
 	}
 
 	@Test
 	void anUnknownMembershipPropertyFailsStartupNamingTheNearestValidOne() {
-		this.runner.withPropertyValues("membership.lease=10s", "membership.mongo.operation-timout=1s",
-				"membership.broadcast.keys[0]=0123456789abcdef0123456789abcdef", "membership.groups[0]=a")
+		this.runner
+			.withPropertyValues("membership.lease=10s", "membership.mongo.operation-timout=1s",
+					"membership.broadcast.keys[0]=0123456789abcdef0123456789abcdef", "membership.groups[0]=a")
 			.run((context) -> {
 				FailureAnalysis analysis = new InvalidMembershipSettingsFailureAnalyzer()
 					.analyze(context.getStartupFailure());
@@ -346,10 +355,12 @@ class MembershipAutoConfigurationTests {
 
 	@Test
 	void everyPropertyTheClassBindsIsKnown() {
-		this.runner.withPropertyValues("membership.readiness.timeout=20s", "membership.shutdown.drain-timeout=5s",
-				"membership.broadcast.deliver-to-self=false", "membership.mongo.keys-collection=k",
-				"membership.safetyMargin=100ms")
-			.withSystemProperties("membership.faults.seed=7") // another tool's, or a test's: not checked
+		this.runner
+			.withPropertyValues("membership.readiness.timeout=20s", "membership.shutdown.drain-timeout=5s",
+					"membership.broadcast.deliver-to-self=false", "membership.mongo.keys-collection=k",
+					"membership.safetyMargin=100ms")
+			// another tool's, or a test's: not checked
+			.withSystemProperties("membership.faults.seed=7")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
@@ -361,8 +372,9 @@ class MembershipAutoConfigurationTests {
 			assertThat(analysis.getDescription()).contains("membership.dead-node-retention")
 				.contains("(was PT0.1S)")
 				.doesNotContain("renewal-interval x 2", "safety-margin", "operation-timeout");
-			assertThat(analysis.getAction()).startsWith("Change membership.dead-node-retention, "
-					+ "membership.liveness-window as each line above says")
+			assertThat(analysis.getAction())
+				.startsWith("Change membership.dead-node-retention, "
+						+ "membership.liveness-window as each line above says")
 				.doesNotContain("renewal-interval x 2");
 		});
 	}

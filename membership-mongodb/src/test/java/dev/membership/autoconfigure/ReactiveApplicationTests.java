@@ -30,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An application with only the reactive MongoDB driver (the blocking one hidden from the auto-configuration): the node
- * runs on its reactive database factory, with no second client or connection pool, and leads as usual.
+ * An application with only the reactive MongoDB driver (the blocking one hidden from the
+ * auto-configuration): the node runs on its reactive database factory, with no second
+ * client or connection pool, and leads as usual.
  */
 @ExtendWith(FastPolling.class)
 class ReactiveApplicationTests {
@@ -40,10 +41,12 @@ class ReactiveApplicationTests {
 	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	private final ApplicationContextRunner reactiveOnly = new ApplicationContextRunner()
-		.withClassLoader(new FilteredClassLoader("com.mongodb.client.", "org.springframework.data.mongodb.MongoDatabaseFactory"))
+		.withClassLoader(
+				new FilteredClassLoader("com.mongodb.client.", "org.springframework.data.mongodb.MongoDatabaseFactory"))
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
 				MongoReactiveAutoConfiguration.class, DataMongoReactiveAutoConfiguration.class,
-				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class))
+				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+				LeaderOnlyAutoConfiguration.class))
 		.withUserConfiguration(Jobs.class)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/reactive", "membership.node-id=reactive-1",
 				"membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=100ms",
@@ -54,7 +57,8 @@ class ReactiveApplicationTests {
 		this.reactiveOnly.run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean(MembershipStore.class)).isInstanceOf(ReactiveMongoMembershipStore.class);
-			// one client, the application's reactive one: no blocking client, factory or pool of our own
+			// one client, the application's reactive one: no blocking client, factory or
+			// pool of our own
 			assertThat(context).hasSingleBean(com.mongodb.reactivestreams.client.MongoClient.class)
 				.doesNotHaveBean(com.mongodb.client.MongoClient.class)
 				.doesNotHaveBean(org.springframework.data.mongodb.MongoDatabaseFactory.class);

@@ -24,9 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Runs in its own surefire execution with the blocking MongoDB driver's jar removed (see the starter's pom): a WebFlux
- * application on the reactive driver alone must start, lead, and keep its broadcast key, where a filtered class loader
- * could not show a NoClassDefFoundError (it only hides classes from conditions).
+ * Runs in its own surefire execution with the blocking MongoDB driver's jar removed (see
+ * the starter's pom): a WebFlux application on the reactive driver alone must start,
+ * lead, and keep its broadcast key, where a filtered class loader could not show a
+ * NoClassDefFoundError (it only hides classes from conditions).
  */
 class ReactiveDriverOnlyClasspathTests {
 
@@ -40,8 +41,9 @@ class ReactiveDriverOnlyClasspathTests {
 		try {
 			new ReactiveWebApplicationContextRunner()
 				.withConfiguration(AutoConfigurations.of(MongoReactiveAutoConfiguration.class,
-						DataMongoReactiveAutoConfiguration.class, MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
-						LeaderOnlyAutoConfiguration.class, BroadcastAutoConfiguration.class))
+						DataMongoReactiveAutoConfiguration.class, MembershipMongoAutoConfiguration.class,
+						MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
+						BroadcastAutoConfiguration.class))
 				.withPropertyValues("spring.mongodb.uri=mongodb://127.0.0.1:" + address.getPort() + "/reactiveonly",
 						"membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=300ms",
 						"membership.lease-duration=1500ms", "membership.liveness-window=900ms")

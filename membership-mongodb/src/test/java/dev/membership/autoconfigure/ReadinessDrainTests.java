@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The node follows the application's readiness: refusing traffic drains it, accepting traffic undrains it; the
- * starter's own readiness gate and the refusal Spring Boot publishes as the context closes (its source is the context)
- * do not; {@code membership.follow-readiness=false} turns it off.
+ * The node follows the application's readiness: refusing traffic drains it, accepting
+ * traffic undrains it; the starter's own readiness gate and the refusal Spring Boot
+ * publishes as the context closes (its source is the context) do not;
+ * {@code membership.follow-readiness=false} turns it off.
  */
 class ReadinessDrainTests {
 
@@ -32,7 +33,8 @@ class ReadinessDrainTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-				ApplicationAvailabilityAutoConfiguration.class, MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
+				ApplicationAvailabilityAutoConfiguration.class, MembershipMongoAutoConfiguration.class,
+				MembershipAutoConfiguration.class))
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/readiness", "membership.node-id=ready",
 				"membership.advertised-address=127.0.0.1:8090", "membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms");
@@ -44,7 +46,8 @@ class ReadinessDrainTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> node.isLeader("default"));
 			assertThat(node.status().drained()).as("the gate's own refusal at startup drains nothing").isFalse();
 
-			AvailabilityChangeEvent.publish(context, context.getSourceApplicationContext(), ReadinessState.REFUSING_TRAFFIC);
+			AvailabilityChangeEvent.publish(context, context.getSourceApplicationContext(),
+					ReadinessState.REFUSING_TRAFFIC);
 			assertThat(node.status().drained()).as("the context's own refusal, as when it closes").isFalse();
 
 			Object maintenance = new Object();

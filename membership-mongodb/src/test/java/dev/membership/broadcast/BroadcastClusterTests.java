@@ -63,8 +63,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Nodes as real Spring Boot applications with embedded web servers on free loopback ports: servlet ones here, reactive
- * ones (WebFlux on Netty) in {@link ReactiveBroadcastClusterTests}.
+ * Nodes as real Spring Boot applications with embedded web servers on free loopback
+ * ports: servlet ones here, reactive ones (WebFlux on Netty) in
+ * {@link ReactiveBroadcastClusterTests}.
  */
 @ExtendWith(FastPolling.class)
 class BroadcastClusterTests {
@@ -83,8 +84,6 @@ class BroadcastClusterTests {
 
 	private String database;
 
-
-
 	/** Every node's leader changes in this test, as its application saw them. */
 	private static final List<LeaderChangedEvent> leaderChanges = new CopyOnWriteArrayList<>();
 
@@ -101,7 +100,10 @@ class BroadcastClusterTests {
 		recorder.assertSafe();
 	}
 
-	/** The web stack the nodes run on; the reactive subclass runs every test again on WebFlux and Netty. */
+	/**
+	 * The web stack the nodes run on; the reactive subclass runs every test again on
+	 * WebFlux and Netty.
+	 */
 	protected String webApplicationType() {
 		return "servlet";
 	}
@@ -109,13 +111,13 @@ class BroadcastClusterTests {
 	ConfigurableApplicationContext node(String nodeId, String... overrides) {
 		// default properties: a later call wins, so the test's own come last
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestNode.class)
-			.properties(
-				"spring.main.web-application-type=" + webApplicationType(), "spring.main.banner-mode=off", "server.address=127.0.0.1", "server.port=0",
-				"spring.mongodb.uri=" + mongo.uri() + "/" + this.database, "membership.node-id=" + nodeId,
-				"membership.advertised-address=127.0.0.1", "membership.renewal-interval=200ms",
-				"membership.liveness-window=1s", "membership.lease-duration=1500ms",
-				"membership.broadcast.connect-timeout=300ms", "membership.broadcast.read-timeout=1s",
-				"logging.level.de.bwaldvogel=OFF")
+			.properties("spring.main.web-application-type=" + webApplicationType(), "spring.main.banner-mode=off",
+					"server.address=127.0.0.1", "server.port=0",
+					"spring.mongodb.uri=" + mongo.uri() + "/" + this.database, "membership.node-id=" + nodeId,
+					"membership.advertised-address=127.0.0.1", "membership.renewal-interval=200ms",
+					"membership.liveness-window=1s", "membership.lease-duration=1500ms",
+					"membership.broadcast.connect-timeout=300ms", "membership.broadcast.read-timeout=1s",
+					"logging.level.de.bwaldvogel=OFF")
 			.properties(overrides)
 			.run();
 		this.nodes.add(context);
@@ -165,10 +167,12 @@ class BroadcastClusterTests {
 				.count()).isEqualTo(1);
 		}
 		assertThat(received(cluster.get(0))).isEmpty();
-		assertThatIllegalArgumentException().isThrownBy(() -> broadcaster.broadcast("membership.lease-released",
-				Map.of("group", "default", "epoch", 1)))
+		assertThatIllegalArgumentException()
+			.isThrownBy(
+					() -> broadcaster.broadcast("membership.lease-released", Map.of("group", "default", "epoch", 1)))
 			.withMessageContaining("is reserved");
-		assertThat(cluster.get(0).getBean(MeterRegistry.class)
+		assertThat(cluster.get(0)
+			.getBean(MeterRegistry.class)
 			.counter("membership.broadcast.sent", "outcome", "delivered")
 			.count()).isGreaterThanOrEqualTo(2);
 	}
@@ -178,8 +182,7 @@ class BroadcastClusterTests {
 		ConfigurableApplicationContext sender = node("n1", "membership.broadcast.deliver-to-self=true",
 				"test.throwing-broadcast-listener=true");
 		List<ConfigurableApplicationContext> others = List.of(node("n2"), node("n3"));
-		await().atMost(Duration.ofSeconds(20))
-			.until(() -> membership(sender).liveMembers().size() == 3);
+		await().atMost(Duration.ofSeconds(20)).until(() -> membership(sender).liveMembers().size() == 3);
 		BroadcastResult result = sender.getBean(ClusterBroadcaster.class)
 			.broadcast("cache.invalidate", Map.of("key", "k3"))
 			.get(5, TimeUnit.SECONDS);
@@ -200,8 +203,8 @@ class BroadcastClusterTests {
 			MembershipStore store = new MongoMembershipStore(client.getDatabase(this.database),
 					MongoStoreSettings.defaults());
 			int refused = EmbeddedMongo.freePort();
-			store.heartbeat(new NodeRecord("down", "d-1", "127.0.0.1:" + refused, store.serverTime().orElseThrow(), null,
-					List.of()));
+			store.heartbeat(new NodeRecord("down", "d-1", "127.0.0.1:" + refused, store.serverTime().orElseThrow(),
+					null, List.of()));
 			store.heartbeat(new NodeRecord("silent", "s-1", "127.0.0.1:" + silent.getLocalPort(),
 					store.serverTime().orElseThrow(), null, List.of()));
 			MembershipNode sender = membership(cluster.get(0));
@@ -236,39 +239,46 @@ class BroadcastClusterTests {
 		BroadcastKeyring keyring = target.getBean(BroadcastKeySource.class).keyring();
 		Instant now = membership(target).serverTimeEstimate().orElseThrow();
 		byte[] body = envelope(UUID.randomUUID(), now);
-		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), body)).body())
-			.contains("accepted");
-		assertThat(post(target, "application/json", body, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), body)).body())
-			.contains("duplicate");
+		assertThat(post(target, "application/json", body, keyring.primaryKeyId(),
+				keyring.sign(membership(target).nodeId(), body))
+			.body()).contains("accepted");
+		assertThat(post(target, "application/json", body, keyring.primaryKeyId(),
+				keyring.sign(membership(target).nodeId(), body))
+			.body()).contains("duplicate");
 		assertThat(received(target)).hasSize(1);
 		byte[] elsewhere = envelope(UUID.randomUUID(), now);
 		assertThat(post(target, "application/json", elsewhere, keyring.primaryKeyId(),
-				keyring.sign(membership(cluster.get(0)).nodeId(), elsewhere)).statusCode())
-			.as("a message signed for n1, replayed to n2").isEqualTo(401);
+				keyring.sign(membership(cluster.get(0)).nodeId(), elsewhere))
+			.statusCode()).as("a message signed for n1, replayed to n2").isEqualTo(401);
 		byte[] fresh = envelope(UUID.randomUUID(), now);
 		assertThat(post(target, "application/json", fresh, null, null).statusCode()).isEqualTo(401);
-		assertThat(post(target, "application/json", fresh, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), body)).statusCode())
-			.isEqualTo(401);
+		assertThat(post(target, "application/json", fresh, keyring.primaryKeyId(),
+				keyring.sign(membership(target).nodeId(), body))
+			.statusCode()).isEqualTo(401);
 		byte[] stale = envelope(UUID.randomUUID(), now.minusSeconds(45));
-		assertThat(post(target, "application/json", stale, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), stale)).statusCode())
-			.isEqualTo(401);
+		assertThat(post(target, "application/json", stale, keyring.primaryKeyId(),
+				keyring.sign(membership(target).nodeId(), stale))
+			.statusCode()).isEqualTo(401);
 		byte[] broken = "{\"id\":".getBytes(StandardCharsets.UTF_8);
-		assertThat(post(target, "application/json", broken, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), broken)).statusCode())
-			.isEqualTo(400);
-		assertThat(post(target, "text/plain", fresh, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), fresh)).statusCode())
-			.isEqualTo(400);
+		assertThat(post(target, "application/json", broken, keyring.primaryKeyId(),
+				keyring.sign(membership(target).nodeId(), broken))
+			.statusCode()).isEqualTo(400);
+		assertThat(post(target, "text/plain", fresh, keyring.primaryKeyId(),
+				keyring.sign(membership(target).nodeId(), fresh))
+			.statusCode()).isEqualTo(400);
 		byte[] big = new byte[65 * 1024];
-		assertThat(post(target, "application/json", big, keyring.primaryKeyId(), keyring.sign(membership(target).nodeId(), big)).statusCode())
-			.isEqualTo(413);
+		assertThat(post(target, "application/json", big, keyring.primaryKeyId(),
+				keyring.sign(membership(target).nodeId(), big))
+			.statusCode()).isEqualTo(413);
 		HttpResponse<String> get = this.http.send(HttpRequest.newBuilder(URI.create(url(target))).GET().build(),
 				HttpResponse.BodyHandlers.ofString());
 		assertThat(get.statusCode()).isEqualTo(405);
-		HttpResponse<String> options = this.http.send(
-				HttpRequest.newBuilder(URI.create(url(target))).method("OPTIONS", HttpRequest.BodyPublishers.noBody())
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> options = this.http.send(HttpRequest.newBuilder(URI.create(url(target)))
+			.method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+			.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(options.statusCode()).isEqualTo(200);
-		assertThat(options.headers().firstValue("Allow")).hasValueSatisfying((allow) -> assertThat(allow).contains("POST"));
+		assertThat(options.headers().firstValue("Allow"))
+			.hasValueSatisfying((allow) -> assertThat(allow).contains("POST"));
 		assertThat(received(target)).hasSize(1);
 	}
 
@@ -289,10 +299,12 @@ class BroadcastClusterTests {
 			random.nextBytes(body);
 			if (random.nextBoolean()) {
 				body = ("{\"id\":\"" + UUID.randomUUID() + "\",\"sender\":\"x\",\"topic\":\"t\",\"sentAt\":"
-						+ random.nextLong() + ",\"payload\":" + random.nextInt() + "}").getBytes(StandardCharsets.UTF_8);
+						+ random.nextLong() + ",\"payload\":" + random.nextInt() + "}")
+					.getBytes(StandardCharsets.UTF_8);
 			}
 			String keyId = random.nextBoolean() ? keyring.primaryKeyId() : Long.toHexString(random.nextLong());
-			String signature = random.nextBoolean() ? keyring.sign(membership(target).nodeId(), body.length > 0 ? new byte[] { body[0] } : body)
+			String signature = random.nextBoolean()
+					? keyring.sign(membership(target).nodeId(), body.length > 0 ? new byte[] { body[0] } : body)
 					: Long.toString(random.nextLong());
 			HttpResponse<String> response = post(target, types[random.nextInt(types.length)], body,
 					random.nextInt(8) == 0 ? null : keyId, signature);
@@ -323,15 +335,20 @@ class BroadcastClusterTests {
 			leader.close();
 			cluster.remove(leader);
 			await().atMost(Duration.ofSeconds(3))
-				.until(() -> cluster.stream().anyMatch((c) -> membership(c).currentTerm("default")
-					.map((t) -> t.epoch() > epoch)
-					.orElse(false)));
+				.until(() -> cluster.stream()
+					.anyMatch((c) -> membership(c).currentTerm("default").map((t) -> t.epoch() > epoch).orElse(false)));
 			List<LeadershipRecorder.Interval> intervals = recorder.intervals()
 				.stream()
 				.filter((i) -> i.epoch() >= epoch && i.group().equals("default"))
 				.toList();
-			LeadershipRecorder.Interval before = intervals.stream().filter((i) -> i.epoch() == epoch).findFirst().orElseThrow();
-			LeadershipRecorder.Interval after = intervals.stream().filter((i) -> i.epoch() > epoch).findFirst().orElseThrow();
+			LeadershipRecorder.Interval before = intervals.stream()
+				.filter((i) -> i.epoch() == epoch)
+				.findFirst()
+				.orElseThrow();
+			LeadershipRecorder.Interval after = intervals.stream()
+				.filter((i) -> i.epoch() > epoch)
+				.findFirst()
+				.orElseThrow();
 			gaps.add(after.startNanos() - before.endNanos());
 			ConfigurableApplicationContext replacement = node("r" + trial);
 			cluster.add(replacement);
@@ -341,8 +358,10 @@ class BroadcastClusterTests {
 		List<Long> sorted = new ArrayList<>(gaps);
 		Collections.sort(sorted);
 		long median = sorted.get(sorted.size() / 2);
-		System.out.printf("graceful hand-over (old leader's step-down to new leader), %s, %d trials: median %.1f ms, "
-				+ "all %s ms (renewal interval 200 ms)%n", webApplicationType(), trials, median / 1e6,
+		System.out.printf(
+				"graceful hand-over (old leader's step-down to new leader), %s, %d trials: median %.1f ms, "
+						+ "all %s ms (renewal interval 200 ms)%n",
+				webApplicationType(), trials, median / 1e6,
 				sorted.stream().map((n) -> String.format("%.1f", n / 1e6)).toList());
 		assertThat(Duration.ofNanos(median)).isLessThan(Duration.ofSeconds(1));
 		LeaderFlaps.assertNone(leaderChanges);
@@ -352,9 +371,11 @@ class BroadcastClusterTests {
 	void aThrowingApplicationListenerSilencesNoneOfTheStartersReactions() {
 		List<ConfigurableApplicationContext> cluster = cluster(3, "test.throwing-listener=true");
 		for (ConfigurableApplicationContext node : cluster) {
-			// readiness: the gate let the node in although the application's listener throws on NodeReadyEvent
+			// readiness: the gate let the node in although the application's listener
+			// throws on NodeReadyEvent
 			await().atMost(Duration.ofSeconds(5))
-				.until(() -> node.getBean(ApplicationAvailability.class).getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
+				.until(() -> node.getBean(ApplicationAvailability.class)
+					.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
 			assertThat(node.getBean(ThrowingListener.class).failures.get()).isPositive();
 		}
 		ConfigurableApplicationContext old = cluster.stream()
@@ -371,7 +392,8 @@ class BroadcastClusterTests {
 			.filter((c) -> membership(c).isLeader("default"))
 			.findFirst()
 			.orElseThrow();
-		// the release notice reached both others, and the new leader's notice the remaining one
+		// the release notice reached both others, and the new leader's notice the
+		// remaining one
 		for (ConfigurableApplicationContext other : others) {
 			double expected = (other == successor) ? 1 : 2;
 			await().atMost(Duration.ofSeconds(3)).until(() -> accepted(other) - acceptedBefore.get(other) >= expected);
@@ -379,12 +401,15 @@ class BroadcastClusterTests {
 	}
 
 	private static double accepted(ConfigurableApplicationContext context) {
-		return context.getBean(MeterRegistry.class).counter("membership.broadcast.received", "outcome", "accepted").count();
+		return context.getBean(MeterRegistry.class)
+			.counter("membership.broadcast.received", "outcome", "accepted")
+			.count();
 	}
 
 	@Test
 	void aPartitionHandedOverByAGracefulStopIsTakenAtOnceNotAtTheSuccessorsNextTick() {
-		// reads only every 3 s: only the release notice can make the successor take the partitions sooner
+		// reads only every 3 s: only the release notice can make the successor take the
+		// partitions sooner
 		List<ConfigurableApplicationContext> cluster = cluster(2, "membership.renewal-interval=3s",
 				"membership.liveness-window=5s", "membership.lease-duration=8s", "membership.partitions.tenants=4");
 		await().atMost(Duration.ofSeconds(40))
@@ -394,22 +419,27 @@ class BroadcastClusterTests {
 			.findFirst()
 			.orElseThrow();
 		ConfigurableApplicationContext staying = cluster.get((cluster.get(0) == leaving) ? 1 : 0);
-		long before = ((WorkRegistry) membership(staying)).ownedTerms("tenants").stream().mapToLong((t) -> t.epoch()).sum();
+		long before = ((WorkRegistry) membership(staying)).ownedTerms("tenants")
+			.stream()
+			.mapToLong((t) -> t.epoch())
+			.sum();
 		double noticesBefore = accepted(staying);
 		leaving.close();
 		await().atMost(Duration.ofMillis(2500))
 			.until(() -> membership(staying).partitions("tenants").owned().size() == 4);
-		// told of both in one notice, as their successor (a tick of its own may have come first, but the notice was
-		// sent and accepted)
+		// told of both in one notice, as their successor (a tick of its own may have come
+		// first, but the notice was sent and accepted)
 		await().atMost(Duration.ofSeconds(1)).until(() -> accepted(staying) - noticesBefore >= 1);
-		assertThat(((WorkRegistry) membership(staying)).ownedTerms("tenants").stream().mapToLong((t) -> t.epoch()).sum())
+		assertThat(
+				((WorkRegistry) membership(staying)).ownedTerms("tenants").stream().mapToLong((t) -> t.epoch()).sum())
 			.isGreaterThan(before);
 	}
 
 	@Test
 	void aJoinIsBalancedAtTheKeepersNextReadWithoutWaitingForTheGiversNextRead() {
-		// reads every 2 s: the keeper's roster notice makes the node giving a partition to the newcomer read at once
-		// (no rebalance limit: at 6 partitions it would move one per interval, and the newcomer needs two)
+		// reads every 2 s: the keeper's roster notice makes the node giving a partition
+		// to the newcomer read at once (no rebalance limit: at 6 partitions it would move
+		// one per interval, and the newcomer needs two)
 		String[] slow = { "membership.renewal-interval=2s", "membership.liveness-window=4s",
 				"membership.lease-duration=6s", "membership.partitions.tenants=6",
 				"membership.rebalance.max-moves-percent=100" };
@@ -420,8 +450,9 @@ class BroadcastClusterTests {
 			.filter((c) -> !membership(c).isLeader("default"))
 			.findFirst()
 			.orElseThrow();
-		// a node keeps a partition it took less than two intervals ago: the join comes after that, by the database's
-		// clock (a term's age on its node is at least its lease's since acquiredAt, as the term began before the write)
+		// a node keeps a partition it took less than two intervals ago: the join comes
+		// after that, by the database's clock (a term's age on its node is at least its
+		// lease's since acquiredAt, as the term began before the write)
 		MembershipStore store = giver.getBean(MembershipStore.class);
 		await().atMost(Duration.ofSeconds(10)).until(() -> {
 			Instant now = store.serverTime().orElseThrow();
@@ -432,7 +463,8 @@ class BroadcastClusterTests {
 		});
 		double noticesBefore = accepted(giver);
 		ConfigurableApplicationContext joiner = node("n3", slow);
-		// the keeper reads the node documents within an interval (2 s), the hand-over takes milliseconds after that
+		// the keeper reads the node documents within an interval (2 s), the hand-over
+		// takes milliseconds after that
 		await().atMost(Duration.ofMillis(3000))
 			.until(() -> membership(joiner).partitions("tenants").owned().size() == 2
 					&& membership(giver).partitions("tenants").owned().size() == 2);
@@ -459,9 +491,8 @@ class BroadcastClusterTests {
 			.orElseThrow();
 		await().atMost(Duration.ofSeconds(1))
 			.until(() -> cluster.stream()
-				.allMatch((c) -> membership(c).leader("default")
-					.map((l) -> l.nodeId().equals(successor))
-					.orElse(false)));
+				.allMatch(
+						(c) -> membership(c).leader("default").map((l) -> l.nodeId().equals(successor)).orElse(false)));
 		Duration known = Duration.ofNanos(System.nanoTime() - start);
 		System.out.printf("every node knew the new leader %d ms after the resign (listing interval 3000 ms)%n",
 				known.toMillis());
@@ -469,7 +500,8 @@ class BroadcastClusterTests {
 
 	private static byte[] envelope(UUID id, Instant sentAt) {
 		return ("{\"id\":\"" + id + "\",\"sender\":\"tester\",\"topic\":\"cache.invalidate\",\"sentAt\":"
-				+ sentAt.toEpochMilli() + ",\"payload\":{\"key\":\"k9\"}}").getBytes(StandardCharsets.UTF_8);
+				+ sentAt.toEpochMilli() + ",\"payload\":{\"key\":\"k9\"}}")
+			.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private HttpResponse<String> post(ConfigurableApplicationContext target, String contentType, byte[] body,
@@ -499,16 +531,17 @@ class BroadcastClusterTests {
 		}
 
 		/**
-		 * Reactor Netty's event loops of its own: by default every reactive application in a JVM shares the global
-		 * ones, and closing one node's context would shut them down under the others (one process per node has no
-		 * such problem).
+		 * Reactor Netty's event loops of its own: by default every reactive application
+		 * in a JVM shares the global ones, and closing one node's context would shut them
+		 * down under the others (one process per node has no such problem).
 		 */
 		@Bean
 		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 		ReactorResourceFactory reactorResourceFactory() {
 			ReactorResourceFactory resources = new ReactorResourceFactory();
 			resources.setUseGlobalResources(false);
-			resources.setShutdownQuietPeriod(Duration.ZERO); // a closed node's loops need not wait for stragglers
+			// a closed node's loops need not wait for stragglers
+			resources.setShutdownQuietPeriod(Duration.ZERO);
 			return resources;
 		}
 
@@ -552,7 +585,8 @@ class BroadcastClusterTests {
 		final AtomicInteger failures = new AtomicInteger();
 
 		@EventListener
-		@Order(Ordered.HIGHEST_PRECEDENCE) // first in the multicaster: before the fix, nothing after it ran
+		// first in the multicaster: before the fix, nothing after it ran
+		@Order(Ordered.HIGHEST_PRECEDENCE)
 		void on(MembershipEvent event) {
 			this.failures.incrementAndGet();
 			throw new IllegalStateException("application listener fails on " + event);

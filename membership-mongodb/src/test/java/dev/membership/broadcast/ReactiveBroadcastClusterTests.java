@@ -9,9 +9,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The broadcast cluster tests again (all but those about the sender, the event lanes or the placement alone), with
- * the nodes as reactive applications: WebFlux on Reactor Netty. The same wire format, limits and answers, leadership
- * notices and fast hand-over as on a servlet container.
+ * The broadcast cluster tests again (all but those about the sender, the event lanes or
+ * the placement alone), with the nodes as reactive applications: WebFlux on Reactor
+ * Netty. The same wire format, limits and answers, leadership notices and fast hand-over
+ * as on a servlet container.
  */
 class ReactiveBroadcastClusterTests extends BroadcastClusterTests {
 
@@ -20,14 +21,18 @@ class ReactiveBroadcastClusterTests extends BroadcastClusterTests {
 		return "reactive";
 	}
 
-	/** Not again here: it is about the sender (timeouts, retries), which is the same whatever the web stack. */
+	/**
+	 * Not again here: it is about the sender (timeouts, retries), which is the same
+	 * whatever the web stack.
+	 */
 	@Override
 	void aDownOrSilentMemberFailsWithoutHoldingUpTheOthers() {
 	}
 
 	/**
-	 * Not again here: partitions' notices reach the same endpoint as the leader's, whose hand-over runs here
-	 * ({@code aGracefullyStoppedLeaderIsReplacedWithinMilliseconds}); what differs is the keeper's placement.
+	 * Not again here: partitions' notices reach the same endpoint as the leader's, whose
+	 * hand-over runs here ({@code aGracefullyStoppedLeaderIsReplacedWithinMilliseconds});
+	 * what differs is the keeper's placement.
 	 */
 	@Override
 	void aJoinIsBalancedAtTheKeepersNextReadWithoutWaitingForTheGiversNextRead() {
@@ -38,7 +43,10 @@ class ReactiveBroadcastClusterTests extends BroadcastClusterTests {
 	void aPartitionHandedOverByAGracefulStopIsTakenAtOnceNotAtTheSuccessorsNextTick() {
 	}
 
-	/** Not again here: it is about the node's event lanes, which are the same whatever the web stack. */
+	/**
+	 * Not again here: it is about the node's event lanes, which are the same whatever the
+	 * web stack.
+	 */
 	@Override
 	void aThrowingApplicationListenerSilencesNoneOfTheStartersReactions() {
 	}

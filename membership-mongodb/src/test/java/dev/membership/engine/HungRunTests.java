@@ -36,10 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A run that hangs gives its group back: past its max run time the node hands the group over (the drain waits for
- * the run up to the drain timeout), another node leads within max run time + drain timeout + two intervals, and the
- * hung node does not take the group again while the run goes on (renew 150 ms, lease 600 ms); when the hung run comes
- * back at last, its fenced write is refused, since the new leader wrote under a newer epoch.
+ * A run that hangs gives its group back: past its max run time the node hands the group
+ * over (the drain waits for the run up to the drain timeout), another node leads within
+ * max run time + drain timeout + two intervals, and the hung node does not take the group
+ * again while the run goes on (renew 150 ms, lease 600 ms); when the hung run comes back
+ * at last, its fenced write is refused, since the new leader wrote under a newer epoch.
  */
 @ExtendWith({ FastPolling.class, OutputCaptureExtension.class })
 class HungRunTests {
@@ -83,13 +84,17 @@ class HungRunTests {
 		MongoCollection<Document> reports = client.getDatabase("app").getCollection("reports");
 		java.util.concurrent.atomic.AtomicLong began = new java.util.concurrent.atomic.AtomicLong();
 		CompletableFuture<FencedWriteResult> hung = CompletableFuture.supplyAsync(() -> {
-			began.set(System.nanoTime()); // the run begins here, not when this thread hands the task to the pool
+			// the run begins here, not when this thread hands the task to the pool
+			began.set(System.nanoTime());
 			try (LeadershipTerm.Execution run = first.tryBegin(GROUP, "reports#nightly", false, MAX_RUN)) {
 				assertThat(run).isNotNull();
-				this.release.await(30, TimeUnit.SECONDS); // blocks like a job stuck on a socket
-				// ... and comes back long after another node took over: its write is fenced out
-				return EpochFence.of(GROUP, epoch).updateOne(reports, Filters.eq("_id", "nightly"),
-						Updates.set("by", "n1"), new UpdateOptions().upsert(true));
+				// blocks like a job stuck on a socket
+				this.release.await(30, TimeUnit.SECONDS);
+				// ... and comes back long after another node took over: its write is
+				// fenced out
+				return EpochFence.of(GROUP, epoch)
+					.updateOne(reports, Filters.eq("_id", "nightly"), Updates.set("by", "n1"),
+							new UpdateOptions().upsert(true));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
@@ -100,13 +105,17 @@ class HungRunTests {
 		Duration bound = MAX_RUN.plus(DRAIN).plus(INTERVAL.multipliedBy(2));
 		await().atMost(bound.multipliedBy(3)).until(() -> second.isLeader(GROUP));
 		LeadershipRecorder.Interval next = await().atMost(Duration.ofSeconds(2))
-			.until(() -> this.cluster.recorder().intervals().stream().filter((i) -> i.nodeId().equals("n2")).findFirst(),
-					java.util.Optional::isPresent)
+			.until(() -> this.cluster.recorder()
+				.intervals()
+				.stream()
+				.filter((i) -> i.nodeId().equals("n2"))
+				.findFirst(), java.util.Optional::isPresent)
 			.get();
 		Duration took = Duration.ofNanos(next.startNanos() - began.get());
-		System.out.printf("hung run: another node led %d ms after the run began (max run %d ms, drain %d ms, "
-				+ "interval %d ms: bound %d ms)%n", took.toMillis(), MAX_RUN.toMillis(), DRAIN.toMillis(),
-				INTERVAL.toMillis(), bound.toMillis());
+		System.out.printf(
+				"hung run: another node led %d ms after the run began (max run %d ms, drain %d ms, "
+						+ "interval %d ms: bound %d ms)%n",
+				took.toMillis(), MAX_RUN.toMillis(), DRAIN.toMillis(), INTERVAL.toMillis(), bound.toMillis());
 		assertThat(took).isGreaterThanOrEqualTo(MAX_RUN.plus(DRAIN)).isLessThanOrEqualTo(bound);
 		assertThat(next.epoch()).isGreaterThan(epoch);
 		// the new leader writes under its own epoch
@@ -145,7 +154,8 @@ class HungRunTests {
 		long epoch = node.currentTerm(GROUP).orElseThrow().epoch();
 		try (LeadershipTerm.Execution run = node.tryBegin(GROUP, "reports#quick", false, LEASE.multipliedBy(10))) {
 			assertThat(run).isNotNull();
-			await().during(INTERVAL.multipliedBy(3)).atMost(INTERVAL.multipliedBy(4))
+			await().during(INTERVAL.multipliedBy(3))
+				.atMost(INTERVAL.multipliedBy(4))
 				.until(() -> node.isLeader(GROUP) && node.status().hungRuns().isEmpty());
 		}
 		assertThat(node.currentTerm(GROUP).orElseThrow().epoch()).isEqualTo(epoch);

@@ -43,9 +43,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Leader-only work, not only beliefs: every node runs a job on a scheduler, and an {@link ExecutionRecorder} notes when
- * each run really started and ended, so that the tests can assert that runs of one group never overlapped across
- * nodes through graceful stops, resigns and rolling restarts (renew 150 ms, lease 600 ms).
+ * Leader-only work, not only beliefs: every node runs a job on a scheduler, and an
+ * {@link ExecutionRecorder} notes when each run really started and ended, so that the
+ * tests can assert that runs of one group never overlapped across nodes through graceful
+ * stops, resigns and rolling restarts (renew 150 ms, lease 600 ms).
  */
 @ExtendWith({ FastPolling.class, OutputCaptureExtension.class })
 class LeaderOnlyWorkTests {
@@ -89,7 +90,8 @@ class LeaderOnlyWorkTests {
 		assertThat(last.endNanos()).as("stop() waited for the run").isGreaterThan(stopCalled);
 		Execution next = awaitFirstRunAfter(leader);
 		System.out.printf("graceful stop mid-run: old run ended %d ms after stop(), next run on %s %d ms after it%n",
-				(last.endNanos() - stopCalled) / 1_000_000, next.nodeId(), (next.startNanos() - last.endNanos()) / 1_000_000);
+				(last.endNanos() - stopCalled) / 1_000_000, next.nodeId(),
+				(next.startNanos() - last.endNanos()) / 1_000_000);
 		this.executions.assertNoOverlap();
 		this.executions.assertWithinBeliefs(this.cluster.recorder());
 		assertThat(revocations(leader)).containsExactly(RevocationReason.SHUTDOWN);
@@ -101,11 +103,14 @@ class LeaderOnlyWorkTests {
 		awaitRunOn(leader);
 		Thread first = new Thread(() -> leader.stop(Duration.ofSeconds(2)), "first-stop");
 		first.start();
-		await().atMost(Duration.ofSeconds(2)).until(() -> !leader.isRunning()); // draining
+		// draining
+		await().atMost(Duration.ofSeconds(2)).until(() -> !leader.isRunning());
 		long secondCalled = System.nanoTime();
-		leader.stop(Duration.ofSeconds(2)); // as Spring's destroy callback would, after the lifecycle stop
+		// as Spring's destroy callback would, after the lifecycle stop
+		leader.stop(Duration.ofSeconds(2));
 		long secondReturned = System.nanoTime();
-		// not held up until its own time-out (drain timeout + 2 s): it returned with the first
+		// not held up until its own time-out (drain timeout + 2 s): it returned with the
+		// first
 		assertThat(Duration.ofNanos(secondReturned - secondCalled)).isLessThan(Duration.ofSeconds(10));
 		Execution last = this.executions.last(leader.nodeId()).orElseThrow();
 		assertThat(last.isRunning()).as("the run ended before the second stop returned").isFalse();
@@ -231,27 +236,32 @@ class LeaderOnlyWorkTests {
 			CountDownLatch resume = new CountDownLatch(1);
 			AtomicReference<FencedWriteResult> late = new AtomicReference<>();
 			Thread job = new Thread(() -> old.runIfLeader(GROUP, () -> {
-				checkedAndPaused.countDown(); // it leads, and now it stalls (a long GC pause, say) before writing
+				// it leads, and now it stalls (a long GC pause, say) before writing
+				checkedAndPaused.countDown();
 				try {
 					resume.await(10, TimeUnit.SECONDS);
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
 				}
-				late.set(EpochFence.of(LeaderContext.currentTerm()).updateOne(reports, Filters.eq("_id", "report"),
-						Updates.set("writtenBy", old.nodeId()), new UpdateOptions().upsert(true)));
+				late.set(EpochFence.of(LeaderContext.currentTerm())
+					.updateOne(reports, Filters.eq("_id", "report"), Updates.set("writtenBy", old.nodeId()),
+							new UpdateOptions().upsert(true)));
 			}));
 			job.start();
 			assertThat(checkedAndPaused.await(5, TimeUnit.SECONDS)).isTrue();
 			long oldEpoch = old.currentTerm(GROUP).orElseThrow().epoch();
-			this.cluster.store(old.nodeId()).hang(); // it can no longer renew: it steps down, another takes over
+			// it can no longer renew: it steps down, another takes over
+			this.cluster.store(old.nodeId()).hang();
 			await().atMost(LEASE.multipliedBy(4))
 				.until(() -> this.cluster.leaders(GROUP).size() == 1 && !old.isLeader(GROUP));
 			MembershipNode successor = this.cluster.leaders(GROUP).get(0);
 			AtomicReference<FencedWriteResult> current = new AtomicReference<>();
-			assertThat(successor.runIfLeader(GROUP, () -> current.set(EpochFence.of(LeaderContext.currentTerm()).updateOne(reports,
-					Filters.eq("_id", "report"), Updates.set("writtenBy", successor.nodeId()),
-					new UpdateOptions().upsert(true))))).isTrue();
+			assertThat(successor.runIfLeader(GROUP,
+					() -> current.set(EpochFence.of(LeaderContext.currentTerm())
+						.updateOne(reports, Filters.eq("_id", "report"), Updates.set("writtenBy", successor.nodeId()),
+								new UpdateOptions().upsert(true)))))
+				.isTrue();
 			assertThat(current.get().applied()).isTrue();
 			long newEpoch = successor.currentTerm(GROUP).orElseThrow().epoch();
 			assertThat(newEpoch).isGreaterThan(oldEpoch);
@@ -301,6 +311,5 @@ class LeaderOnlyWorkTests {
 			.map((e) -> ((LeaderRevokedEvent) e).reason())
 			.toList();
 	}
-
 
 }

@@ -19,10 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A primary's step-down fails multi-document writes, which the drivers never retry (the retryable-writes
- * specification leaves updateMany out): the renewal of every partition a node owns, and the release of all its
- * leases at a graceful stop. A retryable failure is reissued once at once, so the renewal of that interval still
- * lands; any other failure is not repeated one lease at a time, since the calls would fail the same way.
+ * A primary's step-down fails multi-document writes, which the drivers never retry (the
+ * retryable-writes specification leaves updateMany out): the renewal of every partition a
+ * node owns, and the release of all its leases at a graceful stop. A retryable failure is
+ * reissued once at once, so the renewal of that interval still lands; any other failure
+ * is not repeated one lease at a time, since the calls would fail the same way.
  */
 class MultiLeaseWriteRetryTests {
 
@@ -49,7 +50,8 @@ class MultiLeaseWriteRetryTests {
 		long gap = calls.get(before + 1) - calls.get(before);
 		assertThat(Duration.ofNanos(gap)).as("the reissue follows the failure").isLessThan(INTERVAL.dividedBy(2));
 		LeadershipTerm term = node.ownedTerms("t").get(0);
-		// confirmed by the read of the same interval: the belief runs a whole lease less the margin from it
+		// confirmed by the read of the same interval: the belief runs a whole lease less
+		// the margin from it
 		await().atMost(INTERVAL.multipliedBy(2))
 			.until(() -> term.remaining().compareTo(LEASE.minus(INTERVAL.multipliedBy(2))) > 0);
 		assertThat(this.cluster.events("n1")).noneMatch(PartitionRevokedEvent.class::isInstance);

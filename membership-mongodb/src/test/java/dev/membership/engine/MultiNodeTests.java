@@ -43,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Several plain-Java nodes in one JVM on one database, at short timings (renew 150 ms, lease 600 ms, liveness 400 ms).
+ * Several plain-Java nodes in one JVM on one database, at short timings (renew 150 ms,
+ * lease 600 ms, liveness 400 ms).
  */
 @ExtendWith(FastPolling.class)
 class MultiNodeTests {
@@ -56,7 +57,8 @@ class MultiNodeTests {
 
 	@BeforeAll
 	static void pollOften() {
-		// measured times come from the recorder; polling only decides how soon a test notices
+		// measured times come from the recorder; polling only decides how soon a test
+		// notices
 		Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
 		Awaitility.setDefaultPollDelay(Duration.ZERO);
 	}
@@ -124,7 +126,8 @@ class MultiNodeTests {
 		assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.cluster.leaders(GROUP).size() == 1);
 		// and it stays that way: sticky leadership, never two
-		await().during(LEASE.multipliedBy(3)).atMost(LEASE.multipliedBy(4))
+		await().during(LEASE.multipliedBy(3))
+			.atMost(LEASE.multipliedBy(4))
 			.until(() -> this.cluster.leaders(GROUP).size() == 1);
 		assertThat(this.cluster.recorder().intervals()).hasSize(1);
 		MembershipNode leader = this.cluster.leaders(GROUP).get(0);
@@ -155,7 +158,8 @@ class MultiNodeTests {
 		await().atMost(LEASE.multipliedBy(4)).until(() -> this.cluster.leaders(GROUP).size() == 1);
 		MembershipNode successor = this.cluster.leaders(GROUP).get(0);
 		long successorEpoch = successor.currentTerm(GROUP).orElseThrow().epoch();
-		// measured to the successor's belief as recorded on the recorder's clock, not to when this thread saw it
+		// measured to the successor's belief as recorded on the recorder's clock, not to
+		// when this thread saw it
 		Duration failover = Duration.ofNanos(startOf(successor, successorEpoch) - crashed);
 		System.out.printf("crash failover: %d ms (lease %d ms, renewal interval %d ms)%n", failover.toMillis(),
 				LEASE.toMillis(), INTERVAL.toMillis());
@@ -197,7 +201,8 @@ class MultiNodeTests {
 		// several reads of the leases later, every node knows the last leader
 		MembershipNode last = this.cluster.leaders(GROUP).get(0);
 		await().atMost(LEASE.multipliedBy(3))
-			.until(() -> this.cluster.running().stream()
+			.until(() -> this.cluster.running()
+				.stream()
 				.allMatch((n) -> n.leader(GROUP).map((l) -> l.nodeId().equals(last.nodeId())).orElse(false)));
 		List<LeaderChangedEvent> changes = this.cluster.running()
 			.stream()
@@ -226,10 +231,12 @@ class MultiNodeTests {
 		startThreeAndAwaitLeader();
 		MembershipNode leader = this.cluster.leaders(GROUP).get(0);
 		long epoch = leader.currentTerm(GROUP).orElseThrow().epoch();
-		// cut every node off: nobody can renew or acquire, so the lease document stays as last renewed
+		// cut every node off: nobody can renew or acquire, so the lease document stays as
+		// last renewed
 		this.cluster.running().forEach((n) -> this.cluster.store(n.nodeId()).down());
 		await().atMost(LEASE.multipliedBy(2)).until(() -> !leader.isLeader(GROUP));
-		// when the belief ended on the recorder's clock, as this JVM's wall clock (not when this thread saw it)
+		// when the belief ended on the recorder's clock, as this JVM's wall clock (not
+		// when this thread saw it)
 		long endNanos = intervalOf(leader, epoch).endNanos();
 		Instant steppedDown = Instant.now().minusNanos(System.nanoTime() - endNanos);
 		Instant leaseExpiry;
@@ -240,7 +247,8 @@ class MultiNodeTests {
 				.first();
 			leaseExpiry = lease.getDate("expiresAt").toInstant();
 		}
-		// the embedded server's clock is this JVM's wall clock, so this comparison is valid in this test only
+		// the embedded server's clock is this JVM's wall clock, so this comparison is
+		// valid in this test only
 		System.out.printf("stepped down %d ms before the lease expired in the database%n",
 				Duration.between(steppedDown, leaseExpiry).toMillis());
 		assertThat(steppedDown).isBefore(leaseExpiry);
@@ -265,8 +273,8 @@ class MultiNodeTests {
 		this.mongo.stop();
 		await().atMost(LEASE.multipliedBy(3)).until(() -> this.cluster.leaders(GROUP).isEmpty());
 		Duration stepDown = Duration.ofNanos(intervalOf(leader, epoch).endNanos() - down);
-		System.out.printf("leader stepped down %d ms after the database stopped (lease %d ms)%n",
-				stepDown.toMillis(), LEASE.toMillis());
+		System.out.printf("leader stepped down %d ms after the database stopped (lease %d ms)%n", stepDown.toMillis(),
+				LEASE.toMillis());
 		assertThat(stepDown).isLessThan(LEASE);
 
 		this.mongo.start();
@@ -283,7 +291,8 @@ class MultiNodeTests {
 		this.cluster.store(leader.nodeId()).hang();
 		await().atMost(LEASE.multipliedBy(2)).until(() -> !leader.isLeader(GROUP));
 		long ended = intervalOf(leader, epoch).endNanos();
-		// the last renewal was sent before the hang began, so belief must end less than a lease after it
+		// the last renewal was sent before the hang began, so belief must end less than a
+		// lease after it
 		assertThat(Duration.ofNanos(ended - hung)).isLessThan(LEASE);
 		await().atMost(LEASE.multipliedBy(4))
 			.until(() -> this.cluster.leaders(GROUP).size() == 1 && !this.cluster.leaders(GROUP).contains(leader));
@@ -292,14 +301,17 @@ class MultiNodeTests {
 	@Test
 	void aLeaderThatResignsNeverLooksGoneToTheOthers() {
 		startThreeAndAwaitLeader();
-		// a leader renews instead of heartbeating: the released lease must not leave it looking dead in the roster
+		// a leader renews instead of heartbeating: the released lease must not leave it
+		// looking dead in the roster
 		for (int i = 0; i < 6; i++) {
 			MembershipNode leader = this.cluster.leaders(GROUP).get(0);
 			long epoch = leader.currentTerm(GROUP).orElseThrow().epoch();
 			leader.operations().resign(new Resign(GROUP, Requester.of("test")));
-			await().atMost(Duration.ofSeconds(3)).until(() -> this.cluster.leaders(GROUP).size() == 1
-					&& this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch() > epoch);
-			// for longer than the liveness window, every node keeps listing all three as live
+			await().atMost(Duration.ofSeconds(3))
+				.until(() -> this.cluster.leaders(GROUP).size() == 1
+						&& this.cluster.leaders(GROUP).get(0).currentTerm(GROUP).orElseThrow().epoch() > epoch);
+			// for longer than the liveness window, every node keeps listing all three as
+			// live
 			await().during(TestCluster.LIVENESS.multipliedBy(2))
 				.atMost(TestCluster.LIVENESS.multipliedBy(4))
 				.until(() -> this.cluster.running().stream().allMatch((n) -> n.liveMembers().size() == 3));
@@ -328,8 +340,7 @@ class MultiNodeTests {
 			}
 		});
 		MembershipNode successor = this.cluster.leaders(GROUP).get(0);
-		assertThat(this.cluster.events(successor.nodeId())).filteredOn(LeaderElectedEvent.class::isInstance)
-			.hasSize(1);
+		assertThat(this.cluster.events(successor.nodeId())).filteredOn(LeaderElectedEvent.class::isInstance).hasSize(1);
 	}
 
 	@Test
@@ -347,7 +358,8 @@ class MultiNodeTests {
 	void leadershipIsPerGroup() {
 		this.cluster.customize((b) -> b.groups(Set.of("a", "b", "c")));
 		startThreeAndAwait((c) -> Set.of("a", "b", "c").stream().allMatch((g) -> c.leaders(g).size() == 1));
-		Set<String> groups = this.cluster.running().stream()
+		Set<String> groups = this.cluster.running()
+			.stream()
 			.flatMap((n) -> n.groups().stream())
 			.collect(Collectors.toSet());
 		// every node takes part in the default group too: its leader keeps the roster
@@ -363,7 +375,8 @@ class MultiNodeTests {
 		await().atMost(Duration.ofSeconds(3)).until(() -> node.isLeader(GROUP));
 		long epoch = node.currentTerm(GROUP).orElseThrow().epoch();
 		// several leases later it still leads the same term: renewals kept going
-		await().during(LEASE.multipliedBy(3)).atMost(LEASE.multipliedBy(4))
+		await().during(LEASE.multipliedBy(3))
+			.atMost(LEASE.multipliedBy(4))
 			.until(() -> node.currentTerm(GROUP).map((t) -> t.epoch() == epoch).orElse(false));
 		assertThat(this.cluster.events("thrower")).isNotEmpty();
 	}
@@ -375,7 +388,8 @@ class MultiNodeTests {
 		await().atMost(Duration.ofSeconds(3)).until(() -> leader.isLeader(GROUP));
 		MembershipNode ghost = this.cluster.start("ghost");
 		await().atMost(Duration.ofSeconds(3)).until(() -> leader.members().size() == 2);
-		ghost.halt(); // its document stays behind; the TTL monitor never runs on the stand-in
+		// its document stays behind; the TTL monitor never runs on the stand-in
+		ghost.halt();
 		await().atMost(Duration.ofSeconds(6))
 			.until(() -> leader.members().stream().noneMatch((m) -> m.nodeId().equals("ghost")));
 	}
@@ -391,10 +405,13 @@ class MultiNodeTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> node.isLeader(GROUP) && node.status().ready());
 	}
 
-	/** The ended interval of this term (not the first in the recorder: a start-up may have flapped before it). */
 	/**
-	 * The node's ended interval of that epoch, waited for: a belief ends when the node reads its deadline as passed,
-	 * and the watchdog records the end a moment later.
+	 * The ended interval of this term (not the first in the recorder: a start-up may have
+	 * flapped before it).
+	 */
+	/**
+	 * The node's ended interval of that epoch, waited for: a belief ends when the node
+	 * reads its deadline as passed, and the watchdog records the end a moment later.
 	 */
 	private LeadershipRecorder.Interval intervalOf(MembershipNode node, long epoch) {
 		return await().atMost(Duration.ofSeconds(2))
@@ -402,9 +419,13 @@ class MultiNodeTests {
 			.get();
 	}
 
-	/** When the node's belief in that epoch began, on the recorder's clock (waited for, as its end above). */
+	/**
+	 * When the node's belief in that epoch began, on the recorder's clock (waited for, as
+	 * its end above).
+	 */
 	private long startOf(MembershipNode node, long epoch) {
-		return await().atMost(Duration.ofSeconds(2)).until(() -> interval(node, epoch), Optional::isPresent)
+		return await().atMost(Duration.ofSeconds(2))
+			.until(() -> interval(node, epoch), Optional::isPresent)
 			.get()
 			.startNanos();
 	}
@@ -425,8 +446,9 @@ class MultiNodeTests {
 		for (String id : List.of("n1", "n2", "n3")) {
 			this.cluster.start(id);
 		}
-		await().atMost(Duration.ofSeconds(5)).until(() -> condition.test(this.cluster)
-				&& this.cluster.running().stream().allMatch((n) -> n.liveMembers().size() == 3));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> condition.test(this.cluster)
+					&& this.cluster.running().stream().allMatch((n) -> n.liveMembers().size() == 3));
 	}
 
 }

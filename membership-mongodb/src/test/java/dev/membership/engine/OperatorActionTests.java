@@ -32,9 +32,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An operator's drain, undrain and hand-over on real threads and the embedded MongoDB, with notices as over the
- * broadcast (renew 150 ms, lease 600 ms): a drained node hands everything over within an interval and takes nothing
- * while drained, the placement leaves it out, an undrain gives it its share back, and a hand-over goes to the named
+ * An operator's drain, undrain and hand-over on real threads and the embedded MongoDB,
+ * with notices as over the broadcast (renew 150 ms, lease 600 ms): a drained node hands
+ * everything over within an interval and takes nothing while drained, the placement
+ * leaves it out, an undrain gives it its share back, and a hand-over goes to the named
  * node alone. Every belief is recorded on one clock; none overlap.
  */
 @ExtendWith(FastPolling.class)
@@ -59,8 +60,9 @@ class OperatorActionTests {
 	private List<MembershipNode> startThree() {
 		List<MembershipNode> nodes = List.of(this.cluster.start("n1"), this.cluster.start("n2"),
 				this.cluster.start("n3"));
-		await().atMost(Duration.ofSeconds(10)).until(() -> nodes.stream()
-			.allMatch((n) -> n.liveMembers().size() == 3 && n.ownedTerms("t").size() == PARTITIONS / 3));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> nodes.stream()
+				.allMatch((n) -> n.liveMembers().size() == 3 && n.ownedTerms("t").size() == PARTITIONS / 3));
 		return nodes;
 	}
 
@@ -72,7 +74,8 @@ class OperatorActionTests {
 	@Test
 	void aDrainedNodeHandsEverythingOverTakesNothingAndGetsItsShareBackWhenUndrained() {
 		List<MembershipNode> nodes = startThree();
-		MembershipNode drained = nodes.stream().max(java.util.Comparator.comparingInt(OperatorActionTests::holds))
+		MembershipNode drained = nodes.stream()
+			.max(java.util.Comparator.comparingInt(OperatorActionTests::holds))
 			.orElseThrow();
 		int eventsBefore = this.cluster.events(drained.nodeId()).size();
 		long began = System.nanoTime();
@@ -81,23 +84,30 @@ class OperatorActionTests {
 		Duration took = Duration.ofNanos(lastEndOf(drained) - began);
 		System.out.printf("drain: %s held nothing %d ms after the drain (interval %d ms)%n", drained.nodeId(),
 				took.toMillis(), INTERVAL.toMillis());
-		assertThat(took).isLessThanOrEqualTo(INTERVAL.plusMillis(100)); // no leader-only work ran: no drain wait
+		// no leader-only work ran: no drain wait
+		assertThat(took).isLessThanOrEqualTo(INTERVAL.plusMillis(100));
 		assertThat(drained.status().drained()).isTrue();
-		// the others own every partition and the groups, and the placement leaves the drained node out
+		// the others own every partition and the groups, and the placement leaves the
+		// drained node out
 		await().atMost(INTERVAL.multipliedBy(10))
-			.until(() -> nodes.stream().filter((n) -> n != drained).mapToInt((n) -> n.ownedTerms("t").size()).sum()
-					== PARTITIONS && nodes.stream().filter((n) -> n != drained).anyMatch((n) -> n.isLeader("default")));
+			.until(() -> nodes.stream()
+				.filter((n) -> n != drained)
+				.mapToInt((n) -> n.ownedTerms("t").size())
+				.sum() == PARTITIONS
+					&& nodes.stream().filter((n) -> n != drained).anyMatch((n) -> n.isLeader("default")));
 		java.util.concurrent.Callable<Boolean> leftOut = () -> holds(drained) == 0
 				&& drained.partitions("t").placement().values().stream().noneMatch(drained.nodeId()::equals);
-		// the keeper's next write (within an interval), read by the drained node (within the next)
+		// the keeper's next write (within an interval), read by the drained node (within
+		// the next)
 		await().atMost(INTERVAL.multipliedBy(2)).until(leftOut);
 		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8)).until(leftOut);
 		assertThat(drained.liveMembers()).as("still a live member").hasSize(3);
 		List<dev.membership.MembershipEvent> events = this.cluster.events(drained.nodeId());
 		assertThat(events.subList(eventsBefore, events.size()))
 			.filteredOn((e) -> e instanceof PartitionRevokedEvent || e instanceof LeaderRevokedEvent)
-			.allSatisfy((e) -> assertThat((e instanceof PartitionRevokedEvent p) ? p.reason()
-					: ((LeaderRevokedEvent) e).reason()).isEqualTo(RevocationReason.DRAINED));
+			.allSatisfy((e) -> assertThat(
+					(e instanceof PartitionRevokedEvent p) ? p.reason() : ((LeaderRevokedEvent) e).reason())
+				.isEqualTo(RevocationReason.DRAINED));
 
 		drained.operations().undrain(new Undrain(BY));
 		assertThat(drained.status().drained()).isFalse();
@@ -107,7 +117,8 @@ class OperatorActionTests {
 	@Test
 	void aHandOverGoesToTheNamedNodeAloneAndIsRefusedForANodeThatIsNotLive() {
 		List<MembershipNode> nodes = startThree();
-		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream().filter((n) -> n.isLeader("reports")).count() == 1);
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> nodes.stream().filter((n) -> n.isLeader("reports")).count() == 1);
 		MembershipNode leader = nodes.stream().filter((n) -> n.isLeader("reports")).findFirst().orElseThrow();
 		MembershipNode follower = nodes.stream().filter((n) -> n != leader).findFirst().orElseThrow();
 		await().atMost(Duration.ofSeconds(5)).until(() -> follower.leader("reports").isPresent());
@@ -115,7 +126,8 @@ class OperatorActionTests {
 			.isInstanceOf(IllegalArgumentException.class)
 			.hasMessageContaining("does not lead group 'reports'")
 			.hasMessageContaining(leader.nodeId() + " does");
-		assertThatThrownBy(() -> leader.operations().handOver(new HandOver("reports", "n9", BY))).hasMessageContaining("'n9' is not a live member");
+		assertThatThrownBy(() -> leader.operations().handOver(new HandOver("reports", "n9", BY)))
+			.hasMessageContaining("'n9' is not a live member");
 
 		MembershipNode to = nodes.stream().filter((n) -> n != leader && n != follower).findFirst().orElseThrow();
 		long epoch = leader.currentTerm("reports").orElseThrow().epoch();
@@ -123,25 +135,25 @@ class OperatorActionTests {
 		leader.operations().handOver(new HandOver("reports", to.nodeId(), BY));
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> to.isLeader("reports"));
 		assertThat(to.currentTerm("reports").orElseThrow().epoch()).isGreaterThan(epoch);
-		// since the hand-over was asked: the leader's term ended, and the named node's alone began (the recorder
-		// hears of a belief a moment after the node holds it)
+		// since the hand-over was asked: the leader's term ended, and the named node's
+		// alone began (the recorder hears of a belief a moment after the node holds it)
 		List<LeadershipRecorder.Interval> since = await().atMost(Duration.ofSeconds(2))
 			.until(() -> this.cluster.recorder()
 				.intervals()
 				.stream()
 				.filter((i) -> i.group().equals("reports") && i.endNanos() > began)
 				.toList(), (list) -> list.stream().anyMatch((i) -> i.nodeId().equals(to.nodeId())));
-		assertThat(since).extracting(LeadershipRecorder.Interval::nodeId).containsExactly(leader.nodeId(),
-				to.nodeId());
-		// measured to the named node's belief on the recorder's clock, not to when this thread saw it
+		assertThat(since).extracting(LeadershipRecorder.Interval::nodeId).containsExactly(leader.nodeId(), to.nodeId());
+		// measured to the named node's belief on the recorder's clock, not to when this
+		// thread saw it
 		Duration took = Duration.ofNanos(since.get(1).startNanos() - began);
 		System.out.printf("hand-over: %s led 'reports' %d ms after it was asked%n", to.nodeId(), took.toMillis());
 		assertThat(took).isLessThan(INTERVAL);
 	}
 
 	/**
-	 * When the node's last belief ended, on the recorder's clock, once none is open (the watchdog records an end a
-	 * moment after the node let its term go).
+	 * When the node's last belief ended, on the recorder's clock, once none is open (the
+	 * watchdog records an end a moment after the node let its term go).
 	 */
 	private long lastEndOf(MembershipNode node) {
 		return await().atMost(Duration.ofSeconds(2)).until(() -> {
@@ -157,15 +169,13 @@ class OperatorActionTests {
 	}
 
 	private MembershipNode coordinator(List<MembershipNode> nodes) {
-		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream().filter((n) -> n.isLeader("default")).count() == 1);
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> nodes.stream().filter((n) -> n.isLeader("default")).count() == 1);
 		return nodes.stream().filter((n) -> n.isLeader("default")).findFirst().orElseThrow();
 	}
 
 	private static MembershipNode ownerOf(List<MembershipNode> nodes, int partition) {
-		return nodes.stream()
-			.filter((n) -> n.partitions("t").owned().contains(partition))
-			.findFirst()
-			.orElseThrow();
+		return nodes.stream().filter((n) -> n.partitions("t").owned().contains(partition)).findFirst().orElseThrow();
 	}
 
 	@Test
@@ -184,7 +194,8 @@ class OperatorActionTests {
 		long began = System.nanoTime();
 		coordinator.operations().pin(new Pin("t", 0, to.nodeId(), BY));
 		await().atMost(INTERVAL.multipliedBy(6)).until(() -> to.partitions("t").owned().contains(0));
-		// measured to the new owner's belief on the recorder's clock, not to when this thread saw it
+		// measured to the new owner's belief on the recorder's clock, not to when this
+		// thread saw it
 		Duration took = Duration.ofNanos(await().atMost(Duration.ofSeconds(2))
 			.until(() -> this.cluster.recorder()
 				.intervals()
@@ -193,42 +204,46 @@ class OperatorActionTests {
 				.findFirst(), java.util.Optional::isPresent)
 			.get()
 			.startNanos() - began);
-		System.out.printf("move: partition 0 moved from %s to %s in %d ms (bound: 3 intervals, %d ms)%n",
-				from.nodeId(), to.nodeId(), took.toMillis(), INTERVAL.multipliedBy(3).toMillis());
+		System.out.printf("move: partition 0 moved from %s to %s in %d ms (bound: 3 intervals, %d ms)%n", from.nodeId(),
+				to.nodeId(), took.toMillis(), INTERVAL.multipliedBy(3).toMillis());
 		assertThat(took).isLessThanOrEqualTo(INTERVAL.multipliedBy(3));
 
 		// a join rebalances the group, but the pinned partition stays
 		MembershipNode joiner = this.cluster.start("n4");
 		nodes.add(joiner);
 		await().atMost(Duration.ofSeconds(10)).until(() -> joiner.partitions("t").owned().size() >= 1);
-		await().during(INTERVAL.multipliedBy(4)).atMost(INTERVAL.multipliedBy(6))
+		await().during(INTERVAL.multipliedBy(4))
+			.atMost(INTERVAL.multipliedBy(6))
 			.until(() -> to.partitions("t").owned().contains(0));
 		assertThat(coordinator.partitions("t").placement().get(0)).isEqualTo(to.nodeId());
 
 		// the pin lives in the roster: a new coordinator keeps it
 		coordinator.operations().resign(new Resign("default", BY));
-		await().atMost(Duration.ofSeconds(5)).until(() -> nodes.stream()
-			.anyMatch((n) -> n != coordinator && n.isLeader("default")));
-		await().during(INTERVAL.multipliedBy(4)).atMost(INTERVAL.multipliedBy(6))
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> nodes.stream().anyMatch((n) -> n != coordinator && n.isLeader("default")));
+		await().during(INTERVAL.multipliedBy(4))
+			.atMost(INTERVAL.multipliedBy(6))
 			.until(() -> to.partitions("t").owned().contains(0));
 
 		coordinator(nodes).operations().unpin(new Unpin("t", 0, BY));
-		await().atMost(INTERVAL.multipliedBy(4)).until(() -> nodes.stream()
-			.allMatch((n) -> n.partitions("t").placement().size() == PARTITIONS));
+		await().atMost(INTERVAL.multipliedBy(4))
+			.until(() -> nodes.stream().allMatch((n) -> n.partitions("t").placement().size() == PARTITIONS));
 	}
 
 	@Test
 	void aPauseMovesNothingToAJoinerUntilItIsResumed() {
 		List<MembershipNode> nodes = new java.util.ArrayList<>(startThree());
 		MembershipNode coordinator = coordinator(nodes);
-		assertThatThrownBy(() -> coordinator.operations().pause(new Pause(Duration.ofHours(2), BY))).hasMessageContaining("at most 60");
+		assertThatThrownBy(() -> coordinator.operations().pause(new Pause(Duration.ofHours(2), BY)))
+			.hasMessageContaining("at most 60");
 		java.time.Instant until = coordinator.operations().pause(new Pause(Duration.ofMinutes(10), BY)).pausedUntil();
 		assertThat(until).isAfter(java.time.Instant.now().plusSeconds(500));
 		java.util.Map<Integer, String> before = placement(coordinator);
 		MembershipNode joiner = this.cluster.start("n4");
 		nodes.add(joiner);
 		await().atMost(Duration.ofSeconds(5)).until(() -> coordinator.liveMembers().size() == 4);
-		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8))
+		await().during(INTERVAL.multipliedBy(6))
+			.atMost(INTERVAL.multipliedBy(8))
 			.until(() -> joiner.partitions("t").owned().isEmpty() && placement(coordinator).equals(before));
 
 		coordinator.operations().resume(new Resume(BY));

@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Every operator's action, carried out or refused, is recorded with who asked and from where, in the run history and
- * in one INFO line; the application's readiness drains as itself, apart from an operator's drain, and neither undoes
- * the other.
+ * Every operator's action, carried out or refused, is recorded with who asked and from
+ * where, in the run history and in one INFO line; the application's readiness drains as
+ * itself, apart from an operator's drain, and neither undoes the other.
  */
 @ExtendWith({ FastPolling.class, OutputCaptureExtension.class })
 class OperatorHistoryTests {
@@ -100,7 +100,8 @@ class OperatorHistoryTests {
 		assertThat(release.epoch()).isEqualTo(partitionEpoch);
 		assertThat(release.requestedBy()).isEqualTo("admin-console");
 		assertThat(release.requestedFrom()).isNull();
-		RunRecord refused = action("operator#handover"); // a refusal's name is fixed: a caller makes no new names
+		// a refusal's name is fixed: a caller makes no new names
+		RunRecord refused = action("operator#handover");
 		assertThat(refused.outcome()).as("a refusal is recorded too").isEqualTo(RunOutcome.ERROR);
 		assertThat(refused.error()).startsWith("IllegalArgumentException: ").contains("'n9' is not a live member");
 		assertThat(refused.requestedBy()).isEqualTo("anonymous");
@@ -108,8 +109,9 @@ class OperatorHistoryTests {
 		assertThat(action("operator#pause(PT5M)").requestedBy()).isEqualTo("alice");
 		assertThat(action("operator#resume").requestedBy()).isEqualTo("alice");
 
-		assertThat(output.getOut()).contains("Membership node n1 carries out operator#resign asked by alice from "
-				+ "10.0.0.7: ResignResult[group=reports, partition=null, resigned=true]")
+		assertThat(output.getOut())
+			.contains("Membership node n1 carries out operator#resign asked by alice from "
+					+ "10.0.0.7: ResignResult[group=reports, partition=null, resigned=true]")
 			.contains("Membership node n1 carries out operator#release asked by admin-console: ")
 			.contains("Membership node n1 refused operator#handover asked by anonymous from ::1: Node 'n9' is not a "
 					+ "live member");
@@ -133,15 +135,18 @@ class OperatorHistoryTests {
 		node.operations().drain(new Drain(ALICE));
 		node.followReadiness(true);
 		assertThat(node.status().drained()).as("the operator's drain holds").isTrue();
-		await().during(TestCluster.INTERVAL.multipliedBy(4)).atMost(Duration.ofSeconds(2))
+		await().during(TestCluster.INTERVAL.multipliedBy(4))
+			.atMost(Duration.ofSeconds(2))
 			.until(() -> !node.isLeader("reports"));
 		assertThat(node.operations().undrain(new Undrain(ALICE)).drained()).isFalse();
 		await().atMost(Duration.ofSeconds(5)).until(() -> node.isLeader("reports"));
 
-		// and the other way round: the operator's undrain does not end the readiness' drain
+		// and the other way round: the operator's undrain does not end the readiness'
+		// drain
 		node.followReadiness(false);
 		node.operations().drain(new Drain(ALICE));
-		assertThat(node.operations().undrain(new Undrain(ALICE)).drained()).as("the readiness drains it still").isTrue();
+		assertThat(node.operations().undrain(new Undrain(ALICE)).drained()).as("the readiness drains it still")
+			.isTrue();
 		node.followReadiness(true);
 		await().atMost(Duration.ofSeconds(5)).until(() -> node.isLeader("reports"));
 		await().atMost(Duration.ofSeconds(2))

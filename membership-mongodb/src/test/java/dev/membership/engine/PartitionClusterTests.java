@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Partitioned groups and placed leaderships on real threads and the embedded MongoDB: the coordinator spreads them,
- * every partition has one owner, a graceful stop hands its partitions over after they drained, and no two nodes
- * ever believe they own one partition (every belief recorded on one clock).
+ * Partitioned groups and placed leaderships on real threads and the embedded MongoDB: the
+ * coordinator spreads them, every partition has one owner, a graceful stop hands its
+ * partitions over after they drained, and no two nodes ever believe they own one
+ * partition (every belief recorded on one clock).
  */
 class PartitionClusterTests {
 
@@ -52,7 +53,10 @@ class PartitionClusterTests {
 		this.cluster.recorder().assertSafe();
 	}
 
-	/** Owner of each partition as the nodes believe it: fails on a partition believed by two. */
+	/**
+	 * Owner of each partition as the nodes believe it: fails on a partition believed by
+	 * two.
+	 */
 	private Map<Integer, String> owners() {
 		Map<Integer, String> owners = new HashMap<>();
 		for (MembershipNode node : this.cluster.running()) {
@@ -88,7 +92,8 @@ class PartitionClusterTests {
 		Map<Integer, String> before = owners();
 		assertThat(this.cluster.node("n1").partitions("t").placement()).isEqualTo(before);
 
-		// a graceful stop: only n3's partitions move, and each reached its next owner after n3 let it go
+		// a graceful stop: only n3's partitions move, and each reached its next owner
+		// after n3 let it go
 		MembershipNode leaving = this.cluster.node("n3");
 		int[] releasesBefore = this.cluster.store("n3").releaseCalls();
 		int eventsBefore = this.cluster.events("n3").size();
@@ -116,7 +121,9 @@ class PartitionClusterTests {
 	void theLeadershipsOfPlainGroupsSpreadToo() {
 		this.cluster.start("n1");
 		await().atMost(LEASE.multipliedBy(10))
-			.until(() -> this.cluster.node("n1").groups().stream()
+			.until(() -> this.cluster.node("n1")
+				.groups()
+				.stream()
 				.filter((g) -> !g.equals("t"))
 				.allMatch((g) -> this.cluster.node("n1").isLeader(g)));
 		this.cluster.start("n2");
@@ -150,15 +157,20 @@ class PartitionClusterTests {
 		this.cluster.start("n4");
 		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);
 		await().atMost(Duration.ofSeconds(5)).until(this::eventsCaughtUp);
-		// the release notices reach every node: only the node the placement names takes a partition, so no
-		// partition lands on another node on its way to n4
-		before.forEach((n, count) -> assertThat(assignedTo(n)).as("%s: %s", n, List.of("n1", "n2", "n3", "n4")
-			.stream()
-			.map((x) -> x + "=" + this.cluster.events(x)
-				.stream()
-				.filter((e) -> e.getClass().getSimpleName().matches("Partition.*|Member.*"))
-				.toList())
-			.toList()).isEqualTo(count));
+		// the release notices reach every node: only the node the placement names takes a
+		// partition, so no partition lands on another node on its way to n4
+		before.forEach(
+				(n, count) -> assertThat(assignedTo(n))
+					.as("%s: %s", n,
+							List.of("n1", "n2", "n3", "n4")
+								.stream()
+								.map((x) -> x + "="
+										+ this.cluster.events(x)
+											.stream()
+											.filter((e) -> e.getClass().getSimpleName().matches("Partition.*|Member.*"))
+											.toList())
+								.toList())
+					.isEqualTo(count));
 		assertThat(assignedTo("n4")).isEqualTo(this.cluster.node("n4").partitions("t").owned().size()).isPositive();
 	}
 
@@ -167,8 +179,8 @@ class PartitionClusterTests {
 	}
 
 	/**
-	 * Whether every node's events caught up with what it owns: a node owns a partition as soon as it is acquired, and
-	 * the event reaches the application's lane after.
+	 * Whether every node's events caught up with what it owns: a node owns a partition as
+	 * soon as it is acquired, and the event reaches the application's lane after.
 	 */
 	private boolean eventsCaughtUp() {
 		return this.cluster.running().stream().allMatch((node) -> {
@@ -213,18 +225,18 @@ class PartitionClusterTests {
 		assertThat(n1.operations().release(new Release("t", partition, BY)).resigned()).isTrue();
 		assertThat(n1.partitions("t").owned()).doesNotContain(partition);
 		assertThat(n2.operations().release(new Release("t", partition, BY)).resigned()).as("not n2's").isFalse();
-		// handed over (drained, released, taken again under a greater epoch, here or there)
+		// handed over (drained, released, taken again under a greater epoch, here or
+		// there)
 		await().atMost(LEASE.multipliedBy(10)).until(() -> ownerEpoch(partition) > epoch);
-		assertThat(this.cluster.events("n1")).anySatisfy((event) -> assertThat(event)
-			.isInstanceOfSatisfying(PartitionRevokedEvent.class, (revoked) -> {
+		assertThat(this.cluster.events("n1"))
+			.anySatisfy((event) -> assertThat(event).isInstanceOfSatisfying(PartitionRevokedEvent.class, (revoked) -> {
 				assertThat(revoked.partition()).isEqualTo(partition);
 				assertThat(revoked.reason()).isEqualTo(RevocationReason.RESIGNED);
 			}));
 		assertThatIllegalArgumentException().isThrownBy(() -> n1.operations().resign(new Resign("t", BY)))
 			.withMessageContaining("ClusterOperations.release")
 			.withMessageContaining("POST /actuator/cluster/release {\"group\": \"t\", \"partition\": <n>}");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> n1.operations().resign(new Resign("t#" + partition, BY)))
+		assertThatIllegalArgumentException().isThrownBy(() -> n1.operations().resign(new Resign("t#" + partition, BY)))
 			.withMessageContaining("does not compete for a group 't#" + partition + "'")
 			.withMessageContaining("ClusterOperations.release");
 		assertThatIllegalArgumentException().isThrownBy(() -> n1.operations().release(new Release("t", 8, BY)))

@@ -34,9 +34,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A partitioned group's scheduled job on real threads and the embedded MongoDB: each partition's owner fires it for
- * that partition, each (partition, instant) once; a rebalance that hands partitions over gracefully runs none twice,
- * and a crash of an owner loses none (the next owner catches the missed one up, or the history says it was missed).
+ * A partitioned group's scheduled job on real threads and the embedded MongoDB: each
+ * partition's owner fires it for that partition, each (partition, instant) once; a
+ * rebalance that hands partitions over gracefully runs none twice, and a crash of an
+ * owner loses none (the next owner catches the missed one up, or the history says it was
+ * missed).
  */
 @ExtendWith(FastPolling.class)
 class PartitionFiresTests {
@@ -126,19 +128,22 @@ class PartitionFiresTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> first.partitions("t").owned().size() == PARTITIONS);
 		try (AutoCloseable a = schedule(first)) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> partitionsRunBy("n1") == PARTITIONS);
-			MembershipNode second = this.cluster.start("n2"); // a rebalance hands half the partitions over
+			// a rebalance hands half the partitions over
+			MembershipNode second = this.cluster.start("n2");
 			try (AutoCloseable b = schedule(second)) {
 				await().atMost(Duration.ofSeconds(10)).until(() -> partitionsRunBy("n2") == PARTITIONS / 2);
 				long before = ranBy("n2");
-				first.halt(); // a crash: its partitions' leases (600 ms) outlive two fires
+				// a crash: its partitions' leases (600 ms) outlive two fires
+				first.halt();
 				await().atMost(LEASE.multipliedBy(10)).until(() -> second.partitions("t").owned().size() == PARTITIONS);
 				await().atMost(Duration.ofSeconds(5)).until(() -> ranBy("n2") >= before + 4L * PARTITIONS);
 			}
 		}
-		assertThat(this.ran.values()).as("each partition's fire ran on one node, once").allSatisfy((nodes) ->
-				assertThat(nodes).hasSize(1));
+		assertThat(this.ran.values()).as("each partition's fire ran on one node, once")
+			.allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
 		assertThat(partitionsRunBy("n2")).isEqualTo(PARTITIONS);
-		// none lost silently: per partition, every fire from its first to its last ran or is recorded missed
+		// none lost silently: per partition, every fire from its first to its last ran or
+		// is recorded missed
 		await().atMost(INTERVAL.multipliedBy(4)).untilAsserted(() -> {
 			for (int p = 0; p < PARTITIONS; p++) {
 				int partition = p;
@@ -180,12 +185,13 @@ class PartitionFiresTests {
 				assertThat(job.lastFire()).isNotNull();
 			});
 			// the partition's lease carries its fires
-			await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.cluster.store("n1")
-				.findLease("t#0")
-				.orElseThrow()
-				.fires()
-				.stream()
-				.anyMatch((mark) -> mark.job().equals(JOB) && mark.ended()));
+			await().atMost(INTERVAL.multipliedBy(4))
+				.until(() -> this.cluster.store("n1")
+					.findLease("t#0")
+					.orElseThrow()
+					.fires()
+					.stream()
+					.anyMatch((mark) -> mark.job().equals(JOB) && mark.ended()));
 		}
 	}
 

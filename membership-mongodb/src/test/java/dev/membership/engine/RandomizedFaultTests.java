@@ -20,11 +20,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Five nodes, random faults for a bounded number of rounds; every leadership belief of every node is recorded on this
- * JVM's monotonic clock and checked: no two overlap in a group, epochs only grow, and after each fault heals a leader
- * is back within lease + interval (+ slack for a 2-core machine; + the driver's reconnect after a real outage).
+ * Five nodes, random faults for a bounded number of rounds; every leadership belief of
+ * every node is recorded on this JVM's monotonic clock and checked: no two overlap in a
+ * group, epochs only grow, and after each fault heals a leader is back within lease +
+ * interval (+ slack for a 2-core machine; + the driver's reconnect after a real outage).
  * <p>
- * Rerun a failing sequence with {@code -Dmembership.faults.seed=<seed printed by the failing run>}.
+ * Rerun a failing sequence with
+ * {@code -Dmembership.faults.seed=<seed printed by the failing run>}.
  */
 @ExtendWith(FastPolling.class)
 class RandomizedFaultTests {
@@ -44,7 +46,6 @@ class RandomizedFaultTests {
 		FOLLOWER_STORE_DOWN
 
 	}
-
 
 	@Test
 	void noTwoLeadersOverlapAndLeadershipReturnsAfterEveryFault() {
@@ -81,7 +82,8 @@ class RandomizedFaultTests {
 					case LEADER_STORE_DOWN -> cluster.store(target.nodeId()).down();
 					case LEADER_CALLS_HANG -> cluster.store(target.nodeId()).hang();
 					case DATABASE_OUTAGE -> mongo.stop();
-					case ALL_SLOW -> cluster.running().forEach((n) -> cluster.store(n.nodeId()).slow(random.nextInt(60)));
+					case ALL_SLOW ->
+						cluster.running().forEach((n) -> cluster.store(n.nodeId()).slow(random.nextInt(60)));
 					case FOLLOWER_STORE_DOWN -> cluster.store(follower.nodeId()).down();
 				}
 				holdFault(Duration.ofMillis(100 + random.nextInt(1100)));
@@ -91,13 +93,17 @@ class RandomizedFaultTests {
 					cluster.start(killed);
 				}
 				long healed = System.nanoTime();
-				Duration bound = LEASE.plus(INTERVAL).plus(SLACK).plus((fault == Fault.DATABASE_OUTAGE) ? RECONNECT : Duration.ZERO);
-				// a paused node's last delayed call may still be in flight; it cannot extend any belief
+				Duration bound = LEASE.plus(INTERVAL)
+					.plus(SLACK)
+					.plus((fault == Fault.DATABASE_OUTAGE) ? RECONNECT : Duration.ZERO);
+				// a paused node's last delayed call may still be in flight; it cannot
+				// extend any belief
 				await("a leader after " + fault + " in round " + round).atMost(bound.plus(Duration.ofSeconds(1)))
 					.until(() -> cluster.leaders(GROUP).size() == 1);
-				// from the recorder's clock, not from when this thread saw a leader: the first instant after the heal
-				// at which some node believed (one that led through the fault counts from the heal; a leader that
-				// lost its lease again right after is still the first one back)
+				// from the recorder's clock, not from when this thread saw a leader: the
+				// first instant after the heal at which some node believed (one that led
+				// through the fault counts from the heal; a leader that lost its lease
+				// again right after is still the first one back)
 				long began = cluster.recorder()
 					.intervals()
 					.stream()
@@ -113,9 +119,11 @@ class RandomizedFaultTests {
 			}
 			cluster.recorder().assertSafe();
 			int transitions = cluster.recorder().transitions();
-			System.out.printf("fault test: %d rounds %s, %d leadership transitions checked, "
-					+ "%d intervals, recovery after heal max %d ms, all %s%n", injected.values().stream().mapToInt(Integer::intValue).sum(),
-					injected, transitions, cluster.recorder().intervals().size(),
+			System.out.printf(
+					"fault test: %d rounds %s, %d leadership transitions checked, "
+							+ "%d intervals, recovery after heal max %d ms, all %s%n",
+					injected.values().stream().mapToInt(Integer::intValue).sum(), injected, transitions,
+					cluster.recorder().intervals().size(),
 					recoveries.stream().mapToLong(Long::longValue).max().orElse(0), recoveries);
 			assertThat(transitions).isGreaterThan(ROUNDS / 2);
 		}
@@ -123,7 +131,8 @@ class RandomizedFaultTests {
 
 	private static void holdFault(Duration duration) {
 		try {
-			Thread.sleep(duration.toMillis()); // how long the fault lasts, not a wait for anything
+			// how long the fault lasts, not a wait for anything
+			Thread.sleep(duration.toMillis());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

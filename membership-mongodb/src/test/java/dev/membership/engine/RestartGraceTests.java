@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The restart grace: a member that stops gracefully keeps its place; its partitions wait, unowned, for it to come back
- * under the same node id, and move only once it has been gone longer than the grace. Every belief recorded: no two
- * nodes ever own one partition.
+ * The restart grace: a member that stops gracefully keeps its place; its partitions wait,
+ * unowned, for it to come back under the same node id, and move only once it has been
+ * gone longer than the grace. Every belief recorded: no two nodes ever own one partition.
  */
 class RestartGraceTests {
 
@@ -51,10 +51,12 @@ class RestartGraceTests {
 		Map<Integer, String> before = owners();
 		String leaver = notKeeper();
 		this.cluster.node(leaver).stop(Duration.ofSeconds(5));
-		// well past the liveness window: the others see it gone, and still take none of its partitions
-		await().during(LIVENESS.multipliedBy(3)).atMost(LIVENESS.multipliedBy(6)).until(() -> owners().values()
-			.stream()
-			.noneMatch(leaver::equals) && owners().size() == PARTITIONS - countOf(before, leaver));
+		// well past the liveness window: the others see it gone, and still take none of
+		// its partitions
+		await().during(LIVENESS.multipliedBy(3))
+			.atMost(LIVENESS.multipliedBy(6))
+			.until(() -> owners().values().stream().noneMatch(leaver::equals)
+					&& owners().size() == PARTITIONS - countOf(before, leaver));
 		this.cluster.start(leaver);
 		await().atMost(LEASE.multipliedBy(20)).until(() -> owners().equals(before));
 	}

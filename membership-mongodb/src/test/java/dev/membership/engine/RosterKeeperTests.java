@@ -33,9 +33,10 @@ class RosterKeeperTests {
 	}
 
 	/**
-	 * A node that becomes the keeper while its view of the roster is behind the stored one (it missed the last write
-	 * of the keeper before it) starts from the stored roster, members and placement both, so that its first write
-	 * says what it changed from there and the members catch up by it.
+	 * A node that becomes the keeper while its view of the roster is behind the stored
+	 * one (it missed the last write of the keeper before it) starts from the stored
+	 * roster, members and placement both, so that its first write says what it changed
+	 * from there and the members catch up by it.
 	 */
 	@Test
 	void aKeeperWhoseViewIsBehindRecordsWhatItsFirstWriteChanges() {
@@ -45,12 +46,12 @@ class RosterKeeperTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> b.liveMembers().size() == 2 && a.liveMembers().size() == 2);
 		FaultInjectingStore bStore = this.cluster.store("b");
 		bStore.failLeaseReads(true); // b reads no roster as a follower any more
-		// a change that b does not read: a member of another group only, which no node here competes with
+		// a change that b does not read: a member of another group only, which no node
+		// here competes with
 		Instant now = this.cluster.store("a").serverTime().orElseThrow();
-		this.cluster.store("a")
-			.heartbeat(new NodeRecord("ghost", "ghost-1", null, now, now, List.of("elsewhere")));
-		await().atMost(Duration.ofSeconds(10)).until(() -> stored().members().stream()
-			.anyMatch((m) -> m.nodeId().equals("ghost")));
+		this.cluster.store("a").heartbeat(new NodeRecord("ghost", "ghost-1", null, now, now, List.of("elsewhere")));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> stored().members().stream().anyMatch((m) -> m.nodeId().equals("ghost")));
 		long behind = stored().version();
 		assertThat(b.members()).as("b's view").noneMatch((m) -> m.nodeId().equals("ghost"));
 		long wholeReads = bStore.wholeRosterReads();
@@ -60,15 +61,18 @@ class RosterKeeperTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> !bStore.rosterWrites().isEmpty());
 		List<RosterChange> first = bStore.rosterWrites().get(0);
 		assertThat(first).as("the changes b's first write kept").isNotEmpty();
-		RosterChange change = first.get(first.size() - 1); // what this write changed; any before it, kept
+		// what this write changed; any before it, kept
+		RosterChange change = first.get(first.size() - 1);
 		assertThat(change.fromVersion()).as("the version b's first write changed").isGreaterThanOrEqualTo(behind);
 		assertThat(change.placed()).as("what b's first write changed in the placement").isNotNull();
-		assertThat(bStore.wholeRosterReads()).as("b read the stored roster once, as the keeper").isEqualTo(wholeReads + 1);
+		assertThat(bStore.wholeRosterReads()).as("b read the stored roster once, as the keeper")
+			.isEqualTo(wholeReads + 1);
 	}
 
 	/**
-	 * The keeper is live by its renewals, but still writes its document now and then (every half retention), so that
-	 * the keeper itself, or a TTL index, never removes it as a dead node's.
+	 * The keeper is live by its renewals, but still writes its document now and then
+	 * (every half retention), so that the keeper itself, or a TTL index, never removes it
+	 * as a dead node's.
 	 */
 	@Test
 	void theKeeperKeepsItsOwnDocumentPastTheDeadNodeRetention() {
@@ -77,7 +81,8 @@ class RosterKeeperTests {
 		MembershipNode keeper = this.cluster.start("keeper");
 		await().atMost(Duration.ofSeconds(10)).until(() -> keeper.isLeader(MembershipSettings.DEFAULT_GROUP));
 		FaultInjectingStore store = this.cluster.store("keeper");
-		// its document (a reader's look, not the keeper's) at every poll, for three retentions
+		// its document (a reader's look, not the keeper's) at every poll, for three
+		// retentions
 		await().during(retention.multipliedBy(3))
 			.atMost(retention.multipliedBy(4))
 			.until(() -> store.findNodes().stream().anyMatch((n) -> n.nodeId().equals("keeper")));

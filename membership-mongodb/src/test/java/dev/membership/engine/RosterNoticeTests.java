@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The keeper's roster notice: the keeper tells the nodes a new roster moves partitions for (those giving some to a
- * newcomer, and the newcomer), and a node told of a roster it has not read reads it at once, out of turn, instead of
- * at its next interval; without notices no node does.
+ * The keeper's roster notice: the keeper tells the nodes a new roster moves partitions
+ * for (those giving some to a newcomer, and the newcomer), and a node told of a roster it
+ * has not read reads it at once, out of turn, instead of at its next interval; without
+ * notices no node does.
  */
 class RosterNoticeTests {
 
@@ -28,15 +29,16 @@ class RosterNoticeTests {
 	static final EmbeddedMongo mongo = new EmbeddedMongo();
 
 	/**
-	 * Reads every second, not every 150 ms: a node's own read must not come between the keeper's write and its notice
-	 * (then the node has that roster already, and rightly reads nothing more).
+	 * Reads every second, not every 150 ms: a node's own read must not come between the
+	 * keeper's write and its notice (then the node has that roster already, and rightly
+	 * reads nothing more).
 	 */
-	private final TestCluster cluster = new TestCluster(mongo).customize((settings) -> settings
-		.partitions("t", PARTITIONS)
-		.renewalInterval(Duration.ofSeconds(1))
-		.livenessWindow(Duration.ofSeconds(2))
-		.leaseDuration(Duration.ofSeconds(3))
-		.maxMovesPercent(100));
+	private final TestCluster cluster = new TestCluster(mongo)
+		.customize((settings) -> settings.partitions("t", PARTITIONS)
+			.renewalInterval(Duration.ofSeconds(1))
+			.livenessWindow(Duration.ofSeconds(2))
+			.leaseDuration(Duration.ofSeconds(3))
+			.maxMovesPercent(100));
 
 	@AfterEach
 	void close() {
@@ -47,9 +49,10 @@ class RosterNoticeTests {
 	@Test
 	void theKeeperTellsTheNodesAJoinMovesPartitionsFor() {
 		Map<String, Long> outOfTurn = join(true);
-		// told, each of them; whether a node then reads out of turn depends on whether its own read came first
-		assertThat(outOfTurn.keySet()).allSatisfy((node) -> assertThat(this.cluster.rosterNoticesTo(node)).as(node)
-			.isPositive());
+		// told, each of them; whether a node then reads out of turn depends on whether
+		// its own read came first
+		assertThat(outOfTurn.keySet())
+			.allSatisfy((node) -> assertThat(this.cluster.rosterNoticesTo(node)).as(node).isPositive());
 	}
 
 	@Test
@@ -85,8 +88,9 @@ class RosterNoticeTests {
 	}
 
 	/**
-	 * Three nodes, then a fourth; returns, for each node other than the keeper that gave it partitions, and for the
-	 * newcomer, how many times it read the roster alone since the fourth started.
+	 * Three nodes, then a fourth; returns, for each node other than the keeper that gave
+	 * it partitions, and for the newcomer, how many times it read the roster alone since
+	 * the fourth started.
 	 */
 	private Map<String, Long> join(boolean notices) {
 		if (notices) {

@@ -34,9 +34,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The run history as a node writes it: every run once, with its node, epoch and outcome; one {@code update} command
- * in an interval in which runs began or ended and none otherwise; kept while the history cannot be written and
- * written when it can (the oldest dropped and counted past the buffer); the runs that ended in a graceful stop's drain
+ * The run history as a node writes it: every run once, with its node, epoch and outcome;
+ * one {@code update} command in an interval in which runs began or ended and none
+ * otherwise; kept while the history cannot be written and written when it can (the oldest
+ * dropped and counted past the buffer); the runs that ended in a graceful stop's drain
  * written as the node leaves.
  */
 @ExtendWith(FastPolling.class)
@@ -50,14 +51,19 @@ class RunHistoryTests {
 
 	private MongoClient client;
 
-	/** Writes to the runs collection (the history's own client; its index creation, once, aside). */
+	/**
+	 * Writes to the runs collection (the history's own client; its index creation, once,
+	 * aside).
+	 */
 	private final AtomicInteger historyCommands = new AtomicInteger();
 
 	private final AtomicBoolean historyDown = new AtomicBoolean();
 
-	/** While set, a write of the history waits for it (a slow server, a backlog to delete). */
-	private final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> stalled =
-			new java.util.concurrent.atomic.AtomicReference<>();
+	/**
+	 * While set, a write of the history waits for it (a slow server, a backlog to
+	 * delete).
+	 */
+	private final java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> stalled = new java.util.concurrent.atomic.AtomicReference<>();
 
 	private final AtomicLong dropped = new AtomicLong();
 
@@ -73,7 +79,8 @@ class RunHistoryTests {
 				public void commandStarted(CommandStartedEvent event) {
 					if (!java.util.Set.of("find", "hello", "isMaster", "createIndexes")
 						.contains(event.getCommandName())) {
-						RunHistoryTests.this.historyCommands.incrementAndGet(); // the writes (reads are the test's)
+						// the writes (reads are the test's)
+						RunHistoryTests.this.historyCommands.incrementAndGet();
 					}
 				}
 			})
@@ -136,8 +143,9 @@ class RunHistoryTests {
 			return quietFor(INTERVAL.multipliedBy(3), before);
 		});
 
-		// the history down while the four runs are made, so that no tick writes some of them before the others: what a
-		// tick takes meanwhile goes back, and the first write once it is up carries all four
+		// the history down while the four runs are made, so that no tick writes some of
+		// them before the others: what a tick takes meanwhile goes back, and the first
+		// write once it is up carries all four
 		this.historyDown.set(true);
 		int before = this.historyCommands.get();
 		for (int i = 0; i < 3; i++) {
@@ -180,7 +188,8 @@ class RunHistoryTests {
 			node.runIfLeader(GROUP, () -> {
 			});
 		}
-		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.dropped.get() == 2); // two lost, each counted once
+		// two lost, each counted once
+		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.dropped.get() == 2);
 		assertThat(this.history.find(RunQuery.latest(10))).isEmpty();
 		this.historyDown.set(false);
 		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.history.find(RunQuery.latest(10)).size() == 5);
@@ -197,9 +206,11 @@ class RunHistoryTests {
 		this.stalled.set(stall);
 		node.runIfLeader(GROUP, () -> {
 		});
-		// the write hangs for three leases: the loop renews meanwhile, as it does not wait for the history
+		// the write hangs for three leases: the loop renews meanwhile, as it does not
+		// wait for the history
 		Duration lease = node.settings().leaseDuration();
-		await().during(lease.multipliedBy(3)).atMost(lease.multipliedBy(4))
+		await().during(lease.multipliedBy(3))
+			.atMost(lease.multipliedBy(4))
 			.until(() -> node.currentTerm(GROUP).map((t) -> t.epoch() == epoch).orElse(false));
 		this.stalled.set(null);
 		stall.countDown();
@@ -226,7 +237,10 @@ class RunHistoryTests {
 			.satisfies((r) -> assertThat(r.outcome()).isEqualTo(RunOutcome.SUCCESS));
 	}
 
-	/** Whether no command reached the history for {@code period} since {@code count} was seen. */
+	/**
+	 * Whether no command reached the history for {@code period} since {@code count} was
+	 * seen.
+	 */
 	private boolean quietFor(Duration period, int count) {
 		try {
 			await().during(period).atMost(period.multipliedBy(2)).until(() -> this.historyCommands.get() == count);

@@ -22,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-/** The safety checks would catch a broken election: they are not tests that cannot fail. */
+/**
+ * The safety checks would catch a broken election: they are not tests that cannot fail.
+ */
 class SafetyCheckCanFailTests {
 
 	@Test
@@ -48,16 +50,21 @@ class SafetyCheckCanFailTests {
 			MembershipStore real = MongoStores.create(client.getDatabase("membership"), "broken");
 			LeadershipRecorder recorder = new LeadershipRecorder();
 			List<MembershipNode> nodes = List.of("x", "y").stream().map((id) -> {
-				MembershipNode node = MembershipNode.builder(MembershipSettings.builder(id)
-					.renewalInterval(TestCluster.INTERVAL)
-					.leaseDuration(TestCluster.LEASE)
-					.livenessWindow(TestCluster.LIVENESS)
-					.build(), new GrantEverything(real)).advertisedAddress("127.0.0.1:1").observer(recorder).build();
+				MembershipNode node = MembershipNode
+					.builder(MembershipSettings.builder(id)
+						.renewalInterval(TestCluster.INTERVAL)
+						.leaseDuration(TestCluster.LEASE)
+						.livenessWindow(TestCluster.LIVENESS)
+						.build(), new GrantEverything(real))
+					.advertisedAddress("127.0.0.1:1")
+					.observer(recorder)
+					.build();
 				node.start();
 				return node;
 			}).toList();
 			try {
-				await().atMost(Duration.ofSeconds(3)).until(() -> nodes.stream().allMatch((n) -> n.isLeader("default")));
+				await().atMost(Duration.ofSeconds(3))
+					.until(() -> nodes.stream().allMatch((n) -> n.isLeader("default")));
 			}
 			finally {
 				nodes.forEach(MembershipNode::halt);

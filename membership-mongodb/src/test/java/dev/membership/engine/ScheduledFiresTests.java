@@ -37,9 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scheduled fires on real threads and the embedded MongoDB (renew 150 ms, lease 600 ms): each fire of a job every
- * 300 ms runs once, on the leader, at its instant by the database's clock; the renewal after it records it; a crash of
- * the leader loses none (the next leader catches the missed one up), and a graceful hand-over runs none twice.
+ * Scheduled fires on real threads and the embedded MongoDB (renew 150 ms, lease 600 ms):
+ * each fire of a job every 300 ms runs once, on the leader, at its instant by the
+ * database's clock; the renewal after it records it; a crash of the leader loses none
+ * (the next leader catches the missed one up), and a graceful hand-over runs none twice.
  */
 @ExtendWith(FastPolling.class)
 class ScheduledFiresTests {
@@ -107,8 +108,8 @@ class ScheduledFiresTests {
 	}
 
 	/**
-	 * With a partitioned group, a node renews its plain groups' leases with its partitions', in one call: the fires
-	 * ride that one.
+	 * With a partitioned group, a node renews its plain groups' leases with its
+	 * partitions', in one call: the fires ride that one.
 	 */
 	private void partitioned(boolean partitioned) {
 		if (partitioned) {
@@ -122,29 +123,34 @@ class ScheduledFiresTests {
 			throws Exception {
 		partitioned(partitioned);
 		MembershipNode leader = this.cluster.start("n1");
-		await().atMost(Duration.ofSeconds(5)).until(() -> leader.isLeader("default")); // before n2 can race it
+		// before n2 can race it
+		await().atMost(Duration.ofSeconds(5)).until(() -> leader.isLeader("default"));
 		MembershipNode follower = this.cluster.start("n2");
 		try (AutoCloseable a = schedule(leader); AutoCloseable b = schedule(follower)) {
 			await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.size() >= 6);
 		}
 		assertThat(this.ran.values()).allSatisfy((nodes) -> assertThat(nodes).containsExactly("n1"));
-		assertThat(this.history).as("no fire skipped: each armed once").noneMatch((r) -> r.outcome() == RunOutcome.SKIPPED);
+		assertThat(this.history).as("no fire skipped: each armed once")
+			.noneMatch((r) -> r.outcome() == RunOutcome.SKIPPED);
 		assertThat(this.ran.keySet()).allSatisfy((at) -> assertThat(at.toEpochMilli() % PERIOD.toMillis()).isZero());
 		assertThat(this.lateness).allSatisfy((late) -> assertThat(Long.parseLong(late.substring(3)))
-			.as("never before its instant by the database's clock").isNotNegative());
+			.as("never before its instant by the database's clock")
+			.isNotNegative());
 		// the history has each run with its fire's instant
-		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.history.stream()
-			.filter((r) -> r.job().equals(JOB) && r.outcome() == RunOutcome.SUCCESS && r.fireAt() != null)
-			.map(RunRecord::fireAt)
-			.toList()
-			.containsAll(this.ran.keySet()));
+		await().atMost(INTERVAL.multipliedBy(4))
+			.until(() -> this.history.stream()
+				.filter((r) -> r.job().equals(JOB) && r.outcome() == RunOutcome.SUCCESS && r.fireAt() != null)
+				.map(RunRecord::fireAt)
+				.toList()
+				.containsAll(this.ran.keySet()));
 		// the lease carries the last fire, ended, once a renewal after it landed
-		await().atMost(INTERVAL.multipliedBy(4)).until(() -> this.cluster.store("n1")
-			.findLease("default")
-			.orElseThrow()
-			.fires()
-			.stream()
-			.anyMatch((mark) -> mark.job().equals(JOB) && mark.ended()));
+		await().atMost(INTERVAL.multipliedBy(4))
+			.until(() -> this.cluster.store("n1")
+				.findLease("default")
+				.orElseThrow()
+				.fires()
+				.stream()
+				.anyMatch((mark) -> mark.job().equals(JOB) && mark.ended()));
 	}
 
 	@ParameterizedTest(name = "with a partitioned group: {0}")
@@ -161,8 +167,9 @@ class ScheduledFiresTests {
 			await().atMost(LEASE.multipliedBy(4)).until(() -> second.isLeader("default"));
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> this.ran.keySet().stream().filter((at) -> at.isAfter(lastBefore)).count() >= 4);
-			// none ran twice, and none was lost silently: every fire from the first to the last either ran once or is
-			// in the history as missed (beyond its window of one period, while no node led), with the reason
+			// none ran twice, and none was lost silently: every fire from the first to
+			// the last either ran once or is in the history as missed (beyond its window
+			// of one period, while no node led), with the reason
 			assertThat(this.ran.values()).allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
 			Instant firstRun = this.ran.keySet().stream().min(Instant::compareTo).orElseThrow();
 			Instant lastRun = this.ran.keySet().stream().max(Instant::compareTo).orElseThrow();
@@ -178,8 +185,10 @@ class ScheduledFiresTests {
 			});
 			assertThat(this.ran.entrySet().stream().filter((e) -> e.getValue().contains("n2")).count()).isPositive();
 			System.out.printf("fires after a crash: ran %s; recorded %s%n", new java.util.TreeMap<>(this.ran),
-					this.history.stream().filter((r) -> r.outcome() == RunOutcome.MISSED).map((r) -> r.startedAt()
-							+ " " + r.error()).toList());
+					this.history.stream()
+						.filter((r) -> r.outcome() == RunOutcome.MISSED)
+						.map((r) -> r.startedAt() + " " + r.error())
+						.toList());
 		}
 	}
 
@@ -193,7 +202,8 @@ class ScheduledFiresTests {
 				MembershipNode leader = first.isLeader("default") ? first : second;
 				MembershipNode other = (leader == first) ? second : first;
 				int before = this.ran.size();
-				await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.size() > before); // a fire just ran
+				// a fire just ran
+				await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.size() > before);
 				Instant lastOfLeader = this.ran.keySet().stream().max(Instant::compareTo).orElseThrow();
 				leader.operations().resign(new Resign("default", Requester.of("test")));
 				await().atMost(Duration.ofSeconds(5)).until(() -> other.isLeader("default"));

@@ -24,8 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A node's metrics and leadership observers are code it is given (an application's bean, an integration's): when one
- * throws, the node elects, renews, hands over and says so as it would without it, and the others are still called.
+ * A node's metrics and leadership observers are code it is given (an application's bean,
+ * an integration's): when one throws, the node elects, renews, hands over and says so as
+ * it would without it, and the others are still called.
  */
 @ExtendWith(FastPolling.class)
 class ThrowingCallbacksTests {
@@ -97,8 +98,8 @@ class ThrowingCallbacksTests {
 			.until(() -> n1.ownedTerms("t").size() == 2 && n2.ownedTerms("t").size() == 2);
 		int[] releasesBefore = this.cluster.store("n1").releaseCalls();
 		n1.stop(Duration.ofSeconds(2));
-		// its goodbye released its leases in one call (it works out their successors with the policy first), not
-		// left to expire
+		// its goodbye released its leases in one call (it works out their successors with
+		// the policy first), not left to expire
 		assertThat(this.cluster.store("n1").releaseCalls()[1] - releasesBefore[1]).as("releaseAll calls").isEqualTo(1);
 		await().atMost(TestCluster.LEASE).until(() -> n2.ownedTerms("t").size() == 4);
 		assertThat(this.thrown).as("the policy was called, and threw").hasPositiveValue();

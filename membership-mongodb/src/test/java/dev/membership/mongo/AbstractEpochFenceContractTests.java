@@ -27,9 +27,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.springframework.data.mongodb.core.query.Criteria.where;
 
 /**
- * The fencing-token rule of {@link EpochFence}, with the plain driver and with {@code MongoTemplate}: a write applies
- * only if no newer epoch of the group has written the document, and records its epoch there. Runs against the
- * embedded stand-in, a Testcontainers MongoDB and any server named by MEMBERSHIP_TEST_MONGO_URI.
+ * The fencing-token rule of {@link EpochFence}, with the plain driver and with
+ * {@code MongoTemplate}: a write applies only if no newer epoch of the group has written
+ * the document, and records its epoch there. Runs against the embedded stand-in, a
+ * Testcontainers MongoDB and any server named by MEMBERSHIP_TEST_MONGO_URI.
  */
 public abstract class AbstractEpochFenceContractTests {
 
@@ -94,8 +95,7 @@ public abstract class AbstractEpochFenceContractTests {
 		assertThat(late.supersededBy()).hasValue(5);
 		assertThat(document("unfenced").getInteger("value")).isEqualTo(1);
 		assertThat(fence(document("unfenced"), "default")).isEqualTo(5);
-		assertThatExceptionOfType(FencedOutException.class)
-			.isThrownBy(() -> late.orThrow(EpochFence.of("default", 4)))
+		assertThatExceptionOfType(FencedOutException.class).isThrownBy(() -> late.orThrow(EpochFence.of("default", 4)))
 			.withMessageContaining("epoch 4 of group 'default' fenced out: epoch 5");
 	}
 
@@ -152,7 +152,8 @@ public abstract class AbstractEpochFenceContractTests {
 
 	@Test
 	void anUpsertCollisionThatNoNewerEpochCausedIsRethrown() {
-		// the document exists under an older fence, but the caller's filter does not match it: the insert collides
+		// the document exists under an older fence, but the caller's filter does not
+		// match it: the insert collides
 		assertThat(write("unfenced", 3, 1).applied()).isTrue();
 		assertThatExceptionOfType(MongoWriteException.class).isThrownBy(() -> EpochFence.of("default", 5)
 			.updateOne(this.collection, Filters.and(Filters.eq("_id", "unfenced"), Filters.eq("value", 42)),
@@ -178,25 +179,30 @@ public abstract class AbstractEpochFenceContractTests {
 	void withMongoTemplateTheSameRuleHolds() {
 		String name = this.collection.getNamespace().getCollectionName();
 		Query byId = Query.query(where("_id").is("unfenced"));
-		assertThat(EpochFence.of("default", 5).updateFirst(this.template, byId, new Update().set("value", 1), name)
+		assertThat(EpochFence.of("default", 5)
+			.updateFirst(this.template, byId, new Update().set("value", 1), name)
 			.applied()).isTrue();
 		FencedWriteResult late = EpochFence.of("default", 4)
 			.updateFirst(this.template, byId, new Update().set("value", 2), name);
 		assertThat(late.isFencedOut()).isTrue();
 		assertThat(late.supersededBy()).hasValue(5);
-		assertThat(byId.getQueryObject()).as("the caller's query is left as it was").doesNotContainKey("_fence.default");
+		assertThat(byId.getQueryObject()).as("the caller's query is left as it was")
+			.doesNotContainKey("_fence.default");
 		assertThat(document("unfenced").getInteger("value")).isEqualTo(1);
 
 		Query report = Query.query(where("_id").is("report"));
-		assertThat(EpochFence.of("default", 5).upsert(this.template, report, new Update().set("by", "new"), name)
+		assertThat(EpochFence.of("default", 5)
+			.upsert(this.template, report, new Update().set("by", "new"), name)
 			.upserted()).isTrue();
-		assertThat(EpochFence.of("default", 3).upsert(this.template, report, new Update().set("by", "old"), name)
+		assertThat(EpochFence.of("default", 3)
+			.upsert(this.template, report, new Update().set("by", "old"), name)
 			.supersededBy()).hasValue(5);
 		assertThat(document("report").getString("by")).isEqualTo("new");
 
 		FencedWriteResult many = EpochFence.of("default", 4)
 			.updateMulti(this.template, Query.query(where("value").exists(true)), new Update().set("value", 4), name);
-		assertThat(many.matchedCount()).isEqualTo(1); // "other" only: "unfenced" holds epoch 5
+		// "other" only: "unfenced" holds epoch 5
+		assertThat(many.matchedCount()).isEqualTo(1);
 		assertThat(many.supersededBy()).hasValue(5);
 	}
 
@@ -207,11 +213,11 @@ public abstract class AbstractEpochFenceContractTests {
 			.isTrue();
 		assertThat(document("unfenced").get("meta", Document.class).get("writerEpoch", Number.class).longValue())
 			.isEqualTo(2);
-		assertThat(EpochFence.of("default", 1).field("meta.writerEpoch")
+		assertThat(EpochFence.of("default", 1)
+			.field("meta.writerEpoch")
 			.updateOne(this.collection, Filters.eq("_id", "unfenced"), Updates.set("value", 9))
 			.supersededBy()).hasValue(2);
-		assertThatIllegalArgumentException().isThrownBy(() -> EpochFence.of("a.b", 1))
-			.withMessageContaining("field(");
+		assertThatIllegalArgumentException().isThrownBy(() -> EpochFence.of("a.b", 1)).withMessageContaining("field(");
 	}
 
 }

@@ -32,9 +32,10 @@ import dev.membership.testsupport.EmbeddedMongo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The production guide's table of documents (docs/guides/mongodb-in-production.md) is what the store writes: every
- * field of a lease, the roster (and its members, changes and placement) and a node document, written through the store
- * with every feature in use, has its name in the table, and every name in the table is written.
+ * The production guide's table of documents (docs/guides/mongodb-in-production.md) is
+ * what the store writes: every field of a lease, the roster (and its members, changes and
+ * placement) and a node document, written through the store with every feature in use,
+ * has its name in the table, and every name in the table is written.
  */
 class DocumentShapesTests {
 
@@ -63,25 +64,27 @@ class DocumentShapesTests {
 			Member gone = new Member("node-b", "b-1", "127.0.0.1:1002", now, now, List.of("default"), false, Map.of());
 			PlacementChange moved = new PlacementChange("tenants", 4, List.of(1), List.of("node-a"), List.of("node-a"),
 					now.plusSeconds(600));
-			store.writeRoster(List.of(member), List.of(new RosterChange(0, List.of(member), List.of(gone), List.of(moved))),
-					Map.of("tenants", new GroupAssignment(4, java.util.Arrays.asList("node-a", "node-a", null, "node-a"),
-							java.util.Arrays.asList(null, "node-a", null, null), now.plusSeconds(600))),
+			store.writeRoster(List.of(member),
+					List.of(new RosterChange(0, List.of(member), List.of(gone), List.of(moved))),
+					Map.of("tenants",
+							new GroupAssignment(4, java.util.Arrays.asList("node-a", "node-a", null, "node-a"),
+									java.util.Arrays.asList(null, "node-a", null, null), now.plusSeconds(600))),
 					"node-a", epoch, 1);
 			Document roster = database.getCollection("shapes_leases").find(Filters.eq("_id", "_roster")).first();
-			written.put("lease", fields(database.getCollection("shapes_leases")
-				.find(Filters.in("_id", "default", "tenants#1"))
-				.into(new java.util.ArrayList<>())));
+			written.put("lease",
+					fields(database.getCollection("shapes_leases")
+						.find(Filters.in("_id", "default", "tenants#1"))
+						.into(new java.util.ArrayList<>())));
 			written.put("roster", fields(List.of(roster)));
 			written.put("roster members", fields(roster.getList("members", Document.class)));
 			written.put("roster changes", fields(roster.getList("changes", Document.class)));
-			written.put("roster placement changes", fields(roster.getList("changes", Document.class)
-				.get(0)
-				.getList("placed", Document.class)));
+			written.put("roster placement changes",
+					fields(roster.getList("changes", Document.class).get(0).getList("placed", Document.class)));
 			written.put("roster assignments", fields(roster.getList("assignments", Document.class)));
-			written.put("partitions", fields(roster.getList("members", Document.class)
-				.get(0)
-				.getList("partitions", Document.class)));
-			written.put("node", fields(database.getCollection("shapes_nodes").find().into(new java.util.ArrayList<>())));
+			written.put("partitions",
+					fields(roster.getList("members", Document.class).get(0).getList("partitions", Document.class)));
+			written.put("node",
+					fields(database.getCollection("shapes_nodes").find().into(new java.util.ArrayList<>())));
 			MongoRunHistory history = new MongoRunHistory(database, "shapes_runs", java.time.Duration.ofDays(7), 100,
 					java.time.Duration.ofSeconds(2));
 			RunRecord run = new RunRecord("a1-1", "a1", 1, "jobs#nightly", "default", null, "node-a", epoch, now, null,
@@ -90,10 +93,11 @@ class DocumentShapesTests {
 			history.save(List.of(new RunRecord("a1-1", "a1", 1, "jobs#nightly", "default", null, "node-a", epoch, now,
 					now.plusSeconds(1), RunOutcome.ERROR, "IllegalStateException: no disk", null, null, false)));
 			written.put("run", fields(database.getCollection("shapes_runs").find().into(new java.util.ArrayList<>())));
-			written.put("lease fires", fields(database.getCollection("shapes_leases")
-				.find(Filters.eq("_id", "default"))
-				.first()
-				.getList("fires", Document.class)));
+			written.put("lease fires",
+					fields(database.getCollection("shapes_leases")
+						.find(Filters.eq("_id", "default"))
+						.first()
+						.getList("fires", Document.class)));
 		}
 		Map<String, Set<String>> documented = documented();
 		assertThat(documented.keySet()).as("rows of the guide's table").containsAll(written.keySet());
@@ -108,11 +112,16 @@ class DocumentShapesTests {
 		return names;
 	}
 
-	/** The guide's rows: {@code | kind | ... | `a`, `b`, ... |}, the kind in the first cell. */
+	/**
+	 * The guide's rows: {@code | kind | ... | `a`, `b`, ... |}, the kind in the first
+	 * cell.
+	 */
 	private static Map<String, Set<String>> documented() throws Exception {
 		Map<String, Set<String>> rows = new LinkedHashMap<>();
-		Matcher row = Pattern.compile("(?m)^\\| (lease|lease fires|roster|roster members|roster changes|roster placement changes|roster assignments|partitions|node|run) \\|"
-				+ "[^|]*\\|([^|]*)\\|$").matcher(Files.readString(GUIDE));
+		Matcher row = Pattern.compile(
+				"(?m)^\\| (lease|lease fires|roster|roster members|roster changes|roster placement changes|roster assignments|partitions|node|run) \\|"
+						+ "[^|]*\\|([^|]*)\\|$")
+			.matcher(Files.readString(GUIDE));
 		while (row.find()) {
 			Set<String> names = new TreeSet<>();
 			Matcher name = Pattern.compile("`([A-Za-z]+)`").matcher(row.group(2));

@@ -18,7 +18,6 @@ class EmbeddedMongoStoreContractTests extends MembershipStoreContract {
 
 	private static final List<MongoClient> clients = new ArrayList<>();
 
-
 	@AfterAll
 	static void closeClients() {
 		clients.forEach(MongoClient::close);

@@ -13,7 +13,10 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.test.MembershipStoreContract;
 import dev.membership.testsupport.EmbeddedMongo;
 
-/** The same contract, through the reactive driver: what a reactive application's node uses. */
+/**
+ * The same contract, through the reactive driver: what a reactive application's node
+ * uses.
+ */
 class EmbeddedReactiveMongoStoreContractTests extends MembershipStoreContract {
 
 	@RegisterExtension
@@ -30,9 +33,10 @@ class EmbeddedReactiveMongoStoreContractTests extends MembershipStoreContract {
 	protected MembershipStore createStore(String namespace) {
 		MongoClient client = MongoClients.create(mongo.uri());
 		clients.add(client);
-		return new ReactiveMongoMembershipStore(client.getDatabase("membership"), MongoStoreSettings.defaults()
-			.withCollections(namespace + "_nodes", namespace + "_leases")
-			.withOperationTimeout(Duration.ofSeconds(2)));
+		return new ReactiveMongoMembershipStore(client.getDatabase("membership"),
+				MongoStoreSettings.defaults()
+					.withCollections(namespace + "_nodes", namespace + "_leases")
+					.withOperationTimeout(Duration.ofSeconds(2)));
 	}
 
 }

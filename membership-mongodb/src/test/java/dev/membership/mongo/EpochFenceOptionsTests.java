@@ -16,8 +16,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A fenced upsert that collides is tried again as a plain update with the caller's options: every one of them but the
- * upsert, also options the driver adds later (each getter of {@link UpdateOptions} is compared).
+ * A fenced upsert that collides is tried again as a plain update with the caller's
+ * options: every one of them but the upsert, also options the driver adds later (each
+ * getter of {@link UpdateOptions} is compared).
  */
 class EpochFenceOptionsTests {
 
@@ -37,7 +38,8 @@ class EpochFenceOptionsTests {
 		List<Method> getters = Arrays.stream(UpdateOptions.class.getMethods())
 			.filter((m) -> Modifier.isPublic(m.getModifiers()) && m.getParameterCount() == 0)
 			.filter((m) -> m.getDeclaringClass() == UpdateOptions.class)
-			.filter((m) -> m.getName().startsWith("get") || (m.getName().startsWith("is") && !m.getName().equals("isUpsert")))
+			.filter((m) -> m.getName().startsWith("get")
+					|| (m.getName().startsWith("is") && !m.getName().equals("isUpsert")))
 			.toList();
 		assertThat(getters).hasSizeGreaterThanOrEqualTo(8);
 		for (Method getter : getters) {

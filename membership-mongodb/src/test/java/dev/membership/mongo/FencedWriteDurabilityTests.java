@@ -29,10 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.data.mongodb.core.query.Criteria.where;
 
 /**
- * A fence is only as durable as its write: every fenced write goes out with a majority write concern whatever the
- * client, collection or template asks for ({@code w=1} here), keeping a {@code wtimeout}; the epoch that fenced a write
- * out is read back from the primary with a local read concern. The stand-in ignores both, so what each command asked
- * for is read from the driver's own command events.
+ * A fence is only as durable as its write: every fenced write goes out with a majority
+ * write concern whatever the client, collection or template asks for ({@code w=1} here),
+ * keeping a {@code wtimeout}; the epoch that fenced a write out is read back from the
+ * primary with a local read concern. The stand-in ignores both, so what each command
+ * asked for is read from the driver's own command events.
  */
 class FencedWriteDurabilityTests {
 
@@ -60,17 +61,21 @@ class FencedWriteDurabilityTests {
 			EpochFence older = EpochFence.of("default", 3);
 			this.sent.clear();
 			newer.updateOne(reports, Filters.eq("_id", "r"), Updates.set("v", 1));
-			newer.updateMany(reports.withWriteConcern(WriteConcern.W1.withWTimeout(2500,
-					java.util.concurrent.TimeUnit.MILLISECONDS)), Filters.eq("_id", "r"), Updates.set("v", 2));
+			newer.updateMany(
+					reports.withWriteConcern(
+							WriteConcern.W1.withWTimeout(2500, java.util.concurrent.TimeUnit.MILLISECONDS)),
+					Filters.eq("_id", "r"), Updates.set("v", 2));
 			MongoTemplate template = new MongoTemplate(client, "durability");
 			template.setWriteConcern(WriteConcern.W1);
 			newer.updateFirst(template, Query.query(where("_id").is("r")), new Update().set("v", 3), "reports");
 			newer.upsert(template, Query.query(where("_id").is("s")), new Update().set("v", 4), "reports");
 			newer.updateMulti(template, Query.query(where("_id").is("r")), new Update().set("v", 5), "reports");
-			assertThat(older.updateFirst(template, Query.query(where("_id").is("r")), new Update().set("v", 6),
-					"reports").supersededBy()).hasValue(7);
-			assertThat(older.upsert(template, Query.query(where("_id").is("r")), new Update().set("v", 6),
-					"reports").supersededBy()).hasValue(7);
+			assertThat(
+					older.updateFirst(template, Query.query(where("_id").is("r")), new Update().set("v", 6), "reports")
+						.supersededBy())
+				.hasValue(7);
+			assertThat(older.upsert(template, Query.query(where("_id").is("r")), new Update().set("v", 6), "reports")
+				.supersededBy()).hasValue(7);
 		}
 		List<BsonDocument> updates = this.sent.stream().filter((c) -> c.containsKey("update")).toList();
 		assertThat(updates).hasSizeGreaterThanOrEqualTo(7)
@@ -78,7 +83,8 @@ class FencedWriteDurabilityTests {
 				.as("%s", update)
 				.isEqualTo("majority"));
 		assertThat(updates).as("the collection's wtimeout kept")
-			.anyMatch((update) -> update.getDocument("writeConcern").getInt32("wtimeout", new org.bson.BsonInt32(0))
+			.anyMatch((update) -> update.getDocument("writeConcern")
+				.getInt32("wtimeout", new org.bson.BsonInt32(0))
 				.getValue() == 2500);
 		List<BsonDocument> readBacks = this.sent.stream()
 			.filter((c) -> c.containsKey("find") && c.getDocument("filter").toJson().contains("$gt"))

@@ -20,10 +20,12 @@ import dev.membership.testsupport.EmbeddedMongo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The interval's read of the leases takes majority-committed data (a lease a failover could roll back must not start
- * anything); the read after a lost race takes the primary's latest (local): a majority read shows the winner's write
- * only once a majority has it, and until then the loser would read the old, expired lease and try again and again.
- * The stand-in ignores read concerns, so what each find asked for is read from the driver's events.
+ * The interval's read of the leases takes majority-committed data (a lease a failover
+ * could roll back must not start anything); the read after a lost race takes the
+ * primary's latest (local): a majority read shows the winner's write only once a majority
+ * has it, and until then the loser would read the old, expired lease and try again and
+ * again. The stand-in ignores read concerns, so what each find asked for is read from the
+ * driver's events.
  */
 class LeaseReadConcernTests {
 
@@ -57,9 +59,10 @@ class LeaseReadConcernTests {
 	void theReactiveStore() {
 		try (com.mongodb.reactivestreams.client.MongoClient client = com.mongodb.reactivestreams.client.MongoClients
 			.create(recording())) {
-			check(new ReactiveMongoMembershipStore(client.getDatabase("concerns"), MongoStoreSettings.defaults()
-				.withCollections("reactive_nodes", "reactive_leases")
-				.withOperationTimeout(Duration.ofSeconds(2))));
+			check(new ReactiveMongoMembershipStore(client.getDatabase("concerns"),
+					MongoStoreSettings.defaults()
+						.withCollections("reactive_nodes", "reactive_leases")
+						.withOperationTimeout(Duration.ofSeconds(2))));
 		}
 	}
 

@@ -16,7 +16,10 @@ import dev.membership.leadership.FencedWrite;
 import dev.membership.test.FencedWriteContract;
 import dev.membership.testsupport.EmbeddedMongo;
 
-/** The fence contract both stores pass, for MongoDB's {@link EpochFence} on the embedded stand-in. */
+/**
+ * The fence contract both stores pass, for MongoDB's {@link EpochFence} on the embedded
+ * stand-in.
+ */
 class MongoFencedWriteContractTests extends FencedWriteContract {
 
 	@RegisterExtension

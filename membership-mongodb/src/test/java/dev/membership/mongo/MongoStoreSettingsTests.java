@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-/** Plain Java users get the same refusal of a weak lease write concern as Spring Boot users. */
+/**
+ * Plain Java users get the same refusal of a weak lease write concern as Spring Boot
+ * users.
+ */
 class MongoStoreSettingsTests {
 
 	private static MongoStoreSettings with(WriteConcern concern) {

@@ -13,17 +13,19 @@ public final class MongoStores {
 	}
 
 	public static MembershipStore create(MongoDatabase database, String namespace) {
-		return new MongoMembershipStore(database, MongoStoreSettings.defaults()
-			.withCollections(namespace + "_nodes", namespace + "_leases")
-			.withTermsCollection(namespace + "_terms")
-			.withOperationTimeout(Duration.ofSeconds(2)));
+		return new MongoMembershipStore(database,
+				MongoStoreSettings.defaults()
+					.withCollections(namespace + "_nodes", namespace + "_leases")
+					.withTermsCollection(namespace + "_terms")
+					.withOperationTimeout(Duration.ofSeconds(2)));
 	}
 
 	public static MembershipStore create(MongoDatabase database, String namespace, Duration operationTimeout) {
-		return new MongoMembershipStore(database, MongoStoreSettings.defaults()
-			.withCollections(namespace + "_nodes", namespace + "_leases")
-			.withTermsCollection(namespace + "_terms")
-			.withOperationTimeout(operationTimeout));
+		return new MongoMembershipStore(database,
+				MongoStoreSettings.defaults()
+					.withCollections(namespace + "_nodes", namespace + "_leases")
+					.withTermsCollection(namespace + "_terms")
+					.withOperationTimeout(operationTimeout));
 	}
 
 }

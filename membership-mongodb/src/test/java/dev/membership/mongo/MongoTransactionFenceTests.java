@@ -25,10 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * What of the MongoDB transaction fence the stand-in can show: it has no transactions (nor does a standalone server),
- * so the wait of a take-over for an open fenced transaction is the MongoDB manual's to keep, not shown here. Shown:
- * every acquisition writes its term's document and renewals never do, the fence's statement holds only its own term,
- * and outside a transaction the fence refuses.
+ * What of the MongoDB transaction fence the stand-in can show: it has no transactions
+ * (nor does a standalone server), so the wait of a take-over for an open fenced
+ * transaction is the MongoDB manual's to keep, not shown here. Shown: every acquisition
+ * writes its term's document and renewals never do, the fence's statement holds only its
+ * own term, and outside a transaction the fence refuses.
  */
 class MongoTransactionFenceTests {
 
@@ -46,13 +47,16 @@ class MongoTransactionFenceTests {
 		try (MongoClient client = mongo.newClient();
 				com.mongodb.reactivestreams.client.MongoClient reactive = MongoClients.create(mongo.uri())) {
 			MongoDatabase database = client.getDatabase("terms");
-			MongoStoreSettings settings = MongoStoreSettings.defaults().withCollections("t_nodes", "t_leases")
+			MongoStoreSettings settings = MongoStoreSettings.defaults()
+				.withCollections("t_nodes", "t_leases")
 				.withTermsCollection("t_terms")
 				.withOperationTimeout(Duration.ofSeconds(2));
 			MongoStoreSettings reactiveSettings = settings.withCollections("r_nodes", "r_leases")
 				.withTermsCollection("r_terms");
-			assertTermsFollowAcquisitions(new MongoMembershipStore(database, settings), database.getCollection("t_terms"));
-			assertTermsFollowAcquisitions(new ReactiveMongoMembershipStore(reactive.getDatabase("terms"), reactiveSettings),
+			assertTermsFollowAcquisitions(new MongoMembershipStore(database, settings),
+					database.getCollection("t_terms"));
+			assertTermsFollowAcquisitions(
+					new ReactiveMongoMembershipStore(reactive.getDatabase("terms"), reactiveSettings),
 					database.getCollection("r_terms"));
 		}
 	}
@@ -69,7 +73,8 @@ class MongoTransactionFenceTests {
 		assertThat(terms.find(TermDocuments.of("reports")).first()).isEqualTo(first);
 		store.release("reports", A, 1, null);
 		store.tryTakeOver("reports", B, A.nodeId(), 1, now, now.plus(HOUR));
-		assertThat(terms.find(TermDocuments.of("reports")).first().get("epoch", Number.class).longValue()).isEqualTo(2L);
+		assertThat(terms.find(TermDocuments.of("reports")).first().get("epoch", Number.class).longValue())
+			.isEqualTo(2L);
 		assertThat(terms.find(TermDocuments.of("tenants#3")).first().get("epoch", Number.class).longValue())
 			.isEqualTo(1L);
 	}
@@ -79,7 +84,8 @@ class MongoTransactionFenceTests {
 		try (MongoClient client = mongo.newClient()) {
 			MongoCollection<Document> terms = client.getDatabase("terms").getCollection("hold_terms");
 			terms.insertOne(new Document("_id", "reports").append("epoch", 2L));
-			// run here outside a transaction, which the stand-in lacks: the same statement and check
+			// run here outside a transaction, which the stand-in lacks: the same
+			// statement and check
 			TermDocuments.check(TermDocuments.hold(terms, null, "reports", 2), terms, null, "reports", "reports", 2);
 			assertThat(terms.find(TermDocuments.of("reports")).first().get("fencedTransactions", Number.class))
 				.isNotNull();

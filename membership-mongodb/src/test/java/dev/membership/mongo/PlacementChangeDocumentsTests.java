@@ -11,7 +11,10 @@ import dev.membership.spi.PlacementChange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A roster change's placement changes as documents, and what a member does with ones not as this code writes them. */
+/**
+ * A roster change's placement changes as documents, and what a member does with ones not
+ * as this code writes them.
+ */
 class PlacementChangeDocumentsTests {
 
 	@Test
@@ -30,9 +33,11 @@ class PlacementChangeDocumentsTests {
 
 	@Test
 	void partitionNumbersStoredAsAnyNumberAreReadAndAChangeThatDoesNotFitMakesTheMemberReadTheWholeRoster() {
-		Document longs = new Document("g", "t").append("n", 4L).append("i", List.of(1L, 3.0)).append("o", List.of("a", "b"));
-		assertThat(Placements.toChanges(List.of(longs)))
-			.containsExactly(new PlacementChange("t", 4, List.of(1, 3), List.of("a", "b"), Arrays.asList(null, null), null));
+		Document longs = new Document("g", "t").append("n", 4L)
+			.append("i", List.of(1L, 3.0))
+			.append("o", List.of("a", "b"));
+		assertThat(Placements.toChanges(List.of(longs))).containsExactly(
+				new PlacementChange("t", 4, List.of(1, 3), List.of("a", "b"), Arrays.asList(null, null), null));
 		Document negative = new Document("g", "t").append("n", -1).append("i", List.of()).append("o", List.of());
 		assertThat(Placements.toChanges(List.of(negative))).isNull();
 		Document text = new Document("g", "t").append("n", 4).append("i", List.of("1")).append("o", List.of("a"));

@@ -33,10 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.data.mongodb.core.query.Criteria.where;
 
 /**
- * Every membership read, and {@code EpochFence}'s read-back of a newer epoch, goes to the primary even when the
- * application's client reads from secondaries ({@code readPreference=secondaryPreferred}, common in production URIs):
- * a lagging secondary would show old heartbeats and leases. The driver sends a non-primary preference with each command
- * (the stand-in ignores it), so what each command asked for is recorded from the driver's own command events.
+ * Every membership read, and {@code EpochFence}'s read-back of a newer epoch, goes to the
+ * primary even when the application's client reads from secondaries
+ * ({@code readPreference=secondaryPreferred}, common in production URIs): a lagging
+ * secondary would show old heartbeats and leases. The driver sends a non-primary
+ * preference with each command (the stand-in ignores it), so what each command asked for
+ * is recorded from the driver's own command events.
  */
 class PrimaryReadsTests {
 
@@ -90,12 +92,13 @@ class PrimaryReadsTests {
 		try (com.mongodb.reactivestreams.client.MongoClient client = com.mongodb.reactivestreams.client.MongoClients
 			.create(secondaryPreferred())) {
 			com.mongodb.reactivestreams.client.MongoDatabase database = client.getDatabase("membership");
-			assertTheClientReadsFromSecondaries(() -> reactor.core.publisher.Mono
-				.from(database.getCollection("application").find().first())
-				.block(Duration.ofSeconds(5)));
-			exercise(new ReactiveMongoMembershipStore(database, MongoStoreSettings.defaults()
-				.withCollections("reactive_nodes", "reactive_leases")
-				.withOperationTimeout(Duration.ofSeconds(2))));
+			assertTheClientReadsFromSecondaries(
+					() -> reactor.core.publisher.Mono.from(database.getCollection("application").find().first())
+						.block(Duration.ofSeconds(5)));
+			exercise(new ReactiveMongoMembershipStore(database,
+					MongoStoreSettings.defaults()
+						.withCollections("reactive_nodes", "reactive_leases")
+						.withOperationTimeout(Duration.ofSeconds(2))));
 			ReactiveMongoBroadcastKeys.of(database, "reactive_keys", Duration.ofSeconds(2)).keyring();
 		}
 		assertEveryCommandAskedForThePrimary("find", "findAndModify", "update", "delete", "hello", "createIndexes");
@@ -105,7 +108,8 @@ class PrimaryReadsTests {
 	void aFencedOutWriteReadsTheNewerEpochFromThePrimary() {
 		try (MongoClient client = MongoClients.create(secondaryPreferred())) {
 			MongoDatabase database = client.getDatabase("membership");
-			database.getCollection("reports").insertOne(new Document("_id", "r").append("_fence", new Document("default", 5L)));
+			database.getCollection("reports")
+				.insertOne(new Document("_id", "r").append("_fence", new Document("default", 5L)));
 			assertTheClientReadsFromSecondaries(() -> database.getCollection("reports").find().first());
 
 			EpochFence old = EpochFence.of("default", 3);
@@ -123,7 +127,10 @@ class PrimaryReadsTests {
 		assertThat(this.sent).filteredOn((s) -> s.command().equals("find")).hasSizeGreaterThanOrEqualTo(4);
 	}
 
-	/** The check below can fail: the same client sends secondaryPreferred with an application's own read. */
+	/**
+	 * The check below can fail: the same client sends secondaryPreferred with an
+	 * application's own read.
+	 */
 	private void assertTheClientReadsFromSecondaries(Runnable applicationRead) {
 		applicationRead.run();
 		assertThat(this.sent).filteredOn((s) -> s.command().equals("find"))

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * What the node reissues once: the errors after which the drivers would retry a retryable write (a step-down's "not
- * primary", a node recovering, a network error, anything the server labels RetryableWriteError), never a timeout.
+ * What the node reissues once: the errors after which the drivers would retry a retryable
+ * write (a step-down's "not primary", a node recovering, a network error, anything the
+ * server labels RetryableWriteError), never a timeout.
  */
 class RetryableErrorsTests {
 

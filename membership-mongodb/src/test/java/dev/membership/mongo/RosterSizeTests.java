@@ -22,15 +22,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The roster stays one document under MongoDB's 16 MiB limit, whatever the member count: kept changes are left out
- * first, oldest first, and a member list that cannot fit alone is refused with a message that says so. Sizes are the
- * BSON the update really sends, measured by encoding it.
+ * The roster stays one document under MongoDB's 16 MiB limit, whatever the member count:
+ * kept changes are left out first, oldest first, and a member list that cannot fit alone
+ * is refused with a message that says so. Sizes are the BSON the update really sends,
+ * measured by encoding it.
  */
 class RosterSizeTests {
 
 	private static final Instant NOW = Instant.parse("2026-11-23T12:00:00Z");
 
-	/** A node as Spring Boot names it by default: the application's name and 8 hex digits. */
+	/**
+	 * A node as Spring Boot names it by default: the application's name and 8 hex digits.
+	 */
 	private static Member member(int i) {
 		return new Member("orders-service-" + String.format("%08x", i), UUID.randomUUID().toString(),
 				"10.1." + (i / 250) % 250 + "." + i % 250 + ":8080", NOW, NOW, List.of("default"), true);
@@ -45,15 +48,16 @@ class RosterSizeTests {
 	}
 
 	private static BsonDocument set(Bson update) {
-		return update.toBsonDocument(BsonDocument.class,
-				CodecRegistries.fromRegistries(MongoClientSettings.getDefaultCodecRegistry()))
+		return update
+			.toBsonDocument(BsonDocument.class,
+					CodecRegistries.fromRegistries(MongoClientSettings.getDefaultCodecRegistry()))
 			.getDocument("$set");
 	}
 
 	/** What the budget counts: the members and the placement (none here). */
 	private static long bytes(List<Member> members) {
-		return RosterDocuments.bsonSize(new Document("members", set(
-				RosterDocuments.rosterUpdate(members, List.of(), Map.of(), "k", 1, 1)).getArray("members"))
+		return RosterDocuments.bsonSize(new Document("members",
+				set(RosterDocuments.rosterUpdate(members, List.of(), Map.of(), "k", 1, 1)).getArray("members"))
 			.append("assignments", List.of()));
 	}
 
@@ -69,12 +73,12 @@ class RosterSizeTests {
 		assertThat(kept.getArray("changes")).singleElement()
 			.satisfies((change) -> assertThat(change.asDocument().getInt64("from").getValue()).isEqualTo(8));
 
-		BsonDocument both = set(RosterDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1,
-				budget + bytes(members(60))));
+		BsonDocument both = set(
+				RosterDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1, budget + bytes(members(60))));
 		assertThat(both.getArray("changes")).hasSize(2);
 
-		BsonDocument none = set(RosterDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1,
-				bytes(roster) + 10));
+		BsonDocument none = set(
+				RosterDocuments.rosterUpdate(roster, List.of(older, newer), "k", 1, 1, bytes(roster) + 10));
 		assertThat(none.getArray("members")).hasSize(100);
 		assertThat(none.getArray("changes")).isEmpty();
 	}
@@ -88,7 +92,10 @@ class RosterSizeTests {
 					+ (bytes(roster) - 1) + " bytes one roster document may take");
 	}
 
-	/** The figure the docs give: how many members one document holds, at the real encoded size per member. */
+	/**
+	 * The figure the docs give: how many members one document holds, at the real encoded
+	 * size per member.
+	 */
 	@Test
 	void oneDocumentHoldsAboutSeventyNineThousandMembersWithBootDefaultNodeIds() {
 		int sample = 10_000;
@@ -98,8 +105,8 @@ class RosterSizeTests {
 				RosterDocuments.ROSTER_BUDGET_BYTES);
 		assertThat(perMember).isBetween(150.0, 250.0);
 		assertThat(capacity).isBetween(70_000L, 90_000L);
-		assertThatExceptionOfType(RosterTooLargeException.class)
-			.isThrownBy(() -> RosterDocuments.rosterUpdate(members((int) (capacity * 1.02)), List.of(), Map.of(), "k", 1, 1));
+		assertThatExceptionOfType(RosterTooLargeException.class).isThrownBy(
+				() -> RosterDocuments.rosterUpdate(members((int) (capacity * 1.02)), List.of(), Map.of(), "k", 1, 1));
 	}
 
 }

@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The server's clock comes from {@code hello}, which every role answers on real MongoDB (primary, secondary,
- * {@code mongos}); servers that do not know it (before 4.4.2, the stand-in) answer "command not found", and
- * {@code isMaster} is asked from then on. The stand-in only shows the second path, so both are given here.
+ * The server's clock comes from {@code hello}, which every role answers on real MongoDB
+ * (primary, secondary, {@code mongos}); servers that do not know it (before 4.4.2, the
+ * stand-in) answer "command not found", and {@code isMaster} is asked from then on. The
+ * stand-in only shows the second path, so both are given here.
  */
 class ServerTimeTests {
 

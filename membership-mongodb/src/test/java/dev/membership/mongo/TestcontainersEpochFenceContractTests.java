@@ -6,7 +6,9 @@ import org.testcontainers.junit.jupiter.Container;
 import org.testcontainers.junit.jupiter.Testcontainers;
 import org.testcontainers.mongodb.MongoDBContainer;
 
-/** The fencing rule on a real MongoDB replica set; skipped where no Docker engine runs. */
+/**
+ * The fencing rule on a real MongoDB replica set; skipped where no Docker engine runs.
+ */
 @Testcontainers(disabledWithoutDocker = true)
 class TestcontainersEpochFenceContractTests extends AbstractEpochFenceContractTests {
 

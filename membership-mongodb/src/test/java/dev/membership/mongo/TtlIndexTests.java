@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
- * The TTL index of node documents follows {@code dead-node-retention}: real MongoDB refuses to create it again with
- * another TTL (error 85) and takes the new one through {@code collMod}; only that conflict, and an index of the name
- * on other keys (86), are tolerated. The stand-in knows neither, so the server's answers are given here.
+ * The TTL index of node documents follows {@code dead-node-retention}: real MongoDB
+ * refuses to create it again with another TTL (error 85) and takes the new one through
+ * {@code collMod}; only that conflict, and an index of the name on other keys (86), are
+ * tolerated. The stand-in knows neither, so the server's answers are given here.
  */
 class TtlIndexTests {
 
@@ -71,11 +72,12 @@ class TtlIndexTests {
 
 	@Test
 	void aCollModThatFailsKeepsTheOldTtlWithoutFailingTheStart() {
-		assertThatNoException().isThrownBy(() -> NodeDocuments.createTtlIndex(Duration.ofMinutes(5), (keys, options) -> {
-			throw error(85, "different options");
-		}, (command) -> {
-			throw error(13, "not authorized on app to execute command collMod");
-		}, NODES));
+		assertThatNoException()
+			.isThrownBy(() -> NodeDocuments.createTtlIndex(Duration.ofMinutes(5), (keys, options) -> {
+				throw error(85, "different options");
+			}, (command) -> {
+				throw error(13, "not authorized on app to execute command collMod");
+			}, NODES));
 	}
 
 }

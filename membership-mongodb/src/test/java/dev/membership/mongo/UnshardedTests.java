@@ -12,9 +12,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
 /**
- * Membership collections spread over several shards are refused with the fix: each shard's primary stamps with its
- * own clock. A mongos answers {@code $collStats} with a document per shard that holds data; a replica set with one
- * without a shard; a server that cannot answer leaves the check to the nodes.
+ * Membership collections spread over several shards are refused with the fix: each
+ * shard's primary stamps with its own clock. A mongos answers {@code $collStats} with a
+ * document per shard that holds data; a replica set with one without a shard; a server
+ * that cannot answer leaves the check to the nodes.
  */
 class UnshardedTests {
 
@@ -35,7 +36,8 @@ class UnshardedTests {
 
 	@Test
 	void aReplicaSetAnUnshardedCollectionBehindAMongosOrNoAnswerPass() {
-		assertThatNoException().isThrownBy(() -> Unsharded.check(COLLECTIONS, (ns) -> List.of(new Document("ns", "x"))));
+		assertThatNoException()
+			.isThrownBy(() -> Unsharded.check(COLLECTIONS, (ns) -> List.of(new Document("ns", "x"))));
 		assertThatNoException()
 			.isThrownBy(() -> Unsharded.check(COLLECTIONS, (ns) -> List.of(new Document("shard", "rs-a"))));
 		assertThatNoException().isThrownBy(() -> Unsharded.check(COLLECTIONS, (ns) -> {

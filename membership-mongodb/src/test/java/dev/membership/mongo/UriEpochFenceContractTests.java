@@ -5,7 +5,10 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 
-/** The fencing rule on any MongoDB named by MEMBERSHIP_TEST_MONGO_URI (database from the URI, else "membership_test"). */
+/**
+ * The fencing rule on any MongoDB named by MEMBERSHIP_TEST_MONGO_URI (database from the
+ * URI, else "membership_test").
+ */
 @EnabledIfEnvironmentVariable(named = "MEMBERSHIP_TEST_MONGO_URI", matches = ".+")
 class UriEpochFenceContractTests extends AbstractEpochFenceContractTests {
 

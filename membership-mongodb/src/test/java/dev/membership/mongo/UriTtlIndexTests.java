@@ -14,8 +14,10 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * On the MongoDB named by MEMBERSHIP_TEST_MONGO_URI: a changed {@code dead-node-retention} reaches the TTL index that
- * an earlier start created (the stand-in has neither the conflict nor collMod; {@code TtlIndexTests} gives its answers).
+ * On the MongoDB named by MEMBERSHIP_TEST_MONGO_URI: a changed
+ * {@code dead-node-retention} reaches the TTL index that an earlier start created (the
+ * stand-in has neither the conflict nor collMod; {@code TtlIndexTests} gives its
+ * answers).
  */
 @EnabledIfEnvironmentVariable(named = "MEMBERSHIP_TEST_MONGO_URI", matches = ".+")
 class UriTtlIndexTests {
@@ -24,7 +26,8 @@ class UriTtlIndexTests {
 	void aChangedRetentionReachesTheExistingTtlIndex() {
 		ConnectionString uri = new ConnectionString(System.getenv("MEMBERSHIP_TEST_MONGO_URI"));
 		try (MongoClient client = MongoClients.create(uri)) {
-			MongoDatabase database = client.getDatabase((uri.getDatabase() != null) ? uri.getDatabase() : "membership_test");
+			MongoDatabase database = client
+				.getDatabase((uri.getDatabase() != null) ? uri.getDatabase() : "membership_test");
 			String nodes = "ttl" + System.nanoTime() % 100000 + "_nodes";
 			try {
 				start(database, nodes, Duration.ofMinutes(10));
@@ -40,7 +43,8 @@ class UriTtlIndexTests {
 
 	private static void start(MongoDatabase database, String nodes, Duration retention) {
 		new MongoMembershipStore(database, new MongoStoreSettings(nodes, nodes + "_leases", Duration.ofSeconds(5),
-				WriteConcern.MAJORITY, retention)).initialize();
+				WriteConcern.MAJORITY, retention))
+			.initialize();
 	}
 
 	private static long ttlOf(MongoDatabase database, String nodes) {

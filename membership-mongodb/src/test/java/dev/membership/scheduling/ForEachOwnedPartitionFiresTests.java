@@ -35,10 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code @ForEachOwnedPartition @Scheduled(fixedRate)} in an application: its task comes off Spring's scheduler and
- * each partition's owner fires it for that partition, once per instant, each call running that one partition under its
- * term, at most {@code concurrency} at once, with each partition's fires recorded in its lease; fire settings on a
- * method whose fires cannot be the cluster's fail startup.
+ * {@code @ForEachOwnedPartition @Scheduled(fixedRate)} in an application: its task comes
+ * off Spring's scheduler and each partition's owner fires it for that partition, once per
+ * instant, each call running that one partition under its term, at most
+ * {@code concurrency} at once, with each partition's fires recorded in its lease; fire
+ * settings on a method whose fires cannot be the cluster's fail startup.
  */
 @ExtendWith(FastPolling.class)
 class ForEachOwnedPartitionFiresTests {
@@ -51,8 +52,8 @@ class ForEachOwnedPartitionFiresTests {
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
-					TaskSchedulingAutoConfiguration.class))
+					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/partitionfires" + databases.incrementAndGet(),
 					"membership.node-id=n1", "membership.advertised-address=127.0.0.1:9001",
 					"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
@@ -68,16 +69,18 @@ class ForEachOwnedPartitionFiresTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> recorder.runs.stream().map((run) -> run.substring(0, 1)).distinct().count() == 3
 						&& recorder.runs.size() >= 9);
-			// one call per partition and fire: a node's own scheduler firing too would repeat them
+			// one call per partition and fire: a node's own scheduler firing too would
+			// repeat them
 			assertThat(recorder.runs).doesNotHaveDuplicates()
 				.allSatisfy((run) -> assertThat(Instant.parse(run.substring(2)).toEpochMilli() % 300).isZero());
 			assertThat(recorder.mostAtOnce.get()).as("concurrency = 1: one partition's run at a time").isEqualTo(1);
 			MembershipStore store = context.getBean(MembershipStore.class);
-			await().atMost(Duration.ofSeconds(2)).until(() -> store.findLease("t#2")
-				.orElseThrow()
-				.fires()
-				.stream()
-				.anyMatch((mark) -> mark.job().equals("recorder#perPartition") && mark.ended()));
+			await().atMost(Duration.ofSeconds(2))
+				.until(() -> store.findLease("t#2")
+					.orElseThrow()
+					.fires()
+					.stream()
+					.anyMatch((mark) -> mark.job().equals("recorder#perPartition") && mark.ended()));
 			assertThat(membership.scheduledJobs()).extracting((job) -> job.partition()).containsExactly(0, 1, 2);
 		});
 	}
@@ -108,7 +111,10 @@ class ForEachOwnedPartitionFiresTests {
 
 	}
 
-	/** What the runs did (apart from the guarded bean, whose proxy's fields are not the target's). */
+	/**
+	 * What the runs did (apart from the guarded bean, whose proxy's fields are not the
+	 * target's).
+	 */
 	static class Runs {
 
 		/** Each run, as {@code partition@fire}. */
@@ -136,7 +142,8 @@ class ForEachOwnedPartitionFiresTests {
 				LeadershipTerm term = LeaderContext.currentTerm();
 				Instant fire = LeaderContext.currentFire().orElseThrow();
 				this.runs.runs.add(term.partition().getAsInt() + "@" + fire);
-				Thread.sleep(20); // long enough for a second partition's run to overlap, were they let
+				// long enough for a second partition's run to overlap, were they let
+				Thread.sleep(20);
 			}
 			finally {
 				this.runs.running.decrementAndGet();

@@ -43,7 +43,8 @@ class ForEachOwnedPartitionTests {
 	private ApplicationContextRunner runner(String database, String nodeId) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class))
+					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class))
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/" + database, "membership.node-id=" + nodeId,
 					"membership.advertised-address=127.0.0.1:" + (9100 + Math.abs(nodeId.hashCode() % 100)),
 					"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
@@ -56,8 +57,9 @@ class ForEachOwnedPartitionTests {
 		runner(db, "a").withBean(Rollups.class).run((a) -> runner(db, "b").withBean(Rollups.class).run((b) -> {
 			Membership ma = a.getBean(Membership.class);
 			Membership mb = b.getBean(Membership.class);
-			await().atMost(Duration.ofSeconds(10)).until(() -> ma.partitions("tenants").owned().size() == 3
-					&& mb.partitions("tenants").owned().size() == 3);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> ma.partitions("tenants").owned().size() == 3
+						&& mb.partitions("tenants").owned().size() == 3);
 			Rollups ra = a.getBean(Rollups.class);
 			Rollups rb = b.getBean(Rollups.class);
 			ra.rollup();
@@ -65,7 +67,8 @@ class ForEachOwnedPartitionTests {
 			List<LeadershipTerm> ownedByA = ((WorkRegistry) ma).ownedTerms("tenants");
 			assertThat(ra.runs()).hasSize(3);
 			assertThat(rb.runs()).hasSize(3);
-			// each run saw its own partition's term, and the two nodes ran disjoint partitions covering all six
+			// each run saw its own partition's term, and the two nodes ran disjoint
+			// partitions covering all six
 			assertThat(ra.runs().keySet()).doesNotContainAnyElementsOf(rb.runs().keySet());
 			assertThat(ra.runs().keySet()).hasSize(3);
 			assertThat(rb.runs().keySet()).hasSize(3);
@@ -97,10 +100,10 @@ class ForEachOwnedPartitionTests {
 			assertThat(rollups.runs()).as("nothing before the subscription").isEmpty();
 			once.block(Duration.ofSeconds(5));
 			assertThat(rollups.runs()).containsOnlyKeys(0, 1, 2, 3, 4, 5);
-			((WorkRegistry) membership).ownedTerms("tenants").forEach((term) -> assertThat(rollups.runs())
-				.containsEntry(term.partition().getAsInt(), term.epoch()));
-			assertThat(rollups.partitions().collectList().block(Duration.ofSeconds(5)))
-				.containsExactly(0, 1, 2, 3, 4, 5);
+			((WorkRegistry) membership).ownedTerms("tenants")
+				.forEach((term) -> assertThat(rollups.runs()).containsEntry(term.partition().getAsInt(), term.epoch()));
+			assertThat(rollups.partitions().collectList().block(Duration.ofSeconds(5))).containsExactly(0, 1, 2, 3, 4,
+					5);
 		});
 	}
 
@@ -127,7 +130,8 @@ class ForEachOwnedPartitionTests {
 
 		private final Map<Integer, Long> runs = new ConcurrentHashMap<>();
 
-		public Map<Integer, Long> runs() { // through the proxy, whose own fields are not the bean's
+		// through the proxy, whose own fields are not the bean's
+		public Map<Integer, Long> runs() {
 			return this.runs;
 		}
 

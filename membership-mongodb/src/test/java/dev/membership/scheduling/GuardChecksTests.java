@@ -24,7 +24,10 @@ import dev.membership.testsupport.EmbeddedMongo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** A guard annotation that could not work as written fails startup, naming the method and the fix. */
+/**
+ * A guard annotation that could not work as written fails startup, naming the method and
+ * the fix.
+ */
 class GuardChecksTests {
 
 	@RegisterExtension
@@ -35,7 +38,8 @@ class GuardChecksTests {
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class))
+					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class))
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/guards" + databases.incrementAndGet(),
 					"membership.advertised-address=127.0.0.1:9199", "membership.renewal-interval=100ms",
 					"membership.lease-duration=500ms", "membership.liveness-window=300ms",
@@ -58,9 +62,7 @@ class GuardChecksTests {
 	void withSchedulingEnabledItStartsAndTheLeaderRunsTheJob() {
 		runner().withUserConfiguration(Scheduling.class).withBean(Purge.class).run((context) -> {
 			assertThat(context).hasNotFailed();
-			await()
-				.atMost(Duration.ofSeconds(10))
-				.until(() -> context.getBean(Purge.class).runs() > 0);
+			await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(Purge.class).runs() > 0);
 		});
 	}
 

@@ -33,9 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code @LeaderOnly @Scheduled(fixedRate)} in an application: its task comes off Spring's scheduler and the leader
- * fires it once per instant, aligned to the epoch of the clock and never before it by the database's clock, with its
- * fires recorded in the lease; a {@code fixedDelay} method keeps Spring's scheduling and the plain guard; fire
+ * {@code @LeaderOnly @Scheduled(fixedRate)} in an application: its task comes off
+ * Spring's scheduler and the leader fires it once per instant, aligned to the epoch of
+ * the clock and never before it by the database's clock, with its fires recorded in the
+ * lease; a {@code fixedDelay} method keeps Spring's scheduling and the plain guard; fire
  * settings on a method whose fires cannot be the cluster's fail startup.
  */
 @ExtendWith(FastPolling.class)
@@ -49,8 +50,8 @@ class LeaderOnlyFiresTests {
 	private ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
-					TaskSchedulingAutoConfiguration.class))
+					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/fires" + databases.incrementAndGet(),
 					"membership.node-id=n1", "membership.advertised-address=127.0.0.1:9001",
 					"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
@@ -63,26 +64,31 @@ class LeaderOnlyFiresTests {
 			Membership membership = context.getBean(Membership.class);
 			Jobs jobs = context.getBean(Jobs.class);
 			await().atMost(Duration.ofSeconds(10)).until(() -> jobs.rate.size() >= 2 && jobs.delay.size() >= 2);
-			// over 1.5 s (five periods), five fires, six at most: a node's own scheduler firing too would make ten
+			// over 1.5 s (five periods), five fires, six at most: a node's own scheduler
+			// firing too would make ten
 			int before = jobs.rate.size();
-			await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(3))
+			await().during(Duration.ofMillis(1500))
+				.atMost(Duration.ofSeconds(3))
 				.until(() -> jobs.rate.size() - before <= 6);
 			assertThat(jobs.rate.size() - before).isGreaterThanOrEqualTo(4);
 			List<Instant> calls = List.copyOf(jobs.rate);
 			for (int i = 1; i < calls.size(); i++) {
-				// one call per fire: never two within one period, as a node's own scheduler and the cluster's would make
+				// one call per fire: never two within one period, as a node's own
+				// scheduler and the cluster's would make
 				assertThat(Duration.between(calls.get(i - 1), calls.get(i))).isGreaterThan(Duration.ofMillis(150));
 			}
 			assertThat(calls).allSatisfy((at) -> assertThat(at.toEpochMilli() % 300)
-				.as("at or just after a whole period since the epoch, by the database's clock").isLessThan(150));
+				.as("at or just after a whole period since the epoch, by the database's clock")
+				.isLessThan(150));
 			assertThat(jobs.fires).doesNotHaveDuplicates()
 				.allSatisfy((fire) -> assertThat(fire.toEpochMilli() % 300).isZero());
 			MembershipStore store = context.getBean(MembershipStore.class);
-			await().atMost(Duration.ofSeconds(2)).until(() -> store.findLease("default")
-				.orElseThrow()
-				.fires()
-				.stream()
-				.anyMatch((mark) -> mark.job().equals("recorder#everyThreeTenths") && mark.ended()));
+			await().atMost(Duration.ofSeconds(2))
+				.until(() -> store.findLease("default")
+					.orElseThrow()
+					.fires()
+					.stream()
+					.anyMatch((mark) -> mark.job().equals("recorder#everyThreeTenths") && mark.ended()));
 			assertThat(membership.isLeader("default")).isTrue();
 			assertThat(membership.scheduledJobs()).singleElement().satisfies((job) -> {
 				assertThat(job.job()).isEqualTo("recorder#everyThreeTenths");
@@ -99,9 +105,10 @@ class LeaderOnlyFiresTests {
 		runner().withUserConfiguration(ThreeTickers.class).run((context) -> {
 			Membership membership = context.getBean(Membership.class);
 			ThreeTickers tickers = context.getBean(ThreeTickers.class);
-			// one ledger each: a fire of one bean never counts as another's, whatever their order
-			await().atMost(Duration.ofSeconds(10)).until(() -> tickers.ticks.values().stream()
-				.filter((fires) -> fires.size() >= 3).count() == 3);
+			// one ledger each: a fire of one bean never counts as another's, whatever
+			// their order
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> tickers.ticks.values().stream().filter((fires) -> fires.size() >= 3).count() == 3);
 			assertThat(membership.scheduledJobs()).extracting((job) -> job.job())
 				.containsExactlyInAnyOrder("first#tick", "second#tick", "third#tick");
 		});

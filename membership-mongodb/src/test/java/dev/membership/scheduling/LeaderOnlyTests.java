@@ -56,13 +56,11 @@ class LeaderOnlyTests {
 
 	private static final AtomicInteger databases = new AtomicInteger();
 
-
-
 	private ApplicationContextRunner runner(String database, String nodeId) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
-					MembershipMetricsAutoConfiguration.class))
+					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class, MembershipMetricsAutoConfiguration.class))
 			.withUserConfiguration(Jobs.class)
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/" + database, "membership.node-id=" + nodeId,
 					"membership.advertised-address=127.0.0.1:" + (9000 + nodeId.hashCode() % 100),
@@ -85,7 +83,8 @@ class LeaderOnlyTests {
 				for (int i = 0; i < 1000; i++) {
 					jobs.purge();
 				}
-				// the background loop issues commands on its own threads; none may come from the calling thread
+				// the background loop issues commands on its own threads; none may come
+				// from the calling thread
 				assertThat(commands.onThisThread() - before).as("driver commands per 1000 calls").isZero();
 			}
 			AssertableApplicationContext leader = nodes.stream()
@@ -96,10 +95,14 @@ class LeaderOnlyTests {
 				int expected = (node == leader) ? 1000 : 0;
 				assertThat(node.getBean(Jobs.class).purges()).isEqualTo(expected);
 				MeterRegistry registry = node.getBean(MeterRegistry.class);
-				double skipped = registry.counter("membership.leader.only.executions", "group", "default", "method",
-						"Jobs.purge", "outcome", "skipped").count();
-				double executed = registry.counter("membership.leader.only.executions", "group", "default", "method",
-						"Jobs.purge", "outcome", "executed").count();
+				double skipped = registry
+					.counter("membership.leader.only.executions", "group", "default", "method", "Jobs.purge", "outcome",
+							"skipped")
+					.count();
+				double executed = registry
+					.counter("membership.leader.only.executions", "group", "default", "method", "Jobs.purge", "outcome",
+							"executed")
+					.count();
 				assertThat(skipped).isEqualTo(1000 - expected);
 				assertThat(executed).isEqualTo(expected);
 			}
@@ -111,7 +114,8 @@ class LeaderOnlyTests {
 		String db = "leaderonly" + databases.incrementAndGet();
 		runner(db, "x").run((x) -> runner(db, "y").run((y) -> {
 			await().atMost(Duration.ofSeconds(5))
-				.until(() -> x.getBean(Membership.class).isLeader("default") ^ y.getBean(Membership.class).isLeader("default"));
+				.until(() -> x.getBean(Membership.class).isLeader("default")
+						^ y.getBean(Membership.class).isLeader("default"));
 			AssertableApplicationContext leader = x.getBean(Membership.class).isLeader("default") ? x : y;
 			AssertableApplicationContext follower = (leader == x) ? y : x;
 			Jobs onFollower = follower.getBean(Jobs.class);
@@ -126,8 +130,10 @@ class LeaderOnlyTests {
 			assertThat(onLeader.flag()).isTrue();
 			assertThat(onLeader.epochFromContext()).isEqualTo(epoch);
 			assertThat(LeaderContext.isActive()).isFalse(); // only inside the call
-			assertThat(leader.getBean(Membership.class).runIfLeader("default", () -> { })).isTrue();
-			assertThat(follower.getBean(Membership.class).runIfLeader("default", () -> { })).isFalse();
+			assertThat(leader.getBean(Membership.class).runIfLeader("default", () -> {
+			})).isTrue();
+			assertThat(follower.getBean(Membership.class).runIfLeader("default", () -> {
+			})).isFalse();
 		}));
 	}
 
@@ -140,7 +146,8 @@ class LeaderOnlyTests {
 			await().atMost(Duration.ofSeconds(5)).until(() -> membership.isLeader("reports"));
 			assertThat(context.getBean(ClassLevelJobs.class).nightly()).isEqualTo("ran");
 			context.getBean(ClusterOperations.class).resign(new Resign("reports", Requester.of("test")));
-			// on a node that does not lead, the class's own methods are skipped but Object's are not
+			// on a node that does not lead, the class's own methods are skipped but
+			// Object's are not
 			assertThat(context.getBean(ClassLevelJobs.class).nightly()).isNull();
 			assertThat(context.getBean(ClassLevelJobs.class).toString()).contains("ClassLevelJobs");
 		});
@@ -169,7 +176,8 @@ class LeaderOnlyTests {
 		AtomicReference<Boolean> interruptedAfterwards = new AtomicReference<>();
 		Thread runner = new Thread(() -> {
 			outcome.set(jobs.longRunning());
-			// the thread may go back to a pool: the interrupt the term sent must not outlive the call
+			// the thread may go back to a pool: the interrupt the term sent must not
+			// outlive the call
 			interruptedAfterwards.set(Thread.currentThread().isInterrupted());
 		});
 		runner.start();
@@ -264,7 +272,8 @@ class LeaderOnlyTests {
 				return "finished";
 			}
 			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt(); // as well-behaved code does: the flag stays set until the guard
+				// as well-behaved code does: the flag stays set until the guard
+				Thread.currentThread().interrupt();
 				return "interrupted";
 			}
 		}
@@ -280,7 +289,10 @@ class LeaderOnlyTests {
 
 	}
 
-	/** Counts the driver's commands per issuing thread (the sync driver sends on the caller's thread). */
+	/**
+	 * Counts the driver's commands per issuing thread (the sync driver sends on the
+	 * caller's thread).
+	 */
 	static class CommandCounter implements CommandListener {
 
 		private final Map<Thread, AtomicLong> byThread = new ConcurrentHashMap<>();

@@ -34,9 +34,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code @ForEachOwnedPartition(concurrency = n)}: a node's partitions run at most n at once, each under its own term
- * on a thread of the starter's, and the call returns once all ended. Runs meet at a latch or barrier that opens only
- * when enough of them run at the same time, so a sequential run would fail the test rather than merely be slower.
+ * {@code @ForEachOwnedPartition(concurrency = n)}: a node's partitions run at most n at
+ * once, each under its own term on a thread of the starter's, and the call returns once
+ * all ended. Runs meet at a latch or barrier that opens only when enough of them run at
+ * the same time, so a sequential run would fail the test rather than merely be slower.
  */
 @ExtendWith(FastPolling.class)
 class ParallelPartitionRunsTests {
@@ -49,7 +50,8 @@ class ParallelPartitionRunsTests {
 	private ApplicationContextRunner solo() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class))
+					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class))
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/parallel" + databases.incrementAndGet(),
 					"membership.node-id=solo", "membership.advertised-address=127.0.0.1:9199",
 					"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
@@ -71,7 +73,8 @@ class ParallelPartitionRunsTests {
 			assertThat(jobs.met()).as("every run saw the other five running").isEqualTo(6);
 			((WorkRegistry) membership).ownedTerms("tenants")
 				.forEach((term) -> assertThat(jobs.runs()).containsEntry(term.partition().getAsInt(), term.epoch()));
-			assertThat(jobs.threads().values()).allSatisfy((name) -> assertThat(name).startsWith("membership-partition-"));
+			assertThat(jobs.threads().values())
+				.allSatisfy((name) -> assertThat(name).startsWith("membership-partition-"));
 			assertThat(jobs.open()).as("no run still open after the call returned").isZero();
 		});
 	}
@@ -111,10 +114,10 @@ class ParallelPartitionRunsTests {
 
 	@Test
 	void aConcurrencyBelowOneFailsStartup() {
-		solo().withBean(NoneAtATime.class).run((ctx) -> assertThat(ctx.getStartupFailure())
-			.hasRootCauseInstanceOf(GuardMisuseException.class)
-			.rootCause()
-			.hasMessageContaining("has concurrency 0"));
+		solo().withBean(NoneAtATime.class)
+			.run((ctx) -> assertThat(ctx.getStartupFailure()).hasRootCauseInstanceOf(GuardMisuseException.class)
+				.rootCause()
+				.hasMessageContaining("has concurrency 0"));
 	}
 
 	static class AllAtOnce {
@@ -181,7 +184,8 @@ class ParallelPartitionRunsTests {
 		@ForEachOwnedPartition(group = "tenants", concurrency = 2)
 		public void rollup() throws Exception {
 			this.most.accumulateAndGet(this.running.incrementAndGet(), Math::max);
-			this.pairs.await(10, TimeUnit.SECONDS); // a pair runs together, or this times out
+			// a pair runs together, or this times out
+			this.pairs.await(10, TimeUnit.SECONDS);
 			this.running.decrementAndGet();
 			this.runs.incrementAndGet();
 		}

@@ -36,10 +36,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Reactive {@code @Scheduled(fixedRate)} methods, {@code @LeaderOnly} and {@code @ForEachOwnedPartition}: their tasks
- * come off Spring's scheduler and each fire subscribes once to the method's pipeline, registered under the fire's term,
- * with the fire in Reactor's context and in {@code LeaderContext} while the pipeline is made; each fire's end (the
- * pipeline's completion) is recorded in its lease.
+ * Reactive {@code @Scheduled(fixedRate)} methods, {@code @LeaderOnly} and
+ * {@code @ForEachOwnedPartition}: their tasks come off Spring's scheduler and each fire
+ * subscribes once to the method's pipeline, registered under the fire's term, with the
+ * fire in Reactor's context and in {@code LeaderContext} while the pipeline is made; each
+ * fire's end (the pipeline's completion) is recorded in its lease.
  */
 @ExtendWith(FastPolling.class)
 class ReactiveFiresTests {
@@ -53,8 +54,8 @@ class ReactiveFiresTests {
 	void eachFireSubscribesOnceToThePipelineWithItsFireInReactorsContext() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
-					TaskSchedulingAutoConfiguration.class))
+					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+					LeaderOnlyAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/reactivefires" + databases.incrementAndGet(),
 					"membership.node-id=n1", "membership.advertised-address=127.0.0.1:9001",
 					"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
@@ -62,7 +63,8 @@ class ReactiveFiresTests {
 			.withUserConfiguration(Jobs.class)
 			.run((context) -> {
 				Runs runs = context.getBean(Runs.class);
-				await().atMost(Duration.ofSeconds(10)).until(() -> runs.leader.size() >= 3 && runs.partitions.size() >= 6);
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> runs.leader.size() >= 3 && runs.partitions.size() >= 6);
 				assertThat(runs.leader).doesNotHaveDuplicates()
 					.allSatisfy((fire) -> assertThat(fire.toEpochMilli() % 300).isZero());
 				assertThat(runs.partitions).doesNotHaveDuplicates()
@@ -70,16 +72,18 @@ class ReactiveFiresTests {
 				assertThat(runs.partitions.stream().map((run) -> run.substring(0, 1)).distinct()).hasSize(2);
 				assertThat(runs.assembled).as("the fire in LeaderContext while the pipeline is made").isEmpty();
 				MembershipStore store = context.getBean(MembershipStore.class);
-				await().atMost(Duration.ofSeconds(2)).until(() -> store.findLease("default")
-					.orElseThrow()
-					.fires()
-					.stream()
-					.anyMatch((mark) -> mark.job().equals("recorder#leaderOnly") && mark.ended()));
-				await().atMost(Duration.ofSeconds(2)).until(() -> store.findLease("t#1")
-					.orElseThrow()
-					.fires()
-					.stream()
-					.anyMatch((mark) -> mark.job().equals("recorder#perPartition") && mark.ended()));
+				await().atMost(Duration.ofSeconds(2))
+					.until(() -> store.findLease("default")
+						.orElseThrow()
+						.fires()
+						.stream()
+						.anyMatch((mark) -> mark.job().equals("recorder#leaderOnly") && mark.ended()));
+				await().atMost(Duration.ofSeconds(2))
+					.until(() -> store.findLease("t#1")
+						.orElseThrow()
+						.fires()
+						.stream()
+						.anyMatch((mark) -> mark.job().equals("recorder#perPartition") && mark.ended()));
 				assertThat(context.getBean(Membership.class).scheduledJobs()).hasSize(3);
 			});
 	}

@@ -19,15 +19,19 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The MongoDB wire-protocol stand-in on 127.0.0.1 and a free port, which can be taken down and brought back on the
- * same port with its data (a database outage). As a static {@code @RegisterExtension} field it closes after the class,
- * and starts again before the next one that shares the field (a subclass that runs the same tests on another stack).
+ * The MongoDB wire-protocol stand-in on 127.0.0.1 and a free port, which can be taken
+ * down and brought back on the same port with its data (a database outage). As a static
+ * {@code @RegisterExtension} field it closes after the class, and starts again before the
+ * next one that shares the field (a subclass that runs the same tests on another stack).
  */
 public final class EmbeddedMongo implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
 	private final MongoBackend data = new MemoryBackend();
 
-	/** The server closes its backend on shutdown; an outage must not lose the data, so close() is ignored. */
+	/**
+	 * The server closes its backend on shutdown; an outage must not lose the data, so
+	 * close() is ignored.
+	 */
 	private final MongoBackend backend = (MongoBackend) Proxy.newProxyInstance(MongoBackend.class.getClassLoader(),
 			new Class<?>[] { MongoBackend.class }, (proxy, method, args) -> {
 				if (method.getName().equals("close") && method.getParameterCount() == 0) {
@@ -58,10 +62,14 @@ public final class EmbeddedMongo implements AutoCloseable, BeforeAllCallback, Af
 		}
 	}
 
-	/** Stops listening and drops every open connection; the data stays for {@link #start()}. */
+	/**
+	 * Stops listening and drops every open connection; the data stays for
+	 * {@link #start()}.
+	 */
 	public synchronized void stop() {
 		if (this.server != null) {
-			this.server.shutdownNow(); // closes client connections too; the backend (the data) stays
+			// closes client connections too; the backend (the data) stays
+			this.server.shutdownNow();
 			this.server = null;
 		}
 	}

@@ -23,8 +23,9 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.mongo.MongoStores;
 
 /**
- * Plain-Java nodes in this JVM on one embedded server, each with its own client (as separate processes would have),
- * its own fault-injectable view of the store, and short timings. All nodes report to one {@link LeadershipRecorder}.
+ * Plain-Java nodes in this JVM on one embedded server, each with its own client (as
+ * separate processes would have), its own fault-injectable view of the store, and short
+ * timings. All nodes report to one {@link LeadershipRecorder}.
  */
 public final class TestCluster implements AutoCloseable {
 
@@ -71,7 +72,10 @@ public final class TestCluster implements AutoCloseable {
 		}
 	}
 
-	/** Nodes tell each other of released leases at once, as LeadershipNotices does over HTTP. */
+	/**
+	 * Nodes tell each other of released leases at once, as LeadershipNotices does over
+	 * HTTP.
+	 */
 	public TestCluster withNotices() {
 		this.notices = true;
 		return this;
@@ -101,14 +105,18 @@ public final class TestCluster implements AutoCloseable {
 		});
 	}
 
-	/** A node whose events also go to {@code listener}, after the cluster's own recording. */
+	/**
+	 * A node whose events also go to {@code listener}, after the cluster's own recording.
+	 */
 	public MembershipNode start(String nodeId, MembershipEventListener listener) {
 		MembershipNode node = create(nodeId, nodeId, listener);
 		node.start();
 		return node;
 	}
 
-	/** A second process started with the same node id by mistake; the first keeps running. */
+	/**
+	 * A second process started with the same node id by mistake; the first keeps running.
+	 */
 	public MembershipNode createTwin(String nodeId) {
 		return create(nodeId, nodeId + "#twin", (event) -> {
 		});
@@ -127,8 +135,7 @@ public final class TestCluster implements AutoCloseable {
 		List<MembershipEvent> received = new CopyOnWriteArrayList<>();
 		MembershipNodeBuilder builder = MembershipNode.builder(settings.build(), store);
 		this.nodeCustomizer.accept(builder);
-		MembershipNode node = builder
-			.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
+		MembershipNode node = builder.advertisedAddress("127.0.0.1:" + (10000 + Math.abs(nodeId.hashCode() % 10000)))
 			.observer(this.recorder)
 			.noticeChannel(new NoticeChannel() {
 
@@ -139,7 +146,8 @@ public final class TestCluster implements AutoCloseable {
 
 				@Override
 				public void letGo(Map<String, Long> leases, String successor) {
-					// as LeadershipNotices does: what the node let go of, told to the others as the node says it
+					// as LeadershipNotices does: what the node let go of, told to the
+					// others as the node says it
 					if (TestCluster.this.notices) {
 						leases.forEach((lease, epoch) -> tellOthers(key, lease, epoch, nodeId, successor));
 					}

@@ -13,7 +13,10 @@ import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
 
-/** A service that runs as several instances: one leads, all know each other, they tell each other things. */
+/**
+ * A service that runs as several instances: one leads, all know each other, they tell
+ * each other things.
+ */
 @SpringBootApplication
 @EnableScheduling
 public class SampleApplication {
@@ -32,8 +35,8 @@ public class SampleApplication {
 
 	@EventListener
 	void revoked(LeaderRevokedEvent event) {
-		log.info("REVOKED: this node ({}) no longer leads group '{}' (epoch {}): {}", event.observerNodeId(), event.group(),
-				event.epoch(), event.reason());
+		log.info("REVOKED: this node ({}) no longer leads group '{}' (epoch {}): {}", event.observerNodeId(),
+				event.group(), event.epoch(), event.reason());
 	}
 
 	@EventListener

@@ -14,7 +14,10 @@ public final class SampleTables {
 	private SampleTables() {
 	}
 
-	/** Runs {@code ddl} (CREATE ... IF NOT EXISTS); nodes starting at once may race in the catalog: tried again. */
+	/**
+	 * Runs {@code ddl} (CREATE ... IF NOT EXISTS); nodes starting at once may race in the
+	 * catalog: tried again.
+	 */
 	public static void create(JdbcClient jdbc, String... ddl) {
 		for (String statement : ddl) {
 			try {

@@ -2,7 +2,10 @@ package dev.membership.sample;
 
 import java.time.Duration;
 
-/** Stands for the real work of a sample job: sleeps {@code duration} (zero: nothing), keeping an interrupt. */
+/**
+ * Stands for the real work of a sample job: sleeps {@code duration} (zero: nothing),
+ * keeping an interrupt.
+ */
 public final class StandInWork {
 
 	private StandInWork() {

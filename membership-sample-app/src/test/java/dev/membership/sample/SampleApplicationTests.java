@@ -22,10 +22,9 @@ import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "sample.operator.password=" + SampleApplicationTests.PASSWORD,
-				"membership.renewal-interval=100ms",
-				"membership.lease-duration=500ms", "membership.liveness-window=300ms",
-				"sample.housekeeping.interval=100ms", "sample.items.interval=50ms", "sample.items.lifetime=100ms",
-				"sample.tenants.interval=100ms" })
+				"membership.renewal-interval=100ms", "membership.lease-duration=500ms",
+				"membership.liveness-window=300ms", "sample.housekeeping.interval=100ms", "sample.items.interval=50ms",
+				"sample.items.lifetime=100ms", "sample.tenants.interval=100ms" })
 @Import(TestDatabase.InContext.class)
 class SampleApplicationTests {
 
@@ -79,10 +78,12 @@ class SampleApplicationTests {
 		JsonNode owners = this.json.readTree(get("/actuator/cluster").body()).get("partitions").get("tenants");
 		assertThat(owners.get("count").asInt()).isEqualTo(8);
 		assertThat(owners.get("owners").get("5").get("nodeId").asString()).isEqualTo(this.membership.nodeId());
-		// each partition's latest run under its owner's epoch now: a partition another test released and this node
-		// took again (a new epoch) shows its run of the old one until the next run ends
-		await().atMost(Duration.ofSeconds(10)).until(() -> finishedTenantRuns().size() == 8
-				&& finishedTenantRuns().values().stream().allMatch(this::underTheOwnersEpoch));
+		// each partition's latest run under its owner's epoch now: a partition another
+		// test released and this node took again (a new epoch) shows its run of the old
+		// one until the next run ends
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> finishedTenantRuns().size() == 8
+					&& finishedTenantRuns().values().stream().allMatch(this::underTheOwnersEpoch));
 		for (JsonNode run : finishedTenantRuns().values()) {
 			assertThat(run.propertyNames()).containsExactlyInAnyOrder("nodeId", "partition", "epoch", "startedAt",
 					"endedAt", "accepted");
@@ -100,8 +101,7 @@ class SampleApplicationTests {
 			throws Exception {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.partitions("tenants").owned().size() == 8);
 		long epoch = this.membership.partitions("tenants").owners().get(3).epoch();
-		HttpResponse<String> released = post("/actuator/cluster/release",
-				"{\"group\": \"tenants\", \"partition\": 3}");
+		HttpResponse<String> released = post("/actuator/cluster/release", "{\"group\": \"tenants\", \"partition\": 3}");
 		assertThat(released.statusCode()).as(released.body()).isEqualTo(200);
 		assertThat(this.json.readTree(released.body()))
 			.isEqualTo(this.json.readTree("{\"group\": \"tenants\", \"partition\": 3, \"resigned\": true}"));
@@ -116,10 +116,11 @@ class SampleApplicationTests {
 
 	@Test
 	void theRunHistoryAnswersWhichNodeRanAJobUnderWhichEpochAndHowItEnded() throws Exception {
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.json
-			.readTree(get("/actuator/cluster/runs?job=housekeeping%23purgeExpired&limit=5").body())
-			.get("runs")
-			.size() > 0);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.json
+				.readTree(get("/actuator/cluster/runs?job=housekeeping%23purgeExpired&limit=5").body())
+				.get("runs")
+				.size() > 0);
 		JsonNode runs = this.json.readTree(get("/actuator/cluster/runs?job=housekeeping%23purgeExpired&limit=5").body())
 			.get("runs");
 		assertThat(runs.size()).isBetween(1, 5);
@@ -131,10 +132,10 @@ class SampleApplicationTests {
 		assertThat(run.get("partition").isNull()).isTrue();
 		assertThat(run.get("nodeId").asString()).isEqualTo(this.membership.nodeId());
 		assertThat(run.get("epoch").asLong()).isPositive();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.json
-			.readTree(get("/actuator/cluster/runs?group=tenants&partition=3&limit=1").body())
-			.get("runs")
-			.size() == 1);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.json.readTree(get("/actuator/cluster/runs?group=tenants&partition=3&limit=1").body())
+				.get("runs")
+				.size() == 1);
 		HttpResponse<String> tooMany = send("/actuator/cluster/runs?limit=5000");
 		assertThat(tooMany.statusCode()).isEqualTo(400);
 		assertThat(tooMany.body()).contains("limit 1 to 1000");
@@ -150,12 +151,14 @@ class SampleApplicationTests {
 		assertThat(answer.get("nodeId").asString()).isEqualTo(this.membership.nodeId());
 		assertThat(answer.get("drained").asBoolean()).isTrue();
 		assertThat(answer.get("handingOver").toString()).contains("\"default\"", "\"tenants#0\"");
-		await().atMost(Duration.ofSeconds(5)).until(() -> !this.membership.isLeader("default")
-				&& this.membership.partitions("tenants").owned().isEmpty());
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> !this.membership.isLeader("default")
+					&& this.membership.partitions("tenants").owned().isEmpty());
 		assertThat(get("/actuator/health").body()).contains("\"drained\":true");
 
-		// the action is in the history, with the node that carried it out and who asked from where (this node's: the
-		// embedded database's file keeps the history of earlier runs of this test)
+		// the action is in the history, with the node that carried it out and who asked
+		// from where (this node's: the embedded database's file keeps the history of
+		// earlier runs of this test)
 		String drains = "/actuator/cluster/runs?job=operator%23drain&node=" + this.membership.nodeId();
 		JsonNode recorded = await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.json.readTree(get(drains).body()).get("runs"), (runs) -> runs.size() == 1)
@@ -165,8 +168,9 @@ class SampleApplicationTests {
 
 		HttpResponse<String> undrained = post("/actuator/cluster/undrain", "");
 		assertThat(this.json.readTree(undrained.body()).get("drained").asBoolean()).isFalse();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.membership.isLeader("default")
-				&& this.membership.partitions("tenants").owned().size() == 8);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.membership.isLeader("default")
+					&& this.membership.partitions("tenants").owned().size() == 8);
 
 		HttpResponse<String> refused = post("/actuator/cluster/handover",
 				"{\"group\": \"default\", \"to\": \"nobody\"}");
@@ -184,8 +188,9 @@ class SampleApplicationTests {
 		HttpResponse<String> pinned = post("/actuator/cluster/pin",
 				"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"" + this.membership.nodeId() + "\"}");
 		assertThat(this.json.readTree(pinned.body()).get("pinned").asBoolean()).as(pinned.body()).isTrue();
-		await().atMost(Duration.ofSeconds(5)).until(() -> post("/actuator/cluster/unpin",
-				"{\"group\": \"tenants\", \"partition\": 3}").statusCode() == 200);
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> post("/actuator/cluster/unpin", "{\"group\": \"tenants\", \"partition\": 3}")
+				.statusCode() == 200);
 		assertThat(post("/actuator/cluster/move", "{\"group\": \"tenants\", \"partition\": 99, \"to\": \"x\"}")
 			.statusCode()).isEqualTo(400);
 	}
@@ -203,7 +208,8 @@ class SampleApplicationTests {
 		assertThat(this.membership.status().drained()).isFalse();
 		assertThat(get("/actuator/cluster").statusCode()).isEqualTo(200);
 		assertThat(get("/actuator/cluster/runs").statusCode()).isEqualTo(200);
-		// Boot's MongoDB check cannot ask the embedded stand-in: the health the sample can check, UP with its cluster
+		// Boot's MongoDB check cannot ask the embedded stand-in: the health the sample
+		// can check, UP with its cluster
 		HttpResponse<String> health = get("/actuator/health");
 		JsonNode status = this.json.readTree(health.body());
 		assertThat(status.get("status").asString()).as(health.body()).isEqualTo("UP");

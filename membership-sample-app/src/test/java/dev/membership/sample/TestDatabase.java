@@ -8,9 +8,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistrar;
 
 /**
- * The sample's own data (items, runs) in an embedded stand-in on 127.0.0.1 and a free port, one per application
- * context: import {@link InContext}, and it starts with the context and closes with it, after the scheduler has
- * stopped (a database closed under a running context makes its jobs wait out the driver's timeouts at shutdown).
+ * The sample's own data (items, runs) in an embedded stand-in on 127.0.0.1 and a free
+ * port, one per application context: import {@link InContext}, and it starts with the
+ * context and closes with it, after the scheduler has stopped (a database closed under a
+ * running context makes its jobs wait out the driver's timeouts at shutdown).
  */
 public final class TestDatabase implements AutoCloseable {
 

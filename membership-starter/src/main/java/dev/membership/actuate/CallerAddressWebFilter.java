@@ -12,9 +12,10 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * Puts a {@code POST}'s remote address into its Reactor context, where {@link ReactiveClusterWebEndpointExtension}
- * reads who called an operator's action from (behind a proxy, the address {@code server.forward-headers-strategy}
- * makes it). Nothing else is read or kept.
+ * Puts a {@code POST}'s remote address into its Reactor context, where
+ * {@link ReactiveClusterWebEndpointExtension} reads who called an operator's action from
+ * (behind a proxy, the address {@code server.forward-headers-strategy} makes it). Nothing
+ * else is read or kept.
  */
 public class CallerAddressWebFilter implements WebFilter {
 

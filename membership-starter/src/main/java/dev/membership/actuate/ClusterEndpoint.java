@@ -32,18 +32,20 @@ import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunQuery;
 
 /**
- * {@code /actuator/cluster}: the cluster as this node sees it (read, from memory: no database call), the cluster's run
- * history ({@code /actuator/cluster/runs}, one read of the history), and the operators' commands
- * ({@code POST /actuator/cluster/<action>}, {@link ClusterOperations}). The writes are closed by default, as Spring
- * Boot's disruptive endpoints are: {@code management.endpoint.cluster.access=unrestricted} opens them (put them behind
- * authentication first); the reads answer wherever the endpoint is exposed.
+ * {@code /actuator/cluster}: the cluster as this node sees it (read, from memory: no
+ * database call), the cluster's run history ({@code /actuator/cluster/runs}, one read of
+ * the history), and the operators' commands ({@code POST /actuator/cluster/<action>},
+ * {@link ClusterOperations}). The writes are closed by default, as Spring Boot's
+ * disruptive endpoints are: {@code management.endpoint.cluster.access=unrestricted} opens
+ * them (put them behind authentication first); the reads answer wherever the endpoint is
+ * exposed.
  */
 @Endpoint(id = "cluster", defaultAccess = Access.READ_ONLY)
 public class ClusterEndpoint {
 
 	/**
-	 * The operators' actions, {@code POST /actuator/cluster/<action>}, in the order the reference lists them: one to
-	 * one onto {@link ClusterOperations}.
+	 * The operators' actions, {@code POST /actuator/cluster/<action>}, in the order the
+	 * reference lists them: one to one onto {@link ClusterOperations}.
 	 */
 	public static final List<String> ACTIONS = List.of("resign", "release", "drain", "undrain", "handover", "move",
 			"pin", "unpin", "pause", "resume");
@@ -62,8 +64,9 @@ public class ClusterEndpoint {
 	}
 
 	/**
-	 * With {@code history}, {@code GET /actuator/cluster/runs} reads the cluster's run history; without
-	 * {@code operations} (an application's own {@link Membership} that has none), every write is refused saying so.
+	 * With {@code history}, {@code GET /actuator/cluster/runs} reads the cluster's run
+	 * history; without {@code operations} (an application's own {@link Membership} that
+	 * has none), every write is refused saying so.
 	 */
 	public ClusterEndpoint(Membership membership, @Nullable ClusterOperations operations,
 			@Nullable RunHistoryStore history) {
@@ -132,10 +135,12 @@ public class ClusterEndpoint {
 	}
 
 	/**
-	 * {@code /actuator/cluster/runs}: the cluster's runs, newest first, as the run history has them (one database
-	 * read); every filter optional, {@code since} an ISO-8601 instant, {@code limit} 1 to 1000 (100 by default).
-	 * Null (404) for any other path.
-	 * @throws InvalidEndpointRequestException for a filter that cannot be read, or when this node keeps no history
+	 * {@code /actuator/cluster/runs}: the cluster's runs, newest first, as the run
+	 * history has them (one database read); every filter optional, {@code since} an
+	 * ISO-8601 instant, {@code limit} 1 to 1000 (100 by default). Null (404) for any
+	 * other path.
+	 * @throws InvalidEndpointRequestException for a filter that cannot be read, or when
+	 * this node keeps no history
 	 */
 	@ReadOperation
 	public @Nullable RunHistoryDescriptor runs(@Selector String path, @Nullable String job, @Nullable String group,
@@ -173,17 +178,20 @@ public class ClusterEndpoint {
 	}
 
 	/**
-	 * An operator's action through this node, {@code POST /actuator/cluster/<action>}, one to one onto
-	 * {@link ClusterOperations}: {@code resign} ({@code {"group": "reports"}}; without a group, {@code default}),
-	 * {@code release} ({@code {"group": "tenants", "partition": 3}}), {@code drain} and {@code undrain} (no body),
-	 * {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's leader), and, sent to the
-	 * coordinator (the leader of {@code default}), {@code move} and {@code pin} ({@code {"group": "tenants",
-	 * "partition": 3, "to": "n2"}}), {@code unpin} ({@code {"group": "tenants", "partition": 3}}), {@code pause}
-	 * ({@code {"duration": "10m"}}) and {@code resume}. Recorded with the principal that asked ({@code anonymous}
-	 * without one). Closed unless the application opens the endpoint's writes
-	 * ({@code management.endpoint.cluster.access=unrestricted}). Null (404) for any other action.
-	 * @throws InvalidEndpointRequestException for a request that lacks what its action needs, or an action the node
-	 * refuses, with the reason
+	 * An operator's action through this node, {@code POST /actuator/cluster/<action>},
+	 * one to one onto {@link ClusterOperations}: {@code resign} ({@code {"group":
+	 * "reports"}}; without a group, {@code default}), {@code release} ({@code {"group":
+	 * "tenants", "partition": 3}}), {@code drain} and {@code undrain} (no body),
+	 * {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's
+	 * leader), and, sent to the coordinator (the leader of {@code default}), {@code move}
+	 * and {@code pin} ({@code {"group": "tenants", "partition": 3, "to": "n2"}}),
+	 * {@code unpin} ({@code {"group": "tenants", "partition": 3}}), {@code pause}
+	 * ({@code {"duration": "10m"}}) and {@code resume}. Recorded with the principal that
+	 * asked ({@code anonymous} without one). Closed unless the application opens the
+	 * endpoint's writes ({@code management.endpoint.cluster.access=unrestricted}). Null
+	 * (404) for any other action.
+	 * @throws InvalidEndpointRequestException for a request that lacks what its action
+	 * needs, or an action the node refuses, with the reason
 	 */
 	@WriteOperation
 	public @Nullable OperationResponseBody act(@Selector String action, @Nullable String group,

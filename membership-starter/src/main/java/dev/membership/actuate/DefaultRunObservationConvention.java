@@ -6,15 +6,19 @@ import dev.membership.spi.RunInfo;
 import dev.membership.spi.RunOutcome;
 
 /**
- * {@code membership.run}: one observation per run, so a timer {@code membership.run} (and a span where tracing is
- * on), named after the job. Low-cardinality keys: {@code group}, {@code job} ({@code bean#method}), {@code outcome}
- * ({@code success}, {@code error}, {@code interrupted}), and {@code partition} (the number for a partitioned group of
- * at most {@value #MAX_TAGGED_PARTITIONS} partitions, {@code many} for a larger one, {@code none} for a plain group).
- * High-cardinality keys: {@code node} and {@code epoch}.
+ * {@code membership.run}: one observation per run, so a timer {@code membership.run} (and
+ * a span where tracing is on), named after the job. Low-cardinality keys: {@code group},
+ * {@code job} ({@code bean#method}), {@code outcome} ({@code success}, {@code error},
+ * {@code interrupted}), and {@code partition} (the number for a partitioned group of at
+ * most {@value #MAX_TAGGED_PARTITIONS} partitions, {@code many} for a larger one,
+ * {@code none} for a plain group). High-cardinality keys: {@code node} and {@code epoch}.
  */
 public class DefaultRunObservationConvention implements RunObservationConvention {
 
-	/** Partitioned groups with more partitions than this tag their runs' partition as {@code many}. */
+	/**
+	 * Partitioned groups with more partitions than this tag their runs' partition as
+	 * {@code many}.
+	 */
 	public static final int MAX_TAGGED_PARTITIONS = 32;
 
 	@Override

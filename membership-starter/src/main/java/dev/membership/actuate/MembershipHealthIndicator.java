@@ -12,8 +12,9 @@ import dev.membership.Membership;
 import dev.membership.MembershipStatus;
 
 /**
- * UP while this node's heartbeats are current; DOWN once it has not reached the store for longer than the liveness
- * window (other nodes then count it as dead); UNKNOWN while it has not heartbeated yet.
+ * UP while this node's heartbeats are current; DOWN once it has not reached the store for
+ * longer than the liveness window (other nodes then count it as dead); UNKNOWN while it
+ * has not heartbeated yet.
  */
 public class MembershipHealthIndicator extends AbstractHealthIndicator {
 
@@ -74,7 +75,10 @@ public class MembershipHealthIndicator extends AbstractHealthIndicator {
 		}
 	}
 
-	/** A hung run as health shows it: the node stays UP (its membership is fine), and says which run hangs. */
+	/**
+	 * A hung run as health shows it: the node stays UP (its membership is fine), and says
+	 * which run hangs.
+	 */
 	private static Map<String, Object> hungRun(MembershipStatus.HungRun run) {
 		Map<String, Object> detail = new LinkedHashMap<>();
 		detail.put("job", run.job());

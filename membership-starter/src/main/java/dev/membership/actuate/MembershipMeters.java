@@ -31,8 +31,9 @@ import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.spi.MembershipStore;
 
 /**
- * Every metric operators should watch. Tag values are bounded: groups (configured or annotated), outcomes, store
- * operations, {@code @LeaderOnly} methods, and member node ids (their gauges go when the member's document goes).
+ * Every metric operators should watch. Tag values are bounded: groups (configured or
+ * annotated), outcomes, store operations, {@code @LeaderOnly} methods, and member node
+ * ids (their gauges go when the member's document goes).
  */
 public class MembershipMeters
 		implements ElectionMetrics, LeaderOnlyExecutionListener, BroadcastMetrics, MembershipEventListener {
@@ -75,7 +76,9 @@ public class MembershipMeters
 		this.partitions.onEvent(event);
 	}
 
-	/** Picks up new groups and the current member set; called on every membership event. */
+	/**
+	 * Picks up new groups and the current member set; called on every membership event.
+	 */
 	public void refresh() {
 		MeterRegistry r = this.registry;
 		Membership m = this.membership.get();
@@ -94,12 +97,14 @@ public class MembershipMeters
 					.description("1 when this node leads the group")
 					.tags("group", group)
 					.register(r);
-				Gauge.builder("membership.leader.epoch", m,
-						(x) -> x.leader(group).map((l) -> (double) l.epoch()).orElse(Double.NaN))
+				Gauge
+					.builder("membership.leader.epoch", m,
+							(x) -> x.leader(group).map((l) -> (double) l.epoch()).orElse(Double.NaN))
 					.description("Epoch (fencing token) of the group's current leader")
 					.tags("group", group)
 					.register(r);
-				// present at zero from the start, so rate() and alerts never see a missing series
+				// present at zero from the start, so rate() and alerts never see a
+				// missing series
 				for (AcquisitionOutcome outcome : AcquisitionOutcome.values()) {
 					zero(counter(ACQUISITIONS, "group", group, "outcome", outcome.name().toLowerCase()));
 				}
@@ -108,9 +113,11 @@ public class MembershipMeters
 				}
 			}
 		}
-		// this node only: another member's last heartbeat is known as of the roster's last write, too coarse to alert on
-		this.heartbeats.register(List.of(MultiGauge.Row.of(Tags.of("node", m.nodeId()), m,
-				MembershipMeters::lastHeartbeatSeconds)), true);
+		// this node only: another member's last heartbeat is known as of the roster's
+		// last write, too coarse to alert on
+		this.heartbeats.register(
+				List.of(MultiGauge.Row.of(Tags.of("node", m.nodeId()), m, MembershipMeters::lastHeartbeatSeconds)),
+				true);
 	}
 
 	private static double lastHeartbeatSeconds(Membership membership) {
@@ -188,7 +195,10 @@ public class MembershipMeters
 		return Counter.builder(meter.name).description(meter.description).tags(tags).register(this.registry);
 	}
 
-	/** A composite registry creates its children's meters on first use: touch it so the series exists. */
+	/**
+	 * A composite registry creates its children's meters on first use: touch it so the
+	 * series exists.
+	 */
 	private static void zero(Counter counter) {
 		counter.increment(0);
 	}
@@ -220,8 +230,9 @@ public class MembershipMeters
 			"Broadcast messages received");
 
 	/**
-	 * Records one store call's time; what the registry throws (an application's meter filter) stays here, so that a
-	 * call's own answer, a won lease say, is what the node gets.
+	 * Records one store call's time; what the registry throws (an application's meter
+	 * filter) stays here, so that a call's own answer, a won lease say, is what the node
+	 * gets.
 	 */
 	private void record(String operation, long nanos) {
 		try {
@@ -233,7 +244,8 @@ public class MembershipMeters
 		}
 		catch (RuntimeException ex) {
 			if (this.recordingFailed.compareAndSet(false, true)) {
-				log.warn("Could not record a membership store call's time (ignored; later failures are not logged)", ex);
+				log.warn("Could not record a membership store call's time (ignored; later failures are not logged)",
+						ex);
 			}
 		}
 	}

@@ -28,8 +28,9 @@ import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
 
 /**
- * {@code POST /actuator/cluster/<action>} onto {@link ClusterOperations}, one to one: each action's body becomes its
- * typed request, with who asked, and its answer the JSON the reference documents.
+ * {@code POST /actuator/cluster/<action>} onto {@link ClusterOperations}, one to one:
+ * each action's body becomes its typed request, with who asked, and its answer the JSON
+ * the reference documents.
  */
 final class OperatorCommands {
 
@@ -37,12 +38,16 @@ final class OperatorCommands {
 
 	/** Each action's body, for a refusal that says what to send. */
 	private static final Map<String, String> BODIES = Map.of("resign", "{\"group\": \"reports\"} (or none: default)",
-			"release", "{\"group\": \"tenants\", \"partition\": 3}", "handover", "{\"group\": \"reports\", \"to\": \"n2\"}",
-			"move", "{\"group\": \"tenants\", \"partition\": 3, \"to\": \"n2\"}", "pin",
+			"release", "{\"group\": \"tenants\", \"partition\": 3}", "handover",
+			"{\"group\": \"reports\", \"to\": \"n2\"}", "move",
+			"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"n2\"}", "pin",
 			"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"n2\"}", "unpin",
 			"{\"group\": \"tenants\", \"partition\": 3}", "pause", "{\"duration\": \"10m\"}");
 
-	/** Spring Security's stand-in for a caller who did not authenticate (WebFlux hands it over as the principal). */
+	/**
+	 * Spring Security's stand-in for a caller who did not authenticate (WebFlux hands it
+	 * over as the principal).
+	 */
 	private static final String ANONYMOUS_TOKEN = "org.springframework.security.authentication."
 			+ "AnonymousAuthenticationToken";
 
@@ -52,7 +57,10 @@ final class OperatorCommands {
 		this.operations = operations;
 	}
 
-	/** The body of {@code POST /actuator/cluster/<action>}: every field optional here, each action checks its own. */
+	/**
+	 * The body of {@code POST /actuator/cluster/<action>}: every field optional here,
+	 * each action checks its own.
+	 */
 	record Body(@Nullable String group, @Nullable Integer partition, @Nullable String to, @Nullable String duration) {
 	}
 
@@ -72,8 +80,8 @@ final class OperatorCommands {
 	}
 
 	/**
-	 * {@code request} as made from the body; one that lacks what its action needs never reaches the node, so it is
-	 * logged here, with who asked.
+	 * {@code request} as made from the body; one that lacks what its action needs never
+	 * reaches the node, so it is logged here, with who asked.
 	 */
 	private static <R> R made(String action, Requester by, Supplier<R> request) {
 		try {
@@ -95,18 +103,18 @@ final class OperatorCommands {
 			case "resign" -> resignation(operations.resign(made(action, by, () -> new Resign(
 					(body.group() != null && !body.group().isBlank()) ? body.group() : MembershipSettings.DEFAULT_GROUP,
 					by))));
-			case "release" -> resignation(operations
-				.release(made(action, by, () -> new Release(body.group(), partition(action, body), by))));
+			case "release" -> resignation(
+					operations.release(made(action, by, () -> new Release(body.group(), partition(action, body), by))));
 			case "drain" -> drain(operations.drain(new Drain(by)));
 			case "undrain" -> drain(operations.undrain(new Undrain(by)));
-			case "handover" -> handOver(
-					operations.handOver(made(action, by, () -> new HandOver(body.group(), body.to(), by))));
+			case "handover" ->
+				handOver(operations.handOver(made(action, by, () -> new HandOver(body.group(), body.to(), by))));
 			case "move" -> placement(operations
 				.move(made(action, by, () -> new Move(body.group(), partition(action, body), body.to(), by))));
 			case "pin" -> placement(operations
 				.pin(made(action, by, () -> new Pin(body.group(), partition(action, body), body.to(), by))));
-			case "unpin" -> placement(operations
-				.unpin(made(action, by, () -> new Unpin(body.group(), partition(action, body), by))));
+			case "unpin" -> placement(
+					operations.unpin(made(action, by, () -> new Unpin(body.group(), partition(action, body), by))));
 			case "pause" -> pause(operations.pause(made(action, by, () -> new Pause(duration(body), by))));
 			case "resume" -> pause(operations.resume(new Resume(by)));
 			default -> null;
@@ -123,8 +131,8 @@ final class OperatorCommands {
 
 	private static int partition(String action, Body body) {
 		if (body.partition() == null) {
-			throw new IllegalArgumentException("POST /actuator/cluster/" + action + " names the partition: "
-					+ BODIES.get(action));
+			throw new IllegalArgumentException(
+					"POST /actuator/cluster/" + action + " names the partition: " + BODIES.get(action));
 		}
 		return body.partition();
 	}
@@ -135,8 +143,8 @@ final class OperatorCommands {
 					? DurationStyle.detectAndParse(body.duration().strip()) : null;
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Cannot read the duration '" + body.duration() + "': "
-					+ BODIES.get("pause"));
+			throw new IllegalArgumentException(
+					"Cannot read the duration '" + body.duration() + "': " + BODIES.get("pause"));
 		}
 	}
 

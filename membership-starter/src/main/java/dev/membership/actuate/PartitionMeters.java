@@ -16,15 +16,19 @@ import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
 
 /**
- * The meters of partitioned groups: partitions owned, partitions moving in and out, and how long this node took to
- * hand a partition over (from the revocation, when its drain began, to the release of its lease), from the node's
- * events. Tags: the group, and the direction of a move.
+ * The meters of partitioned groups: partitions owned, partitions moving in and out, and
+ * how long this node took to hand a partition over (from the revocation, when its drain
+ * began, to the release of its lease), from the node's events. Tags: the group, and the
+ * direction of a move.
  */
 final class PartitionMeters {
 
 	private final MeterRegistry registry;
 
-	/** When each partition's hand-over began here, by {@code group#partition#epoch}, in this JVM's nanoseconds. */
+	/**
+	 * When each partition's hand-over began here, by {@code group#partition#epoch}, in
+	 * this JVM's nanoseconds.
+	 */
 	private final Map<String, Long> handingOver = new ConcurrentHashMap<>();
 
 	PartitionMeters(MeterRegistry registry) {
@@ -59,7 +63,9 @@ final class PartitionMeters {
 			}
 		}
 		if (this.handingOver.size() > 100_000) {
-			this.handingOver.clear(); // revoked but never released here (a crash of the lease): bounded all the same
+			// revoked but never released here (a crash of the lease): bounded all the
+			// same
+			this.handingOver.clear();
 		}
 	}
 

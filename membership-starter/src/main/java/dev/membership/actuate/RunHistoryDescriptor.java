@@ -10,8 +10,9 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import dev.membership.spi.RunRecord;
 
 /**
- * The body of {@code GET /actuator/cluster/runs}: runs of the whole cluster, newest first. Field names are an API:
- * keep them stable. Times are ISO-8601 strings in database time (each node's estimate of it).
+ * The body of {@code GET /actuator/cluster/runs}: runs of the whole cluster, newest
+ * first. Field names are an API: keep them stable. Times are ISO-8601 strings in database
+ * time (each node's estimate of it).
  *
  * @param runs the runs the query selected
  */
@@ -22,12 +23,15 @@ public record RunHistoryDescriptor(List<Run> runs) implements OperationResponseB
 	}
 
 	/**
-	 * One run: {@code job} is {@code bean#method}; {@code partition} null for a plain group; {@code endedAt} and
-	 * {@code outcome} null while it runs, or when its node died before it ended; {@code outcome} {@code success},
-	 * {@code error} or {@code interrupted}; {@code error} the exception's class and the first line of its message,
-	 * credentials taken out; {@code requestedBy} and {@code requestedFrom}, for an operator's action, who asked and
-	 * from where (null for a run); {@code fireAt}, for a scheduled fire, its instant in its schedule (null for any
-	 * other run); {@code outcome} {@code missed} or {@code skipped} for fires that did not run, {@code error} why.
+	 * One run: {@code job} is {@code bean#method}; {@code partition} null for a plain
+	 * group; {@code endedAt} and {@code outcome} null while it runs, or when its node
+	 * died before it ended; {@code outcome} {@code success}, {@code error} or
+	 * {@code interrupted}; {@code error} the exception's class and the first line of its
+	 * message, credentials taken out; {@code requestedBy} and {@code requestedFrom}, for
+	 * an operator's action, who asked and from where (null for a run); {@code fireAt},
+	 * for a scheduled fire, its instant in its schedule (null for any other run);
+	 * {@code outcome} {@code missed} or {@code skipped} for fires that did not run,
+	 * {@code error} why.
 	 */
 	@JsonInclude(JsonInclude.Include.ALWAYS)
 	public record Run(String job, String group, @Nullable Integer partition, String nodeId, long epoch,

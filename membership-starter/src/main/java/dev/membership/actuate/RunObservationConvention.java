@@ -4,8 +4,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 
 /**
- * Names and tags a run's observation; a bean of this type replaces {@link DefaultRunObservationConvention} (extend
- * that to add to its tags).
+ * Names and tags a run's observation; a bean of this type replaces
+ * {@link DefaultRunObservationConvention} (extend that to add to its tags).
  */
 public interface RunObservationConvention extends ObservationConvention<RunObservationContext> {
 

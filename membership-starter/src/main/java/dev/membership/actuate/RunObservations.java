@@ -9,9 +9,11 @@ import dev.membership.spi.RunInfo;
 import dev.membership.spi.RunObserver;
 
 /**
- * Every run as a Micrometer {@link Observation} ({@link DefaultRunObservationConvention}): started as the run begins,
- * in scope on the run's thread while it runs (so a {@code @Scheduled} run nests in Spring's scheduled-task
- * observation, and a span of the run is current for the code it calls), stopped with its outcome.
+ * Every run as a Micrometer {@link Observation}
+ * ({@link DefaultRunObservationConvention}): started as the run begins, in scope on the
+ * run's thread while it runs (so a {@code @Scheduled} run nests in Spring's
+ * scheduled-task observation, and a span of the run is current for the code it calls),
+ * stopped with its outcome.
  */
 public class RunObservations implements RunObserver {
 

@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * More than one store module can keep the cluster (the application has both databases) and {@code membership.store}
- * does not say which: choosing silently could split the cluster over two databases as instances differ.
+ * More than one store module can keep the cluster (the application has both databases)
+ * and {@code membership.store} does not say which: choosing silently could split the
+ * cluster over two databases as instances differ.
  */
 public class AmbiguousMembershipStoreException extends IllegalStateException {
 
@@ -13,7 +14,9 @@ public class AmbiguousMembershipStoreException extends IllegalStateException {
 
 	AmbiguousMembershipStoreException(List<MembershipStoreOffer> offers) {
 		super("membership finds " + offers.size() + " stores that could keep the cluster ("
-				+ offers.stream().map((offer) -> offer.store() + " from " + offer.module()).collect(Collectors.joining(", "))
+				+ offers.stream()
+					.map((offer) -> offer.store() + " from " + offer.module())
+					.collect(Collectors.joining(", "))
 				+ ") and membership.store does not say which one does");
 		this.offers = List.copyOf(offers);
 	}

@@ -37,9 +37,10 @@ import dev.membership.broadcast.LeadershipNotices;
 import dev.membership.broadcast.ReactiveBroadcastHandler;
 
 /**
- * Direct, signed broadcasts between live members, received on the application's web server: a servlet on a servlet
- * one, a route on a reactive (WebFlux) one; the same receiver, wire format, limits and answers on both. Off, with a
- * log line, in applications without a web server.
+ * Direct, signed broadcasts between live members, received on the application's web
+ * server: a servlet on a servlet one, a route on a reactive (WebFlux) one; the same
+ * receiver, wire format, limits and answers on both. Off, with a log line, in
+ * applications without a web server.
  */
 @AutoConfiguration(after = { MembershipAutoConfiguration.class, MembershipMetricsAutoConfiguration.class },
 		afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
@@ -62,7 +63,8 @@ public final class BroadcastAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		BroadcastKeySource broadcastKeySource(MembershipProperties properties, BroadcastSettings broadcastSettings) {
-			// broadcastSettings first: its checks name every bad property (a short key too) before a key is parsed
+			// broadcastSettings first: its checks name every bad property (a short key
+			// too) before a key is parsed
 			if (!properties.getBroadcast().getKeys().isEmpty()) {
 				BroadcastKeyring keyring = BroadcastKeyring.ofStrings(properties.getBroadcast().getKeys());
 				return BroadcastKeySource.of(keyring);

@@ -12,7 +12,8 @@ import org.springframework.util.unit.DataSize;
 public class BroadcastProperties {
 
 	/**
-	 * Whether nodes can broadcast to each other (needs a web server: servlet or reactive).
+	 * Whether nodes can broadcast to each other (needs a web server: servlet or
+	 * reactive).
 	 */
 	private boolean enabled = true;
 
@@ -34,8 +35,9 @@ public class BroadcastProperties {
 	private Duration readTimeout = Duration.ofSeconds(2);
 
 	/**
-	 * How long a message id is remembered to drop duplicates. Messages whose timestamp is more than half of it
-	 * away from the receiver's database-time estimate are rejected as replays.
+	 * How long a message id is remembered to drop duplicates. Messages whose timestamp is
+	 * more than half of it away from the receiver's database-time estimate are rejected
+	 * as replays.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration dedupeWindow = Duration.ofMinutes(1);
@@ -46,8 +48,8 @@ public class BroadcastProperties {
 	private DataSize maxBodySize = DataSize.ofKilobytes(64);
 
 	/**
-	 * HMAC-SHA256 keys, at least 32 bytes each: the first signs, all verify. Empty: a key generated once and
-	 * kept in MongoDB (collection membership.mongo.keys-collection).
+	 * HMAC-SHA256 keys, at least 32 bytes each: the first signs, all verify. Empty: a key
+	 * generated once and kept in MongoDB (collection membership.mongo.keys-collection).
 	 */
 	private List<String> keys = new ArrayList<>();
 

@@ -13,9 +13,9 @@ import org.springframework.util.ClassUtils;
 import dev.membership.actuate.ClusterEndpoint;
 
 /**
- * Says once, as the application starts, whether {@code /actuator/cluster}'s write operations are open, how to open
- * them, and that they need authentication: closed by default (read-only access), as Spring Boot's disruptive
- * endpoints are.
+ * Says once, as the application starts, whether {@code /actuator/cluster}'s write
+ * operations are open, how to open them, and that they need authentication: closed by
+ * default (read-only access), as Spring Boot's disruptive endpoints are.
  */
 class ClusterEndpointAccessLog implements SmartInitializingSingleton {
 

@@ -13,9 +13,10 @@ import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 
 /**
- * Every bean of a callback type the starter calls (its own meters among them), as one: each called in {@code @Order},
- * and what one throws logged (its first failure with the stack trace, later ones at debug) and stopped there, so that
- * neither guarded work nor the broadcast's own notices depend on an application's metrics.
+ * Every bean of a callback type the starter calls (its own meters among them), as one:
+ * each called in {@code @Order}, and what one throws logged (its first failure with the
+ * stack trace, later ones at debug) and stopped there, so that neither guarded work nor
+ * the broadcast's own notices depend on an application's metrics.
  */
 final class GuardedBeans {
 
@@ -53,7 +54,10 @@ final class GuardedBeans {
 		};
 	}
 
-	/** What each listener runs per call of one method, as one guarded runnable; nothing when none runs anything. */
+	/**
+	 * What each listener runs per call of one method, as one guarded runnable; nothing
+	 * when none runs anything.
+	 */
 	private static Runnable all(List<Guarded<LeaderOnlyExecutionListener>> each, String what,
 			Function<LeaderOnlyExecutionListener, Runnable> per) {
 		List<Runnable> runs = new ArrayList<>();
@@ -62,7 +66,8 @@ final class GuardedBeans {
 			listener.call(what, (bean) -> run[0] = per.apply(bean));
 			if (run[0] != null && run[0] != LeaderOnlyExecutionListener.NOTHING) {
 				Runnable target = run[0];
-				Consumer<LeaderOnlyExecutionListener> invoke = (bean) -> target.run(); // made once, not per call
+				// made once, not per call
+				Consumer<LeaderOnlyExecutionListener> invoke = (bean) -> target.run();
 				runs.add(() -> listener.call(what, invoke));
 			}
 		}

@@ -9,8 +9,9 @@ import org.springframework.boot.convert.DurationUnit;
 public class HistoryProperties {
 
 	/**
-	 * Whether every run of guarded work is recorded in the cluster's run history (the store's, for example the
-	 * MongoDB collection membership.mongo.runs-collection), read at /actuator/cluster/runs.
+	 * Whether every run of guarded work is recorded in the cluster's run history (the
+	 * store's, for example the MongoDB collection membership.mongo.runs-collection), read
+	 * at /actuator/cluster/runs.
 	 */
 	private boolean enabled = true;
 
@@ -18,19 +19,23 @@ public class HistoryProperties {
 	@DurationUnit(ChronoUnit.DAYS)
 	private Duration retention = Duration.ofDays(7);
 
-	/** How many runs of each job (and partition) the history keeps per node process; older ones are replaced. */
+	/**
+	 * How many runs of each job (and partition) the history keeps per node process; older
+	 * ones are replaced.
+	 */
 	private int maxRuns = 100;
 
 	/**
-	 * How many runs a node keeps in memory while the store cannot be reached; beyond that the oldest are dropped
-	 * and counted (membership.history.dropped).
+	 * How many runs a node keeps in memory while the store cannot be reached; beyond that
+	 * the oldest are dropped and counted (membership.history.dropped).
 	 */
 	private int buffer = 10_000;
 
 	/**
-	 * What the history keeps of an error a run threw (and of an operator's action that was refused): 'message',
-	 * the exception's class and the first line of its message with credentials taken out (user:password@ in URIs,
-	 * password=, secret=, token= values), at most 300 characters; 'class', the class only. Whoever may read
+	 * What the history keeps of an error a run threw (and of an operator's action that
+	 * was refused): 'message', the exception's class and the first line of its message
+	 * with credentials taken out (user:password@ in URIs, password=, secret=, token=
+	 * values), at most 300 characters; 'class', the class only. Whoever may read
 	 * /actuator/cluster/runs reads it.
 	 */
 	private ErrorDetail errorDetail = ErrorDetail.MESSAGE;
@@ -78,7 +83,9 @@ public class HistoryProperties {
 	/** What the run history keeps of an error. */
 	public enum ErrorDetail {
 
-		/** The exception's class and the first line of its message, credentials taken out. */
+		/**
+		 * The exception's class and the first line of its message, credentials taken out.
+		 */
 		MESSAGE,
 
 		/** The exception's class only. */

@@ -7,16 +7,19 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 
 import dev.membership.InvalidMembershipSettingsException;
 
-/** Names only the rules that were broken, with their values, and the properties to change. */
+/**
+ * Names only the rules that were broken, with their values, and the properties to change.
+ */
 class InvalidMembershipSettingsFailureAnalyzer extends AbstractFailureAnalyzer<InvalidMembershipSettingsException> {
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidMembershipSettingsException cause) {
 		String description = cause.violations()
 			.stream()
-			.map((v) -> "  - " + v.settings().stream().map(InvalidMembershipSettingsFailureAnalyzer::property)
-				.collect(Collectors.joining(", "))
-					+ ": " + v.message())
+			.map((v) -> "  - " + v.settings()
+				.stream()
+				.map(InvalidMembershipSettingsFailureAnalyzer::property)
+				.collect(Collectors.joining(", ")) + ": " + v.message())
 			.collect(Collectors.joining(System.lineSeparator(),
 					"The membership configuration cannot keep leadership safe:" + System.lineSeparator(), ""));
 		String properties = cause.violations()
@@ -31,7 +34,10 @@ class InvalidMembershipSettingsFailureAnalyzer extends AbstractFailureAnalyzer<I
 		return new FailureAnalysis(description, action, cause);
 	}
 
-	/** A setting's property: a membership one by its name under {@code membership.}, Spring's by its own. */
+	/**
+	 * A setting's property: a membership one by its name under {@code membership.},
+	 * Spring's by its own.
+	 */
 	private static String property(String setting) {
 		return setting.startsWith("spring.") ? setting : "membership." + setting;
 	}

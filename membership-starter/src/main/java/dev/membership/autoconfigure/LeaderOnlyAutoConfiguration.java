@@ -19,8 +19,10 @@ import dev.membership.scheduling.LeaderOnlyFires;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 
 /**
- * {@code @LeaderOnly} on bean methods and classes, and {@code @ForEachOwnedPartition} on bean methods. Active also with {@code membership.enabled=false}: then this node
- * never leads, so leader-only methods never run here, and the post-processor says so once at startup.
+ * {@code @LeaderOnly} on bean methods and classes, and {@code @ForEachOwnedPartition} on
+ * bean methods. Active also with {@code membership.enabled=false}: then this node never
+ * leads, so leader-only methods never run here, and the post-processor says so once at
+ * startup.
  */
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
 public final class LeaderOnlyAutoConfiguration {
@@ -30,14 +32,16 @@ public final class LeaderOnlyAutoConfiguration {
 	@ConditionalOnMissingBean
 	static LeaderOnlyBeanPostProcessor leaderOnlyBeanPostProcessor(ObjectProvider<Membership> membership,
 			ObjectProvider<LeaderOnlyExecutionListener> listener) {
-		// resolved on first use: a post-processor must not pull the node (and MongoDB) in early
+		// resolved on first use: a post-processor must not pull the node (and MongoDB) in
+		// early
 		return new LeaderOnlyBeanPostProcessor(SingletonSupplier.of(membership::getIfAvailable),
 				SingletonSupplier.of(() -> GuardedBeans.leaderOnly(listener.orderedStream().toList())));
 	}
 
 	/**
-	 * The fires of {@code @LeaderOnly} and {@code @ForEachOwnedPartition} methods {@code @Scheduled(cron, fixedRate)},
-	 * each the cluster's once (per partition for the latter).
+	 * The fires of {@code @LeaderOnly} and {@code @ForEachOwnedPartition} methods
+	 * {@code @Scheduled(cron, fixedRate)}, each the cluster's once (per partition for the
+	 * latter).
 	 */
 	@Bean
 	@ConditionalOnMissingBean

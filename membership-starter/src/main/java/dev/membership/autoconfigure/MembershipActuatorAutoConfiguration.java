@@ -33,14 +33,16 @@ import dev.membership.operations.ClusterOperations;
 import dev.membership.actuate.MembershipHealthIndicator;
 import dev.membership.actuate.MembershipInfoContributor;
 
-/** {@code /actuator/cluster}, the {@code membership} health contributor and the info contributor. */
+/**
+ * {@code /actuator/cluster}, the {@code membership} health contributor and the info
+ * contributor.
+ */
 @AutoConfiguration(after = MembershipAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(Membership.class)
 @RegisterReflectionForBinding({ ClusterDescriptor.class, ClusterDescriptor.ScheduledJob.class,
-		ClusterDescriptor.Resignation.class,
-		ClusterDescriptor.Refusal.class, ClusterDescriptor.Drain.class, ClusterDescriptor.HandOver.class,
-		ClusterDescriptor.Move.class, ClusterDescriptor.Pause.class,
+		ClusterDescriptor.Resignation.class, ClusterDescriptor.Refusal.class, ClusterDescriptor.Drain.class,
+		ClusterDescriptor.HandOver.class, ClusterDescriptor.Move.class, ClusterDescriptor.Pause.class,
 		RunHistoryDescriptor.class, RunHistoryDescriptor.Run.class })
 public final class MembershipActuatorAutoConfiguration {
 
@@ -70,8 +72,9 @@ public final class MembershipActuatorAutoConfiguration {
 	}
 
 	/**
-	 * A reactive application: the caller's address travels in the request's Reactor context. (A nested class is read
-	 * before this class's beans: no condition on the endpoint bean here.)
+	 * A reactive application: the caller's address travels in the request's Reactor
+	 * context. (A nested class is read before this class's beans: no condition on the
+	 * endpoint bean here.)
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.REACTIVE)

@@ -31,9 +31,9 @@ import dev.membership.spi.RunObserver;
 import dev.membership.operations.ClusterOperations;
 
 /**
- * Joins the cluster through a {@link MembershipStore} bean: a store module's (membership-mongodb, membership-jdbc,
- * whose auto-configurations run before this one) or the application's own. Every bean backs off when the application
- * defines its own.
+ * Joins the cluster through a {@link MembershipStore} bean: a store module's
+ * (membership-mongodb, membership-jdbc, whose auto-configurations run before this one) or
+ * the application's own. Every bean backs off when the application defines its own.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
@@ -42,9 +42,10 @@ import dev.membership.operations.ClusterOperations;
 public final class MembershipAutoConfiguration {
 
 	/**
-	 * The {@code SmartLifecycle} phase in which the node joins and leaves: after the web server starts
-	 * ({@code DEFAULT_PHASE - 2048}, its port is part of the advertised address), before its graceful shutdown
-	 * ({@code DEFAULT_PHASE - 1024}), so that a graceful stop hands over while the others can still be told.
+	 * The {@code SmartLifecycle} phase in which the node joins and leaves: after the web
+	 * server starts ({@code DEFAULT_PHASE - 2048}, its port is part of the advertised
+	 * address), before its graceful shutdown ({@code DEFAULT_PHASE - 1024}), so that a
+	 * graceful stop hands over while the others can still be told.
 	 */
 	public static final int LIFECYCLE_PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
@@ -66,9 +67,10 @@ public final class MembershipAutoConfiguration {
 			ObjectProvider<LeadershipObserver> observer, ObjectProvider<ElectionMetrics> metrics,
 			ObjectProvider<MembershipStoreDecorator> decorators, ObjectProvider<MembershipEventListener> reactions,
 			ObjectProvider<NoticeChannel> noticeChannels, ObjectProvider<RunObserver> runObservers,
-			ObjectProvider<RunHistoryStore> runHistory,
-			ObjectProvider<MembershipNodeCustomizer> customizers, ConfigurableListableBeanFactory beanFactory) {
-		// never a silent no-op: without a store the application would start and leader-only work would never run
+			ObjectProvider<RunHistoryStore> runHistory, ObjectProvider<MembershipNodeCustomizer> customizers,
+			ConfigurableListableBeanFactory beanFactory) {
+		// never a silent no-op: without a store the application would start and
+		// leader-only work would never run
 		MembershipStore store = stores.getIfAvailable(() -> {
 			throw new NoMembershipStoreException(MembershipStores.offers(beanFactory), properties.getStore());
 		});
@@ -79,8 +81,9 @@ public final class MembershipAutoConfiguration {
 		MembershipNodeBuilder builder = MembershipNode.builder(settings, decorated)
 			.advertisedAddress(
 					() -> MembershipSettingsFactory.advertisedAddress(properties.getAdvertisedAddress(), environment))
-			// the starter's own reactions (readiness, leadership notices, meters) never go through the application's
-			// event multicaster, where a throwing @EventListener would stop them
+			// the starter's own reactions (readiness, leadership notices, meters) never
+			// go through the application's event multicaster, where a throwing
+			// @EventListener would stop them
 			.reactions(() -> reactions.orderedStream().toList())
 			.noticeChannels(() -> noticeChannels.orderedStream().toList())
 			.listener(publisher::publishEvent);
@@ -88,7 +91,8 @@ public final class MembershipAutoConfiguration {
 		observer.orderedStream().forEach(builder::observer);
 		metrics.orderedStream().forEach(builder::metrics);
 		runObservers.orderedStream().forEach(builder::runObserver);
-		// two without a @Primary one fail the start (a history silently off is the other choice)
+		// two without a @Primary one fail the start (a history silently off is the other
+		// choice)
 		RunHistoryStore history = properties.getHistory().isEnabled() ? runHistory.getIfAvailable() : null;
 		if (history != null) {
 			builder.runHistory(history, properties.getHistory().getBuffer())
@@ -99,7 +103,10 @@ public final class MembershipAutoConfiguration {
 		return builder.build();
 	}
 
-	/** What operators tell the cluster to do through this node, each recorded with who asked. */
+	/**
+	 * What operators tell the cluster to do through this node, each recorded with who
+	 * asked.
+	 */
 	@Bean
 	@ConditionalOnBean(MembershipNode.class)
 	@ConditionalOnMissingBean

@@ -13,10 +13,12 @@ import org.springframework.util.function.SingletonSupplier;
 import dev.membership.Membership;
 import dev.membership.actuate.MembershipMeters;
 
-/** Micrometer meters for leadership, liveness, {@code @LeaderOnly} calls and store calls. */
-@AutoConfiguration(after = MembershipAutoConfiguration.class, afterName = {
-		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
+/**
+ * Micrometer meters for leadership, liveness, {@code @LeaderOnly} calls and store calls.
+ */
+@AutoConfiguration(after = MembershipAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean({ Membership.class, MeterRegistry.class })
 public final class MembershipMetricsAutoConfiguration {

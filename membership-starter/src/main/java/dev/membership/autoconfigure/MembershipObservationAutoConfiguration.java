@@ -14,8 +14,9 @@ import dev.membership.actuate.RunObservationConvention;
 import dev.membership.actuate.RunObservations;
 
 /**
- * Every run of guarded work as a Micrometer observation ({@code membership.run}): a timer, and a span where tracing
- * is on, nested in Spring's scheduled-task observation when {@code @Scheduled} started it.
+ * Every run of guarded work as a Micrometer observation ({@code membership.run}): a
+ * timer, and a span where tracing is on, nested in Spring's scheduled-task observation
+ * when {@code @Scheduled} started it.
  */
 @AutoConfiguration(
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")

@@ -13,11 +13,13 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.convert.DurationUnit;
 
 /**
- * Cluster membership: the node, its timings, groups and partitions; each other concern's properties are a class of
- * their own beside it ({@link BroadcastProperties}, {@link HistoryProperties}, {@link LeaderOnlyProperties},
- * {@link ReadinessProperties}, {@link RebalanceProperties}, {@link ShutdownProperties}), and each store module's in that
- * module. A duration written without a unit is read in seconds ({@code lease-duration=15} is 15 s), as the design
- * writes them; use {@code ms} for shorter ones.
+ * Cluster membership: the node, its timings, groups and partitions; each other concern's
+ * properties are a class of their own beside it ({@link BroadcastProperties},
+ * {@link HistoryProperties}, {@link LeaderOnlyProperties}, {@link ReadinessProperties},
+ * {@link RebalanceProperties}, {@link ShutdownProperties}), and each store module's in
+ * that module. A duration written without a unit is read in seconds
+ * ({@code lease-duration=15} is 15 s), as the design writes them; use {@code ms} for
+ * shorter ones.
  */
 @ConfigurationProperties("membership")
 public class MembershipProperties {
@@ -28,26 +30,27 @@ public class MembershipProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Id of this node, unique in the cluster. Defaults to spring.application.name (or "membership") plus a random
-	 * suffix, new at every start.
+	 * Id of this node, unique in the cluster. Defaults to spring.application.name (or
+	 * "membership") plus a random suffix, new at every start.
 	 */
 	private String nodeId;
 
 	/**
-	 * Which store keeps the leases and the roster when the application could use more than one: mongodb
-	 * (membership-mongodb) or jdbc (PostgreSQL, membership-jdbc). Unset, the one the application has is used.
+	 * Which store keeps the leases and the roster when the application could use more
+	 * than one: mongodb (membership-mongodb) or jdbc (PostgreSQL, membership-jdbc).
+	 * Unset, the one the application has is used.
 	 */
 	private String store;
 
 	/**
-	 * Address other nodes use to reach this one, as host:port or a URL. Defaults to this host's address and the web
-	 * server's port.
+	 * Address other nodes use to reach this one, as host:port or a URL. Defaults to this
+	 * host's address and the web server's port.
 	 */
 	private String advertisedAddress;
 
 	/**
-	 * How often every node heartbeats and reads the member list, the leader renews its lease and followers try to
-	 * acquire. At most half the lease duration.
+	 * How often every node heartbeats and reads the member list, the leader renews its
+	 * lease and followers try to acquire. At most half the lease duration.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration renewalInterval = Duration.ofSeconds(5);
@@ -59,34 +62,36 @@ public class MembershipProperties {
 	private Duration leaseDuration = Duration.ofSeconds(15);
 
 	/**
-	 * How long after its last heartbeat a node still counts as live. Longer than the renewal interval, shorter than
-	 * the lease duration.
+	 * How long after its last heartbeat a node still counts as live. Longer than the
+	 * renewal interval, shorter than the lease duration.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration livenessWindow = Duration.ofSeconds(10);
 
 	/**
-	 * How long before its lease could expire in the database a leader stops believing it leads, by its own monotonic
-	 * clock. Defaults to a tenth of the lease duration.
+	 * How long before its lease could expire in the database a leader stops believing it
+	 * leads, by its own monotonic clock. Defaults to a tenth of the lease duration.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration safetyMargin;
 
 	/**
-	 * How long the document of a dead node stays before the leader (and a TTL index) removes it.
+	 * How long the document of a dead node stays before the leader (and a TTL index)
+	 * removes it.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration deadNodeRetention = Duration.ofMinutes(10);
 
 	/**
-	 * Groups this node competes for the leadership of. Groups named by @LeaderOnly are added to these, and so is
-	 * 'default', always: its leader keeps the member roster.
+	 * Groups this node competes for the leadership of. Groups named by @LeaderOnly are
+	 * added to these, and so is 'default', always: its leader keeps the member roster.
 	 */
 	private Set<String> groups = new LinkedHashSet<>(List.of("default"));
 
 	/**
-	 * Partitioned groups, by name, with their partition count (1 to 4096): the coordinator spreads each group's
-	 * partitions over the members that declare it with the same count; one node owns each partition at a time.
+	 * Partitioned groups, by name, with their partition count (1 to 4096): the
+	 * coordinator spreads each group's partitions over the members that declare it with
+	 * the same count; one node owns each partition at a time.
 	 */
 	private Map<String, Integer> partitions = new LinkedHashMap<>();
 
@@ -109,8 +114,9 @@ public class MembershipProperties {
 	private final HistoryProperties history = new HistoryProperties();
 
 	/**
-	 * Whether the node drains (hands over what it holds and takes nothing) while the application's readiness refuses
-	 * traffic, and undrains once it accepts traffic again.
+	 * Whether the node drains (hands over what it holds and takes nothing) while the
+	 * application's readiness refuses traffic, and undrains once it accepts traffic
+	 * again.
 	 */
 	private boolean followReadiness = true;
 

@@ -11,12 +11,14 @@ import org.springframework.context.ApplicationListener;
 import dev.membership.engine.MembershipNode;
 
 /**
- * Follows the application's readiness ({@code membership.follow-readiness}): while it refuses traffic the node is
- * drained (it holds and takes no group or partition), and once it accepts traffic again that drain ends; an
- * operator's drain is apart from it and outlasts it. Each is recorded as the readiness' ({@code readiness#drain},
- * {@code readiness#undrain}), not an operator's. The starter's own contribution to readiness (waiting for the first
- * heartbeat) never drains it, and neither does the refusal Spring Boot publishes as the context closes (its source is
- * the context): that is the graceful stop's business.
+ * Follows the application's readiness ({@code membership.follow-readiness}): while it
+ * refuses traffic the node is drained (it holds and takes no group or partition), and
+ * once it accepts traffic again that drain ends; an operator's drain is apart from it and
+ * outlasts it. Each is recorded as the readiness' ({@code readiness#drain},
+ * {@code readiness#undrain}), not an operator's. The starter's own contribution to
+ * readiness (waiting for the first heartbeat) never drains it, and neither does the
+ * refusal Spring Boot publishes as the context closes (its source is the context): that
+ * is the graceful stop's business.
  */
 class MembershipReadinessDrain implements ApplicationListener<AvailabilityChangeEvent<?>> {
 

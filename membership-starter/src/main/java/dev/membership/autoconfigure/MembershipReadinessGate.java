@@ -19,10 +19,12 @@ import dev.membership.MembershipEventListener;
 import dev.membership.liveness.NodeReadyEvent;
 
 /**
- * Keeps the application's readiness at REFUSING_TRAFFIC (OUT_OF_SERVICE on the readiness probe) until this node has
- * made its first read of the cluster, for at most {@code timeout}: it does not hold up startup, it only
- * answers Boot's ACCEPTING_TRAFFIC with REFUSING_TRAFFIC until then. When the timeout passes first (the database is
- * down at start, say), the node reports ready anyway and says why: user requests should not wait for membership.
+ * Keeps the application's readiness at REFUSING_TRAFFIC (OUT_OF_SERVICE on the readiness
+ * probe) until this node has made its first read of the cluster, for at most
+ * {@code timeout}: it does not hold up startup, it only answers Boot's ACCEPTING_TRAFFIC
+ * with REFUSING_TRAFFIC until then. When the timeout passes first (the database is down
+ * at start, say), the node reports ready anyway and says why: user requests should not
+ * wait for membership.
  */
 class MembershipReadinessGate implements MembershipEventListener {
 
@@ -40,7 +42,10 @@ class MembershipReadinessGate implements MembershipEventListener {
 
 	private boolean closed;
 
-	/** Ends the wait at the timeout; cancelled when the node gets ready, someone else refuses, or the context closes. */
+	/**
+	 * Ends the wait at the timeout; cancelled when the node gets ready, someone else
+	 * refuses, or the context closes.
+	 */
 	private Timer timer;
 
 	MembershipReadinessGate(Membership membership, ApplicationEventPublisher publisher, Duration timeout) {
@@ -55,13 +60,15 @@ class MembershipReadinessGate implements MembershipEventListener {
 			return;
 		}
 		if (event.getState() == ReadinessState.REFUSING_TRAFFIC) {
-			stopHolding(); // someone else refuses (the application, a shutdown): never ours to turn back
+			// someone else refuses (the application, a shutdown): never ours to turn back
+			stopHolding();
 			return;
 		}
 		if (!this.closed && !this.nodeReady && !this.membership.status().ready()) {
 			if (!this.holding) {
-				// a thread of its own only while holding: it ends when the wait does (the JDK's delayed executor would
-				// keep a scheduler thread for good, and run the task on the common pool)
+				// a thread of its own only while holding: it ends when the wait does (the
+				// JDK's delayed executor would keep a scheduler thread for good, and run
+				// the task on the common pool)
 				Timer timer = new Timer("membership-readiness-" + this.membership.nodeId(), true);
 				timer.schedule(new TimerTask() {
 
@@ -101,27 +108,34 @@ class MembershipReadinessGate implements MembershipEventListener {
 		}
 	}
 
-	/** At the timeout of {@code mine}: nothing when that wait ended meanwhile (another may have begun since). */
+	/**
+	 * At the timeout of {@code mine}: nothing when that wait ended meanwhile (another may
+	 * have begun since).
+	 */
 	private synchronized void onTimeout(Timer mine) {
 		if (this.timer != mine) {
-			return; // whoever ended the wait cancels its timer (the node's readiness: once it told the application)
+			// whoever ended the wait cancels its timer (the node's readiness: once it
+			// told the application)
+			return;
 		}
 		mine.cancel();
 		this.timer = null;
 		if (this.holding && !this.nodeReady && !this.closed) {
 			this.holding = false;
 			this.nodeReady = true; // not gated again
-			log.warn("Ready without membership: node {} has not reached the store within {} ({}); serving requests "
-					+ "anyway, it will join and compete for leadership once the store answers "
-					+ "(membership.readiness.timeout)", this.membership.nodeId(), this.timeout,
-					this.membership.status().lastError());
+			log.warn(
+					"Ready without membership: node {} has not reached the store within {} ({}); serving requests "
+							+ "anyway, it will join and compete for leadership once the store answers "
+							+ "(membership.readiness.timeout)",
+					this.membership.nodeId(), this.timeout, this.membership.status().lastError());
 			AvailabilityChangeEvent.publish(this.publisher, this, ReadinessState.ACCEPTING_TRAFFIC);
 		}
 	}
 
 	/**
-	 * On the node's reactions lane: the application's readiness listeners are told on the gate's own thread, so that
-	 * one that is slow (a service registry's, say) or throws holds up none of the node's reactions.
+	 * On the node's reactions lane: the application's readiness listeners are told on the
+	 * gate's own thread, so that one that is slow (a service registry's, say) or throws
+	 * holds up none of the node's reactions.
 	 */
 	private synchronized void onNodeReady() {
 		this.nodeReady = true;
@@ -145,7 +159,10 @@ class MembershipReadinessGate implements MembershipEventListener {
 		}
 	}
 
-	/** On the gate's thread, after the node got ready: ready, unless the context closed meanwhile. */
+	/**
+	 * On the gate's thread, after the node got ready: ready, unless the context closed
+	 * meanwhile.
+	 */
 	private void accept() {
 		synchronized (this) {
 			if (this.closed) {

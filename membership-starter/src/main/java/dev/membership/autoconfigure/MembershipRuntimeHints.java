@@ -7,10 +7,12 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
 import dev.membership.spi.MembershipStore;
 
 /**
- * What ahead-of-time processing cannot infer from the starter's beans: the JDK proxy through which the meters time
- * every store call, and the properties class that startup introspects to name an unknown {@code membership.*} property.
- * (The JSON of {@code /actuator/cluster} is registered with its configuration, {@code @LeaderOnly} methods through
- * {@code @Reflective}; broadcast messages are JSON trees, so only an application's own payload types need hints.)
+ * What ahead-of-time processing cannot infer from the starter's beans: the JDK proxy
+ * through which the meters time every store call, and the properties class that startup
+ * introspects to name an unknown {@code membership.*} property. (The JSON of
+ * {@code /actuator/cluster} is registered with its configuration, {@code @LeaderOnly}
+ * methods through {@code @Reflective}; broadcast messages are JSON trees, so only an
+ * application's own payload types need hints.)
  */
 class MembershipRuntimeHints implements RuntimeHintsRegistrar {
 

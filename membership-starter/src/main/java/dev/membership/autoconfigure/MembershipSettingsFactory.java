@@ -25,12 +25,14 @@ import dev.membership.broadcast.BroadcastSettings;
  */
 final class MembershipSettingsFactory {
 
-	/** Shorter than this, a call to a real database times out for no fault of the database. */
+	/**
+	 * Shorter than this, a call to a real database times out for no fault of the
+	 * database.
+	 */
 	private MembershipSettingsFactory() {
 	}
 
-	private static List<Violation> historyViolations(HistoryProperties history,
-			LeaderOnlyProperties leaderOnly) {
+	private static List<Violation> historyViolations(HistoryProperties history, LeaderOnlyProperties leaderOnly) {
 		List<Violation> violations = new ArrayList<>();
 		Duration retention = history.getRetention();
 		if (retention == null || retention.isNegative() || retention.isZero()) {
@@ -42,8 +44,8 @@ final class MembershipSettingsFactory {
 					"must be at least 1 (was " + history.getMaxRuns() + ")"));
 		}
 		if (history.getBuffer() < 1) {
-			violations.add(new Violation(List.of("history.buffer"), "must be at least 1 (was " + history.getBuffer()
-					+ ")"));
+			violations
+				.add(new Violation(List.of("history.buffer"), "must be at least 1 (was " + history.getBuffer() + ")"));
 		}
 		Duration maxRunTime = leaderOnly.getMaxRunTime();
 		if (maxRunTime != null && maxRunTime.isNegative()) {
@@ -53,19 +55,21 @@ final class MembershipSettingsFactory {
 		return violations;
 	}
 
-	/** {@code modules}: the store modules' properties classes, whose names are known too. */
+	/**
+	 * {@code modules}: the store modules' properties classes, whose names are known too.
+	 */
 	static MembershipSettings settings(MembershipProperties properties, Environment environment,
 			List<Class<?>> modules) {
 		String nodeId = (properties.getNodeId() != null) ? properties.getNodeId() : defaultNodeId(environment);
 		List<Violation> violations = new ArrayList<>(UnknownMembershipProperties.check(environment, modules));
-		violations.addAll(MembershipSettings.check(nodeId, properties.getRenewalInterval(),
-				properties.getLeaseDuration(), properties.getLivenessWindow(), properties.getSafetyMargin(),
-				properties.getDeadNodeRetention()));
+		violations
+			.addAll(MembershipSettings.check(nodeId, properties.getRenewalInterval(), properties.getLeaseDuration(),
+					properties.getLivenessWindow(), properties.getSafetyMargin(), properties.getDeadNodeRetention()));
 		Duration readinessTimeout = properties.getReadiness().getTimeout();
 		if (readinessTimeout == null || readinessTimeout.isNegative() || readinessTimeout.isZero()) {
-			violations.add(new Violation(List.of("readiness.timeout"),
-					"must be a positive duration (was " + readinessTimeout + "); to not gate readiness at all, set "
-							+ "membership.readiness.enabled=false"));
+			violations
+				.add(new Violation(List.of("readiness.timeout"), "must be a positive duration (was " + readinessTimeout
+						+ "); to not gate readiness at all, set " + "membership.readiness.enabled=false"));
 		}
 		violations.addAll(historyViolations(properties.getHistory(), properties.getLeaderOnly()));
 		Duration drainTimeout = properties.getShutdown().getDrainTimeout();
@@ -120,10 +124,16 @@ final class MembershipSettingsFactory {
 			.build();
 	}
 
-	/** Spring Boot's bound on each phase of a graceful shutdown, the membership phase among them. */
+	/**
+	 * Spring Boot's bound on each phase of a graceful shutdown, the membership phase
+	 * among them.
+	 */
 	static final String SHUTDOWN_PHASE = "spring.lifecycle.timeout-per-shutdown-phase";
 
-	/** {@value #SHUTDOWN_PHASE}, bound as Spring Boot binds it (a bare number is milliseconds), 30 s when unset. */
+	/**
+	 * {@value #SHUTDOWN_PHASE}, bound as Spring Boot binds it (a bare number is
+	 * milliseconds), 30 s when unset.
+	 */
 	static Duration shutdownPhase(Environment environment) {
 		return Binder.get(environment).bind(SHUTDOWN_PHASE, Duration.class).orElse(Duration.ofSeconds(30));
 	}
@@ -136,8 +146,8 @@ final class MembershipSettingsFactory {
 	}
 
 	/**
-	 * The configured address, or this host's; a bare host gets the web server's actual port (known once it started;
-	 * Boot publishes it as local.server.port).
+	 * The configured address, or this host's; a bare host gets the web server's actual
+	 * port (known once it started; Boot publishes it as local.server.port).
 	 */
 	static String advertisedAddress(String configured, Environment environment) {
 		String host = configured;
@@ -150,7 +160,9 @@ final class MembershipSettingsFactory {
 			}
 		}
 		if (host.contains("://") || host.contains(":")) {
-			return host; // a URL or host:port (an IPv6 literal must be given with its port, as [::1]:8080)
+			// a URL or host:port (an IPv6 literal must be given with its port, as
+			// [::1]:8080)
+			return host;
 		}
 		String port = environment.getProperty("local.server.port");
 		return (port != null) ? host + ":" + port : host;
@@ -159,7 +171,8 @@ final class MembershipSettingsFactory {
 	static BroadcastSettings broadcastSettings(BroadcastProperties broadcast) {
 		List<Violation> violations = new ArrayList<>();
 		if (broadcast.getPath() == null || !broadcast.getPath().startsWith("/")) {
-			violations.add(new Violation(List.of("broadcast.path"), "must start with / (was " + broadcast.getPath() + ")"));
+			violations
+				.add(new Violation(List.of("broadcast.path"), "must start with / (was " + broadcast.getPath() + ")"));
 		}
 		positive(violations, "broadcast.connect-timeout", broadcast.getConnectTimeout());
 		positive(violations, "broadcast.read-timeout", broadcast.getReadTimeout());

@@ -2,7 +2,10 @@ package dev.membership.autoconfigure;
 
 import dev.membership.spi.MembershipStore;
 
-/** Wraps the store the node uses (metrics, tracing, fault injection in tests). Applied in bean order. */
+/**
+ * Wraps the store the node uses (metrics, tracing, fault injection in tests). Applied in
+ * bean order.
+ */
 @FunctionalInterface
 public interface MembershipStoreDecorator {
 

@@ -7,9 +7,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 
 /**
- * The choice of a store among the modules on the classpath ({@link MembershipStoreOffer}s), for their
- * auto-configurations: a store module calls {@link #check} before it makes its store, so that two databases never
- * split one cluster by chance, and a {@code membership.store} that names no module fails the start.
+ * The choice of a store among the modules on the classpath
+ * ({@link MembershipStoreOffer}s), for their auto-configurations: a store module calls
+ * {@link #check} before it makes its store, so that two databases never split one cluster
+ * by chance, and a {@code membership.store} that names no module fails the start.
  */
 public final class MembershipStores {
 
@@ -22,9 +23,9 @@ public final class MembershipStores {
 	}
 
 	/**
-	 * Fails when {@code membership.store} ({@code chosen}) is unset and more than one module can keep the cluster
-	 * ({@link AmbiguousMembershipStoreException}), or names no module on the classpath
-	 * ({@link NoMembershipStoreException}).
+	 * Fails when {@code membership.store} ({@code chosen}) is unset and more than one
+	 * module can keep the cluster ({@link AmbiguousMembershipStoreException}), or names
+	 * no module on the classpath ({@link NoMembershipStoreException}).
 	 */
 	public static void check(ListableBeanFactory beans, @Nullable String chosen) {
 		List<MembershipStoreOffer> offers = offers(beans);

@@ -8,8 +8,9 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Matches when {@code membership.broadcast.keys} is not set: a store module then generates the keys and keeps them in
- * its database (its {@code BroadcastKeySource} bean, on this condition).
+ * Matches when {@code membership.broadcast.keys} is not set: a store module then
+ * generates the keys and keeps them in its database (its {@code BroadcastKeySource} bean,
+ * on this condition).
  */
 public class NoBroadcastKeysConfigured extends SpringBootCondition {
 

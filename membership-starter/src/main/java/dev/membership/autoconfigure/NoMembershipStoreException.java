@@ -6,9 +6,10 @@ import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Membership is enabled but no {@link dev.membership.spi.MembershipStore} can be made: without one the application
- * would start, and its leader-only work would never run on any node. Says why, from what the store modules on the
- * classpath offer ({@link MembershipStoreOffer}), or that there is none.
+ * Membership is enabled but no {@link dev.membership.spi.MembershipStore} can be made:
+ * without one the application would start, and its leader-only work would never run on
+ * any node. Says why, from what the store modules on the classpath offer
+ * ({@link MembershipStoreOffer}), or that there is none.
  */
 public class NoMembershipStoreException extends IllegalStateException {
 
@@ -43,8 +44,8 @@ public class NoMembershipStoreException extends IllegalStateException {
 			if (chosen == null) {
 				return "membership.store=" + store + " names no store module on the classpath; there are: " + present;
 			}
-			return "membership.store=" + store + ", and " + ((chosen.missing() != null) ? chosen.missing()
-					: chosen.module() + " made no store");
+			return "membership.store=" + store + ", and "
+					+ ((chosen.missing() != null) ? chosen.missing() : chosen.module() + " made no store");
 		}
 		return offers.stream()
 			.map((offer) -> offer.module() + ": " + ((offer.missing() != null) ? offer.missing() : "made no store"))

@@ -9,13 +9,14 @@ import org.springframework.boot.convert.DurationUnit;
 public class ReadinessProperties {
 
 	/**
-	 * Whether the application's readiness waits (REFUSING_TRAFFIC, OUT_OF_SERVICE on the probe) until this node has
-	 * made its first read of the cluster.
+	 * Whether the application's readiness waits (REFUSING_TRAFFIC, OUT_OF_SERVICE on the
+	 * probe) until this node has made its first read of the cluster.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * How long readiness waits for membership at most; then the node reports ready anyway and logs why at WARN.
+	 * How long readiness waits for membership at most; then the node reports ready anyway
+	 * and logs why at WARN.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration timeout = Duration.ofSeconds(30);

@@ -9,9 +9,10 @@ import org.springframework.boot.convert.DurationUnit;
 public class ShutdownProperties {
 
 	/**
-	 * How long a graceful stop (or a resign) waits for running @LeaderOnly work of a group to finish, renewing the
-	 * lease meanwhile, before it hands the group over anyway and logs which methods still run. Zero hands over at
-	 * once. Keep it below spring.lifecycle.timeout-per-shutdown-phase and the platform's grace period.
+	 * How long a graceful stop (or a resign) waits for running @LeaderOnly work of a
+	 * group to finish, renewing the lease meanwhile, before it hands the group over
+	 * anyway and logs which methods still run. Zero hands over at once. Keep it below
+	 * spring.lifecycle.timeout-per-shutdown-phase and the platform's grace period.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration drainTimeout = Duration.ofSeconds(20);

@@ -10,9 +10,10 @@ import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.engine.MembershipSettings;
 
 /**
- * A store module's operation timeout ({@code membership.<store>.operation-timeout}), checked alike for every store:
- * positive, at least {@value #MIN_MILLIS} ms (shorter than a round trip can be trusted to take), and shorter than the
- * lease (one hung call must not outlast the lease it renews). Unset, it follows the renewal interval.
+ * A store module's operation timeout ({@code membership.<store>.operation-timeout}),
+ * checked alike for every store: positive, at least {@value #MIN_MILLIS} ms (shorter than
+ * a round trip can be trusted to take), and shorter than the lease (one hung call must
+ * not outlast the lease it renews). Unset, it follows the renewal interval.
  */
 public final class StoreOperationTimeout {
 
@@ -24,7 +25,8 @@ public final class StoreOperationTimeout {
 	/**
 	 * The timeout to use: {@code timeout}, or the renewal interval when unset.
 	 * @param store the store's properties' name ({@code mongo}, {@code jdbc})
-	 * @throws InvalidMembershipSettingsException naming the property when it cannot be used
+	 * @throws InvalidMembershipSettingsException naming the property when it cannot be
+	 * used
 	 */
 	public static Duration of(String store, @Nullable Duration timeout, MembershipSettings settings) {
 		String property = store + ".operation-timeout";
@@ -40,9 +42,10 @@ public final class StoreOperationTimeout {
 							+ "take; a bare number means seconds (write 5 or 5s, not 5ms)");
 		}
 		if (effective.compareTo(settings.leaseDuration()) >= 0) {
-			throw invalid(List.of(property, "lease-duration"), "membership." + property + " (" + effective
-					+ ") must be shorter than the lease (membership.lease-duration=" + settings.leaseDuration()
-					+ "), or one hung call would outlast the lease it renews");
+			throw invalid(List.of(property, "lease-duration"),
+					"membership." + property + " (" + effective
+							+ ") must be shorter than the lease (membership.lease-duration=" + settings.leaseDuration()
+							+ "), or one hung call would outlast the lease it renews");
 		}
 		return effective;
 	}

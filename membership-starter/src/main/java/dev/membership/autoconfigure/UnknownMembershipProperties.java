@@ -19,10 +19,12 @@ import org.springframework.core.env.StandardEnvironment;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 
 /**
- * Finds {@code membership.*} properties that bind to nothing (a typo such as {@code membership.lease}), which Spring
- * would otherwise ignore, and names the nearest valid property. Checked: the application's configuration files,
- * command-line arguments and the like. Not checked: environment variables and JVM system properties, where other
- * tools' {@code MEMBERSHIP_*} or {@code membership.*} settings cannot be told apart from ours.
+ * Finds {@code membership.*} properties that bind to nothing (a typo such as
+ * {@code membership.lease}), which Spring would otherwise ignore, and names the nearest
+ * valid property. Checked: the application's configuration files, command-line arguments
+ * and the like. Not checked: environment variables and JVM system properties, where other
+ * tools' {@code MEMBERSHIP_*} or {@code membership.*} settings cannot be told apart from
+ * ours.
  */
 final class UnknownMembershipProperties {
 
@@ -31,11 +33,17 @@ final class UnknownMembershipProperties {
 	private static final Set<String> NOT_CHECKED = Set.of(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
 			StandardEnvironment.SYSTEM_PROPERTIES_PROPERTY_SOURCE_NAME);
 
-	/** Every valid name, from the properties class itself, so it cannot drift from what binds. */
+	/**
+	 * Every valid name, from the properties class itself, so it cannot drift from what
+	 * binds.
+	 */
 	private static final List<String> KNOWN = known("membership", MembershipProperties.class,
 			MembershipProperties.class);
 
-	/** The valid names that are maps ({@code membership.partitions}): any name below one of them binds. */
+	/**
+	 * The valid names that are maps ({@code membership.partitions}): any name below one
+	 * of them binds.
+	 */
 	private static final List<ConfigurationPropertyName> MAPS = java.util.Arrays
 		.stream(BeanUtils.getPropertyDescriptors(MembershipProperties.class))
 		.filter((property) -> java.util.Map.class.isAssignableFrom(property.getPropertyType()))
@@ -46,8 +54,10 @@ final class UnknownMembershipProperties {
 	}
 
 	/**
-	 * The unknown names, and the nearest known one of each; {@code modules}: the store modules' properties classes
-	 * ({@code @ConfigurationProperties("membership.<store>")}), whose names are known too.
+	 * The unknown names, and the nearest known one of each; {@code modules}: the store
+	 * modules' properties classes
+	 * ({@code @ConfigurationProperties("membership.<store>")}), whose names are known
+	 * too.
 	 */
 	static List<Violation> check(Environment environment, List<Class<?>> modules) {
 		List<String> known = new ArrayList<>(KNOWN);
@@ -94,7 +104,10 @@ final class UnknownMembershipProperties {
 		return result;
 	}
 
-	/** A valid name that starts like the unknown one's last part, else the closest by edit distance. */
+	/**
+	 * A valid name that starts like the unknown one's last part, else the closest by edit
+	 * distance.
+	 */
 	static String nearest(String name, List<String> known) {
 		String last = name.substring(name.lastIndexOf('.') + 1);
 		String parent = name.substring(0, name.lastIndexOf('.') + 1);
@@ -136,9 +149,12 @@ final class UnknownMembershipProperties {
 			String name = prefix + "." + dashed(property.getName());
 			Class<?> propertyType = property.getPropertyType();
 			if (isGroup(propertyType, root)) {
-				names.add(name); // the group itself: a YAML key whose children are all commented out
-				// a nested group such as broadcast or jdbc.pool; a class of its own holds its groups itself
-				names.addAll(known(name, propertyType, (propertyType.getDeclaringClass() == null) ? propertyType : root));
+				// the group itself: a YAML key whose children are all commented out
+				names.add(name);
+				// a nested group such as broadcast or jdbc.pool; a class of its own holds
+				// its groups itself
+				names.addAll(
+						known(name, propertyType, (propertyType.getDeclaringClass() == null) ? propertyType : root));
 			}
 			else if (property.getWriteMethod() != null) {
 				names.add(name);
@@ -148,8 +164,9 @@ final class UnknownMembershipProperties {
 	}
 
 	/**
-	 * A group: a class of the properties class's own at any depth ({@code Pool}), or one of membership's property
-	 * classes beside it ({@code BroadcastProperties}); never an enum.
+	 * A group: a class of the properties class's own at any depth ({@code Pool}), or one
+	 * of membership's property classes beside it ({@code BroadcastProperties}); never an
+	 * enum.
 	 */
 	private static boolean isGroup(Class<?> type, Class<?> root) {
 		if (type.isEnum() || type.isPrimitive()) {

@@ -1,6 +1,6 @@
 /**
- * Spring Boot auto-configuration of the node, {@code @LeaderOnly}, broadcasts, actuator and meters; configuration
- * properties and failure analysis.
+ * Spring Boot auto-configuration of the node, {@code @LeaderOnly}, broadcasts, actuator
+ * and meters; configuration properties and failure analysis.
  */
 @NullMarked
 package dev.membership.autoconfigure;

@@ -15,11 +15,13 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * HMAC-SHA256 keys: the first signs, every one verifies. A signature covers the recipient's node id with the body (the
- * body names the topic, sender, id and time), so a message is accepted only by the node it was sent to: a captured
- * notice cannot be replayed to another node. Rotation without a refused message: add the new key after the others
- * (every node accepts it, none signs with it), then, once every node has it, put it first (it signs), then remove the
- * old one once every node has that list. A key is named by a short hash of it, never by itself.
+ * HMAC-SHA256 keys: the first signs, every one verifies. A signature covers the
+ * recipient's node id with the body (the body names the topic, sender, id and time), so a
+ * message is accepted only by the node it was sent to: a captured notice cannot be
+ * replayed to another node. Rotation without a refused message: add the new key after the
+ * others (every node accepts it, none signs with it), then, once every node has it, put
+ * it first (it signs), then remove the old one once every node has that list. A key is
+ * named by a short hash of it, never by itself.
  */
 public final class BroadcastKeyring {
 
@@ -32,8 +34,9 @@ public final class BroadcastKeyring {
 	private final Map<String, SecretKeySpec> keys = new LinkedHashMap<>();
 
 	/**
-	 * An initialized MAC per key, never used itself: each signature works on a clone, about a tenth of the cost of
-	 * looking the algorithm up and initializing anew (measured cold, as a hand-over notice runs).
+	 * An initialized MAC per key, never used itself: each signature works on a clone,
+	 * about a tenth of the cost of looking the algorithm up and initializing anew
+	 * (measured cold, as a hand-over notice runs).
 	 */
 	private final Map<String, Mac> prototypes = new LinkedHashMap<>();
 
@@ -62,14 +65,17 @@ public final class BroadcastKeyring {
 		return this.primaryId;
 	}
 
-	/** Base64 HMAC, with the primary key, of {@code body} for the node {@code recipient} alone. */
+	/**
+	 * Base64 HMAC, with the primary key, of {@code body} for the node {@code recipient}
+	 * alone.
+	 */
 	public String sign(String recipient, byte[] body) {
 		return Base64.getEncoder().encodeToString(mac(this.primaryId, recipient, body));
 	}
 
 	/**
-	 * Whether {@code signature} is the HMAC of {@code body} for {@code recipient} (this node) under the key named
-	 * {@code keyId}; constant time.
+	 * Whether {@code signature} is the HMAC of {@code body} for {@code recipient} (this
+	 * node) under the key named {@code keyId}; constant time.
 	 */
 	public boolean verify(String keyId, String recipient, byte[] body, String signature) {
 		SecretKeySpec key = this.keys.get(keyId);
@@ -96,11 +102,15 @@ public final class BroadcastKeyring {
 		}
 	}
 
-	/** The HMAC of the recipient's UTF-8 bytes, after their count (4 bytes, big-endian), then the body. */
+	/**
+	 * The HMAC of the recipient's UTF-8 bytes, after their count (4 bytes, big-endian),
+	 * then the body.
+	 */
 	private byte[] mac(String keyId, String recipient, byte[] body) {
 		Mac mac;
 		try {
-			mac = (Mac) this.prototypes.get(keyId).clone(); // the prototype is only read: safe from any thread
+			// the prototype is only read: safe from any thread
+			mac = (Mac) this.prototypes.get(keyId).clone();
 		}
 		catch (CloneNotSupportedException ex) {
 			mac = newMac(this.keys.get(keyId)); // a provider whose MAC cannot be cloned

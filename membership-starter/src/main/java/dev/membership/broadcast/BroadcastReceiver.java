@@ -24,9 +24,9 @@ import org.springframework.http.MediaType;
 import dev.membership.broadcast.BroadcastMetrics.Received;
 
 /**
- * Checks an incoming broadcast, cheapest check first: size, content type, signature (over the raw bytes, before any
- * parsing), JSON shape, freshness, duplicate. Only a message that passes all is handed on. Answers never echo the
- * payload or a key.
+ * Checks an incoming broadcast, cheapest check first: size, content type, signature (over
+ * the raw bytes, before any parsing), JSON shape, freshness, duplicate. Only a message
+ * that passes all is handed on. Answers never echo the payload or a key.
  */
 public class BroadcastReceiver {
 
@@ -50,10 +50,12 @@ public class BroadcastReceiver {
 
 	private final Cache<UUID, Boolean> seen;
 
-	/** Receives for the node {@code nodeId}, whose estimate of database time {@code serverTime} gives. */
+	/**
+	 * Receives for the node {@code nodeId}, whose estimate of database time
+	 * {@code serverTime} gives.
+	 */
 	public BroadcastReceiver(String nodeId, BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
-			Supplier<Optional<Instant>> serverTime, Consumer<ClusterBroadcastEvent> deliver,
-			BroadcastMetrics metrics) {
+			Supplier<Optional<Instant>> serverTime, Consumer<ClusterBroadcastEvent> deliver, BroadcastMetrics metrics) {
 		this.nodeId = nodeId;
 		this.keys = keys;
 		this.mapper = mapper;
@@ -104,7 +106,8 @@ public class BroadcastReceiver {
 			log.warn("Cannot check a broadcast: no keys ({})", ex.getMessage());
 			return reject(503, "unavailable");
 		}
-		if (!keyring.verify(keyId, this.nodeId, body, signature)) { // signed for this node, or not accepted
+		// signed for this node, or not accepted
+		if (!keyring.verify(keyId, this.nodeId, body, signature)) {
 			return reject(401, "unauthorized");
 		}
 		Envelope envelope;
@@ -129,8 +132,8 @@ public class BroadcastReceiver {
 		}
 		this.metrics.received(Received.ACCEPTED);
 		try {
-			this.deliver.accept(new ClusterBroadcastEvent(this.nodeId, envelope.topic, envelope.sender, envelope.id, envelope.sentAt,
-					envelope.payload, this.mapper));
+			this.deliver.accept(new ClusterBroadcastEvent(this.nodeId, envelope.topic, envelope.sender, envelope.id,
+					envelope.sentAt, envelope.payload, this.mapper));
 		}
 		catch (RuntimeException ex) {
 			log.error("A broadcast listener failed on topic {}", envelope.topic, ex);
@@ -166,9 +169,8 @@ public class BroadcastReceiver {
 		JsonNode topic = root.get("topic");
 		JsonNode sentAt = root.get("sentAt");
 		JsonNode payload = root.get("payload");
-		if (id == null || !id.isString() || sender == null || !sender.isString() || topic == null
-				|| !topic.isString() || topic.asString().isBlank() || sentAt == null || !sentAt.isIntegralNumber()
-				|| payload == null) {
+		if (id == null || !id.isString() || sender == null || !sender.isString() || topic == null || !topic.isString()
+				|| topic.asString().isBlank() || sentAt == null || !sentAt.isIntegralNumber() || payload == null) {
 			throw new IllegalArgumentException("missing fields");
 		}
 		return new Envelope(UUID.fromString(id.asString()), sender.asString(), topic.asString(),

@@ -6,7 +6,8 @@ import java.time.Duration;
  * @param path where every node receives broadcasts
  * @param connectTimeout per member connection timeout
  * @param readTimeout per member response timeout
- * @param dedupeWindow how long a message id is remembered; timestamps more than half of it away are rejected
+ * @param dedupeWindow how long a message id is remembered; timestamps more than half of
+ * it away are rejected
  * @param maxBodySize largest accepted message, in bytes
  * @param deliverToSelf whether the sender gets its own broadcasts as events too
  */

@@ -12,17 +12,21 @@ import org.slf4j.LoggerFactory;
 import dev.membership.spi.StoreException;
 
 /**
- * Broadcast keys a store keeps (generated once by the first node, read by every other): read again every five
- * minutes, so that a rotation reaches every node within that; while the store cannot be read, the keys read before
- * are kept and the read is tried again every 30 seconds. One read at a time: the messages that find the keys stale
- * meanwhile wait for that read instead of each reading the store. A store implements {@link #load()}: the MongoDB
- * stores and the PostgreSQL store do.
+ * Broadcast keys a store keeps (generated once by the first node, read by every other):
+ * read again every five minutes, so that a rotation reaches every node within that; while
+ * the store cannot be read, the keys read before are kept and the read is tried again
+ * every 30 seconds. One read at a time: the messages that find the keys stale meanwhile
+ * wait for that read instead of each reading the store. A store implements
+ * {@link #load()}: the MongoDB stores and the PostgreSQL store do.
  */
 public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 
 	private static final Logger log = LoggerFactory.getLogger(CachedBroadcastKeys.class);
 
-	/** How long keys read from the store are used before they are read again: a rotation's step waits this long. */
+	/**
+	 * How long keys read from the store are used before they are read again: a rotation's
+	 * step waits this long.
+	 */
 	public static final Duration REFRESH = Duration.ofMinutes(5);
 
 	private static final Duration RETRY = Duration.ofSeconds(30);
@@ -42,13 +46,19 @@ public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 		this(REFRESH);
 	}
 
-	/** Keys read again every {@code refresh} (and, while the store cannot be read, at most every 30 s). */
+	/**
+	 * Keys read again every {@code refresh} (and, while the store cannot be read, at most
+	 * every 30 s).
+	 */
 	protected CachedBroadcastKeys(Duration refresh) {
 		this.refreshNanos = refresh.toNanos();
 		this.retryNanos = Math.min(RETRY.toNanos(), refresh.toNanos());
 	}
 
-	/** The keys as the store has them now, a random key kept first when it has none; may throw. */
+	/**
+	 * The keys as the store has them now, a random key kept first when it has none; may
+	 * throw.
+	 */
 	protected abstract BroadcastKeyring load();
 
 	@Override
@@ -66,15 +76,18 @@ public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 		CompletableFuture<BroadcastKeyring> mine = new CompletableFuture<>();
 		CompletableFuture<BroadcastKeyring> inFlight = this.reading.compareAndExchange(null, mine);
 		if (inFlight != null) {
-			return await(inFlight); // another thread reads the store: its answer is this one's
+			// another thread reads the store: its answer is this one's
+			return await(inFlight);
 		}
 		try {
-			// a read that ended between this thread's look and its turn: its keys are fresh, no second read
+			// a read that ended between this thread's look and its turn: its keys are
+			// fresh, no second read
 			BroadcastKeyring fresh = keyringAtHand();
 			mine.complete((fresh != null) ? fresh : read());
 		}
 		catch (Throwable ex) {
-			mine.completeExceptionally(ex); // whatever it is, the waiters get it too, never wait for good
+			// whatever it is, the waiters get it too, never wait for good
+			mine.completeExceptionally(ex);
 		}
 		finally {
 			this.reading.set(null);
@@ -92,9 +105,11 @@ public abstract class CachedBroadcastKeys implements BroadcastKeySource {
 			return loaded;
 		}
 		catch (RuntimeException ex) {
-			// a driver error, or a reactive call that timed out or was refused on this thread
+			// a driver error, or a reactive call that timed out or was refused on this
+			// thread
 			if (current != null) {
-				// keep the keys we have, and do not make every message wait out the store's timeout meanwhile
+				// keep the keys we have, and do not make every message wait out the
+				// store's timeout meanwhile
 				this.cachedAtNanos = System.nanoTime() - this.refreshNanos + this.retryNanos;
 				log.warn("Cannot refresh the broadcast keys ({}); keeping the ones read before, trying again in {}",
 						ex.getMessage(), Duration.ofNanos(this.retryNanos));

@@ -9,9 +9,9 @@ import tools.jackson.databind.json.JsonMapper;
 import dev.membership.MembershipEvent;
 
 /**
- * An authenticated broadcast from another node (or from this one, with deliver-to-self), delivered at most once per
- * message id within the dedupe window, as the node {@link #observerNodeId()} received it. Listen with
- * {@code @EventListener}.
+ * An authenticated broadcast from another node (or from this one, with deliver-to-self),
+ * delivered at most once per message id within the dedupe window, as the node
+ * {@link #observerNodeId()} received it. Listen with {@code @EventListener}.
  */
 public final class ClusterBroadcastEvent implements MembershipEvent {
 

@@ -23,16 +23,15 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
-
 import dev.membership.broadcast.BroadcastResult.Delivery;
 import dev.membership.broadcast.BroadcastResult.Outcome;
 import dev.membership.Membership;
 import dev.membership.liveness.Member;
 
 /**
- * Sends an advisory message to every live member by calling it directly: in parallel, each call bounded by connect
- * and read timeouts with one retry on a connection failure, so a slow or dead member never holds up the others or the
- * caller (who gets a future).
+ * Sends an advisory message to every live member by calling it directly: in parallel,
+ * each call bounded by connect and read timeouts with one retry on a connection failure,
+ * so a slow or dead member never holds up the others or the caller (who gets a future).
  */
 public class ClusterBroadcaster implements AutoCloseable {
 
@@ -61,8 +60,8 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private final NoticeSender notices;
 
-	public ClusterBroadcaster(Membership node, BroadcastKeySource keys, JsonMapper mapper,
-			BroadcastSettings settings, BroadcastMetrics metrics, Consumer<ClusterBroadcastEvent> localDelivery) {
+	public ClusterBroadcaster(Membership node, BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
+			BroadcastMetrics metrics, Consumer<ClusterBroadcastEvent> localDelivery) {
 		this.node = node;
 		this.keys = keys;
 		this.mapper = mapper;
@@ -71,7 +70,8 @@ public class ClusterBroadcaster implements AutoCloseable {
 		this.localDelivery = localDelivery;
 		metrics.register();
 		AtomicInteger threads = new AtomicInteger();
-		// at most 16 at once, none while idle: a node that broadcasts nothing keeps no thread for it
+		// at most 16 at once, none while idle: a node that broadcasts nothing keeps no
+		// thread for it
 		ThreadPoolExecutor senders = new ThreadPoolExecutor(MAX_PARALLEL_SENDS, MAX_PARALLEL_SENDS, SENDER_IDLE_SECONDS,
 				TimeUnit.SECONDS, new LinkedBlockingQueue<>(), (r) -> {
 					Thread t = new Thread(r, "membership-broadcast-" + threads.incrementAndGet());
@@ -85,10 +85,11 @@ public class ClusterBroadcaster implements AutoCloseable {
 	}
 
 	/**
-	 * Sends {@code payload} (anything the JSON mapper can write) under {@code topic} to every live member. Completes
-	 * when every member has answered, failed or timed out; completes exceptionally when the keys cannot be read.
-	 *
-	 * @throws IllegalArgumentException for a blank topic, or one under {@code membership.} (the starter's own)
+	 * Sends {@code payload} (anything the JSON mapper can write) under {@code topic} to
+	 * every live member. Completes when every member has answered, failed or timed out;
+	 * completes exceptionally when the keys cannot be read.
+	 * @throws IllegalArgumentException for a blank topic, or one under
+	 * {@code membership.} (the starter's own)
 	 */
 	public CompletableFuture<BroadcastResult> broadcast(String topic, Object payload) {
 		if (topic != null && LeadershipNotices.isInternal(topic)) {
@@ -103,7 +104,9 @@ public class ClusterBroadcaster implements AutoCloseable {
 		return send(topic, payload, (member) -> true);
 	}
 
-	/** As {@link #send(String, Object)}, to the live members that {@code to} accepts only. */
+	/**
+	 * As {@link #send(String, Object)}, to the live members that {@code to} accepts only.
+	 */
 	CompletableFuture<BroadcastResult> send(String topic, Object payload, Predicate<Member> to) {
 		if (topic == null || topic.isBlank()) {
 			throw new IllegalArgumentException("A broadcast needs a topic");
@@ -112,20 +115,22 @@ public class ClusterBroadcaster implements AutoCloseable {
 		if (envelope == null) {
 			return CompletableFuture.completedFuture(new BroadcastResult(UUID.randomUUID(), List.of()));
 		}
-		// the keys may come from the database (blocking, now and then): never on the caller's thread, which may be
-		// an event loop; no keys yet (store unreachable) fails the broadcast, since nothing can be signed
+		// the keys may come from the database (blocking, now and then): never on the
+		// caller's thread, which may be an event loop; no keys yet (store unreachable)
+		// fails the broadcast, since nothing can be signed
 		CompletableFuture<BroadcastResult> result = new CompletableFuture<>();
 		onSenders(() -> {
 			try {
 				BroadcastKeyring keyring = this.keys.keyring();
-				fanOut(envelope.id, topic, envelope.sentAt, envelope.tree, envelope.body, keyring, to).whenComplete((done, ex) -> {
-					if (ex != null) {
-						result.completeExceptionally(ex);
-					}
-					else {
-						result.complete(done);
-					}
-				});
+				fanOut(envelope.id, topic, envelope.sentAt, envelope.tree, envelope.body, keyring, to)
+					.whenComplete((done, ex) -> {
+						if (ex != null) {
+							result.completeExceptionally(ex);
+						}
+						else {
+							result.complete(done);
+						}
+					});
 			}
 			catch (Throwable ex) {
 				result.completeExceptionally(ex); // the bare cause: no keys yet, say
@@ -135,11 +140,13 @@ public class ClusterBroadcaster implements AutoCloseable {
 	}
 
 	/**
-	 * Sends a notice of the starter's own now, on the caller's thread, which may block for it (connect and read timeouts
-	 * per member): signed here when the keys are at hand, as {@link #send} otherwise; a hand-over notice leaves the
-	 * moment the node let go. {@code first} (when not null and live): the successor, told alone; the others, who would
-	 * compete with it for the store and the machine, get {@code othersPayload} only when it could not be told. (If it
-	 * was told but does not take over, the others find the lease released at their next read.)
+	 * Sends a notice of the starter's own now, on the caller's thread, which may block
+	 * for it (connect and read timeouts per member): signed here when the keys are at
+	 * hand, as {@link #send} otherwise; a hand-over notice leaves the moment the node let
+	 * go. {@code first} (when not null and live): the successor, told alone; the others,
+	 * who would compete with it for the store and the machine, get {@code othersPayload}
+	 * only when it could not be told. (If it was told but does not take over, the others
+	 * find the lease released at their next read.)
 	 */
 	BroadcastResult sendAtOnce(String topic, Object payload, @Nullable String first, Object othersPayload) {
 		BroadcastKeyring keyring = this.keys.keyringAtHand();
@@ -159,11 +166,17 @@ public class ClusterBroadcaster implements AutoCloseable {
 		}));
 	}
 
-	/** The message as sent: its id, the time it says it was sent (the database's, estimated), payload and body. */
+	/**
+	 * The message as sent: its id, the time it says it was sent (the database's,
+	 * estimated), payload and body.
+	 */
 	private record Envelope(UUID id, Instant sentAt, JsonNode tree, byte[] body) {
 	}
 
-	/** Null before this node has an estimate of the database's clock (nothing to stamp the message with). */
+	/**
+	 * Null before this node has an estimate of the database's clock (nothing to stamp the
+	 * message with).
+	 */
 	private @Nullable Envelope envelope(String topic, Object payload) {
 		UUID id = UUID.randomUUID();
 		Instant sentAt = this.node.serverTimeEstimate().orElse(null);
@@ -181,8 +194,9 @@ public class ClusterBroadcaster implements AutoCloseable {
 	}
 
 	/**
-	 * Runs {@code task} on a sender thread, or here once they are shutting down: a broadcast begun before
-	 * {@link #close()} (the lease release on shutdown) still goes out, within its grace period.
+	 * Runs {@code task} on a sender thread, or here once they are shutting down: a
+	 * broadcast begun before {@link #close()} (the lease release on shutdown) still goes
+	 * out, within its grace period.
 	 */
 	private void onSenders(Runnable task) {
 		try {
@@ -193,11 +207,14 @@ public class ClusterBroadcaster implements AutoCloseable {
 		}
 	}
 
-	/** As a receiver delivers: a listener that throws is logged, and the others are still sent to. */
+	/**
+	 * As a receiver delivers: a listener that throws is logged, and the others are still
+	 * sent to.
+	 */
 	private Delivery deliverToSelf(Member self, UUID id, String topic, Instant sentAt, JsonNode tree) {
 		try {
-			this.localDelivery.accept(
-					new ClusterBroadcastEvent(this.node.nodeId(), topic, this.node.nodeId(), id, sentAt, tree, this.mapper));
+			this.localDelivery.accept(new ClusterBroadcastEvent(this.node.nodeId(), topic, this.node.nodeId(), id,
+					sentAt, tree, this.mapper));
 			return new Delivery(self.nodeId(), self.address(), Outcome.DELIVERED, null);
 		}
 		catch (RuntimeException ex) {
@@ -206,8 +223,8 @@ public class ClusterBroadcaster implements AutoCloseable {
 		}
 	}
 
-	private CompletableFuture<BroadcastResult> fanOut(UUID id, String topic, Instant sentAt, JsonNode tree,
-			byte[] body, BroadcastKeyring keyring, Predicate<Member> to) {
+	private CompletableFuture<BroadcastResult> fanOut(UUID id, String topic, Instant sentAt, JsonNode tree, byte[] body,
+			BroadcastKeyring keyring, Predicate<Member> to) {
 		List<CompletableFuture<Delivery>> deliveries = new ArrayList<>();
 		for (Member member : this.node.liveMembers()) {
 			if (!to.test(member)) {
@@ -218,21 +235,22 @@ public class ClusterBroadcaster implements AutoCloseable {
 					deliveries.add(CompletableFuture.completedFuture(deliverToSelf(member, id, topic, sentAt, tree)));
 				}
 				else {
-					deliveries.add(CompletableFuture.completedFuture(
-							new Delivery(member.nodeId(), member.address(), Outcome.SKIPPED, "self")));
+					deliveries.add(CompletableFuture
+						.completedFuture(new Delivery(member.nodeId(), member.address(), Outcome.SKIPPED, "self")));
 				}
 				continue;
 			}
 			if (member.address() == null || member.address().isBlank()) {
-				deliveries.add(CompletableFuture.completedFuture(
-						new Delivery(member.nodeId(), null, Outcome.SKIPPED, "no address")));
+				deliveries.add(CompletableFuture
+					.completedFuture(new Delivery(member.nodeId(), null, Outcome.SKIPPED, "no address")));
 				continue;
 			}
 			CompletableFuture<Delivery> delivery = new CompletableFuture<>();
 			onSenders(() -> {
 				try {
 					delivery.complete(this.http.deliver(member, body, keyring.primaryKeyId(),
-							keyring.sign(member.nodeId(), body))); // for this member alone
+							// for this member alone
+							keyring.sign(member.nodeId(), body)));
 				}
 				catch (Throwable ex) {
 					delivery.completeExceptionally(ex);

@@ -22,8 +22,9 @@ import dev.membership.broadcast.BroadcastResult.Outcome;
 import dev.membership.liveness.Member;
 
 /**
- * Posts one signed broadcast to one member, with the settings' connect and read timeouts and one retry when the
- * connection could not be made (never after a read timeout: the member may have it already).
+ * Posts one signed broadcast to one member, with the settings' connect and read timeouts
+ * and one retry when the connection could not be made (never after a read timeout: the
+ * member may have it already).
  */
 final class HttpDelivery {
 
@@ -38,8 +39,9 @@ final class HttpDelivery {
 	HttpDelivery(BroadcastSettings settings, BroadcastMetrics metrics, Function<String, URI> uri) {
 		this.metrics = metrics;
 		this.uri = uri;
-		// the JDK's plain connection (kept alive, no redirects followed), as the notices': the JDK's HttpClient keeps a
-		// selector thread for as long as it lives, a thread an idle node would keep for nothing
+		// the JDK's plain connection (kept alive, no redirects followed), as the
+		// notices': the JDK's HttpClient keeps a selector thread for as long as it lives,
+		// a thread an idle node would keep for nothing
 		SimpleClientHttpRequestFactory requests = new SimpleClientHttpRequestFactory() {
 
 			@Override
@@ -92,8 +94,9 @@ final class HttpDelivery {
 
 	private static boolean isConnectFailure(ResourceAccessException ex) {
 		for (Throwable t = ex; t != null; t = t.getCause()) {
-			if (t instanceof ConnectException || (t instanceof SocketTimeoutException timeout
-					&& timeout.getMessage() != null && timeout.getMessage().toLowerCase(Locale.ROOT).contains("connect"))) {
+			if (t instanceof ConnectException
+					|| (t instanceof SocketTimeoutException timeout && timeout.getMessage() != null
+							&& timeout.getMessage().toLowerCase(Locale.ROOT).contains("connect"))) {
 				return true; // nothing was sent
 			}
 		}

@@ -24,14 +24,17 @@ import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Tells the other nodes about leadership at once instead of at their next tick: a lease this node let go of, a group's
- * or a partition's (sent the moment it did, from the engine's thread, the successor first: it takes the lease over
- * from that term within milliseconds of a graceful stop, resign or move, without waiting for the release to land), and
- * a new leader (so every node sees the change now), and as the keeper of the roster which nodes a roster just written
- * moves work for (so that they read it now, not at their next interval); and hands the notices other nodes send to this one's engine, as its
- * {@link NoticeChannel}. Signed, so that only a node with the cluster's keys can say that a term was let go of; the
- * lease document still decides. A reaction of the node, not an application listener, so that no application listener
- * can stop the notices.
+ * Tells the other nodes about leadership at once instead of at their next tick: a lease
+ * this node let go of, a group's or a partition's (sent the moment it did, from the
+ * engine's thread, the successor first: it takes the lease over from that term within
+ * milliseconds of a graceful stop, resign or move, without waiting for the release to
+ * land), and a new leader (so every node sees the change now), and as the keeper of the
+ * roster which nodes a roster just written moves work for (so that they read it now, not
+ * at their next interval); and hands the notices other nodes send to this one's engine,
+ * as its {@link NoticeChannel}. Signed, so that only a node with the cluster's keys can
+ * say that a term was let go of; the lease document still decides. A reaction of the
+ * node, not an application listener, so that no application listener can stop the
+ * notices.
  */
 public class LeadershipNotices implements MembershipEventListener, NoticeChannel {
 
@@ -41,7 +44,10 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 
 	public static final String ROSTER_CHANGED = "membership.roster-changed";
 
-	/** The longest a node keeps the sender of a let-go notice waiting for its answer (see {@link #apply}). */
+	/**
+	 * The longest a node keeps the sender of a let-go notice waiting for its answer (see
+	 * {@link #apply}).
+	 */
 	static final Duration ANSWER_WITHIN = Duration.ofMillis(500);
 
 	private final Membership node;
@@ -72,8 +78,9 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 	}
 
 	/**
-	 * Groups' leases, or partitions' by their lease names ({@code group#partition}), in one notice: on this thread,
-	 * which may block for it, the successor alone when it can be told.
+	 * Groups' leases, or partitions' by their lease names ({@code group#partition}), in
+	 * one notice: on this thread, which may block for it, the successor alone when it can
+	 * be told.
 	 */
 	@Override
 	public void letGo(Map<String, Long> leases, @Nullable String successor) {
@@ -84,23 +91,28 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 			news.put("epoch", lease.getValue());
 		}
 		else {
-			news.put("leases", leases.entrySet()
-				.stream()
-				.map((lease) -> Map.of("group", lease.getKey(), "epoch", lease.getValue()))
-				.toList());
+			news.put("leases",
+					leases.entrySet()
+						.stream()
+						.map((lease) -> Map.of("group", lease.getKey(), "epoch", lease.getValue()))
+						.toList());
 		}
 		if (successor == null) {
 			this.broadcaster.sendAtOnce(LEASE_RELEASED, news, null, news);
 			return;
 		}
-		// the others hear of it only when the successor could not be told: then without its name, so that each decides
-		// by its own view (the leaver's may still list a member that has left)
+		// the others hear of it only when the successor could not be told: then without
+		// its name, so that each decides by its own view (the leaver's may still list a
+		// member that has left)
 		Map<String, Object> named = new LinkedHashMap<>(news);
 		named.put("successor", successor);
 		this.broadcaster.sendAtOnce(LEASE_RELEASED, named, successor, news);
 	}
 
-	/** As the keeper: to the nodes {@code version} moves work for, so that they read it now. */
+	/**
+	 * As the keeper: to the nodes {@code version} moves work for, so that they read it
+	 * now.
+	 */
 	@Override
 	public void rosterChanged(long version, Set<String> nodes) {
 		this.broadcaster.send(ROSTER_CHANGED, Map.of("version", version), (member) -> nodes.contains(member.nodeId()));
@@ -118,7 +130,9 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 		});
 	}
 
-	/** Hands a notice received from another node to this node's engine (once it started). */
+	/**
+	 * Hands a notice received from another node to this node's engine (once it started).
+	 */
 	public void apply(ClusterBroadcastEvent event) {
 		NoticeReceiver to = this.receiver;
 		JsonNode payload = event.payloadTree();
@@ -152,14 +166,17 @@ public class LeadershipNotices implements MembershipEventListener, NoticeChannel
 			List<CompletableFuture<Void>> attempts) {
 		String group = lease.path("group").asString(null);
 		if (group != null && lease.path("epoch").isIntegralNumber()) {
-			attempts.add(to.leaseReleased(group, lease.path("epoch").asLong(), sender, successor).toCompletableFuture());
+			attempts
+				.add(to.leaseReleased(group, lease.path("epoch").asLong(), sender, successor).toCompletableFuture());
 		}
 	}
 
 	/**
-	 * Answers the sender once this node's attempts are over, or after {@link #ANSWER_WITHIN} at most: the sender
-	 * releases its leases after the answer, and its release then keeps out of the way of the take-over in the store.
-	 * Only ever on a thread that may block (the servlet's, or the reactive handler's bounded-elastic one).
+	 * Answers the sender once this node's attempts are over, or after
+	 * {@link #ANSWER_WITHIN} at most: the sender releases its leases after the answer,
+	 * and its release then keeps out of the way of the take-over in the store. Only ever
+	 * on a thread that may block (the servlet's, or the reactive handler's
+	 * bounded-elastic one).
 	 */
 	private static void awaitBriefly(List<CompletableFuture<Void>> attempts) {
 		try {

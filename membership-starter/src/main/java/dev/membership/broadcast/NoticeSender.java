@@ -22,12 +22,14 @@ import dev.membership.broadcast.BroadcastResult.Outcome;
 import dev.membership.liveness.Member;
 
 /**
- * Posts a hand-over notice on the calling thread, which may block for it: the JDK's plain {@link HttpURLConnection}
- * (kept-alive connections), because every thread the request would pass through first costs a wake-up at the moment
- * a successor waits. Measured on loopback between idle processes of a two-core machine (median of 200 posts 20 ms
- * apart): 1.0 ms this way, 1.8 ms through another thread, 3.0 ms through the JDK client's asynchronous send and 2.3 ms
- * through Spring's request factory over the same connection class. One retry on a connection failure, as the
- * broadcast does, except for a successor: then the others are told instead.
+ * Posts a hand-over notice on the calling thread, which may block for it: the JDK's plain
+ * {@link HttpURLConnection} (kept-alive connections), because every thread the request
+ * would pass through first costs a wake-up at the moment a successor waits. Measured on
+ * loopback between idle processes of a two-core machine (median of 200 posts 20 ms
+ * apart): 1.0 ms this way, 1.8 ms through another thread, 3.0 ms through the JDK client's
+ * asynchronous send and 2.3 ms through Spring's request factory over the same connection
+ * class. One retry on a connection failure, as the broadcast does, except for a
+ * successor: then the others are told instead.
  */
 final class NoticeSender {
 
@@ -45,7 +47,9 @@ final class NoticeSender {
 		this.uris = uris;
 	}
 
-	/** A notice as it goes out: its body, and the keys that sign it for each recipient. */
+	/**
+	 * A notice as it goes out: its body, and the keys that sign it for each recipient.
+	 */
 	record Signed(byte[] body, BroadcastKeyring keyring) {
 
 		static Signed of(byte[] body, BroadcastKeyring keyring) {
@@ -55,9 +59,10 @@ final class NoticeSender {
 	}
 
 	/**
-	 * Tells {@code first} alone when it is among {@code members} (the successor), and the others only when it could
-	 * not be told, since they learn of the new leader from it; then they get {@code toOthers} (a notice that names no
-	 * successor, so that each decides by its own view whom the placement would choose), as does everyone when
+	 * Tells {@code first} alone when it is among {@code members} (the successor), and the
+	 * others only when it could not be told, since they learn of the new leader from it;
+	 * then they get {@code toOthers} (a notice that names no successor, so that each
+	 * decides by its own view whom the placement would choose), as does everyone when
 	 * {@code first} is null or not among them.
 	 */
 	List<Delivery> tell(List<Member> members, @Nullable String first, Signed toFirst, Supplier<Signed> toOthers) {
@@ -73,8 +78,9 @@ final class NoticeSender {
 		Signed others = told ? null : toOthers.get();
 		for (Member member : members) {
 			if (!member.nodeId().equals(first)) {
-				deliveries.add((others == null) ? new Delivery(member.nodeId(), member.address(), Outcome.SKIPPED,
-						"the successor was told") : post(member, others, true));
+				deliveries.add((others == null)
+						? new Delivery(member.nodeId(), member.address(), Outcome.SKIPPED, "the successor was told")
+						: post(member, others, true));
 			}
 		}
 		return deliveries;
@@ -94,7 +100,8 @@ final class NoticeSender {
 				break;
 			}
 			catch (ConnectException ex) {
-				failure = ex.toString(); // refused or unreachable: nothing was sent, so once more may do
+				// refused or unreachable: nothing was sent, so once more may do
+				failure = ex.toString();
 			}
 			catch (SocketTimeoutException ex) {
 				failure = ex.toString();
@@ -131,7 +138,8 @@ final class NoticeSender {
 			out.write(body);
 		}
 		int status = connection.getResponseCode();
-		// read to the end and close: the connection goes back to the JDK's keep-alive cache for the next notice
+		// read to the end and close: the connection goes back to the JDK's keep-alive
+		// cache for the next notice
 		try (InputStream in = (status < 400) ? connection.getInputStream() : connection.getErrorStream()) {
 			if (in != null) {
 				in.transferTo(OutputStream.nullOutputStream());

@@ -23,10 +23,11 @@ import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 
 /**
- * The receiving end of broadcasts on a reactive web server (WebFlux): the same checks and answers as
- * {@link BroadcastServlet}, because both hand the raw request to one {@link BroadcastReceiver}. The body is read
- * without blocking, and no further once past the size limit; the receiver (which may load keys and runs the
- * listeners) is called off the event loop.
+ * The receiving end of broadcasts on a reactive web server (WebFlux): the same checks and
+ * answers as {@link BroadcastServlet}, because both hand the raw request to one
+ * {@link BroadcastReceiver}. The body is read without blocking, and no further once past
+ * the size limit; the receiver (which may load keys and runs the listeners) is called off
+ * the event loop.
  */
 public class ReactiveBroadcastHandler implements HandlerFunction<ServerResponse> {
 
@@ -49,8 +50,8 @@ public class ReactiveBroadcastHandler implements HandlerFunction<ServerResponse>
 	}
 
 	/**
-	 * Routes {@code path} (every method: OPTIONS is answered with what is allowed, anything else but POST with 405, as
-	 * the servlet does) to this handler.
+	 * Routes {@code path} (every method: OPTIONS is answered with what is allowed,
+	 * anything else but POST with 405, as the servlet does) to this handler.
 	 */
 	public RouterFunction<ServerResponse> route(String path) {
 		return RouterFunctions.route(RequestPredicates.path(path), this);
@@ -59,10 +60,13 @@ public class ReactiveBroadcastHandler implements HandlerFunction<ServerResponse>
 	@Override
 	public Mono<ServerResponse> handle(ServerRequest request) {
 		if (request.method() == HttpMethod.OPTIONS) {
-			return ServerResponse.ok().allow(HttpMethod.POST, HttpMethod.OPTIONS).build(); // as HttpServlet answers
+			// as HttpServlet answers
+			return ServerResponse.ok().allow(HttpMethod.POST, HttpMethod.OPTIONS).build();
 		}
 		if (request.method() != HttpMethod.POST) {
-			return ServerResponse.status(HttpStatus.METHOD_NOT_ALLOWED).allow(HttpMethod.POST, HttpMethod.OPTIONS).build();
+			return ServerResponse.status(HttpStatus.METHOD_NOT_ALLOWED)
+				.allow(HttpMethod.POST, HttpMethod.OPTIONS)
+				.build();
 		}
 		HttpHeaders headers = request.headers().asHttpHeaders();
 		long length = headers.getContentLength();
@@ -75,7 +79,8 @@ public class ReactiveBroadcastHandler implements HandlerFunction<ServerResponse>
 			.map(ReactiveBroadcastHandler::bytes)
 			.defaultIfEmpty(new byte[0])
 			.flatMap((body) -> receive(request, length, new ByteArrayInputStream(body)))
-			// past the limit without a length announced: the receiver answers as it would have
+			// past the limit without a length announced: the receiver answers as it would
+			// have
 			.onErrorResume(DataBufferLimitException.class, (ex) -> receive(request, this.maxBodySize + 1, NO_BODY));
 	}
 

@@ -26,15 +26,19 @@ import dev.membership.spi.PlacementPolicy;
 import dev.membership.spi.PlacementPolicy.Demand;
 
 /**
- * The placement as this node last read it from the roster (or wrote it, as the coordinator), and what it means for
- * this node: which units it may try for, and which it holds but must hand over. Placement is advice: a unit's lease
- * decides who owns it, so nothing here can make two nodes own one unit. Changed by the loop; read from any thread.
+ * The placement as this node last read it from the roster (or wrote it, as the
+ * coordinator), and what it means for this node: which units it may try for, and which it
+ * holds but must hand over. Placement is advice: a unit's lease decides who owns it, so
+ * nothing here can make two nodes own one unit. Changed by the loop; read from any
+ * thread.
  * <p>
- * A unit placed on this node: try for it (when its lease is released or has expired). Placed on another node: leave
- * it, unless that node has just released it, or is no longer live here: then the node the policy would place it on
- * without that node tries, so that a graceful leave or a crash hands over without waiting for the coordinator, and to
- * the node the coordinator will choose. A plain group nobody has placed yet (no coordinator, or one that does not
- * place): every member races for it, as without placement; a partition nobody has placed waits for the coordinator.
+ * A unit placed on this node: try for it (when its lease is released or has expired).
+ * Placed on another node: leave it, unless that node has just released it, or is no
+ * longer live here: then the node the policy would place it on without that node tries,
+ * so that a graceful leave or a crash hands over without waiting for the coordinator, and
+ * to the node the coordinator will choose. A plain group nobody has placed yet (no
+ * coordinator, or one that does not place): every member races for it, as without
+ * placement; a partition nobody has placed waits for the coordinator.
  */
 final class Assignments {
 
@@ -55,13 +59,20 @@ final class Assignments {
 
 	private volatile long placedVersion;
 
-	/** The live members' ids of the last member list asked about, by that list's identity; from any thread. */
+	/**
+	 * The live members' ids of the last member list asked about, by that list's identity;
+	 * from any thread.
+	 */
 	private volatile @Nullable LiveIds liveIds;
 
-	/** The placements without a member {@link #successor} worked out lately; from any thread. */
+	/**
+	 * The placements without a member {@link #successor} worked out lately; from any
+	 * thread.
+	 */
 	private volatile @Nullable Without without;
 
-	private final Set<String> mismatchesSaid = ConcurrentHashMap.newKeySet(); // read from any thread (a stop)
+	// read from any thread (a stop)
+	private final Set<String> mismatchesSaid = ConcurrentHashMap.newKeySet();
 
 	Assignments(String selfId, PlacementPolicy policy) {
 		this.selfId = selfId;
@@ -77,14 +88,20 @@ final class Assignments {
 		return this.policy;
 	}
 
-	/** Takes the placement of roster {@code version}, read or written, by {@code coordinator}. */
+	/**
+	 * Takes the placement of roster {@code version}, read or written, by
+	 * {@code coordinator}.
+	 */
 	void take(@Nullable String coordinator, Map<String, GroupAssignment> assignments, long version) {
 		this.coordinator = coordinator;
 		this.placed = Map.copyOf(assignments);
 		this.placedVersion = version;
 	}
 
-	/** The roster version whose placement this node holds (0: none read yet): what its changes start from. */
+	/**
+	 * The roster version whose placement this node holds (0: none read yet): what its
+	 * changes start from.
+	 */
 	long placedVersion() {
 		return this.placedVersion;
 	}
@@ -98,7 +115,10 @@ final class Assignments {
 		return this.placed.containsKey(unit.group());
 	}
 
-	/** Who the placement puts on {@code unit}: null when nobody, or when its group is not placed. */
+	/**
+	 * Who the placement puts on {@code unit}: null when nobody, or when its group is not
+	 * placed.
+	 */
 	@Nullable String owner(Unit unit) {
 		GroupAssignment assignment = this.placed.get(unit.group());
 		if (assignment == null) {
@@ -106,16 +126,20 @@ final class Assignments {
 		}
 		if (assignment.partitions() != unit.partitions()) {
 			if (this.mismatchesSaid.add(unit.group())) {
-				log.error("Node {} has {} partition(s) of group '{}' but the cluster's coordinator places {}: it takes "
-						+ "none of them until every member agrees (membership.partitions.{})", this.selfId,
-						unit.partitions(), unit.group(), assignment.partitions(), unit.group());
+				log.error(
+						"Node {} has {} partition(s) of group '{}' but the cluster's coordinator places {}: it takes "
+								+ "none of them until every member agrees (membership.partitions.{})",
+						this.selfId, unit.partitions(), unit.group(), assignment.partitions(), unit.group());
 			}
 			return null;
 		}
 		return assignment.owner(unit.partition());
 	}
 
-	/** Whether this node holds {@code unit} against the placement, which names another node for it. */
+	/**
+	 * Whether this node holds {@code unit} against the placement, which names another
+	 * node for it.
+	 */
 	boolean placedElsewhere(Unit unit) {
 		if (unit.isDefault()) {
 			return false;
@@ -124,11 +148,12 @@ final class Assignments {
 	}
 
 	/**
-	 * Whether this node may try for {@code unit} now. {@code released}: its release was just told, by
-	 * {@code releasedBy} (null: not said, taken as the node it is placed on), naming {@code successor} (a move: only
-	 * that node tries, whatever this node's placement says, which may be older than the mover's); {@code live}: the
-	 * members as this node knows them. A release by another node than the placed one is a move to the placed one:
-	 * only it tries.
+	 * Whether this node may try for {@code unit} now. {@code released}: its release was
+	 * just told, by {@code releasedBy} (null: not said, taken as the node it is placed
+	 * on), naming {@code successor} (a move: only that node tries, whatever this node's
+	 * placement says, which may be older than the mover's); {@code live}: the members as
+	 * this node knows them. A release by another node than the placed one is a move to
+	 * the placed one: only it tries.
 	 */
 	boolean mayCompete(Unit unit, boolean released, @Nullable String releasedBy, @Nullable String successor,
 			List<Member> live) {
@@ -154,11 +179,13 @@ final class Assignments {
 	}
 
 	/**
-	 * Who should take {@code unit} over when this node leaves, from this node's view: where the policy would place it
-	 * without this node (what every other node works out too); for the default group (everyone's, placed by nobody),
-	 * the first other live member by id: the one the notice goes to, though any member told may try for the default
-	 * group (a soak of the simulator found member lists that never converged when only the named one might). Null
-	 * (anyone who takes part) for a plain group nobody placed. From any thread.
+	 * Who should take {@code unit} over when this node leaves, from this node's view:
+	 * where the policy would place it without this node (what every other node works out
+	 * too); for the default group (everyone's, placed by nobody), the first other live
+	 * member by id: the one the notice goes to, though any member told may try for the
+	 * default group (a soak of the simulator found member lists that never converged when
+	 * only the named one might). Null (anyone who takes part) for a plain group nobody
+	 * placed. From any thread.
 	 */
 	@Nullable String successorOnLeave(Unit unit, List<Member> live) {
 		if (isPlaced(unit)) {
@@ -175,9 +202,10 @@ final class Assignments {
 	}
 
 	/**
-	 * Where the policy would place {@code unit} without {@code leaving}, from this node's view of the members. The
-	 * placement without a member is worked out once per member for all its units (a leaver's or a crashed member's
-	 * hundreds of partitions ask one after another), and again only once the placement, its coordinator or the members
+	 * Where the policy would place {@code unit} without {@code leaving}, from this node's
+	 * view of the members. The placement without a member is worked out once per member
+	 * for all its units (a leaver's or a crashed member's hundreds of partitions ask one
+	 * after another), and again only once the placement, its coordinator or the members
 	 * changed.
 	 */
 	@Nullable String successor(Unit unit, String leaving, List<Member> live) {
@@ -193,14 +221,15 @@ final class Assignments {
 			next = placeWithout(leaving, placedNow, keeper, live);
 			Map<String, Map<String, GroupAssignment>> byLeaver = new HashMap<>(last.byLeaver());
 			if (byLeaver.size() >= MAX_LEAVERS_KEPT) {
-				byLeaver.clear(); // a mass departure: the recent ones are what is asked about
+				// a mass departure: the recent ones are what is asked about
+				byLeaver.clear();
 			}
 			byLeaver.put(leaving, next);
 			this.without = new Without(placedNow, keeper, last.live(), Map.copyOf(byLeaver));
 		}
 		GroupAssignment placedNext = next.get(unit.group());
-		return (placedNext != null && placedNext.partitions() == unit.partitions())
-				? placedNext.owner(unit.partition()) : null;
+		return (placedNext != null && placedNext.partitions() == unit.partitions()) ? placedNext.owner(unit.partition())
+				: null;
 	}
 
 	private Map<String, GroupAssignment> placeWithout(String leaving, Map<String, GroupAssignment> placedNow,
@@ -219,8 +248,9 @@ final class Assignments {
 	}
 
 	/**
-	 * The ids of the live members of {@code live}: made once per member list (a node asks for each of its units every
-	 * interval, and a scan of the members for each made every interval cost units times members).
+	 * The ids of the live members of {@code live}: made once per member list (a node asks
+	 * for each of its units every interval, and a scan of the members for each made every
+	 * interval cost units times members).
 	 */
 	private Set<String> liveIds(List<Member> live) {
 		LiveIds last = this.liveIds;
@@ -241,12 +271,18 @@ final class Assignments {
 	private record LiveIds(List<Member> of, Set<String> ids) {
 	}
 
-	/** The placements without a member worked out (by the member left out), and what they were worked out from. */
+	/**
+	 * The placements without a member worked out (by the member left out), and what they
+	 * were worked out from.
+	 */
 	private record Without(Map<String, GroupAssignment> placed, @Nullable String coordinator, List<Member> live,
 			Map<String, Map<String, GroupAssignment>> byLeaver) {
 	}
 
-	/** What the policy is asked: each group's count, the live members that take part with it, and the owners now. */
+	/**
+	 * What the policy is asked: each group's count, the live members that take part with
+	 * it, and the owners now.
+	 */
 	static List<Demand> demands(Map<String, Integer> counts, Collection<Member> live,
 			Map<String, @Nullable List<@Nullable String>> owners) {
 		List<Demand> demands = new ArrayList<>();
@@ -266,13 +302,19 @@ final class Assignments {
 		return demands;
 	}
 
-	/** Whether {@code member} takes part in {@code group} with {@code count} partitions (1: a plain group). */
+	/**
+	 * Whether {@code member} takes part in {@code group} with {@code count} partitions
+	 * (1: a plain group).
+	 */
 	static boolean takesPart(Member member, String group, int count) {
 		Integer declared = member.partitions().get(group);
 		return (count == 1) ? declared == null && member.groups().contains(group) : Objects.equals(declared, count);
 	}
 
-	/** The owner of a plain group's lease now: its holder while the lease holds at {@code now}, else nobody. */
+	/**
+	 * The owner of a plain group's lease now: its holder while the lease holds at
+	 * {@code now}, else nobody.
+	 */
 	static @Nullable String holder(@Nullable LeaseRecord lease, Instant now) {
 		if (lease == null || lease.holder() == null || lease.expiresAt() == null || !lease.expiresAt().isAfter(now)) {
 			return null;

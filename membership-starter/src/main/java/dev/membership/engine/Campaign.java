@@ -19,11 +19,12 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 
 /**
- * A group's lease from this node's side: when to try for it (now, at the exact instant the known leader's lease can
- * have expired, or after a hold-off), what an attempt's answer means, its renewals while this node leads, and what the
- * leases read tell of other leaders. A won lease starts a term whose deadline is counted from when the request was
- * sent, so that the belief ends, by the local clock, before the lease can expire in the database. Confined to the
- * loop.
+ * A group's lease from this node's side: when to try for it (now, at the exact instant
+ * the known leader's lease can have expired, or after a hold-off), what an attempt's
+ * answer means, its renewals while this node leads, and what the leases read tell of
+ * other leaders. A won lease starts a term whose deadline is counted from when the
+ * request was sent, so that the belief ends, by the local clock, before the lease can
+ * expire in the database. Confined to the loop.
  */
 final class Campaign {
 
@@ -56,7 +57,10 @@ final class Campaign {
 
 	private final Supplier<List<Member>> members;
 
-	/** The plain groups' scheduled fires, whose record a term inherits and its renewals write. */
+	/**
+	 * The plain groups' scheduled fires, whose record a term inherits and its renewals
+	 * write.
+	 */
 	private final ScheduledFires fires;
 
 	Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
@@ -76,22 +80,27 @@ final class Campaign {
 		this.members = members;
 	}
 
-	/** The local deadline of a lease requested at {@code sentNanos}: its duration less the safety margin. */
+	/**
+	 * The local deadline of a lease requested at {@code sentNanos}: its duration less the
+	 * safety margin.
+	 */
 	long deadlineFor(long sentNanos) {
 		return sentNanos + this.settings.leaseDuration().toNanos() - this.settings.safetyMargin().toNanos();
 	}
 
 	/**
-	 * Tries for the lease of {@code group} now, or schedules the attempt for when it can succeed. {@code released}:
-	 * the known leader's lease was just released, so do not wait for it to expire.
+	 * Tries for the lease of {@code group} now, or schedules the attempt for when it can
+	 * succeed. {@code released}: the known leader's lease was just released, so do not
+	 * wait for it to expire.
 	 */
 	void compete(LoopJob job, GroupElection group, boolean released) {
 		compete(job, group, released, null, 0, null);
 	}
 
 	/**
-	 * As {@link #compete(LoopJob, GroupElection, boolean)}; {@code releasedBy}, {@code releasedEpoch} and
-	 * {@code successor}: who let go of which term, and to whom, when the notice said so.
+	 * As {@link #compete(LoopJob, GroupElection, boolean)}; {@code releasedBy},
+	 * {@code releasedEpoch} and {@code successor}: who let go of which term, and to whom,
+	 * when the notice said so.
 	 */
 	private void compete(LoopJob job, GroupElection group, boolean released, @Nullable String releasedBy,
 			long releasedEpoch, @Nullable String successor) {
@@ -111,7 +120,8 @@ final class Campaign {
 		}
 		LeaderInfo known = group.leader().knownOther();
 		if (!released && known != null && known.leaseExpiresAt().isAfter(this.loop.serverClock().lowerBoundAt(now))) {
-			// fast succession: try exactly when this lease can have expired, not at some later tick
+			// fast succession: try exactly when this lease can have expired, not at some
+			// later tick
 			scheduleAttempt(group, latest(this.loop.serverClock().monotonicWhenPassed(known.leaseExpiresAt()),
 					this.samples.trustsExpiriesFrom()));
 			job.next();
@@ -121,22 +131,25 @@ final class Campaign {
 	}
 
 	/**
-	 * Tries for the lease; {@code from} (not null): the node that said it let go of the term {@code releasedEpoch},
-	 * which may then be taken over before its release lands.
+	 * Tries for the lease; {@code from} (not null): the node that said it let go of the
+	 * term {@code releasedEpoch}, which may then be taken over before its release lands.
 	 */
 	private void tryAcquire(LoopJob job, GroupElection group, @Nullable String from, long releasedEpoch) {
 		long sent = this.loop.clock().nanoTime();
 		Instant certainlyPassed = this.loop.serverClock().lowerBoundAt(sent);
-		// a node new to the database's clock takes no lease that another node may still believe in (ClockSamples)
+		// a node new to the database's clock takes no lease that another node may still
+		// believe in (ClockSamples)
 		Instant expiredBefore = this.samples.trustsExpiries(sent) ? certainlyPassed : ONLY_RELEASED;
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
 		Holder holder = this.self.holder();
-		this.loop.call(job, () -> (from != null)
-				? this.store.tryTakeOver(group.name(), holder, from, releasedEpoch, expiredBefore, expiresAt)
-				: this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
+		this.loop.call(job,
+				() -> (from != null)
+						? this.store.tryTakeOver(group.name(), holder, from, releasedEpoch, expiredBefore, expiresAt)
+						: this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
 				(Optional<LeaseRecord> won, long sentNanos, long received) -> {
-					this.metrics.acquisition(group.unit().group(), won.isPresent()
-							? ElectionMetrics.AcquisitionOutcome.ACQUIRED : ElectionMetrics.AcquisitionOutcome.CONFLICT);
+					this.metrics.acquisition(group.unit().group(),
+							won.isPresent() ? ElectionMetrics.AcquisitionOutcome.ACQUIRED
+									: ElectionMetrics.AcquisitionOutcome.CONFLICT);
 					if (won.isEmpty()) {
 						job.now((j) -> findLeader(j, group, certainlyPassed));
 					}
@@ -144,8 +157,8 @@ final class Campaign {
 						declined(group, won.get().epoch(), received);
 					}
 					else if (!begin(group, won.get(), deadlineFor(sent), expiresAt, holder)) {
-						// answered after this node began to stop: a term now would escape the drain, so none begins,
-						// and the lease goes back at once
+						// answered after this node began to stop: a term now would escape
+						// the drain, so none begins, and the lease goes back at once
 						this.loop.submit(this.farewell.release(group, won.get().epoch(), null));
 					}
 				}, (ex) -> {
@@ -155,9 +168,10 @@ final class Campaign {
 	}
 
 	/**
-	 * Begins the term of a lease just won, unless the node began to stop meanwhile: under the lifecycle's lock, so that
-	 * a stop's drain, which runs after the lifecycle moved on, either sees the term or the term never begins. Followers
-	 * learn of it from the lease, which they read every interval.
+	 * Begins the term of a lease just won, unless the node began to stop meanwhile: under
+	 * the lifecycle's lock, so that a stop's drain, which runs after the lifecycle moved
+	 * on, either sees the term or the term never begins. Followers learn of it from the
+	 * lease, which they read every interval.
 	 */
 	private boolean begin(GroupElection group, LeaseRecord won, long deadlineNanos, Instant expiresAt, Holder holder) {
 		synchronized (this.lifecycle) {
@@ -165,17 +179,19 @@ final class Campaign {
 				return false;
 			}
 			if (group.acquired(won, deadlineNanos, expiresAt, holder.address())) {
-				this.fires.termBegan(group, group.term(), won.fires()); // the record of the fires travels with the term
+				// the record of the fires travels with the term
+				this.fires.termBegan(group, group.term(), won.fires());
 			}
 			return true;
 		}
 	}
 
 	/**
-	 * A lease judged in the database's previous clock: a belief held in the new one may rest on the lease this write
-	 * took over, and ends within a lease by its holder's own deadline. So no term begins here, this node stays out of
-	 * the race and keeps the lease until then, and then releases it, so that the group is not held up for as long as
-	 * the jump too (the lease's expiry was written in the previous clock).
+	 * A lease judged in the database's previous clock: a belief held in the new one may
+	 * rest on the lease this write took over, and ends within a lease by its holder's own
+	 * deadline. So no term begins here, this node stays out of the race and keeps the
+	 * lease until then, and then releases it, so that the group is not held up for as
+	 * long as the jump too (the lease's expiry was written in the previous clock).
 	 */
 	private void declined(GroupElection group, long epoch, long receivedNanos) {
 		log.warn("Node {} acquired the lease of group '{}' (epoch {}) under the database's previous clock and does not "
@@ -185,7 +201,10 @@ final class Campaign {
 		this.loop.schedule(() -> this.farewell.release(group, epoch, null), lease);
 	}
 
-	/** After a lost attempt: learns the holder from the lease and tries again when it can have expired. */
+	/**
+	 * After a lost attempt: learns the holder from the lease and tries again when it can
+	 * have expired.
+	 */
 	private void findLeader(LoopJob job, GroupElection group, Instant certainlyPassed) {
 		this.loop.call(job, () -> this.store.findLease(group.name()), (lease, sent, received) -> {
 			if (lease.isEmpty() || lease.get().expiresAt() == null) {
@@ -197,16 +216,20 @@ final class Campaign {
 			if (by != null && expires.isAfter(certainlyPassed)) {
 				group.leader().learn(new LeaderInfo(group.name(), by.nodeId(), by.address(), held.epoch(), expires));
 			}
-			// also when it looks expired already: someone may have just taken it, or we were on the boundary. Not
-			// sooner than a round trip: a majority read shows the winner's write only once a majority has it, and
-			// until then a loser that retried every few milliseconds would read the old lease again and again
+			// also when it looks expired already: someone may have just taken it, or we
+			// were on the boundary. Not sooner than a round trip: a majority read shows
+			// the winner's write only once a majority has it, and until then a loser that
+			// retried every few milliseconds would read the old lease again and again
 			long backOff = Math.max(MIN_RETRY_NANOS, received - sent);
 			scheduleAttempt(group, latest(latest(this.loop.serverClock().monotonicWhenPassed(expires),
 					this.loop.clock().nanoTime() + backOff), this.samples.trustsExpiriesFrom()));
 		}, (ex) -> false);
 	}
 
-	/** Renews the lease of {@code group} while this node leads it (and while it drains it). */
+	/**
+	 * Renews the lease of {@code group} while this node leads it (and while it drains
+	 * it).
+	 */
 	void renew(LoopJob job, GroupElection group) {
 		Term term = group.term();
 		if (term == null || !term.isValid()) {
@@ -215,7 +238,8 @@ final class Campaign {
 		}
 		long sent = this.loop.clock().nanoTime();
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
-		List<FireMark> fires = this.fires.toRenew(group.name(), term.epoch()); // null: none changed since the last write
+		// null: none changed since the last write
+		List<FireMark> fires = this.fires.toRenew(group.name(), term.epoch());
 		long version = this.fires.version(group.name());
 		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt, fires),
 				(renewedAt, sentNanos, received) -> {
@@ -224,9 +248,11 @@ final class Campaign {
 							this.fires.written(group.name(), version);
 						}
 						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.RENEWED);
-						this.heartbeats.renewed(sentNanos); // the renewal keeps this node live
-						// a renewal judged in the database's previous clock wrote an expiry that reads early or late
-						// in the new one: it keeps the belief's deadline where it was, and the next one extends it
+						// the renewal keeps this node live
+						this.heartbeats.renewed(sentNanos);
+						// a renewal judged in the database's previous clock wrote an
+						// expiry that reads early or late in the new one: it keeps the
+						// belief's deadline where it was, and the next one extends it
 						if (this.samples.take(sentNanos, received, renewedAt.get())) {
 							group.renewed(term, deadlineFor(sent), expiresAt);
 						}
@@ -241,7 +267,10 @@ final class Campaign {
 				});
 	}
 
-	/** What the leases just read tell: the known leader of every group this node does not lead. */
+	/**
+	 * What the leases just read tell: the known leader of every group this node does not
+	 * lead.
+	 */
 	void learn(Map<String, LeaseRecord> leases, Instant certainlyPassed) {
 		for (LeaseRecord lease : leases.values()) {
 			Holder holder = lease.holder();
@@ -257,8 +286,8 @@ final class Campaign {
 	}
 
 	/**
-	 * Advisory news that the lease of {@code group} held with {@code releasedEpoch} by {@code holder} (null: not said)
-	 * was just released.
+	 * Advisory news that the lease of {@code group} held with {@code releasedEpoch} by
+	 * {@code holder} (null: not said) was just released.
 	 */
 	LoopJob released(GroupElection group, long releasedEpoch, @Nullable String holder, @Nullable String successor) {
 		LoopJob job = new LoopJob("attempt on group " + group.name(),
@@ -273,7 +302,10 @@ final class Campaign {
 		});
 	}
 
-	/** Advisory news of another node's election: remembered when it is news. Never makes this node leader. */
+	/**
+	 * Advisory news of another node's election: remembered when it is news. Never makes
+	 * this node leader.
+	 */
 	LoopJob elected(GroupElection group, LeaderInfo leader) {
 		return LoopJob.of("leader news for group " + group.name(), () -> {
 			if (group.leader().isNews(leader) && !group.isLeader()) {

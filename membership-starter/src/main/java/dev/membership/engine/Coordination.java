@@ -15,12 +15,13 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.PlacementPolicy;
 
 /**
- * What the coordinator (the keeper of the roster) places, each time it keeps the roster: every group a live member
- * takes part in but the default group (whose leader is the coordinator itself), with the partition count most members
- * declare, over the members that declare it, starting from who owns each unit now: the holder of a plain group's lease
- * while it holds, the last placement of a partition. So a new coordinator continues from the roster as stored (its
- * keeper reads it before its term's first write), and a coordinator change moves nothing. Decisions only; no store
- * calls.
+ * What the coordinator (the keeper of the roster) places, each time it keeps the roster:
+ * every group a live member takes part in but the default group (whose leader is the
+ * coordinator itself), with the partition count most members declare, over the members
+ * that declare it, starting from who owns each unit now: the holder of a plain group's
+ * lease while it holds, the last placement of a partition. So a new coordinator continues
+ * from the roster as stored (its keeper reads it before its term's first write), and a
+ * coordinator change moves nothing. Decisions only; no store calls.
  */
 final class Coordination {
 
@@ -48,8 +49,9 @@ final class Coordination {
 	}
 
 	/**
-	 * Each group's partition count, as most live members declare it (a tie: the larger count); 1 for a plain group.
-	 * A member declaring another count takes no part until it agrees.
+	 * Each group's partition count, as most live members declare it (a tie: the larger
+	 * count); 1 for a plain group. A member declaring another count takes no part until
+	 * it agrees.
 	 */
 	static Map<String, Integer> counts(List<Member> members) {
 		Map<String, Map<Integer, Integer>> votes = new TreeMap<>();
@@ -68,7 +70,8 @@ final class Coordination {
 		votes.forEach((group, byCount) -> {
 			int best = 0;
 			int bestVotes = -1;
-			for (Map.Entry<Integer, Integer> vote : byCount.entrySet()) { // larger counts first: they win ties
+			// larger counts first: they win ties
+			for (Map.Entry<Integer, Integer> vote : byCount.entrySet()) {
 				if (vote.getValue() > bestVotes) {
 					best = vote.getKey();
 					bestVotes = vote.getValue();

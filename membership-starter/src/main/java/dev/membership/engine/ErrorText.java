@@ -6,11 +6,12 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the run history keeps of an error, for whoever may read it: the exception's class and, unless only the class
- * is kept ({@code membership.history.error-detail=class}), the first line of its message with credentials taken out
- * ({@code user:password@} in URIs, the values of {@code password=}, {@code secret=}, {@code token=} and their like,
- * {@code Bearer} and {@code Basic} credentials), at most {@value #MAX_LENGTH} characters in all. The node's
- * {@code lastError} (health, status) is cleaned the same way.
+ * What the run history keeps of an error, for whoever may read it: the exception's class
+ * and, unless only the class is kept ({@code membership.history.error-detail=class}), the
+ * first line of its message with credentials taken out ({@code user:password@} in URIs,
+ * the values of {@code password=}, {@code secret=}, {@code token=} and their like,
+ * {@code Bearer} and {@code Basic} credentials), at most {@value #MAX_LENGTH} characters
+ * in all. The node's {@code lastError} (health, status) is cleaned the same way.
  */
 final class ErrorText {
 
@@ -18,19 +19,31 @@ final class ErrorText {
 
 	static final String HIDDEN = "***";
 
-	/** A URI's user information, to the first {@code @}: {@code mongodb://user:pa/ss@host} (hiding too much is fine). */
+	/**
+	 * A URI's user information, to the first {@code @}: {@code mongodb://user:pa/ss@host}
+	 * (hiding too much is fine).
+	 */
 	private static final Pattern USER_INFO = Pattern.compile("(?<=://)\\S*?@");
 
-	/** A secret's name, how it is given ({@code =}, {@code :}, quoted or not), and its value, quoted or not. */
+	/**
+	 * A secret's name, how it is given ({@code =}, {@code :}, quoted or not), and its
+	 * value, quoted or not.
+	 */
 	private static final Pattern SECRET = Pattern.compile("(?i)(password|passwd|pwd|secret|token|api[-_]?key|"
 			+ "access[-_]?key|credentials?)([\"']?\\s*[=:]\\s*)(\"[^\"]*\"|'[^']*'|[^\\s&;,\"'}]+)");
 
-	/** An HTTP credential: {@code Bearer eyJ...}, {@code Basic dXNlcjpwYXNz} (not the word "basic" in a sentence). */
+	/**
+	 * An HTTP credential: {@code Bearer eyJ...}, {@code Basic dXNlcjpwYXNz} (not the word
+	 * "basic" in a sentence).
+	 */
 	private static final Pattern SCHEME = Pattern.compile("\\b(Bearer|Basic)\\s+[A-Za-z0-9._~+/=-]{8,}");
 
 	private final boolean messages;
 
-	/** With {@code messages}, an error's class and its cleaned message; without, its class only. */
+	/**
+	 * With {@code messages}, an error's class and its cleaned message; without, its class
+	 * only.
+	 */
 	ErrorText(boolean messages) {
 		this.messages = messages;
 	}
@@ -59,8 +72,8 @@ final class ErrorText {
 			String value = secret.group(3);
 			char first = value.charAt(0);
 			String quote = (first == '"' || first == '\'') ? String.valueOf(first) : "";
-			secret.appendReplacement(out, Matcher.quoteReplacement(secret.group(1) + secret.group(2) + quote + HIDDEN
-					+ quote));
+			secret.appendReplacement(out,
+					Matcher.quoteReplacement(secret.group(1) + secret.group(2) + quote + HIDDEN + quote));
 		}
 		secret.appendTail(out);
 		return out.toString();

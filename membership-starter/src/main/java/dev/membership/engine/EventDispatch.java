@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivers a node's events: first to the starter's reactions, each isolated from the others, on the reactions lane;
- * then to the application's listener on a lane of its own, so that a slow or throwing application listener can neither
- * break nor delay the reactions.
+ * Delivers a node's events: first to the starter's reactions, each isolated from the
+ * others, on the reactions lane; then to the application's listener on a lane of its own,
+ * so that a slow or throwing application listener can neither break nor delay the
+ * reactions.
  */
 final class EventDispatch {
 
@@ -49,7 +50,8 @@ final class EventDispatch {
 					reaction.onEvent(event);
 				}
 				catch (VirtualMachineError err) {
-					throw err; // out of memory, a stack overflow: not the callback's own failure
+					// out of memory, a stack overflow: not the callback's own failure
+					throw err;
 				}
 				catch (Throwable ex) {
 					log.error("Membership reaction {} failed on {}", reaction, event, ex);
@@ -61,7 +63,8 @@ final class EventDispatch {
 				this.application.onEvent(event);
 			}
 			catch (VirtualMachineError err) {
-				throw err; // out of memory, a stack overflow: not the callback's own failure
+				// out of memory, a stack overflow: not the callback's own failure
+				throw err;
 			}
 			catch (Throwable ex) {
 				if (this.failingEventTypes.add(event.getClass())) {

@@ -13,7 +13,10 @@ import dev.membership.spi.FireMark;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.StoreException;
 
-/** The release of a lease this node no longer leads under, and the goodbye of a graceful stop, as loop jobs. */
+/**
+ * The release of a lease this node no longer leads under, and the goodbye of a graceful
+ * stop, as loop jobs.
+ */
 final class Farewell {
 
 	private static final Logger log = LoggerFactory.getLogger(Farewell.class);
@@ -32,14 +35,20 @@ final class Farewell {
 
 	private final RunHistory history;
 
-	/** The restart grace is on: a graceful stop keeps the node's document instead of removing it. */
+	/**
+	 * The restart grace is on: a graceful stop keeps the node's document instead of
+	 * removing it.
+	 */
 	private final boolean keepsPlace;
 
-	/** The fires of the groups' scheduled jobs, which their releases carry to the next term. */
+	/**
+	 * The fires of the groups' scheduled jobs, which their releases carry to the next
+	 * term.
+	 */
 	private final ScheduledFires fires;
 
-	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle,
-			LetGo letGo, RunHistory history, boolean keepsPlace, ScheduledFires fires) {
+	Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle, LetGo letGo,
+			RunHistory history, boolean keepsPlace, ScheduledFires fires) {
 		this.keepsPlace = keepsPlace;
 		this.fires = fires;
 		this.letGo = letGo;
@@ -52,22 +61,25 @@ final class Farewell {
 	}
 
 	/**
-	 * Lets go of the lease of {@code unit} held with {@code epoch} (no belief in it any more): says so at once, naming
-	 * {@code successor} (the node a move hands it to) when not null, so that the successor can take it over from this
-	 * term now, then releases it, so that the others see it in their next read of the leases too. Heartbeats before
-	 * the release: the released lease no longer keeps this node live, and the keeper must not take it for gone
-	 * meanwhile.
+	 * Lets go of the lease of {@code unit} held with {@code epoch} (no belief in it any
+	 * more): says so at once, naming {@code successor} (the node a move hands it to) when
+	 * not null, so that the successor can take it over from this term now, then releases
+	 * it, so that the others see it in their next read of the leases too. Heartbeats
+	 * before the release: the released lease no longer keeps this node live, and the
+	 * keeper must not take it for gone meanwhile.
 	 */
 	LoopJob release(GroupElection unit, long epoch, @Nullable String successor) {
 		String group = unit.name();
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
-		// a group with scheduled jobs says so once its release, which carries their fires, landed: a successor that
-		// took it over from this term first would not find the last of them
+		// a group with scheduled jobs says so once its release, which carries their
+		// fires, landed: a successor that took it over from this term first would not
+		// find the last of them
 		boolean carries = this.fires.carries(group);
 		if (!carries) {
 			job.then((j) -> {
-				this.letGo.said(Map.of(unit, epoch), (u) -> successor, false); // the loop never waits for the notice
+				// the loop never waits for the notice
+				this.letGo.said(Map.of(unit, epoch), (u) -> successor, false);
 				j.next();
 			});
 		}
@@ -79,7 +91,8 @@ final class Farewell {
 				j.next();
 			}
 		});
-		// not released: the lease had gone (a successor took it over already, or it expired): nothing left to do
+		// not released: the lease had gone (a successor took it over already, or it
+		// expired): nothing left to do
 		job.then((j) -> {
 			List<FireMark> marks = this.fires.toRelease(group, epoch);
 			this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch, marks),
@@ -110,17 +123,18 @@ final class Farewell {
 				job.now((again) -> releaseAll(again, epochs, false));
 			}
 			else {
-				log.warn("Could not release the leases {} on shutdown ({}): they expire by themselves",
-						epochs.keySet(), ex.getMessage());
+				log.warn("Could not release the leases {} on shutdown ({}): they expire by themselves", epochs.keySet(),
+						ex.getMessage());
 			}
 			return true;
 		});
 	}
 
 	/**
-	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then releases the given leases (epochs
-	 * by group; let go of already), removes this node's document (with the restart grace: writes it, last seen now)
-	 * and writes the runs that ended since the last tick.
+	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then
+	 * releases the given leases (epochs by group; let go of already), removes this node's
+	 * document (with the restart grace: writes it, last seen now) and writes the runs
+	 * that ended since the last tick.
 	 */
 	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand) {
 		return leave(released, beforehand, Map.of(), (told) -> {
@@ -128,8 +142,9 @@ final class Farewell {
 	}
 
 	/**
-	 * As {@link #leave(Map, Runnable)}; {@code untold} (released too), the leases of groups with scheduled jobs, whose
-	 * release carries their fires: {@code tell} says that this node let go of them once the release landed.
+	 * As {@link #leave(Map, Runnable)}; {@code untold} (released too), the leases of
+	 * groups with scheduled jobs, whose release carries their fires: {@code tell} says
+	 * that this node let go of them once the release landed.
 	 */
 	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand, Map<GroupElection, Long> untold,
 			java.util.function.Consumer<Map<GroupElection, Long>> tell) {
@@ -140,10 +155,12 @@ final class Farewell {
 			beforehand.run();
 			j.next();
 		});
-		// every lease in one call, a lease it did not release was no longer held in that term (a successor took it
-		// over on the notice, or it expired), so there is nothing left to release. Reissued once when it failed in a
-		// way a reissue may get through (a step-down); after anything else (a write-concern error, a timeout) one call
-		// per lease would fail the same way: the leases expire, and the successors were told already
+		// every lease in one call, a lease it did not release was no longer held in that
+		// term (a successor took it over on the notice, or it expired), so there is
+		// nothing left to release. Reissued once when it failed in a way a reissue may
+		// get through (a step-down); after anything else (a write-concern error, a
+		// timeout) one call per lease would fail the same way: the leases expire, and the
+		// successors were told already
 		Map<String, Long> epochs = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
 		untold.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
@@ -155,7 +172,8 @@ final class Farewell {
 			});
 		}
 		if (this.keepsPlace) {
-			// the restart grace: the document stays, last seen now, so that the keeper keeps this node's place
+			// the restart grace: the document stays, last seen now, so that the keeper
+			// keeps this node's place
 			job.then((j) -> this.heartbeats.beat(j, (ex) -> {
 				log.warn("Could not write node document on shutdown: {}", ex.getMessage());
 				return true;

@@ -12,9 +12,10 @@ import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * The scheduled jobs of a node, for {@link ScheduledFires}: a plain group's jobs, fired by its leader, and a
- * partitioned group's, fired by each partition's owner for that partition (one {@link JobFires} per partition the
- * node owned, made as its term begins). By lease name, then job; registrations from any thread, the rest on the loop.
+ * The scheduled jobs of a node, for {@link ScheduledFires}: a plain group's jobs, fired
+ * by its leader, and a partitioned group's, fired by each partition's owner for that
+ * partition (one {@link JobFires} per partition the node owned, made as its term begins).
+ * By lease name, then job; registrations from any thread, the rest on the loop.
  */
 final class FireJobs {
 
@@ -25,8 +26,8 @@ final class FireJobs {
 	/** A plain group's job; throws when one of that name is scheduled already. */
 	JobFires addPlain(ScheduledJob job) {
 		JobFires fires = new JobFires(job, Unit.group(job.group()));
-		if (this.byLease.computeIfAbsent(job.group(), (g) -> new ConcurrentHashMap<>()).putIfAbsent(job.job(),
-				fires) != null) {
+		if (this.byLease.computeIfAbsent(job.group(), (g) -> new ConcurrentHashMap<>())
+			.putIfAbsent(job.job(), fires) != null) {
 			throw scheduledAlready(job);
 		}
 		return fires;
@@ -34,18 +35,21 @@ final class FireJobs {
 
 	/** A partitioned group's job; throws when one of that name is scheduled already. */
 	void addPartitioned(ScheduledJob job) {
-		if (this.partitioned.computeIfAbsent(job.group(), (g) -> new ConcurrentHashMap<>()).putIfAbsent(job.job(),
-				job) != null) {
+		if (this.partitioned.computeIfAbsent(job.group(), (g) -> new ConcurrentHashMap<>())
+			.putIfAbsent(job.job(), job) != null) {
 			throw scheduledAlready(job);
 		}
 	}
 
 	private static IllegalArgumentException scheduledAlready(ScheduledJob job) {
-		return new IllegalArgumentException("Job '" + job.job() + "' of group '" + job.group() + "' is scheduled "
-				+ "already");
+		return new IllegalArgumentException(
+				"Job '" + job.job() + "' of group '" + job.group() + "' is scheduled " + "already");
 	}
 
-	/** The jobs of the plain group {@code unit}, or of its partitioned group for each of them: on the loop. */
+	/**
+	 * The jobs of the plain group {@code unit}, or of its partitioned group for each of
+	 * them: on the loop.
+	 */
 	List<JobFires> forTerm(Unit unit) {
 		if (!unit.isPartition()) {
 			return List.copyOf(this.byLease.getOrDefault(unit.leaseName(), Map.of()).values());
@@ -81,14 +85,20 @@ final class FireJobs {
 		}));
 	}
 
-	/** Whether the lease {@code lease} has scheduled jobs on this node (their fires ride its release). */
+	/**
+	 * Whether the lease {@code lease} has scheduled jobs on this node (their fires ride
+	 * its release).
+	 */
 	boolean carries(String lease) {
 		int separator = lease.indexOf(Unit.SEPARATOR);
 		return (separator < 0) ? !this.byLease.getOrDefault(lease, Map.of()).isEmpty()
 				: !this.partitioned.getOrDefault(lease.substring(0, separator), Map.of()).isEmpty();
 	}
 
-	/** Every job as this node knows it, a partitioned group's once per partition it fired; from any thread. */
+	/**
+	 * Every job as this node knows it, a partitioned group's once per partition it fired;
+	 * from any thread.
+	 */
 	List<ScheduledJobInfo> infos() {
 		List<ScheduledJobInfo> infos = new ArrayList<>();
 		this.byLease.values().forEach((byJob) -> byJob.values().forEach((fires) -> infos.add(fires.info())));

@@ -10,9 +10,10 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.spi.FireMark;
 
 /**
- * A plain group's record of its scheduled jobs' last fires, as this node's term keeps it: taken from the lease as the
- * term begins (the marks of jobs this node does not run included, so that they are carried on), changed as fires
- * begin and end, written with the renewal that follows and the release. Confined to the loop.
+ * A plain group's record of its scheduled jobs' last fires, as this node's term keeps it:
+ * taken from the lease as the term begins (the marks of jobs this node does not run
+ * included, so that they are carried on), changed as fires begin and end, written with
+ * the renewal that follows and the release. Confined to the loop.
  */
 final class FireLedger {
 
@@ -23,14 +24,19 @@ final class FireLedger {
 
 	private long written;
 
-	/** The epoch of the term the marks belong to (0: none began yet): what its writes carry, and no other's. */
+	/**
+	 * The epoch of the term the marks belong to (0: none began yet): what its writes
+	 * carry, and no other's.
+	 */
 	private long epoch;
 
 	/**
-	 * A term begins on the marks its lease carried, and on what this node knows better: a fire that one of its own
-	 * earlier terms began or ended after the lease's mark of that job (its record of it never reached the lease: the
-	 * term ended without a release) is kept, so that a node that leads again never runs a fire twice itself. A later
-	 * fire is always the truer mark: a job's fires begin in the order of their instants, cluster-wide.
+	 * A term begins on the marks its lease carried, and on what this node knows better: a
+	 * fire that one of its own earlier terms began or ended after the lease's mark of
+	 * that job (its record of it never reached the lease: the term ended without a
+	 * release) is kept, so that a node that leads again never runs a fire twice itself. A
+	 * later fire is always the truer mark: a job's fires begin in the order of their
+	 * instants, cluster-wide.
 	 */
 	void inherit(long epoch, List<FireMark> inherited) {
 		this.epoch = epoch;
@@ -47,7 +53,8 @@ final class FireLedger {
 			}
 		}
 		this.version++;
-		// what the lease has already; else the first renewal writes what this node knows better
+		// what the lease has already; else the first renewal writes what this node knows
+		// better
 		this.written = knowsBetter ? this.version - 1 : this.version;
 	}
 
@@ -61,7 +68,10 @@ final class FireLedger {
 		this.version++;
 	}
 
-	/** The fire at {@code mark.at()} ended; a newer fire of the job, begun meanwhile, stays the mark. */
+	/**
+	 * The fire at {@code mark.at()} ended; a newer fire of the job, begun meanwhile,
+	 * stays the mark.
+	 */
 	void ended(FireMark mark) {
 		FireMark current = this.marks.get(mark.job());
 		if (current != null && current.at().equals(mark.at()) && !current.ended()) {
@@ -71,8 +81,8 @@ final class FireLedger {
 	}
 
 	/**
-	 * What a renewal under {@code epoch} writes: every mark when any changed since the last write, else null (the
-	 * lease keeps its); null for a term the marks are not of.
+	 * What a renewal under {@code epoch} writes: every mark when any changed since the
+	 * last write, else null (the lease keeps its); null for a term the marks are not of.
 	 */
 	@Nullable List<FireMark> changed(long epoch) {
 		return (epoch == this.epoch && this.version != this.written) ? all() : null;
@@ -95,8 +105,9 @@ final class FireLedger {
 	}
 
 	/**
-	 * What the release of {@code epoch} writes: every mark, or null when the group never had any, or for a term the
-	 * marks are not of (one this node took and never led under: the lease keeps what it has).
+	 * What the release of {@code epoch} writes: every mark, or null when the group never
+	 * had any, or for a term the marks are not of (one this node took and never led
+	 * under: the lease keeps what it has).
 	 */
 	@Nullable List<FireMark> forRelease(long epoch) {
 		return (epoch != this.epoch || this.marks.isEmpty()) ? null : all();

@@ -12,8 +12,9 @@ import dev.membership.spi.RunOutcome;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * What the leader records of fires that did not run: in the run history as runs with outcome {@code missed} or
- * {@code skipped} and the reason, counted ({@code membership.runs.missed}), and in the log: never silent.
+ * What the leader records of fires that did not run: in the run history as runs with
+ * outcome {@code missed} or {@code skipped} and the reason, counted
+ * ({@code membership.runs.missed}), and in the log: never silent.
  */
 final class FireNotes {
 
@@ -44,8 +45,8 @@ final class FireNotes {
 					where(unit), note.first(), reason);
 		}
 		this.history.fire(job.job(), job.group(), unit.isPartition() ? unit.partition() : null, this.nodeId, epoch,
-				note.first(), note.last(),
-				(note.outcome() == Outcome.MISSED) ? RunOutcome.MISSED : RunOutcome.SKIPPED, reason);
+				note.first(), note.last(), (note.outcome() == Outcome.MISSED) ? RunOutcome.MISSED : RunOutcome.SKIPPED,
+				reason);
 	}
 
 	void missed(ScheduledJob job, Unit unit, long epoch, Instant at, String reason) {

@@ -6,7 +6,10 @@ import org.jspecify.annotations.Nullable;
 
 import dev.membership.spi.Fire;
 
-/** A fire as its runner gets it: the unit and term it was fired under, and the job it ends. */
+/**
+ * A fire as its runner gets it: the unit and term it was fired under, and the job it
+ * ends.
+ */
 record FireOf(Unit unit, String job, Instant instant, long epoch, Term term) implements Fire {
 
 	@Override

@@ -14,19 +14,27 @@ import dev.membership.spi.FirePolicy;
 import dev.membership.spi.FireSchedule;
 
 /**
- * What a term does about one scheduled job's fires as it begins: which fires it runs at once (missed ones within the
- * job's catch-up window, and the last fire of a term that crashed before its end), which it records as missed or
- * skipped, and when the job fires next. Pure: the mark the lease carried, the schedule, the policy and the database's
- * time in; decisions out. Bounded: at most {@value #MAX_COUNTED} missed fires are counted one by one.
+ * What a term does about one scheduled job's fires as it begins: which fires it runs at
+ * once (missed ones within the job's catch-up window, and the last fire of a term that
+ * crashed before its end), which it records as missed or skipped, and when the job fires
+ * next. Pure: the mark the lease carried, the schedule, the policy and the database's
+ * time in; decisions out. Bounded: at most {@value #MAX_COUNTED} missed fires are counted
+ * one by one.
  */
 final class FirePlan {
 
 	static final int MAX_COUNTED = 100_000;
 
-	/** The most missed fires one catch-up runs with {@link MissedFires#RUN_ALL}: no burst without end after an outage. */
+	/**
+	 * The most missed fires one catch-up runs with {@link MissedFires#RUN_ALL}: no burst
+	 * without end after an outage.
+	 */
 	static final int MAX_RUN_ALL = 1_000;
 
-	/** Fires recorded without a run: {@code count} of them, from {@code first} to {@code last}, and why. */
+	/**
+	 * Fires recorded without a run: {@code count} of them, from {@code first} to
+	 * {@code last}, and why.
+	 */
 	record Note(Outcome outcome, Instant first, Instant last, long count, String reason) {
 	}
 
@@ -40,7 +48,10 @@ final class FirePlan {
 
 	}
 
-	/** The fires to run now (oldest first), what is recorded without a run, and the next fire (null: none). */
+	/**
+	 * The fires to run now (oldest first), what is recorded without a run, and the next
+	 * fire (null: none).
+	 */
 	record CatchUp(List<Instant> run, List<Note> notes, @Nullable Instant next) {
 	}
 
@@ -48,8 +59,9 @@ final class FirePlan {
 	}
 
 	/**
-	 * The plan of a term that begins at {@code now} (the database's time) with the job's last {@code mark} (null: the
-	 * job has never fired; its first fire is the first after {@code now}).
+	 * The plan of a term that begins at {@code now} (the database's time) with the job's
+	 * last {@code mark} (null: the job has never fired; its first fire is the first after
+	 * {@code now}).
 	 */
 	static CatchUp onTerm(@Nullable FireMark mark, FireSchedule schedule, FirePolicy policy, Instant now) {
 		List<Note> notes = new ArrayList<>();
@@ -61,12 +73,14 @@ final class FirePlan {
 			from = schedule.next(mark.at());
 		}
 		else if (policy.mode() == FireMode.STRICT) {
-			notes.add(new Note(Outcome.MISSED, mark.at(), mark.at(), 1, "its run began on a node that stopped before "
-					+ "it ended: not run again (STRICT: at most once)"));
+			notes.add(new Note(Outcome.MISSED, mark.at(), mark.at(), 1,
+					"its run began on a node that stopped before " + "it ended: not run again (STRICT: at most once)"));
 			from = schedule.next(mark.at());
 		}
 		else {
-			from = mark.at(); // began, and no end was recorded: at least once, it runs again (within its window)
+			// began, and no end was recorded: at least once, it runs again (within its
+			// window)
+			from = mark.at();
 		}
 		boolean unended = mark != null && !mark.ended() && policy.mode() != FireMode.STRICT;
 		List<Instant> within = new ArrayList<>();
@@ -87,9 +101,10 @@ final class FirePlan {
 			fire = after;
 		}
 		if (beyond > 0) {
-			notes.add(new Note(Outcome.MISSED, beyondFirst, beyondLast, beyond, ((unended && beyondFirst.equals(from))
-					? "its run began on a node that stopped before its end was recorded, and " : "no node could run it ")
-					+ "within its catch-up window (" + describe(policy) + ")"));
+			notes.add(new Note(Outcome.MISSED, beyondFirst, beyondLast, beyond,
+					((unended && beyondFirst.equals(from))
+							? "its run began on a node that stopped before its end was recorded, and "
+							: "no node could run it ") + "within its catch-up window (" + describe(policy) + ")"));
 		}
 		List<Instant> run = runOf(within, policy, notes);
 		Instant next = (fire != null && fire.isAfter(now)) ? fire : schedule.next(now);
@@ -115,8 +130,8 @@ final class FirePlan {
 				return List.copyOf(within);
 			}
 			int dropped = within.size() - MAX_RUN_ALL;
-			notes.add(new Note(Outcome.MISSED, first, within.get(dropped - 1), dropped, "a catch-up runs at most the "
-					+ MAX_RUN_ALL + " newest missed fires (RUN_ALL)"));
+			notes.add(new Note(Outcome.MISSED, first, within.get(dropped - 1), dropped,
+					"a catch-up runs at most the " + MAX_RUN_ALL + " newest missed fires (RUN_ALL)"));
 			return List.copyOf(within.subList(dropped, within.size()));
 		}
 		notes.add(new Note(Outcome.SKIPPED, first, within.get(within.size() - 2), within.size() - 1,
@@ -124,7 +139,10 @@ final class FirePlan {
 		return List.of(last);
 	}
 
-	/** How late the fire at {@code fire} may still run; {@code after} is the fire that follows it (null: none). */
+	/**
+	 * How late the fire at {@code fire} may still run; {@code after} is the fire that
+	 * follows it (null: none).
+	 */
 	static Duration window(Instant fire, @Nullable Instant after, FirePolicy policy) {
 		if (policy.catchUp() != null) {
 			return policy.catchUp();
@@ -134,8 +152,8 @@ final class FirePlan {
 	}
 
 	private static String describe(FirePolicy policy) {
-		return (policy.catchUp() != null) ? policy.catchUp().toString() : "one period, at most "
-				+ FirePolicy.MAX_DEFAULT_CATCH_UP.toMinutes() + " minutes";
+		return (policy.catchUp() != null) ? policy.catchUp().toString()
+				: "one period, at most " + FirePolicy.MAX_DEFAULT_CATCH_UP.toMinutes() + " minutes";
 	}
 
 }

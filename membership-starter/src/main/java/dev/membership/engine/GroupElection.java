@@ -14,8 +14,8 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * This node's side of one unit's election (a group's leadership, or one partition): a state machine whose state only
- * the node's loop changes.
+ * This node's side of one unit's election (a group's leadership, or one partition): a
+ * state machine whose state only the node's loop changes.
  *
  * <pre>
  * state         event                                        next           and
@@ -38,15 +38,20 @@ import dev.membership.spi.NodeRuntime;
  * any           left: the goodbye of a graceful stop         STOPPED        a term ends: SHUTDOWN
  * </pre>
  *
- * Resigned and stopping in any other state change nothing; any other event is illegal and throws. Off the loop only
- * the watchdog ends a term whose deadline passed (and tells the loop), and a resign, a move or a stop stops new work
- * ({@link Term#handOver()}) before telling the loop; ending a term and saying so happen once per term ({@link TermEnd}).
+ * Resigned and stopping in any other state change nothing; any other event is illegal and
+ * throws. Off the loop only the watchdog ends a term whose deadline passed (and tells the
+ * loop), and a resign, a move or a stop stops new work ({@link Term#handOver()}) before
+ * telling the loop; ending a term and saying so happen once per term ({@link TermEnd}).
  */
 final class GroupElection {
 
 	private static final Logger log = LoggerFactory.getLogger(GroupElection.class);
 
-	enum State { FOLLOWING, LEADING, HANDING_OVER, HOLDING_OFF, STOPPED }
+	enum State {
+
+		FOLLOWING, LEADING, HANDING_OVER, HOLDING_OFF, STOPPED
+
+	}
 
 	private final Unit unit;
 
@@ -66,14 +71,20 @@ final class GroupElection {
 
 	private final TermEnd ending;
 
-	/** Confined to the loop, as is everything below (the term and the lease's expiry are also read elsewhere). */
+	/**
+	 * Confined to the loop, as is everything below (the term and the lease's expiry are
+	 * also read elsewhere).
+	 */
 	private State state = State.FOLLOWING;
 
 	private volatile @Nullable Term term;
 
 	private volatile @Nullable Instant leaseExpiresAt;
 
-	/** RESIGNED, MOVED or SHUTDOWN while handing over; how long after that this node stays out of the race. */
+	/**
+	 * RESIGNED, MOVED or SHUTDOWN while handing over; how long after that this node stays
+	 * out of the race.
+	 */
 	private @Nullable RevocationReason handingOverFor;
 
 	private final HoldOff holdOff;
@@ -116,12 +127,16 @@ final class GroupElection {
 		return this.leader;
 	}
 
-	/** The current term, valid or not; null when this node does not lead. From any thread. */
+	/**
+	 * The current term, valid or not; null when this node does not lead. From any thread.
+	 */
 	@Nullable Term term() {
 		return this.term;
 	}
 
-	/** Whether this node leads the group now, by the term's own deadline. From any thread. */
+	/**
+	 * Whether this node leads the group now, by the term's own deadline. From any thread.
+	 */
 	boolean isLeader() {
 		Term t = this.term;
 		return t != null && t.isValid();
@@ -142,8 +157,8 @@ final class GroupElection {
 	}
 
 	/**
-	 * When the hold-off ends, or null when the group is not held off at {@code nowNanos}. While a run of this unit
-	 * hangs on this node, it is held off, a while at a time.
+	 * When the hold-off ends, or null when the group is not held off at {@code nowNanos}.
+	 * While a run of this unit hangs on this node, it is held off, a while at a time.
 	 */
 	@Nullable Long holdOffUntil(long nowNanos) {
 		State current = state();
@@ -162,8 +177,9 @@ final class GroupElection {
 	}
 
 	/**
-	 * Acquired: begins a term on a lease the store granted, unless it is too late ({@code deadlineNanos} passed while
-	 * the reply was on its way): then the lease simply expires in the database. Returns whether it did.
+	 * Acquired: begins a term on a lease the store granted, unless it is too late
+	 * ({@code deadlineNanos} passed while the reply was on its way): then the lease
+	 * simply expires in the database. Returns whether it did.
 	 */
 	boolean acquired(LeaseRecord lease, long deadlineNanos, Instant expiresAt, @Nullable String address) {
 		long now = this.clock.nanoTime();
@@ -184,8 +200,8 @@ final class GroupElection {
 	}
 
 	/**
-	 * Out of the race until {@code untilNanos}: a lease granted in the database's old clock was declined, or a run of
-	 * this unit hangs on this node.
+	 * Out of the race until {@code untilNanos}: a lease granted in the database's old
+	 * clock was declined, or a run of this unit hangs on this node.
 	 */
 	void holdOff(long untilNanos) {
 		confined();
@@ -215,15 +231,17 @@ final class GroupElection {
 	}
 
 	/**
-	 * Resigned or moved elsewhere by the placement (after {@link Term#handOver()} off the loop): the drain runs, and
-	 * once the term has ended the node stays out of the race for {@code holdOffNanos}, so that it does not take its own
-	 * lease straight back. Only the term {@code asked} is handed over: a hand-over asked for a term that ended before
-	 * this ran on the loop (its deadline passed while the node was paused, say) must not put the next term into
-	 * hand-over, where nothing would ever end it.
+	 * Resigned or moved elsewhere by the placement (after {@link Term#handOver()} off the
+	 * loop): the drain runs, and once the term has ended the node stays out of the race
+	 * for {@code holdOffNanos}, so that it does not take its own lease straight back.
+	 * Only the term {@code asked} is handed over: a hand-over asked for a term that ended
+	 * before this ran on the loop (its deadline passed while the node was paused, say)
+	 * must not put the next term into hand-over, where nothing would ever end it.
 	 */
 	boolean resigned(@Nullable Term asked, RevocationReason reason, long holdOffNanos) {
 		if (state() != State.LEADING || this.term != asked) {
-			return false; // that term ended meanwhile: a newer one is not handed over on its behalf
+			// that term ended meanwhile: a newer one is not handed over on its behalf
+			return false;
 		}
 		move(State.LEADING, State.HANDING_OVER);
 		this.handingOverFor = reason;
@@ -236,7 +254,10 @@ final class GroupElection {
 		resigned(this.term, RevocationReason.SHUTDOWN, 0);
 	}
 
-	/** Drained, after a resign or move: ends the term; returns its epoch, to release, or null when it had ended. */
+	/**
+	 * Drained, after a resign or move: ends the term; returns its epoch, to release, or
+	 * null when it had ended.
+	 */
 	@Nullable Long drained(Term drained) {
 		RevocationReason reason = this.handingOverFor;
 		if (state() != State.HANDING_OVER || this.term != drained || reason == null
@@ -248,7 +269,10 @@ final class GroupElection {
 		return drained.epoch();
 	}
 
-	/** The goodbye of a graceful stop: ends a term still believed (the stop ended it off the loop already). */
+	/**
+	 * The goodbye of a graceful stop: ends a term still believed (the stop ended it off
+	 * the loop already).
+	 */
 	void left() {
 		confined();
 		settle();
@@ -266,7 +290,10 @@ final class GroupElection {
 		this.state = State.STOPPED;
 	}
 
-	/** Ends a term and says so; once per term, whoever ends it ({@link TermEnd}). From any thread. */
+	/**
+	 * Ends a term and says so; once per term, whoever ends it ({@link TermEnd}). From any
+	 * thread.
+	 */
 	boolean end(Term ending, RevocationReason reason) {
 		return this.ending.end(ending, reason);
 	}
@@ -277,8 +304,9 @@ final class GroupElection {
 	}
 
 	/**
-	 * The loop's catch-up with what happened off it: a term whose deadline passed (the watchdog may not have said so
-	 * yet: then this says it) ends the belief in this state machine too.
+	 * The loop's catch-up with what happened off it: a term whose deadline passed (the
+	 * watchdog may not have said so yet: then this says it) ends the belief in this state
+	 * machine too.
 	 */
 	private void settle() {
 		Term t = this.term;

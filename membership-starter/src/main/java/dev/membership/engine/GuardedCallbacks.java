@@ -18,9 +18,11 @@ import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.PlacementPolicy;
 
 /**
- * The metrics, leadership observers and placement policy a node is given, as the engine calls them: each in turn, and
- * what one throws is logged (its first failure with the stack trace, later ones at debug) and goes no further, so that
- * a term that began is armed to end, a renewal moves its deadline and a reply's job goes on whatever that code does.
+ * The metrics, leadership observers and placement policy a node is given, as the engine
+ * calls them: each in turn, and what one throws is logged (its first failure with the
+ * stack trace, later ones at debug) and goes no further, so that a term that began is
+ * armed to end, a renewal moves its deadline and a reply's job goes on whatever that code
+ * does.
  */
 final class GuardedCallbacks {
 
@@ -76,10 +78,11 @@ final class GuardedCallbacks {
 	}
 
 	/**
-	 * The placement policy, falling back to {@link BalancedPlacement} for a call that throws or answers nothing: a
-	 * policy is a pure function, so every node falls back alike, and placement is advice (a unit's lease decides its
-	 * owner), so the fallback cannot give a unit to two nodes. Without it the coordinator never wrote the roster and a
-	 * leaving node never released its leases.
+	 * The placement policy, falling back to {@link BalancedPlacement} for a call that
+	 * throws or answers nothing: a policy is a pure function, so every node falls back
+	 * alike, and placement is advice (a unit's lease decides its owner), so the fallback
+	 * cannot give a unit to two nodes. Without it the coordinator never wrote the roster
+	 * and a leaving node never released its leases.
 	 */
 	static PlacementPolicy placement(PlacementPolicy policy) {
 		if (policy instanceof BalancedPlacement) {
@@ -121,7 +124,8 @@ final class GuardedCallbacks {
 				return call.apply(this.target);
 			}
 			catch (VirtualMachineError err) {
-				throw err; // out of memory, a stack overflow: not the callback's own failure
+				// out of memory, a stack overflow: not the callback's own failure
+				throw err;
 			}
 			catch (Throwable ex) {
 				if (this.warned.compareAndSet(false, true)) {

@@ -23,10 +23,12 @@ import dev.membership.leadership.RevocationReason;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * Graceful hand-overs, for a resign and for a stop: no new leader-only work starts, work that asked to be interrupted
- * is, and the lease stays renewed while the rest finishes (at most the drain timeout); only then does the belief end
- * and the lease get released, so that the next leader never starts while this one's work still runs. Called from any
- * thread: what must happen at once (no new work) happens on the caller's; the rest on the loop.
+ * Graceful hand-overs, for a resign and for a stop: no new leader-only work starts, work
+ * that asked to be interrupted is, and the lease stays renewed while the rest finishes
+ * (at most the drain timeout); only then does the belief end and the lease get released,
+ * so that the next leader never starts while this one's work still runs. Called from any
+ * thread: what must happen at once (no new work) happens on the caller's; the rest on the
+ * loop.
  */
 final class HandOver {
 
@@ -51,12 +53,18 @@ final class HandOver {
 	/** The node the placement puts a unit on now, as this node last read it. */
 	private final Function<Unit, @Nullable String> placedOwner;
 
-	/** Who should take a unit over when this node leaves, as this node knows the members; null: anyone. */
+	/**
+	 * Who should take a unit over when this node leaves, as this node knows the members;
+	 * null: anyone.
+	 */
 	private final Function<Unit, @Nullable String> successorOnLeave;
 
 	private final LetGo letGo;
 
-	/** Whether a group's release carries fires of its scheduled jobs (and so is said only once it landed). */
+	/**
+	 * Whether a group's release carries fires of its scheduled jobs (and so is said only
+	 * once it landed).
+	 */
 	private final Predicate<String> carriesFires;
 
 	HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell, Lifecycle lifecycle,
@@ -77,14 +85,18 @@ final class HandOver {
 		this.stopped = stopped;
 	}
 
-	/** Resigns {@code group}: drains, then ends the belief, releases the lease and stays out of the race a while. */
+	/**
+	 * Resigns {@code group}: drains, then ends the belief, releases the lease and stays
+	 * out of the race a while.
+	 */
 	void resign(GroupElection group) {
 		handOver(group, RevocationReason.RESIGNED, holdOff(), (unit) -> null);
 	}
 
 	/**
-	 * An operator hands {@code group} to the node {@code to}: as a resign, naming {@code to} as the successor, so
-	 * that it alone takes the lease over from this term at once.
+	 * An operator hands {@code group} to the node {@code to}: as a resign, naming
+	 * {@code to} as the successor, so that it alone takes the lease over from this term
+	 * at once.
 	 */
 	void handTo(GroupElection group, String to) {
 		handOver(group, RevocationReason.RESIGNED, holdOff(), (unit) -> to);
@@ -94,21 +106,27 @@ final class HandOver {
 		return this.settings.renewalInterval().multipliedBy(2).toNanos();
 	}
 
-	/** Hands {@code unit} over because a run of its hangs: as a resign, with the hold-off. */
+	/**
+	 * Hands {@code unit} over because a run of its hangs: as a resign, with the hold-off.
+	 */
 	void hung(GroupElection unit) {
 		handOver(unit, RevocationReason.HUNG, holdOff(), (u) -> null);
 	}
 
-	/** Hands {@code unit} over because the placement put it on another node: as a resign, without the hold-off. */
+	/**
+	 * Hands {@code unit} over because the placement put it on another node: as a resign,
+	 * without the hold-off.
+	 */
 	void move(GroupElection unit) {
-		// a move names where it goes, as this node's placement says now: a node that has not read the new placement
-		// yet must not take it on the way
+		// a move names where it goes, as this node's placement says now: a node that has
+		// not read the new placement yet must not take it on the way
 		handOver(unit, RevocationReason.MOVED, 0, this.placedOwner);
 	}
 
 	/**
-	 * An operator drained this node: hands every unit it holds over, each after its drain, to the node that takes it
-	 * when this one leaves. From any thread, any number of times.
+	 * An operator drained this node: hands every unit it holds over, each after its
+	 * drain, to the node that takes it when this one leaves. From any thread, any number
+	 * of times.
 	 */
 	void drainOut() {
 		for (GroupElection unit : this.groups.get()) {
@@ -116,19 +134,23 @@ final class HandOver {
 		}
 	}
 
-	/** The drain, then the release naming {@code successor}'s answer for the unit (null: nobody in particular). */
+	/**
+	 * The drain, then the release naming {@code successor}'s answer for the unit (null:
+	 * nobody in particular).
+	 */
 	private void handOver(GroupElection group, RevocationReason reason, long holdOffNanos,
 			Function<Unit, @Nullable String> successor) {
 		Term term = group.term();
 		if (term == null || !term.isValid() || term.isEnding()) {
 			return;
 		}
-		CompletableFuture<Void> drained = term.handOver(); // from now on no new work of the group starts here
+		// from now on no new work of the group starts here
+		CompletableFuture<Void> drained = term.handOver();
 		group.events().handingOver(term.epoch(), reason);
 		this.loop.submit(LoopJob.of(reason + " of " + group.name(), () -> {
 			if (group.resigned(term, reason, holdOffNanos)) {
-				whenDrained(group.name(), term, drained, () -> this.loop.submit(LoopJob.of(
-						"end of the term of " + group.name(), () -> {
+				whenDrained(group.name(), term, drained,
+						() -> this.loop.submit(LoopJob.of("end of the term of " + group.name(), () -> {
 							Long epoch = group.drained(term);
 							if (epoch != null) {
 								this.loop.submit(this.farewell.release(group, epoch, successor.apply(group.unit())));
@@ -138,7 +160,10 @@ final class HandOver {
 		}));
 	}
 
-	/** Runs {@code then} once {@code drained} completed or the drain timeout passed, whichever comes first. */
+	/**
+	 * Runs {@code then} once {@code drained} completed or the drain timeout passed,
+	 * whichever comes first.
+	 */
 	private void whenDrained(String group, Term term, CompletableFuture<Void> drained, Runnable then) {
 		if (drained.isDone()) {
 			then.run();
@@ -168,10 +193,14 @@ final class HandOver {
 		}
 	}
 
-	/** Hands every led group over; completes when its leader-only work is done or the drain timeout passed. */
+	/**
+	 * Hands every led group over; completes when its leader-only work is done or the
+	 * drain timeout passed.
+	 */
 	CompletableFuture<Void> drain() {
-		// every term there is: the lifecycle moved on before this, and the loop begins a term only while it has not
-		// (Campaign checks that under the lifecycle's lock), so a term either is here or never begins
+		// every term there is: the lifecycle moved on before this, and the loop begins a
+		// term only while it has not (Campaign checks that under the lifecycle's lock),
+		// so a term either is here or never begins
 		Map<GroupElection, CompletableFuture<Void>> drains = new LinkedHashMap<>();
 		for (GroupElection group : this.groups.get()) {
 			Term term = group.term();
@@ -203,16 +232,18 @@ final class HandOver {
 	}
 
 	/**
-	 * A graceful stop, once: the drain, then {@link #leave} on this thread when {@code callerWaits} (no hop between the
-	 * drain's end and the successor), else on the watchdog (not on whichever thread ended the drain: a job's, or one
-	 * ending a term). A node that never started just stops.
+	 * A graceful stop, once: the drain, then {@link #leave} on this thread when
+	 * {@code callerWaits} (no hop between the drain's end and the successor), else on the
+	 * watchdog (not on whichever thread ended the drain: a job's, or one ending a term).
+	 * A node that never started just stops.
 	 */
 	void stop(Duration timeout, boolean callerWaits) {
 		if (this.lifecycle.move(Phase.NEW, Phase.STOPPED)) {
 			this.runtime.shutdown();
 			this.stopped.complete(null);
 		}
-		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) { // the loop keeps renewing, competes no more
+		// the loop keeps renewing, competes no more
+		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) {
 			CompletableFuture<Void> drained = drain();
 			if (callerWaits) {
 				leaveHere(drained, timeout);
@@ -224,8 +255,9 @@ final class HandOver {
 	}
 
 	/**
-	 * For a caller that waits for the stop anyway: waits here for {@code drained} (which ends by the drain timeout at
-	 * the latest), then leaves from this thread, which carries the notices to the successors (no hop for them).
+	 * For a caller that waits for the stop anyway: waits here for {@code drained} (which
+	 * ends by the drain timeout at the latest), then leaves from this thread, which
+	 * carries the notices to the successors (no hop for them).
 	 */
 	private void leaveHere(CompletableFuture<Void> drained, Duration timeout) {
 		try {
@@ -242,17 +274,20 @@ final class HandOver {
 
 	private void warnDrainTimedOut(String group, CompletableFuture<Void> drained, @Nullable Term term) {
 		if (term != null && !drained.isDone()) {
-			log.warn("Node {} hands group '{}' over after waiting {} for leader-only work that is still running: {}. "
-					+ "The next leader may start while it runs; fence its writes with the epoch ({}), or raise "
-					+ "membership.shutdown.drain-timeout", this.nodeId, group, this.settings.drainTimeout(),
-					term.runningWork(), term.epoch());
+			log.warn(
+					"Node {} hands group '{}' over after waiting {} for leader-only work that is still running: {}. "
+							+ "The next leader may start while it runs; fence its writes with the epoch ({}), or raise "
+							+ "membership.shutdown.drain-timeout",
+					this.nodeId, group, this.settings.drainTimeout(), term.runningWork(), term.epoch());
 		}
 	}
 
 	/**
-	 * After the drain: ends every belief at once (from here, since the loop may be waiting on a call), releases the
-	 * leases and says goodbye on the loop, within {@code timeout}, and meanwhile says that it let go of each lease, to
-	 * its successor: here when {@code callerWaits} (the thread that stops the node), else on the reactions lane.
+	 * After the drain: ends every belief at once (from here, since the loop may be
+	 * waiting on a call), releases the leases and says goodbye on the loop, within
+	 * {@code timeout}, and meanwhile says that it let go of each lease, to its successor:
+	 * here when {@code callerWaits} (the thread that stops the node), else on the
+	 * reactions lane.
 	 */
 	void leave(Duration timeout, boolean callerWaits) {
 		if (!this.lifecycle.move(Phase.DRAINING, Phase.STOPPING)) {
@@ -272,12 +307,14 @@ final class HandOver {
 			timer = this.runtime.watchdog()
 				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
 						timeout.toNanos());
-			// first, not after the release: the successor takes each lease over from this very term, and the release
-			// (for the others, should the notice be lost) does not compete with it for the store meanwhile
-			// a group with scheduled jobs is said once its release, which carries their fires, landed
+			// first, not after the release: the successor takes each lease over from this
+			// very term, and the release (for the others, should the notice be lost) does
+			// not compete with it for the store meanwhile a group with scheduled jobs is
+			// said once its release, which carries their fires, landed
 			Map<GroupElection, Long> untold = new LinkedHashMap<>();
-			released.entrySet().removeIf((e) -> this.carriesFires.test(e.getKey().name())
-					&& untold.put(e.getKey(), e.getValue()) == null);
+			released.entrySet()
+				.removeIf((e) -> this.carriesFires.test(e.getKey().name())
+						&& untold.put(e.getKey(), e.getValue()) == null);
 			this.letGo.said(released, this.successorOnLeave, this::waitsForRestart, callerWaits);
 			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left), untold,
 					(told) -> this.letGo.said(told, this.successorOnLeave, this::waitsForRestart, false));
@@ -303,12 +340,16 @@ final class HandOver {
 				log.info("Membership node {} stopped", this.nodeId);
 			}
 			finally {
-				this.stopped.complete(null); // whatever happened, a waiting stop() returns
+				// whatever happened, a waiting stop() returns
+				this.stopped.complete(null);
 			}
 		});
 	}
 
-	/** With a restart grace, a partition placed on this node waits for it to come back: nobody is told to take it. */
+	/**
+	 * With a restart grace, a partition placed on this node waits for it to come back:
+	 * nobody is told to take it.
+	 */
 	private boolean waitsForRestart(Unit unit) {
 		return !this.settings.restartGrace().isZero() && unit.isPartition()
 				&& this.nodeId.equals(this.placedOwner.apply(unit));

@@ -15,9 +15,10 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRecord;
 
 /**
- * This node's heartbeats (its node document, stamped by the store), its liveness as far as it knows, and duplicate
- * node ids: a second process with this id takes the document from this one at every heartbeat, or writes a lease or
- * a roster entry of this id after this one started. Confined to the loop but for the figures {@code status()} reads.
+ * This node's heartbeats (its node document, stamped by the store), its liveness as far
+ * as it knows, and duplicate node ids: a second process with this id takes the document
+ * from this one at every heartbeat, or writes a lease or a roster entry of this id after
+ * this one started. Confined to the loop but for the figures {@code status()} reads.
  */
 final class Heartbeats {
 
@@ -39,7 +40,9 @@ final class Heartbeats {
 
 	private volatile boolean duplicateNodeId;
 
-	/** What this node's document said at its last write, and when (local monotonic time). */
+	/**
+	 * What this node's document said at its last write, and when (local monotonic time).
+	 */
 	private @Nullable NodeRecord lastDocument;
 
 	private long lastDocumentNanos;
@@ -54,12 +57,17 @@ final class Heartbeats {
 		this.self = self;
 	}
 
-	/** Local monotonic time of the last successful heartbeat or renewal, or null before the first. */
+	/**
+	 * Local monotonic time of the last successful heartbeat or renewal, or null before
+	 * the first.
+	 */
 	@Nullable Long lastHeartbeatNanos() {
 		return this.heartbeatSucceeded ? this.lastHeartbeatNanos : null;
 	}
 
-	/** The node's status as health reports it, from what the heartbeats and the loop know. */
+	/**
+	 * The node's status as health reports it, from what the heartbeats and the loop know.
+	 */
 	MembershipStatus status(boolean running, boolean ready, NodeLoop loop, MonotonicClock clock,
 			List<MembershipStatus.HungRun> hungRuns, boolean drained) {
 		Long last = lastHeartbeatNanos();
@@ -72,15 +80,19 @@ final class Heartbeats {
 		return this.duplicateNodeId;
 	}
 
-	/** A renewal sent at {@code sentNanos} succeeded: it keeps this node live, as a heartbeat would. */
+	/**
+	 * A renewal sent at {@code sentNanos} succeeded: it keeps this node live, as a
+	 * heartbeat would.
+	 */
 	void renewed(long sentNanos) {
 		this.lastHeartbeatNanos = sentNanos;
 		this.heartbeatSucceeded = true;
 	}
 
 	/**
-	 * Whether a node kept live by its renewals must still write its document: when what it says changed (groups,
-	 * address), and now and then so that it is never old enough to be removed (the keeper learns its groups there).
+	 * Whether a node kept live by its renewals must still write its document: when what
+	 * it says changed (groups, address), and now and then so that it is never old enough
+	 * to be removed (the keeper learns its groups there).
 	 */
 	static boolean documentDue(@Nullable NodeRecord last, NodeRecord now, long lastNanos, long nowNanos,
 			Duration deadNodeRetention) {
@@ -93,20 +105,23 @@ final class Heartbeats {
 	}
 
 	/**
-	 * The roster lists this process with other groups or partitions than its document says: the keeper knows it from
-	 * its leases only, since another process with this id took the document. Renewals keep it live but do not tell its
-	 * groups, so the document is due again at the next tick.
+	 * The roster lists this process with other groups or partitions than its document
+	 * says: the keeper knows it from its leases only, since another process with this id
+	 * took the document. Renewals keep it live but do not tell its groups, so the
+	 * document is due again at the next tick.
 	 */
 	void documentLost() {
 		this.lastDocument = null;
 	}
 
-	/** Writes this node's document; {@code recover} says which failures the job survives. */
+	/**
+	 * Writes this node's document; {@code recover} says which failures the job survives.
+	 */
 	void beat(LoopJob job, Predicate<RuntimeException> recover) {
 		NodeRecord record = this.self.document();
 		this.loop.call(job, () -> this.store.heartbeat(record), (heartbeat, sent, received) -> {
-			// two processes with one id take the document from each other at every heartbeat; once can be a write
-			// of this process that the store answered late
+			// two processes with one id take the document from each other at every
+			// heartbeat; once can be a write of this process that the store answered late
 			this.takeoversInARow = heartbeat.tookOver() ? this.takeoversInARow + 1 : 0;
 			if (this.heartbeatSucceeded && this.takeoversInARow >= 2) {
 				duplicateSeen();
@@ -120,8 +135,9 @@ final class Heartbeats {
 	}
 
 	/**
-	 * Another incarnation with this node's id wrote at {@code stamp} (a lease, a node document, a roster entry)
-	 * after this one started: two processes run with it. A previous run of this node wrote before this one started.
+	 * Another incarnation with this node's id wrote at {@code stamp} (a lease, a node
+	 * document, a roster entry) after this one started: two processes run with it. A
+	 * previous run of this node wrote before this one started.
 	 */
 	void writtenBy(String incarnation, @Nullable Instant stamp) {
 		Instant startedAt = this.self.startedAt();
@@ -133,9 +149,10 @@ final class Heartbeats {
 
 	private void duplicateSeen() {
 		if (!this.duplicateNodeId) {
-			log.error("Node id '{}' is used by another process as well as by this one ({}). Only one of them can "
-					+ "lead; give every instance its own membership.node-id.", this.self.nodeId(),
-					this.self.incarnation());
+			log.error(
+					"Node id '{}' is used by another process as well as by this one ({}). Only one of them can "
+							+ "lead; give every instance its own membership.node-id.",
+					this.self.nodeId(), this.self.incarnation());
 		}
 		this.duplicateNodeId = true;
 	}

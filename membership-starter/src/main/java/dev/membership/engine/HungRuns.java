@@ -9,11 +9,12 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.RunInfo;
 
 /**
- * Runs past their time limit ({@code maxRunTime}): each is said once at WARN with its thread's stack, and its group or
- * partition is handed over as a resign would (the drain waits for the run up to the drain timeout, then the lease is
- * released; the epoch fences what the run still writes). While such a run goes on, this node stays out of the race
- * for its unit ({@link GroupElection#holdOffUntil}): taking it again would hand the work back to a node whose worker
- * is stuck. On the loop, every tick.
+ * Runs past their time limit ({@code maxRunTime}): each is said once at WARN with its
+ * thread's stack, and its group or partition is handed over as a resign would (the drain
+ * waits for the run up to the drain timeout, then the lease is released; the epoch fences
+ * what the run still writes). While such a run goes on, this node stays out of the race
+ * for its unit ({@link GroupElection#holdOffUntil}): taking it again would hand the work
+ * back to a node whose worker is stuck. On the loop, every tick.
  */
 final class HungRuns implements Runnable {
 

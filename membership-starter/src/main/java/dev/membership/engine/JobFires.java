@@ -9,9 +9,10 @@ import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * One scheduled job's state on this node, for a plain group or one partition, for {@link ScheduledFires}: the term it
- * fires under, its run, the fires that
- * wait, and what {@link ScheduledJobInfo} shows. Changed on the loop; the volatile fields are read from any thread.
+ * One scheduled job's state on this node, for a plain group or one partition, for
+ * {@link ScheduledFires}: the term it fires under, its run, the fires that wait, and what
+ * {@link ScheduledJobInfo} shows. Changed on the loop; the volatile fields are read from
+ * any thread.
  */
 final class JobFires {
 
@@ -26,17 +27,26 @@ final class JobFires {
 	/** The fire whose run goes on, or null. */
 	@Nullable Instant running;
 
-	/** What {@link #info()} shows, from any thread: the last fire and what came of it, and the next. */
+	/**
+	 * What {@link #info()} shows, from any thread: the last fire and what came of it, and
+	 * the next.
+	 */
 	volatile @Nullable Instant lastFire;
 
 	volatile @Nullable String lastOutcome;
 
 	volatile @Nullable Instant nextFire;
 
-	/** The fire of the schedule held back while a run went on ({@code BUFFER_ONE}), waiting in {@link #queue}. */
+	/**
+	 * The fire of the schedule held back while a run went on ({@code BUFFER_ONE}),
+	 * waiting in {@link #queue}.
+	 */
 	@Nullable Instant buffered;
 
-	/** The fires to run once the job's run ends, oldest first: the term's catch-up, then a buffered one. */
+	/**
+	 * The fires to run once the job's run ends, oldest first: the term's catch-up, then a
+	 * buffered one.
+	 */
 	final ArrayDeque<Instant> queue = new ArrayDeque<>();
 
 	boolean closed;
@@ -46,7 +56,10 @@ final class JobFires {
 		this.unit = unit;
 	}
 
-	/** The job as this node knows it; the next fire only while it leads the group. From any thread. */
+	/**
+	 * The job as this node knows it; the next fire only while it leads the group. From
+	 * any thread.
+	 */
 	ScheduledJobInfo info() {
 		Term current = this.term;
 		boolean leading = current != null && current.isValid() && !current.isEnding();

@@ -12,10 +12,12 @@ import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 
 /**
- * What this node knows of one group's leader when it does not lead it: learned from the lease (read every interval)
- * or from a notice. Advisory only (the lease decides who leads), but it drives fast succession
- * and {@link Membership#leader(String)}. Knowledge only moves forward in epochs, so late or reordered news can never
- * make the known leader flap. Changed, and published, by the node's loop only, in epoch order; read from any thread.
+ * What this node knows of one group's leader when it does not lead it: learned from the
+ * lease (read every interval) or from a notice. Advisory only (the lease decides who
+ * leads), but it drives fast succession and {@link Membership#leader(String)}. Knowledge
+ * only moves forward in epochs, so late or reordered news can never make the known leader
+ * flap. Changed, and published, by the node's loop only, in epoch order; read from any
+ * thread.
  */
 final class LeaderKnowledge {
 
@@ -75,8 +77,8 @@ final class LeaderKnowledge {
 	}
 
 	/**
-	 * A notice brings news only: a newer epoch, or the known leader again; never one this node has forgotten. From
-	 * another node only.
+	 * A notice brings news only: a newer epoch, or the known leader again; never one this
+	 * node has forgotten. From another node only.
 	 */
 	boolean isNews(LeaderInfo notice) {
 		LeaderInfo info = this.known;
@@ -84,10 +86,11 @@ final class LeaderKnowledge {
 	}
 
 	/**
-	 * Updates the known leader from the group's lease as just read ({@code lease} null when the group has none), when
-	 * this node does not lead: its holder while the lease has not certainly expired; nobody once it was released or
-	 * has certainly expired, which lets this node compete at once. A lease older than what a notice already told is no
-	 * news.
+	 * Updates the known leader from the group's lease as just read ({@code lease} null
+	 * when the group has none), when this node does not lead: its holder while the lease
+	 * has not certainly expired; nobody once it was released or has certainly expired,
+	 * which lets this node compete at once. A lease older than what a notice already told
+	 * is no news.
 	 */
 	void updateFromLease(LeaseRecord lease, Instant certainlyPassed) {
 		LeaderInfo info = this.known;

@@ -18,12 +18,14 @@ import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Says this node's news to the others through the notice channels. That it let go of a unit's term, the moment it
- * has: after the drain, once the belief ended, while the release is written (the successor may take the lease over
- * from that term without waiting for the release to land), and the release event tells this node's listeners. And,
- * as the keeper, which nodes a roster just written moves work for (they read it at once, not at their next interval). A channel may
- * block for the notice: it runs on the thread that stops the node (which waits for the stop anyway), else on the
- * reactions lane, never on the loop or the watchdog.
+ * Says this node's news to the others through the notice channels. That it let go of a
+ * unit's term, the moment it has: after the drain, once the belief ended, while the
+ * release is written (the successor may take the lease over from that term without
+ * waiting for the release to land), and the release event tells this node's listeners.
+ * And, as the keeper, which nodes a roster just written moves work for (they read it at
+ * once, not at their next interval). A channel may block for the notice: it runs on the
+ * thread that stops the node (which waits for the stop anyway), else on the reactions
+ * lane, never on the loop or the watchdog.
  */
 final class LetGo {
 
@@ -38,8 +40,9 @@ final class LetGo {
 	}
 
 	/**
-	 * Connects the node's channels to {@code notices} (where the others' news goes) and keeps them to say this node's:
-	 * once, when the node starts (channels may be beans created after the node).
+	 * Connects the node's channels to {@code notices} (where the others' news goes) and
+	 * keeps them to say this node's: once, when the node starts (channels may be beans
+	 * created after the node).
 	 */
 	void connect(NoticeReceiver notices, List<? extends NoticeChannel> built, List<? extends NoticeChannel> late) {
 		List<NoticeChannel> all = new ArrayList<>(built);
@@ -49,17 +52,19 @@ final class LetGo {
 	}
 
 	/**
-	 * The terms of {@code released} (unit to epoch) are over here; {@code successors}: who should take each, when this
-	 * node knows. One notice per successor. {@code here}: the caller may block (it stops the node); else the channels
-	 * run on the reactions lane.
+	 * The terms of {@code released} (unit to epoch) are over here; {@code successors}:
+	 * who should take each, when this node knows. One notice per successor. {@code here}:
+	 * the caller may block (it stops the node); else the channels run on the reactions
+	 * lane.
 	 */
 	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, boolean here) {
 		said(released, successors, (unit) -> false, here);
 	}
 
 	/**
-	 * As {@link #said(Map, Function, boolean)}; the units {@code kept} accepts are waiting for this node to come back
-	 * (the restart grace): the others are not told of them, and nobody takes them over from this term.
+	 * As {@link #said(Map, Function, boolean)}; the units {@code kept} accepts are
+	 * waiting for this node to come back (the restart grace): the others are not told of
+	 * them, and nobody takes them over from this term.
 	 */
 	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, Predicate<Unit> kept,
 			boolean here) {
@@ -80,8 +85,9 @@ final class LetGo {
 	}
 
 	/**
-	 * As the keeper: roster {@code version}, just written, moves work to or from {@code nodes}; told on the reactions
-	 * lane (or nowhere when it is closed: they read it within an interval anyway).
+	 * As the keeper: roster {@code version}, just written, moves work to or from
+	 * {@code nodes}; told on the reactions lane (or nowhere when it is closed: they read
+	 * it within an interval anyway).
 	 */
 	void rosterChanged(long version, Set<String> nodes) {
 		Set<String> to = Set.copyOf(nodes);
@@ -91,10 +97,12 @@ final class LetGo {
 					channel.rosterChanged(version, to);
 				}
 				catch (VirtualMachineError err) {
-					throw err; // out of memory, a stack overflow: not the callback's own failure
+					// out of memory, a stack overflow: not the callback's own failure
+					throw err;
 				}
 				catch (Throwable ex) {
-					log.warn("Notice channel {} failed to tell {} of roster {}: {}", channel, to, version, ex.toString());
+					log.warn("Notice channel {} failed to tell {} of roster {}: {}", channel, to, version,
+							ex.toString());
 				}
 			}
 		});
@@ -106,7 +114,8 @@ final class LetGo {
 				channel.letGo(leases, successor);
 			}
 			catch (VirtualMachineError err) {
-				throw err; // out of memory, a stack overflow: not the callback's own failure
+				// out of memory, a stack overflow: not the callback's own failure
+				throw err;
 			}
 			catch (Throwable ex) {
 				// advisory: the others see the releases in their next read of the leases

@@ -5,9 +5,10 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Where a node is in its life. Moves only forward: NEW, RUNNING, DRAINING (a graceful stop waits for leader-only
- * work while the loop keeps renewing), STOPPING (leases being released, no more ticks), STOPPED. Apart from that, an
- * operator or the application's readiness may drain a running node (it takes no lease until undrained) and undo it.
+ * Where a node is in its life. Moves only forward: NEW, RUNNING, DRAINING (a graceful
+ * stop waits for leader-only work while the loop keeps renewing), STOPPING (leases being
+ * released, no more ticks), STOPPED. Apart from that, an operator or the application's
+ * readiness may drain a running node (it takes no lease until undrained) and undo it.
  */
 final class Lifecycle {
 
@@ -19,7 +20,10 @@ final class Lifecycle {
 
 	private volatile Phase phase = Phase.NEW;
 
-	/** Why a node is drained: it stays up and a member, hands over what it holds and takes nothing. */
+	/**
+	 * Why a node is drained: it stays up and a member, hands over what it holds and takes
+	 * nothing.
+	 */
 	enum DrainCause {
 
 		/** An operator asked ({@code ClusterOperations.drain}). */
@@ -30,7 +34,10 @@ final class Lifecycle {
 
 	}
 
-	/** A drain's change: whether the node was drained before and is after, and by which causes it is now. */
+	/**
+	 * A drain's change: whether the node was drained before and is after, and by which
+	 * causes it is now.
+	 */
 	record Drains(boolean before, boolean after, Set<DrainCause> holding) {
 	}
 
@@ -41,7 +48,10 @@ final class Lifecycle {
 		return this.phase;
 	}
 
-	/** Whether the loop renews and heartbeats: while running, and while leader-only work drains. */
+	/**
+	 * Whether the loop renews and heartbeats: while running, and while leader-only work
+	 * drains.
+	 */
 	boolean ticks() {
 		Phase p = this.phase;
 		return p == Phase.RUNNING || p == Phase.DRAINING;
@@ -61,8 +71,9 @@ final class Lifecycle {
 	}
 
 	/**
-	 * Drains ({@code on}) or undoes the drain of {@code cause}; the node stays drained while any cause holds (an
-	 * operator's drain outlasts the application's readiness, and the other way round).
+	 * Drains ({@code on}) or undoes the drain of {@code cause}; the node stays drained
+	 * while any cause holds (an operator's drain outlasts the application's readiness,
+	 * and the other way round).
 	 */
 	synchronized Drains drain(DrainCause cause, boolean on) {
 		Set<DrainCause> before = this.drains;

@@ -8,13 +8,17 @@ import java.util.function.Consumer;
 import org.slf4j.LoggerFactory;
 
 /**
- * One unit of the loop's work: steps that run one after another, each of which may wait for a store reply before the
- * next; the first failure ends the job. The loop runs one job at a time, so a job sees the store the way a thread
- * making blocking calls would, whether its calls are answered at once (threads) or later (simulation).
+ * One unit of the loop's work: steps that run one after another, each of which may wait
+ * for a store reply before the next; the first failure ends the job. The loop runs one
+ * job at a time, so a job sees the store the way a thread making blocking calls would,
+ * whether its calls are answered at once (threads) or later (simulation).
  */
 final class LoopJob {
 
-	/** One step: must end by calling exactly one of {@link #next()} or {@link #fail(RuntimeException)}, now or later. */
+	/**
+	 * One step: must end by calling exactly one of {@link #next()} or
+	 * {@link #fail(RuntimeException)}, now or later.
+	 */
 	@FunctionalInterface
 	interface Step {
 
@@ -45,8 +49,8 @@ final class LoopJob {
 
 	/** A job of one step that needs no store call. */
 	static LoopJob of(String name, Runnable action) {
-		LoopJob job = new LoopJob(name, (ex) -> LoggerFactory.getLogger(LoopJob.class)
-			.error("Membership {} failed", name, ex));
+		LoopJob job = new LoopJob(name,
+				(ex) -> LoggerFactory.getLogger(LoopJob.class).error("Membership {} failed", name, ex));
 		return job.then((j) -> {
 			action.run();
 			j.next();
@@ -84,8 +88,9 @@ final class LoopJob {
 	}
 
 	/**
-	 * The current step is done: runs the next one, or ends the job. A step that goes on at once (its store call was
-	 * answered on the same thread) loops here instead of nesting, so a long job never grows the stack.
+	 * The current step is done: runs the next one, or ends the job. A step that goes on
+	 * at once (its store call was answered on the same thread) loops here instead of
+	 * nesting, so a long job never grows the stack.
 	 */
 	void next() {
 		if (this.looping) {
@@ -119,7 +124,10 @@ final class LoopJob {
 		}
 	}
 
-	/** Ends the job whatever happens, or the loop would wait for it forever; then lets the error go on. */
+	/**
+	 * Ends the job whatever happens, or the loop would wait for it forever; then lets the
+	 * error go on.
+	 */
 	void failAndRethrow(Error err) {
 		try {
 			fail(new IllegalStateException("Membership " + this.name + " failed", err));

@@ -14,8 +14,8 @@ import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
 
 /**
- * The members as of the last roster this node took (the one it read, or wrote as the keeper), and who joined or left
- * since the one before. Updated by the loop only.
+ * The members as of the last roster this node took (the one it read, or wrote as the
+ * keeper), and who joined or left since the one before. Updated by the loop only.
  */
 final class MemberRoster {
 
@@ -32,18 +32,24 @@ final class MemberRoster {
 
 	private volatile List<Member> liveMembers = List.of();
 
-	/** The roster as stored, which the keeper compares its next one with; confined to the loop. */
+	/**
+	 * The roster as stored, which the keeper compares its next one with; confined to the
+	 * loop.
+	 */
 	private List<Member> stored = List.of();
 
 	/** The version of the roster taken last; 0 before the first. */
 	private volatile long version;
 
-	/** Live members of the last roster by node id and incarnation; confined to the loop. */
+	/**
+	 * Live members of the last roster by node id and incarnation; confined to the loop.
+	 */
 	private Map<RosterKeeping.Key, Member> live = new LinkedHashMap<>();
 
 	/**
-	 * When the members' liveness was last checked, by the database's clock: the keeper's latest read of the node
-	 * documents (its own, or as of its latest renewal of the default group's lease that this node read); null before.
+	 * When the members' liveness was last checked, by the database's clock: the keeper's
+	 * latest read of the node documents (its own, or as of its latest renewal of the
+	 * default group's lease that this node read); null before.
 	 */
 	private volatile @Nullable Instant checkedAt;
 
@@ -82,8 +88,8 @@ final class MemberRoster {
 	}
 
 	/**
-	 * Takes the roster stored with {@code version}, shown as {@code shown} (this node may know better of itself);
-	 * publishes joins and leaves.
+	 * Takes the roster stored with {@code version}, shown as {@code shown} (this node may
+	 * know better of itself); publishes joins and leaves.
 	 */
 	void take(long version, List<Member> stored, List<Member> shown) {
 		this.stored = List.copyOf(stored);

@@ -29,13 +29,16 @@ import dev.membership.spi.ScheduledJob;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * One cluster member: heartbeats, the member roster and leader leases, driven from a store, a clock and settings. Plain
- * Java, so tests and benchmarks can run many nodes in one JVM, and a simulator many nodes in virtual time. The entry
- * point of the engine (lifecycle and queries); the rest of this package is the engine's own: {@link Tick} says what a
- * tick does, with {@link Campaign}, {@link Heartbeats}, {@link RosterFollower} and {@link RosterKeeper};
- * {@link GroupElection} is a group's state machine; {@link HandOver} and {@link Farewell} the drain and the goodbye.
- * The {@link NodeRuntime} says where it runs: by default one loop thread (every store call and every change of state),
- * one watchdog (ends a belief at its deadline even when the loop is stuck in a call) and two event threads.
+ * One cluster member: heartbeats, the member roster and leader leases, driven from a
+ * store, a clock and settings. Plain Java, so tests and benchmarks can run many nodes in
+ * one JVM, and a simulator many nodes in virtual time. The entry point of the engine
+ * (lifecycle and queries); the rest of this package is the engine's own: {@link Tick}
+ * says what a tick does, with {@link Campaign}, {@link Heartbeats},
+ * {@link RosterFollower} and {@link RosterKeeper}; {@link GroupElection} is a group's
+ * state machine; {@link HandOver} and {@link Farewell} the drain and the goodbye. The
+ * {@link NodeRuntime} says where it runs: by default one loop thread (every store call
+ * and every change of state), one watchdog (ends a belief at its deadline even when the
+ * loop is stuck in a call) and two event threads.
  */
 public final class MembershipNode implements Membership, WorkRegistry, AutoCloseable {
 
@@ -60,7 +63,10 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 		return this.parts.settings;
 	}
 
-	/** This process's incarnation: new at every start, so that two processes with one node id are told apart. */
+	/**
+	 * This process's incarnation: new at every start, so that two processes with one node
+	 * id are told apart.
+	 */
 	public String incarnation() {
 		return this.parts.incarnation;
 	}
@@ -78,35 +84,40 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 			String address = this.parts.built.advertisedAddress.get();
 			this.parts.holder = new Holder(nodeId(), this.parts.incarnation, address);
 			this.parts.lifecycle.move(Phase.NEW, Phase.RUNNING);
-			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(), this.parts.incarnation,
-					address, groups());
-			NoticeReceiver notices = new Notices(this.parts.units.byLease(), this.parts.loop, this.parts.campaign, nodeId(),
-					this.parts.rosterRead);
-			this.parts.letGo.connect(notices, this.parts.built.noticeChannels, this.parts.built.lateNoticeChannels.get());
+			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(),
+					this.parts.incarnation, address, groups());
+			NoticeReceiver notices = new Notices(this.parts.units.byLease(), this.parts.loop, this.parts.campaign,
+					nodeId(), this.parts.rosterRead);
+			this.parts.letGo.connect(notices, this.parts.built.noticeChannels,
+					this.parts.built.lateNoticeChannels.get());
 			this.parts.loop.startTicking(this.parts.tick::job);
 		}
 	}
 
 	/**
-	 * Leaves gracefully: the drain (no new leader-only work, running work finishes, at most the drain timeout, leases
-	 * renewed meanwhile), then every belief ends, the leases are released and the node's document removed, within
-	 * {@code timeout}, so that followers take over once the work is done, never while it runs. Returns within the drain
-	 * timeout plus {@code timeout} (and a second of slack); a release that has not landed by then is left to the
-	 * lease's expiry. A second call waits for the first.
+	 * Leaves gracefully: the drain (no new leader-only work, running work finishes, at
+	 * most the drain timeout, leases renewed meanwhile), then every belief ends, the
+	 * leases are released and the node's document removed, within {@code timeout}, so
+	 * that followers take over once the work is done, never while it runs. Returns within
+	 * the drain timeout plus {@code timeout} (and a second of slack); a release that has
+	 * not landed by then is left to the lease's expiry. A second call waits for the
+	 * first.
 	 */
 	public void stop(Duration timeout) {
 		long started = System.nanoTime();
-		this.parts.handOver.stop(timeout, true); // this thread waits anyway: it carries the notices to the successors
+		// this thread waits anyway: it carries the notices to the successors
+		this.parts.handOver.stop(timeout, true);
 		StopWait.await(this.parts.settings, this.parts.runtime, this.parts.stopped.copy(), timeout, started);
 	}
 
 	/**
-	 * The graceful stop of {@link #stop(Duration)} without waiting for it: completes when the node has stopped. For
-	 * simulations and callers that must not block.
+	 * The graceful stop of {@link #stop(Duration)} without waiting for it: completes when
+	 * the node has stopped. For simulations and callers that must not block.
 	 */
 	public CompletableFuture<Void> stopAsync(Duration timeout) {
 		this.parts.handOver.stop(timeout, false);
-		return this.parts.stopped.copy(); // the caller's copy: completing it cannot fake a stop
+		// the caller's copy: completing it cannot fake a stop
+		return this.parts.stopped.copy();
 	}
 
 	@Override
@@ -115,8 +126,8 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	/**
-	 * Stops like a crash: no release, no goodbye, nothing more written. For tests and benchmarks of failover; a real
-	 * crash needs no method.
+	 * Stops like a crash: no release, no goodbye, nothing more written. For tests and
+	 * benchmarks of failover; a real crash needs no method.
 	 */
 	public void halt() {
 		if (this.parts.lifecycle.halt() == Phase.STOPPED) {
@@ -258,16 +269,17 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	/**
-	 * What an operator tells the cluster to do through this node, each recorded with who asked: the
-	 * {@link ClusterOperations} bean of a Spring application.
+	 * What an operator tells the cluster to do through this node, each recorded with who
+	 * asked: the {@link ClusterOperations} bean of a Spring application.
 	 */
 	public ClusterOperations operations() {
 		return this.operators;
 	}
 
 	/**
-	 * The application's readiness changed ({@code membership.follow-readiness}): while it refuses traffic the node is
-	 * drained, recorded as the readiness' drain ({@code readiness#drain}), apart from any operator's.
+	 * The application's readiness changed ({@code membership.follow-readiness}): while it
+	 * refuses traffic the node is drained, recorded as the readiness' drain
+	 * ({@code readiness#drain}), apart from any operator's.
 	 */
 	public void followReadiness(boolean acceptingTraffic) {
 		this.operators.followReadiness(acceptingTraffic);

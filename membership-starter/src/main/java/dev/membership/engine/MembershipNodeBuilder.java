@@ -19,7 +19,10 @@ import dev.membership.spi.PlacementPolicy;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunObserver;
 
-/** Builds a {@link MembershipNode}: {@code MembershipNode.builder(settings, store)...build()}. */
+/**
+ * Builds a {@link MembershipNode}:
+ * {@code MembershipNode.builder(settings, store)...build()}.
+ */
 public final class MembershipNodeBuilder {
 
 	final MembershipSettings settings;
@@ -61,7 +64,10 @@ public final class MembershipNodeBuilder {
 		this.store = Objects.requireNonNull(store);
 	}
 
-	/** The address is read once, at {@link MembershipNode#start()} (a web server port may be known only then). */
+	/**
+	 * The address is read once, at {@link MembershipNode#start()} (a web server port may
+	 * be known only then).
+	 */
 	public MembershipNodeBuilder advertisedAddress(Supplier<@Nullable String> address) {
 		this.advertisedAddress = Objects.requireNonNull(address);
 		return this;
@@ -72,8 +78,8 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * The application's listener: gets every event, in order, on a thread of its own; what it throws is logged (once
-	 * per event type) and changes nothing else.
+	 * The application's listener: gets every event, in order, on a thread of its own;
+	 * what it throws is logged (once per event type) and changes nothing else.
 	 */
 	public MembershipNodeBuilder listener(MembershipEventListener listener) {
 		this.listener = Objects.requireNonNull(listener);
@@ -81,16 +87,20 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * Adds a reaction: called with every event, in order, on the node's event thread, before and independently of the
-	 * application's listener; each reaction is isolated from the others. For the starter's own reactions (readiness,
-	 * leadership notices, meters); must be fast.
+	 * Adds a reaction: called with every event, in order, on the node's event thread,
+	 * before and independently of the application's listener; each reaction is isolated
+	 * from the others. For the starter's own reactions (readiness, leadership notices,
+	 * meters); must be fast.
 	 */
 	public MembershipNodeBuilder reaction(MembershipEventListener reaction) {
 		this.reactions.add(Objects.requireNonNull(reaction));
 		return this;
 	}
 
-	/** Reactions looked up when the node starts, after those added one by one (for dependency-injected ones). */
+	/**
+	 * Reactions looked up when the node starts, after those added one by one (for
+	 * dependency-injected ones).
+	 */
 	public MembershipNodeBuilder reactions(Supplier<? extends List<? extends MembershipEventListener>> reactions) {
 		this.lateReactions = Objects.requireNonNull(reactions);
 		return this;
@@ -109,8 +119,8 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * Adds an observer of the instants this node's beliefs that it leads begin and end. Each is called in the order
-	 * added; what one throws is logged and ignored.
+	 * Adds an observer of the instants this node's beliefs that it leads begin and end.
+	 * Each is called in the order added; what one throws is logged and ignored.
 	 */
 	public MembershipNodeBuilder observer(LeadershipObserver observer) {
 		this.observers.add(Objects.requireNonNull(observer));
@@ -118,8 +128,9 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * How units of work are placed ({@link BalancedPlacement} by default). Every node of a cluster must use the same
-	 * policy: the coordinator places with it, and a node that sees a unit released computes with it who takes it next.
+	 * How units of work are placed ({@link BalancedPlacement} by default). Every node of
+	 * a cluster must use the same policy: the coordinator places with it, and a node that
+	 * sees a unit released computes with it who takes it next.
 	 */
 	public MembershipNodeBuilder placement(PlacementPolicy policy) {
 		this.placement = Objects.requireNonNull(policy);
@@ -127,8 +138,8 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * Adds metrics of the election loop's outcomes. Each is called in the order added; what one throws is logged and
-	 * ignored.
+	 * Adds metrics of the election loop's outcomes. Each is called in the order added;
+	 * what one throws is logged and ignored.
 	 */
 	public MembershipNodeBuilder metrics(ElectionMetrics metrics) {
 		this.metrics.add(Objects.requireNonNull(metrics));
@@ -136,8 +147,9 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * Adds an observer of every run of work registered with this node's terms (observations, a run history). Without
-	 * any, a run costs nothing more than its registration.
+	 * Adds an observer of every run of work registered with this node's terms
+	 * (observations, a run history). Without any, a run costs nothing more than its
+	 * registration.
 	 */
 	public MembershipNodeBuilder runObserver(RunObserver observer) {
 		this.runObservers.add(Objects.requireNonNull(observer));
@@ -145,8 +157,9 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * Writes every run's start and end to {@code history}, in one call per renewal interval in which any run began or
-	 * ended; while it cannot be reached, keeps the newest {@code buffer} runs' records and drops older ones.
+	 * Writes every run's start and end to {@code history}, in one call per renewal
+	 * interval in which any run began or ended; while it cannot be reached, keeps the
+	 * newest {@code buffer} runs' records and drops older ones.
 	 */
 	public MembershipNodeBuilder runHistory(RunHistoryStore history, int buffer) {
 		if (buffer < 1) {
@@ -158,8 +171,9 @@ public final class MembershipNodeBuilder {
 	}
 
 	/**
-	 * Whether the run history keeps an error's message (its first line, credentials taken out) beside its class: true
-	 * by default; false keeps the class only ({@code membership.history.error-detail=class}).
+	 * Whether the run history keeps an error's message (its first line, credentials taken
+	 * out) beside its class: true by default; false keeps the class only
+	 * ({@code membership.history.error-detail=class}).
 	 */
 	public MembershipNodeBuilder runHistoryErrorMessages(boolean messages) {
 		this.runHistoryErrorMessages = messages;
@@ -172,7 +186,10 @@ public final class MembershipNodeBuilder {
 		return this;
 	}
 
-	/** Where the node's loop, timers and events run; by default on threads of its own. For simulations. */
+	/**
+	 * Where the node's loop, timers and events run; by default on threads of its own. For
+	 * simulations.
+	 */
 	public MembershipNodeBuilder runtime(NodeRuntime runtime) {
 		this.runtime = Objects.requireNonNull(runtime);
 		return this;

@@ -16,13 +16,17 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 
 /**
- * How a node runs. Defaults follow the core design: renew every 5 s, lease 15 s, liveness window 10 s.
+ * How a node runs. Defaults follow the core design: renew every 5 s, lease 15 s, liveness
+ * window 10 s.
  */
 public final class MembershipSettings {
 
 	public static final String DEFAULT_GROUP = "default";
 
-	/** At most this many partitions per group: the placement lives in the roster, one document. */
+	/**
+	 * At most this many partitions per group: the placement lives in the roster, one
+	 * document.
+	 */
 	public static final int MAX_PARTITIONS = 4096;
 
 	private final String nodeId;
@@ -60,7 +64,8 @@ public final class MembershipSettings {
 		this.clockSyncInterval = b.clockSyncInterval;
 		this.drainTimeout = b.drainTimeout;
 		Set<String> groups = new LinkedHashSet<>(b.groups);
-		groups.add(DEFAULT_GROUP); // every node takes part: its leader keeps the member roster
+		// every node takes part: its leader keeps the member roster
+		groups.add(DEFAULT_GROUP);
 		groups.removeAll(b.partitions.keySet());
 		this.groups = Set.copyOf(groups);
 		this.partitions = Map.copyOf(b.partitions);
@@ -88,7 +93,10 @@ public final class MembershipSettings {
 		return this.livenessWindow;
 	}
 
-	/** How long before the lease can expire in the database a leader stops believing it leads. */
+	/**
+	 * How long before the lease can expire in the database a leader stops believing it
+	 * leads.
+	 */
 	public Duration safetyMargin() {
 		return this.safetyMargin;
 	}
@@ -102,7 +110,8 @@ public final class MembershipSettings {
 	}
 
 	/**
-	 * How long a graceful stop or a resign waits for running leader-only work before it hands the group over anyway.
+	 * How long a graceful stop or a resign waits for running leader-only work before it
+	 * hands the group over anyway.
 	 */
 	public Duration drainTimeout() {
 		return this.drainTimeout;
@@ -113,26 +122,32 @@ public final class MembershipSettings {
 		return this.groups;
 	}
 
-	/** The partitioned groups this node takes part in, with their partition counts (two or more). */
+	/**
+	 * The partitioned groups this node takes part in, with their partition counts (two or
+	 * more).
+	 */
 	public Map<String, Integer> partitions() {
 		return this.partitions;
 	}
 
 	/**
-	 * Why {@code group} cannot be a group's name, or null when it can: blank, the id of the roster document (which
-	 * lives among the lease documents), or a name with a partition's separator.
+	 * Why {@code group} cannot be a group's name, or null when it can: blank, the id of
+	 * the roster document (which lives among the lease documents), or a name with a
+	 * partition's separator.
 	 */
 	/**
-	 * How many of a partitioned group's partitions the coordinator moves per interval to rebalance, as a percentage of
-	 * its partitions (at least one); moves away from departed members and operators' moves are never limited.
+	 * How many of a partitioned group's partitions the coordinator moves per interval to
+	 * rebalance, as a percentage of its partitions (at least one); moves away from
+	 * departed members and operators' moves are never limited.
 	 */
 	public int maxMovesPercent() {
 		return this.maxMovesPercent;
 	}
 
 	/**
-	 * How long a member that stopped (or was last seen) keeps its place in the placement: its partitions wait for it to
-	 * come back under the same node id instead of moving; zero (the default): they move as soon as it is gone.
+	 * How long a member that stopped (or was last seen) keeps its place in the placement:
+	 * its partitions wait for it to come back under the same node id instead of moving;
+	 * zero (the default): they move as soon as it is gone.
 	 */
 	public Duration restartGrace() {
 		return this.restartGrace;
@@ -149,7 +164,10 @@ public final class MembershipSettings {
 				deadNodeRetention);
 	}
 
-	/** The restart grace's problems (see {@link Builder#restartGrace(Duration)}); empty when it is valid. */
+	/**
+	 * The restart grace's problems (see {@link Builder#restartGrace(Duration)}); empty
+	 * when it is valid.
+	 */
 	public static List<Violation> restartGraceProblems(Duration grace, Duration deadNodeRetention) {
 		return SettingsRules.restartGraceProblems(grace, deadNodeRetention);
 	}
@@ -218,16 +236,17 @@ public final class MembershipSettings {
 		/** Zero hands over at once, without waiting for running leader-only work. */
 		public Builder drainTimeout(Duration value) {
 			if (value == null || value.isNegative()) {
-				throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("shutdown.drain-timeout"),
-						"must not be negative (was " + value + ")")));
+				throw new InvalidMembershipSettingsException(List
+					.of(new Violation(List.of("shutdown.drain-timeout"), "must not be negative (was " + value + ")")));
 			}
 			this.drainTimeout = value;
 			return this;
 		}
 
 		/**
-		 * Replaces the groups this node competes for. The default group is always one of them: its leader keeps the
-		 * member roster, so every node must be able to take that over.
+		 * Replaces the groups this node competes for. The default group is always one of
+		 * them: its leader keeps the member roster, so every node must be able to take
+		 * that over.
 		 */
 		public Builder groups(Set<String> value) {
 			this.groups.clear();
@@ -236,8 +255,9 @@ public final class MembershipSettings {
 		}
 
 		/**
-		 * Makes {@code group} a partitioned group of {@code count} partitions, which the coordinator spreads over the
-		 * members that take part. A count of one makes it a plain group (its leadership placed by the coordinator).
+		 * Makes {@code group} a partitioned group of {@code count} partitions, which the
+		 * coordinator spreads over the members that take part. A count of one makes it a
+		 * plain group (its leadership placed by the coordinator).
 		 */
 		public Builder partitions(String group, int count) {
 			if (count == 1) {
@@ -251,9 +271,10 @@ public final class MembershipSettings {
 		}
 
 		/**
-		 * How many of a group's partitions a rebalance moves per interval, in percent of them (at least one partition):
-		 * 10 by default, 100 for no limit. A scale-out then moves a tenth of the partitions each interval instead of
-		 * all it needs at once.
+		 * How many of a group's partitions a rebalance moves per interval, in percent of
+		 * them (at least one partition): 10 by default, 100 for no limit. A scale-out
+		 * then moves a tenth of the partitions each interval instead of all it needs at
+		 * once.
 		 */
 		public Builder maxMovesPercent(int value) {
 			if (value < 1 || value > 100) {
@@ -265,23 +286,31 @@ public final class MembershipSettings {
 		}
 
 		/**
-		 * How long a member that stopped keeps its place in the placement, for a restart under the same node id (a
-		 * StatefulSet's pod name): its partitions are released after the drain and wait, unowned, for it to come back,
-		 * and move only once it has been gone that long (a crashed member's too). Zero by default: they move at once.
-		 * Shorter than the dead-node retention, or its document would be removed before the grace ended.
+		 * How long a member that stopped keeps its place in the placement, for a restart
+		 * under the same node id (a StatefulSet's pod name): its partitions are released
+		 * after the drain and wait, unowned, for it to come back, and move only once it
+		 * has been gone that long (a crashed member's too). Zero by default: they move at
+		 * once. Shorter than the dead-node retention, or its document would be removed
+		 * before the grace ended.
 		 */
 		public Builder restartGrace(Duration value) {
 			this.restartGrace = value;
 			return this;
 		}
 
-		/** {@link #partitions(String, int)} for each entry of {@code counts} (group to partition count). */
+		/**
+		 * {@link #partitions(String, int)} for each entry of {@code counts} (group to
+		 * partition count).
+		 */
 		public Builder partitions(Map<String, Integer> counts) {
 			counts.forEach(this::partitions);
 			return this;
 		}
 
-		/** Validates and builds; throws {@link InvalidMembershipSettingsException} naming every broken rule. */
+		/**
+		 * Validates and builds; throws {@link InvalidMembershipSettingsException} naming
+		 * every broken rule.
+		 */
 		public MembershipSettings build() {
 			List<Violation> violations = new ArrayList<>(check(this.nodeId, this.renewalInterval, this.leaseDuration,
 					this.livenessWindow, this.safetyMargin, this.deadNodeRetention));

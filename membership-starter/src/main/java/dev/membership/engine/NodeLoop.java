@@ -20,9 +20,10 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.engine.ServerClock;
 
 /**
- * The driver: runs the loop's jobs one at a time, makes their store calls through the runtime with the send and
- * receive times the protocol needs, and schedules the ticks, with a back-off while the store cannot be reached. What a
- * tick does is {@link Tick}'s business; this class knows nothing of leases.
+ * The driver: runs the loop's jobs one at a time, makes their store calls through the
+ * runtime with the send and receive times the protocol needs, and schedules the ticks,
+ * with a back-off while the store cannot be reached. What a tick does is {@link Tick}'s
+ * business; this class knows nothing of leases.
  */
 final class NodeLoop {
 
@@ -83,7 +84,10 @@ final class NodeLoop {
 		return this.lastError;
 	}
 
-	/** A reply to a store call, with the local monotonic times the request was sent and the reply received. */
+	/**
+	 * A reply to a store call, with the local monotonic times the request was sent and
+	 * the reply received.
+	 */
 	@FunctionalInterface
 	interface Reply<T> {
 
@@ -92,8 +96,9 @@ final class NodeLoop {
 	}
 
 	/**
-	 * Makes a store call for {@code job} and goes on with its next step once {@code onReply} has taken the result. A
-	 * failure goes to {@code recover} first: when it returns true the job goes on, otherwise the job fails.
+	 * Makes a store call for {@code job} and goes on with its next step once
+	 * {@code onReply} has taken the result. A failure goes to {@code recover} first: when
+	 * it returns true the job goes on, otherwise the job fails.
 	 */
 	<T> void call(LoopJob job, Supplier<T> operation, Reply<T> onReply, Predicate<RuntimeException> recover) {
 		long sent = this.clock.nanoTime();
@@ -121,12 +126,17 @@ final class NodeLoop {
 		});
 	}
 
-	/** Runs {@code job} after the jobs already waiting; from any thread. False when the loop was shut down. */
+	/**
+	 * Runs {@code job} after the jobs already waiting; from any thread. False when the
+	 * loop was shut down.
+	 */
 	boolean submit(LoopJob job) {
 		return this.lane.execute(() -> enqueue(job));
 	}
 
-	/** Runs {@code job} once {@code delayNanos} have passed, after the jobs waiting then. */
+	/**
+	 * Runs {@code job} once {@code delayNanos} have passed, after the jobs waiting then.
+	 */
 	NodeRuntime.Timer schedule(Supplier<LoopJob> job, long delayNanos) {
 		return this.lane.schedule(() -> enqueue(job.get()), delayNanos);
 	}
@@ -153,8 +163,9 @@ final class NodeLoop {
 	}
 
 	/**
-	 * Starts ticking: the first tick now, then one every renewal interval after the previous one ended, or later while
-	 * the store cannot be reached. {@code round} makes a tick's job with the given failure handler.
+	 * Starts ticking: the first tick now, then one every renewal interval after the
+	 * previous one ended, or later while the store cannot be reached. {@code round} makes
+	 * a tick's job with the given failure handler.
 	 */
 	void startTicking(Function<Consumer<RuntimeException>, LoopJob> round) {
 		submit(tick(round));
@@ -183,12 +194,17 @@ final class NodeLoop {
 		});
 	}
 
-	/** Counts a failed tick and returns how long to wait before the next one: at most one renewal interval. */
+	/**
+	 * Counts a failed tick and returns how long to wait before the next one: at most one
+	 * renewal interval.
+	 */
 	private Duration onFailure(RuntimeException ex) {
 		int failures = ++this.consecutiveFailures;
-		this.lastError = (ex.getMessage() != null) ? ErrorText.clean(ex.getMessage()) : null; // health shows it
+		// health shows it
+		this.lastError = (ex.getMessage() != null) ? ErrorText.clean(ex.getMessage()) : null;
 		if (!(ex instanceof StoreException)) {
-			// not the store's: a bug, or code the node was given (a placement policy, say), named by its stack trace
+			// not the store's: a bug, or code the node was given (a placement policy,
+			// say), named by its stack trace
 			log.error("Unexpected failure in the membership loop of {}", this.nodeId, ex);
 		}
 		else if (failures == 1) {
@@ -200,15 +216,18 @@ final class NodeLoop {
 		Duration interval = this.settings.renewalInterval();
 		for (GroupElection group : this.groups.get()) {
 			if (group.isLeader()) {
-				return interval.dividedBy(2); // a leader keeps trying to renew before its deadline
+				// a leader keeps trying to renew before its deadline
+				return interval.dividedBy(2);
 			}
 		}
-		// no longer back-off: a failing tick costs one call, less than a healthy one, and a node that waited longer
-		// would delay the failover after the store comes back
+		// no longer back-off: a failing tick costs one call, less than a healthy one, and
+		// a node that waited longer would delay the failover after the store comes back
 		return interval;
 	}
 
-	/** Calls off the next tick and every scheduled attempt; on the loop, before leaving. */
+	/**
+	 * Calls off the next tick and every scheduled attempt; on the loop, before leaving.
+	 */
 	void cancelScheduled() {
 		if (this.nextTick != null) {
 			this.nextTick.cancel();

@@ -18,8 +18,8 @@ import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.RunObserver;
 
 /**
- * The parts of one node, wired: what {@link MembershipNode} is made of. Built once from its builder; the node drives
- * their lifecycle and answers the queries from them.
+ * The parts of one node, wired: what {@link MembershipNode} is made of. Built once from
+ * its builder; the node drives their lifecycle and answers the queries from them.
  */
 final class NodeParts {
 
@@ -31,7 +31,10 @@ final class NodeParts {
 
 	final Lifecycle lifecycle = new Lifecycle();
 
-	/** Completes when a stop has done its work, so that a second caller of stop() returns no earlier than the first. */
+	/**
+	 * Completes when a stop has done its work, so that a second caller of stop() returns
+	 * no earlier than the first.
+	 */
 	final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
 	final MembershipNodeBuilder built;
@@ -72,7 +75,10 @@ final class NodeParts {
 
 	final Self self;
 
-	/** Reads a roster this node was told of, then hands over what it moved away and tries for what it moved here. */
+	/**
+	 * Reads a roster this node was told of, then hands over what it moved away and tries
+	 * for what it moved here.
+	 */
 	final LongFunction<LoopJob> rosterRead;
 
 	volatile @Nullable Holder holder;
@@ -98,23 +104,25 @@ final class NodeParts {
 		this.runs = new Runs(nodeId, this.incarnation, this.clock, this.serverClock, observers,
 				this.settings.renewalInterval());
 		this.units = new Units(this.settings, this.clock, this.runtime, this.events, observer, this.runs);
-		this.loop = new NodeLoop(nodeId, this.settings, this.clock, this.serverClock, this.runtime,
-				this.lifecycle, this.units::all);
+		this.loop = new NodeLoop(nodeId, this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
+				this.units::all);
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, metrics);
-		this.self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all,
-				this.settings.partitions(), samples, this.lifecycle::isDrained);
+		this.self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all, this.settings.partitions(),
+				samples, this.lifecycle::isDrained);
 		Self self = this.self;
 		this.roster = new MemberRoster(nodeId, this.events);
 		this.readiness = new Readiness(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
 		this.assignments = new Assignments(nodeId, GuardedCallbacks.placement(b.placement));
-		Campaign[] campaigning = new Campaign[1]; // a strict fire's renewal is the campaign's, made below
+		// a strict fire's renewal is the campaign's, made below
+		Campaign[] campaigning = new Campaign[1];
 		this.fires = new ScheduledFires(this.loop, this.units, new FireNotes(nodeId, history, metrics),
 				() -> campaigning[0]);
-		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo,
-				history, !this.settings.restartGrace().isZero(), this.fires);
-		// the members as a node deciding whether to try for a unit sees them: one away for less than the restart grace
-		// keeps its place (successors are chosen among the live ones)
+		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo, history,
+				!this.settings.restartGrace().isZero(), this.fires);
+		// the members as a node deciding whether to try for a unit sees them: one away
+		// for less than the restart grace keeps its place (successors are chosen among
+		// the live ones)
 		RestartGrace grace = new RestartGrace(this.settings.restartGrace());
 		Supplier<List<Member>> placing = () -> {
 			java.time.Instant now = this.serverClock.estimateIfSynchronized();
@@ -130,8 +138,8 @@ final class NodeParts {
 				this.roster, this.readiness, this.assignments, reads);
 		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads, this.letGo);
-		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
-				this.units::all, this.stopped, this.assignments::owner,
+		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle, this.units::all,
+				this.stopped, this.assignments::owner,
 				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo,
 				this.fires::carries);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,

@@ -11,8 +11,8 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Other nodes' leadership news, from the node's notice channels, on any thread: handed to the loop, which alone
- * changes what this node knows and decides whether to compete.
+ * Other nodes' leadership news, from the node's notice channels, on any thread: handed to
+ * the loop, which alone changes what this node knows and decides whether to compete.
  */
 final class Notices implements NoticeReceiver {
 
@@ -24,7 +24,10 @@ final class Notices implements NoticeReceiver {
 
 	private final String nodeId;
 
-	/** The job that reads a roster version this node was told of, and hands over or takes on what it moved. */
+	/**
+	 * The job that reads a roster version this node was told of, and hands over or takes
+	 * on what it moved.
+	 */
 	private final LongFunction<LoopJob> rosterRead;
 
 	Notices(Map<String, GroupElection> groups, NodeLoop loop, Campaign campaign, String nodeId,

@@ -10,15 +10,18 @@ import dev.membership.operations.OperationRequest;
 import dev.membership.operations.Requester;
 
 /**
- * Records each operator's action with who asked, carried out or refused: one INFO line in the node's log, and a run
- * of the history that began and ended at once ({@code operator#drain}, with {@code requestedBy} and
- * {@code requestedFrom}).
+ * Records each operator's action with who asked, carried out or refused: one INFO line in
+ * the node's log, and a run of the history that began and ended at once
+ * ({@code operator#drain}, with {@code requestedBy} and {@code requestedFrom}).
  */
 final class OperatorRecord {
 
 	private static final Logger log = LoggerFactory.getLogger(OperatorRecord.class);
 
-	/** What an action did: its answer, the epoch it handed over (0: none), and what the log says (null: the answer). */
+	/**
+	 * What an action did: its answer, the epoch it handed over (0: none), and what the
+	 * log says (null: the answer).
+	 */
 	record Done<T>(T result, long epoch, @Nullable String said) {
 	}
 
@@ -36,9 +39,10 @@ final class OperatorRecord {
 	}
 
 	/**
-	 * Carries out {@code request} on {@code group}: {@code operator#<action>} in the history, with its {@code target}
-	 * (a live member, a pause's length) once carried out: {@code operator#move(n2)}. A refusal keeps the fixed name,
-	 * so that what a caller sends never makes new names.
+	 * Carries out {@code request} on {@code group}: {@code operator#<action>} in the
+	 * history, with its {@code target} (a live member, a pause's length) once carried
+	 * out: {@code operator#move(n2)}. A refusal keeps the fixed name, so that what a
+	 * caller sends never makes new names.
 	 */
 	<T> T carry(OperationRequest request, @Nullable String target, String group, @Nullable Integer partition,
 			Supplier<Done<T>> act) {
@@ -48,9 +52,10 @@ final class OperatorRecord {
 	}
 
 	/**
-	 * Carries out {@code act}, recorded as {@code done} ({@code refused} when it fails) asked by {@code by}; a refusal
-	 * ({@link IllegalArgumentException}: nothing changed) or any other failure is recorded as an {@code error} with
-	 * its reason, and thrown on.
+	 * Carries out {@code act}, recorded as {@code done} ({@code refused} when it fails)
+	 * asked by {@code by}; a refusal ({@link IllegalArgumentException}: nothing changed)
+	 * or any other failure is recorded as an {@code error} with its reason, and thrown
+	 * on.
 	 */
 	<T> T carry(Requester by, String refused, String done, String group, @Nullable Integer partition,
 			Supplier<Done<T>> act) {

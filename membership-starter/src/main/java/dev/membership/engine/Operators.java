@@ -32,17 +32,25 @@ import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
 
 /**
- * What an operator (or the application) asks of this node, checked before anything changes: a resign or release, a
- * hand-over of a group to a named node, a drain and its undoing, and the steering of the placement, which only the
- * coordinator (the leader of the default group) applies. A request that cannot be carried out is refused with what to
- * do instead. Each, carried out or refused, is recorded with who asked ({@link OperatorRecord}).
+ * What an operator (or the application) asks of this node, checked before anything
+ * changes: a resign or release, a hand-over of a group to a named node, a drain and its
+ * undoing, and the steering of the placement, which only the coordinator (the leader of
+ * the default group) applies. A request that cannot be carried out is refused with what
+ * to do instead. Each, carried out or refused, is recorded with who asked
+ * ({@link OperatorRecord}).
  */
 final class Operators implements ClusterOperations {
 
-	/** The longest pause of rebalancing: a forgotten one must not freeze the placement for good. */
+	/**
+	 * The longest pause of rebalancing: a forgotten one must not freeze the placement for
+	 * good.
+	 */
 	static final Duration MAX_PAUSE = Duration.ofHours(1);
 
-	/** Who drains the node while the application refuses traffic ({@code membership.follow-readiness}). */
+	/**
+	 * Who drains the node while the application refuses traffic
+	 * ({@code membership.follow-readiness}).
+	 */
 	static final Requester READINESS = Requester.of("readiness");
 
 	private final NodeParts parts;
@@ -66,7 +74,8 @@ final class Operators implements ClusterOperations {
 		return this.record.carry(request, null, request.group(), null, () -> {
 			GroupElection election = this.parts.units.plainGroup(request.group());
 			Term term = election.term();
-			boolean leading = term != null && term.isValid() && !term.isEnding(); // a second resign resigns nothing
+			// a second resign resigns nothing
+			boolean leading = term != null && term.isValid() && !term.isEnding();
 			this.parts.handOver.resign(election);
 			return OperatorRecord.done(new ResignResult(request.group(), null, leading), leading ? term.epoch() : 0);
 		});
@@ -96,7 +105,10 @@ final class Operators implements ClusterOperations {
 		return drain(request.requestedBy(), "operator#", DrainCause.OPERATOR, false);
 	}
 
-	/** The application's readiness drains ({@code accepting} false) or undrains the node: recorded as its own. */
+	/**
+	 * The application's readiness drains ({@code accepting} false) or undrains the node:
+	 * recorded as its own.
+	 */
 	void followReadiness(boolean accepting) {
 		if (this.parts.lifecycle.isDrainedBy(DrainCause.READINESS) != accepting) {
 			return; // the same readiness again: nothing to record
@@ -112,8 +124,9 @@ final class Operators implements ClusterOperations {
 			if (!change.before() && change.after()) {
 				this.parts.handOver.drainOut();
 			}
-			String state = change.after() ? ((change.before() == change.after()) ? "stays drained" : "drained: it "
-					+ "hands over what it holds and takes nothing until undrained")
+			String state = change.after()
+					? ((change.before() == change.after()) ? "stays drained"
+							: "drained: it " + "hands over what it holds and takes nothing until undrained")
 					: (change.before() ? "undrained: it competes again" : "was not drained");
 			if (!on && change.after()) {
 				state += " (" + change.holding() + " still drains it)";
@@ -129,16 +142,18 @@ final class Operators implements ClusterOperations {
 		return this.record.carry(request, to, group, null, () -> {
 			GroupElection election = this.parts.units.plainGroup(group);
 			if (!election.isLeader()) {
-				throw new IllegalArgumentException("Node " + nodeId() + " does not lead group '" + group + "'"
-						+ leaderOf(group) + ": ask it");
+				throw new IllegalArgumentException(
+						"Node " + nodeId() + " does not lead group '" + group + "'" + leaderOf(group) + ": ask it");
 			}
 			if (to.equals(nodeId())) {
 				throw new IllegalArgumentException("Node " + nodeId() + " leads group '" + group + "' already");
 			}
 			Member target = member(to);
 			if (target == null || !target.groups().contains(group)) {
-				throw new IllegalArgumentException("Node '" + to + "' " + ((target == null) ? "is not a live member"
-						: "does not compete for group '" + group + "' (or is drained)") + "; live members that do: "
+				throw new IllegalArgumentException("Node '" + to + "' "
+						+ ((target == null) ? "is not a live member"
+								: "does not compete for group '" + group + "' (or is drained)")
+						+ "; live members that do: "
 						+ this.liveMembers.get()
 							.stream()
 							.filter((m) -> m.groups().contains(group) && !m.nodeId().equals(nodeId()))
@@ -205,7 +220,10 @@ final class Operators implements ClusterOperations {
 		});
 	}
 
-	/** The count of the partitioned {@code group}, which has {@code partition}; refused otherwise. */
+	/**
+	 * The count of the partitioned {@code group}, which has {@code partition}; refused
+	 * otherwise.
+	 */
 	private int partitions(String group, int partition) {
 		return this.parts.units.partition(group, partition).unit().partitions();
 	}
@@ -213,8 +231,9 @@ final class Operators implements ClusterOperations {
 	private void steer(Steering.Directive directive) {
 		GroupElection keeper = this.parts.self.keeperGroup();
 		if (keeper == null) {
-			throw new IllegalArgumentException("Node " + nodeId() + " does not coordinate the placement" + leaderOf(
-					MembershipSettings.DEFAULT_GROUP) + " (the leader of group 'default' does): send it there");
+			throw new IllegalArgumentException("Node " + nodeId() + " does not coordinate the placement"
+					+ leaderOf(MembershipSettings.DEFAULT_GROUP)
+					+ " (the leader of group 'default' does): send it there");
 		}
 		Term term = keeper.term();
 		if (term == null || term.isEnding()) {

@@ -7,10 +7,11 @@ import java.util.TreeSet;
 import dev.membership.spi.LeaseRecord;
 
 /**
- * Which partition leases a node's read of the interval brings, and what it does with them: the ones it renewed this
- * interval (to confirm the renewals) and the ones placed on it that it does not own yet (to learn when their leases
- * expire, so that it takes them at that instant). So a node reads the partitions it has or is about to have, never the
- * others: across the cluster, at most the partition count per interval.
+ * Which partition leases a node's read of the interval brings, and what it does with
+ * them: the ones it renewed this interval (to confirm the renewals) and the ones placed
+ * on it that it does not own yet (to learn when their leases expire, so that it takes
+ * them at that instant). So a node reads the partitions it has or is about to have, never
+ * the others: across the cluster, at most the partition count per interval.
  */
 final class PartitionReads {
 

@@ -17,16 +17,20 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.StoreException;
 
 /**
- * The renewal of every partition this node owns, in one store call per interval ({@link MembershipStore#renewAll}),
- * with the leases of the plain groups it leads when it has partitioned groups (so a node's renewals are one call
- * whatever it holds; a node without partitioned groups renews each group on its own, {@link Campaign#renew}),
- * a plain group's with the fires of its scheduled jobs when they changed ({@link ScheduledFires}: written in the same
- * write, and known written once the renewal is confirmed), confirmed by the node's read of the same interval: a lease read back held by this node under the term's epoch, and
- * not released, was renewed, and its {@code renewedAt} is the clock sample of the renewal. Only then does a term's
- * deadline move (from when the renewal was sent), and not when that sample shows a jump of the database's clock, as
- * for a group's renewal. A lease read back held by another node, under another epoch, released or gone: the term ends
- * ({@code LEASE_LOST}). No read, no confirmation: the deadlines stay, and the next interval tries again. Confined to
- * the loop.
+ * The renewal of every partition this node owns, in one store call per interval
+ * ({@link MembershipStore#renewAll}), with the leases of the plain groups it leads when
+ * it has partitioned groups (so a node's renewals are one call whatever it holds; a node
+ * without partitioned groups renews each group on its own, {@link Campaign#renew}), a
+ * plain group's with the fires of its scheduled jobs when they changed
+ * ({@link ScheduledFires}: written in the same write, and known written once the renewal
+ * is confirmed), confirmed by the node's read of the same interval: a lease read back
+ * held by this node under the term's epoch, and not released, was renewed, and its
+ * {@code renewedAt} is the clock sample of the renewal. Only then does a term's deadline
+ * move (from when the renewal was sent), and not when that sample shows a jump of the
+ * database's clock, as for a group's renewal. A lease read back held by another node,
+ * under another epoch, released or gone: the term ends ({@code LEASE_LOST}). No read, no
+ * confirmation: the deadlines stay, and the next interval tries again. Confined to the
+ * loop.
  */
 final class PartitionRenewals {
 
@@ -68,7 +72,10 @@ final class PartitionRenewals {
 		this.batchesGroups = !settings.partitions().isEmpty();
 	}
 
-	/** Whether this node's plain groups are renewed here, in the one call, rather than each on its own. */
+	/**
+	 * Whether this node's plain groups are renewed here, in the one call, rather than
+	 * each on its own.
+	 */
 	boolean renewsGroups() {
 		return this.batchesGroups;
 	}
@@ -78,8 +85,9 @@ final class PartitionRenewals {
 	}
 
 	/**
-	 * {@code mayReissue}: on a retryable failure (a primary's step-down: drivers do not retry multi-document writes),
-	 * renew once more at once, as a renewal of its own (its send time and expiry), which is safe to apply twice.
+	 * {@code mayReissue}: on a retryable failure (a primary's step-down: drivers do not
+	 * retry multi-document writes), renew once more at once, as a renewal of its own (its
+	 * send time and expiry), which is safe to apply twice.
 	 */
 	private void renew(LoopJob job, boolean mayReissue) {
 		this.pending = null;
@@ -93,7 +101,8 @@ final class PartitionRenewals {
 				owned.put(unit, term);
 				epochs.put(unit.name(), term.epoch());
 				List<FireMark> changed = this.fires.toRenew(unit.name(), term.epoch());
-				if (changed != null) { // the fires of its jobs changed since the last write: they ride this one
+				// the fires of its jobs changed since the last write: they ride this one
+				if (changed != null) {
 					marks.put(unit.name(), changed);
 					versions.put(unit.name(), this.fires.version(unit.name()));
 				}
@@ -108,15 +117,16 @@ final class PartitionRenewals {
 		Holder holder = this.self.holder();
 		long jumps = this.samples.jumps();
 		this.loop.call(job, () -> this.store.renewAll(holder, epochs, expiresAt, marks),
-				(renewed, sentNanos, received) -> this.pending = new Pending(sentNanos, received, expiresAt, owned,
-						jumps, versions),
+				(renewed, sentNanos,
+						received) -> this.pending = new Pending(sentNanos, received, expiresAt, owned, jumps, versions),
 				(ex) -> {
 					if (mayReissue && StoreException.isRetryable(ex)) {
 						job.now((again) -> renew(again, false));
 						return true;
 					}
-					owned.keySet().forEach((unit) -> this.metrics.renewal(unit.unit().group(),
-							ElectionMetrics.RenewalOutcome.ERROR));
+					owned.keySet()
+						.forEach((unit) -> this.metrics.renewal(unit.unit().group(),
+								ElectionMetrics.RenewalOutcome.ERROR));
 					return true; // the tick goes on: the deadlines stay where they are
 				});
 	}
@@ -127,7 +137,10 @@ final class PartitionRenewals {
 		return (p != null) ? p.names() : Set.of();
 	}
 
-	/** What the read brought back: which renewals applied, and the clock sample they carry. */
+	/**
+	 * What the read brought back: which renewals applied, and the clock sample they
+	 * carry.
+	 */
 	void confirm(Map<String, LeaseRecord> leases) {
 		Pending p = this.pending;
 		this.pending = null;
@@ -148,20 +161,25 @@ final class PartitionRenewals {
 				continue;
 			}
 			if (!lease.expiresAt().equals(p.expiresAt().truncatedTo(ChronoUnit.MILLIS))) {
-				continue; // not this renewal's expiry, so not its stamp either: it did not apply, the deadline stays
+				// not this renewal's expiry, so not its stamp either: it did not apply,
+				// the deadline stays
+				continue;
 			}
 			if (trusted == null && lease.renewedAt() != null) {
-				// and no other reply since the renewal was sent showed a jump (a heartbeat's, say, taken before
-				// this read): the renewal's expiry was written in the old clock then, whatever this sample says
+				// and no other reply since the renewal was sent showed a jump (a
+				// heartbeat's, say, taken before this read): the renewal's expiry was
+				// written in the old clock then, whatever this sample says
 				trusted = this.samples.take(p.sentNanos(), p.receivedNanos(), lease.renewedAt())
 						&& this.samples.jumps() == p.jumpsAtSend();
 			}
 			if (!unit.unit().isPartition()) {
-				this.heartbeats.renewed(p.sentNanos()); // a group's renewal keeps this node live
+				// a group's renewal keeps this node live
+				this.heartbeats.renewed(p.sentNanos());
 			}
 			Long version = p.fireVersions().get(unit.name());
 			if (version != null) {
-				this.fires.written(unit.name(), version); // this renewal's write: its fires with it
+				// this renewal's write: its fires with it
+				this.fires.written(unit.name(), version);
 			}
 			this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.RENEWED);
 			if (Boolean.TRUE.equals(trusted)) {
@@ -170,7 +188,10 @@ final class PartitionRenewals {
 		}
 	}
 
-	/** {@code fireVersions}: the fires' version each lease's write carried, by lease (none: no fires). */
+	/**
+	 * {@code fireVersions}: the fires' version each lease's write carried, by lease
+	 * (none: no fires).
+	 */
 	private record Pending(long sentNanos, long receivedNanos, Instant expiresAt, Map<GroupElection, Term> owned,
 			long jumpsAtSend, Map<String, Long> fireVersions) {
 

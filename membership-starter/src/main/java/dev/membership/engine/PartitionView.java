@@ -13,7 +13,10 @@ import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
 
-/** A partitioned group as this node sees it, from its partitions' elections and the placement it last read. */
+/**
+ * A partitioned group as this node sees it, from its partitions' elections and the
+ * placement it last read.
+ */
 final class PartitionView implements Partitions {
 
 	private final String group;
@@ -57,7 +60,9 @@ final class PartitionView implements Partitions {
 		return owned;
 	}
 
-	/** The terms of the partitions this node owns now (valid, not ending), by partition. */
+	/**
+	 * The terms of the partitions this node owns now (valid, not ending), by partition.
+	 */
 	List<LeadershipTerm> ownedTerms() {
 		List<LeadershipTerm> owned = new ArrayList<>();
 		for (int p = 0; p < this.count; p++) {

@@ -9,7 +9,10 @@ import dev.membership.spi.RunInfo;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
 
-/** A run as it waits to be written to the history; its fields guarded by the {@link PendingRuns} that holds it. */
+/**
+ * A run as it waits to be written to the history; its fields guarded by the
+ * {@link PendingRuns} that holds it.
+ */
 final class PendingRun {
 
 	final RunInfo info;
@@ -24,7 +27,10 @@ final class PendingRun {
 
 	@Nullable String error;
 
-	/** Whether a record of its start reached the history (its next record then is not the first). */
+	/**
+	 * Whether a record of its start reached the history (its next record then is not the
+	 * first).
+	 */
 	boolean startWritten;
 
 	/** Whether the buffer dropped it once (counted then, never again). */

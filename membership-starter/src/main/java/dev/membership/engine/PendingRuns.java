@@ -13,10 +13,11 @@ import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
 
 /**
- * The runs that wait to be written to the history, oldest first, at most {@code capacity}: past it the oldest is
- * dropped, and each run dropped is counted once. A batch taken for a write that failed goes back ahead of the runs
- * that arrived meanwhile, so what is dropped is still the oldest. Thread-safe: runs begin and end on any thread, the
- * loop takes and puts back.
+ * The runs that wait to be written to the history, oldest first, at most
+ * {@code capacity}: past it the oldest is dropped, and each run dropped is counted once.
+ * A batch taken for a write that failed goes back ahead of the runs that arrived
+ * meanwhile, so what is dropped is still the oldest. Thread-safe: runs begin and end on
+ * any thread, the loop takes and puts back.
  */
 final class PendingRuns {
 
@@ -49,7 +50,10 @@ final class PendingRuns {
 		offer(run);
 	}
 
-	/** Everything that waits, oldest first, as records; none wait afterwards. Empty when none wait. */
+	/**
+	 * Everything that waits, oldest first, as records; none wait afterwards. Empty when
+	 * none wait.
+	 */
 	synchronized Batch take(String process) {
 		List<PendingRun> runs = new ArrayList<>(this.pending.values());
 		List<RunRecord> records = new ArrayList<>(runs.size());
@@ -58,7 +62,9 @@ final class PendingRuns {
 		return new Batch(runs, records);
 	}
 
-	/** A batch was written: the runs whose first record it held have their start written. */
+	/**
+	 * A batch was written: the runs whose first record it held have their start written.
+	 */
 	synchronized void written(Batch batch) {
 		for (int i = 0; i < batch.runs.size(); i++) {
 			if (batch.records.get(i).first()) {
@@ -67,11 +73,15 @@ final class PendingRuns {
 		}
 	}
 
-	/** A batch could not be written: it waits again, ahead of what arrived since, the oldest dropped past capacity. */
+	/**
+	 * A batch could not be written: it waits again, ahead of what arrived since, the
+	 * oldest dropped past capacity.
+	 */
 	synchronized void putBack(Batch batch) {
 		LinkedHashMap<String, PendingRun> merged = new LinkedHashMap<>();
 		batch.runs.forEach((run) -> merged.put(run.id(), run));
-		this.pending.forEach(merged::putIfAbsent); // a run that ended meanwhile keeps its older place
+		// a run that ended meanwhile keeps its older place
+		this.pending.forEach(merged::putIfAbsent);
 		this.pending = merged;
 		trim();
 	}
@@ -92,7 +102,9 @@ final class PendingRuns {
 		}
 	}
 
-	/** What one write carries: the runs and, in the same order, their records as taken. */
+	/**
+	 * What one write carries: the runs and, in the same order, their records as taken.
+	 */
 	record Batch(List<PendingRun> runs, List<RunRecord> records) {
 
 		boolean isEmpty() {

@@ -15,15 +15,19 @@ import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 
 /**
- * A roster write's placements as changes, and a member's catch-up by them: what a join or a move costs every member to
- * read grows with the partitions that moved, not with every partition's owner. Decisions only; no store calls.
+ * A roster write's placements as changes, and a member's catch-up by them: what a join or
+ * a move costs every member to read grows with the partitions that moved, not with every
+ * partition's owner. Decisions only; no store calls.
  */
 final class PlacementChanges {
 
 	private PlacementChanges() {
 	}
 
-	/** What turns {@code before} into {@code after}, group by group in name order; empty when they are the same. */
+	/**
+	 * What turns {@code before} into {@code after}, group by group in name order; empty
+	 * when they are the same.
+	 */
 	static List<PlacementChange> between(Map<String, GroupAssignment> before, Map<String, GroupAssignment> after) {
 		List<PlacementChange> changes = new ArrayList<>();
 		new TreeMap<>(after).forEach((group, placed) -> {
@@ -53,9 +57,10 @@ final class PlacementChanges {
 	}
 
 	/**
-	 * The placements of {@code roster.version()} from {@code placed} (those of {@code version}) and the roster's recent
-	 * changes; null when the changes do not start from {@code version}, one of them did not record its placement
-	 * changes, or one does not fit what it applies to: then the member reads the whole roster.
+	 * The placements of {@code roster.version()} from {@code placed} (those of
+	 * {@code version}) and the roster's recent changes; null when the changes do not
+	 * start from {@code version}, one of them did not record its placement changes, or
+	 * one does not fit what it applies to: then the member reads the whole roster.
 	 */
 	static @Nullable Map<String, GroupAssignment> catchUp(Map<String, GroupAssignment> placed, long version,
 			Roster roster) {

@@ -2,7 +2,10 @@ package dev.membership.engine;
 
 import dev.membership.liveness.NodeReadyEvent;
 
-/** Whether this node has made its first successful read of the cluster; said once ({@link NodeReadyEvent}). */
+/**
+ * Whether this node has made its first successful read of the cluster; said once
+ * ({@link NodeReadyEvent}).
+ */
 final class Readiness {
 
 	private final String nodeId;

@@ -6,9 +6,10 @@ import java.util.function.Supplier;
 import dev.membership.engine.Lifecycle.Phase;
 
 /**
- * On the loop, after each read of the placement: hands over what this node holds but the placement puts on another
- * node (a move, through the drain as a resign). A term younger than two intervals stays: the placement read may predate
- * it (this node took the unit as the successor of a node that left), and the coordinator has not yet seen its lease.
+ * On the loop, after each read of the placement: hands over what this node holds but the
+ * placement puts on another node (a move, through the drain as a resign). A term younger
+ * than two intervals stays: the placement read may predate it (this node took the unit as
+ * the successor of a node that left), and the coordinator has not yet seen its lease.
  */
 final class Rebalance implements Runnable {
 

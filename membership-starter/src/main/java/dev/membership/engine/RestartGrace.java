@@ -15,11 +15,12 @@ import dev.membership.liveness.Member;
 import dev.membership.spi.GroupAssignment;
 
 /**
- * The restart grace ({@code membership.rebalance.restart-grace}): a member that is no longer live but was last seen
- * within the grace, by the database's clock, keeps its place. The keeper places over the live members and puts back
- * on it the partitions it had (it gets no others), and no other node takes them, so that a member restarted under the
- * same node id finds them where it left them; past the grace they move as after any departure. Off (zero), members
- * are taken as they are. Decisions only.
+ * The restart grace ({@code membership.rebalance.restart-grace}): a member that is no
+ * longer live but was last seen within the grace, by the database's clock, keeps its
+ * place. The keeper places over the live members and puts back on it the partitions it
+ * had (it gets no others), and no other node takes them, so that a member restarted under
+ * the same node id finds them where it left them; past the grace they move as after any
+ * departure. Off (zero), members are taken as they are. Decisions only.
  */
 final class RestartGrace {
 
@@ -37,9 +38,9 @@ final class RestartGrace {
 	}
 
 	/**
-	 * {@code members} as a node deciding whether to try for a unit sees them at database time {@code now}: a member
-	 * away for less than the grace counts as live (the roster itself still says it is not), so nobody takes what the
-	 * placement keeps on it.
+	 * {@code members} as a node deciding whether to try for a unit sees them at database
+	 * time {@code now}: a member away for less than the grace counts as live (the roster
+	 * itself still says it is not), so nobody takes what the placement keeps on it.
 	 */
 	List<Member> placing(List<Member> members, Instant now) {
 		if (!isOn()) {
@@ -47,7 +48,8 @@ final class RestartGrace {
 		}
 		Placing last = this.last;
 		if (last != null && last.members() == members && !now.isBefore(last.from()) && now.isBefore(last.until())) {
-			return last.placing(); // the same list while nobody's grace ends: asked once per unit each interval
+			// the same list while nobody's grace ends: asked once per unit each interval
+			return last.placing();
 		}
 		List<Member> placing = new ArrayList<>(members.size());
 		Instant until = Instant.MAX;
@@ -67,14 +69,17 @@ final class RestartGrace {
 		return made.placing();
 	}
 
-	/** {@link #placing} of one member list, as it stays from {@code from} until a member's grace ends. */
+	/**
+	 * {@link #placing} of one member list, as it stays from {@code from} until a member's
+	 * grace ends.
+	 */
 	private record Placing(List<Member> members, Instant from, Instant until, List<Member> placing) {
 
 	}
 
 	/**
-	 * The node ids away for less than the grace at {@code now}: not live, seen within it, and not live under another
-	 * incarnation either.
+	 * The node ids away for less than the grace at {@code now}: not live, seen within it,
+	 * and not live under another incarnation either.
 	 */
 	Set<String> away(List<Member> members, Instant now) {
 		if (!isOn()) {
@@ -87,9 +92,10 @@ final class RestartGrace {
 	}
 
 	/**
-	 * {@code placed} (made over the live members) with each partition that {@code previous} put on a member now
-	 * {@code away} put back on it: an away member keeps the partitions it had, and gets no others. Plain groups are
-	 * left as placed (a leadership does not wait).
+	 * {@code placed} (made over the live members) with each partition that
+	 * {@code previous} put on a member now {@code away} put back on it: an away member
+	 * keeps the partitions it had, and gets no others. Plain groups are left as placed (a
+	 * leadership does not wait).
 	 */
 	static Map<String, GroupAssignment> keepForAway(Map<String, GroupAssignment> placed,
 			Map<String, GroupAssignment> previous, Set<String> away) {
@@ -119,10 +125,12 @@ final class RestartGrace {
 		return kept;
 	}
 
-	/** Whether {@code member} is not live but was seen less than the grace before {@code now}. */
+	/**
+	 * Whether {@code member} is not live but was seen less than the grace before
+	 * {@code now}.
+	 */
 	private boolean isAway(Member member, Instant now) {
-		return !member.live() && member.lastHeartbeat() != null
-				&& member.lastHeartbeat().plus(this.grace).isAfter(now);
+		return !member.live() && member.lastHeartbeat() != null && member.lastHeartbeat().plus(this.grace).isAfter(now);
 	}
 
 }

@@ -19,8 +19,9 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.Roster;
 
 /**
- * A node that does not keep the roster follows it: each interval it reads its groups' leases and, when the roster
- * changed, the roster's recent changes (the whole roster only when too far behind), and takes what they say.
+ * A node that does not keep the roster follows it: each interval it reads its groups'
+ * leases and, when the roster changed, the roster's recent changes (the whole roster only
+ * when too far behind), and takes what they say.
  */
 final class RosterFollower {
 
@@ -77,8 +78,9 @@ final class RosterFollower {
 	}
 
 	/**
-	 * Told that the keeper wrote roster {@code version}, which moves work to or from this node: reads it now (the
-	 * roster alone), unless this node keeps the roster or has read that version already; then {@code after}.
+	 * Told that the keeper wrote roster {@code version}, which moves work to or from this
+	 * node: reads it now (the roster alone), unless this node keeps the roster or has
+	 * read that version already; then {@code after}.
 	 */
 	LoopJob noticed(long version, Consumer<LoopJob> after) {
 		LoopJob job = new LoopJob("read of roster " + version,
@@ -98,8 +100,9 @@ final class RosterFollower {
 	}
 
 	/**
-	 * Catches up on the members and the placements by {@code changed}'s recent changes; reads the whole roster when
-	 * too far behind for them (or when they do not say what they changed in the placements).
+	 * Catches up on the members and the placements by {@code changed}'s recent changes;
+	 * reads the whole roster when too far behind for them (or when they do not say what
+	 * they changed in the placements).
 	 */
 	private void takeChanged(LoopJob job, Roster changed, long received) {
 		long version = this.roster.version();
@@ -116,8 +119,9 @@ final class RosterFollower {
 	}
 
 	/**
-	 * The keeper reads the node documents in each tick in which it renews the default group's lease: the members are
-	 * live as of that renewal (the roster says otherwise once the keeper wrote a change).
+	 * The keeper reads the node documents in each tick in which it renews the default
+	 * group's lease: the members are live as of that renewal (the roster says otherwise
+	 * once the keeper wrote a change).
 	 */
 	private void checkedAsOf(Map<String, LeaseRecord> leases) {
 		LeaseRecord lease = leases.get(MembershipSettings.DEFAULT_GROUP);
@@ -149,9 +153,9 @@ final class RosterFollower {
 	}
 
 	/**
-	 * A live member was live when the roster was written ({@code writtenAt}, null when unknown): its last heartbeat
-	 * is shown as no older than that, however this node came by the entry (a change leaves out a member's newer
-	 * heartbeat, which is no news).
+	 * A live member was live when the roster was written ({@code writtenAt}, null when
+	 * unknown): its last heartbeat is shown as no older than that, however this node came
+	 * by the entry (a change leaves out a member's newer heartbeat, which is no news).
 	 */
 	static List<Member> shown(List<Member> stored, @Nullable Instant writtenAt) {
 		List<Member> shown = new ArrayList<>(stored.size());
@@ -164,7 +168,10 @@ final class RosterFollower {
 		return shown;
 	}
 
-	/** A running node lists itself as live, also before the keeper's roster does: in place of any other entry. */
+	/**
+	 * A running node lists itself as live, also before the keeper's roster does: in place
+	 * of any other entry.
+	 */
 	static List<Member> withSelf(List<Member> members, Member self) {
 		List<Member> with = new ArrayList<>(members.size() + 1);
 		members.stream().filter((m) -> !m.nodeId().equals(self.nodeId())).forEach(with::add);

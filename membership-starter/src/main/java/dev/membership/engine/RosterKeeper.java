@@ -20,10 +20,11 @@ import dev.membership.spi.RosterChange;
 import dev.membership.spi.RosterTooLargeException;
 
 /**
- * The keeper of the roster (the leader of the default group): each interval it reads every node document, and the
- * leases when other groups have leaders that the roster must count as live; writes the roster when that changed; and
- * removes the documents of long-dead nodes when its read shows some. What to write is {@link RosterKeeping}'s call.
- * Confined to the loop.
+ * The keeper of the roster (the leader of the default group): each interval it reads
+ * every node document, and the leases when other groups have leaders that the roster must
+ * count as live; writes the roster when that changed; and removes the documents of
+ * long-dead nodes when its read shows some. What to write is {@link RosterKeeping}'s
+ * call. Confined to the loop.
  */
 final class RosterKeeper {
 
@@ -59,9 +60,10 @@ final class RosterKeeper {
 	private long writes;
 
 	/**
-	 * The keeper's term in which this node last wrote the roster it holds as stored, or 0: then the store may hold
-	 * another (a write that failed may have been applied all the same; other keepers wrote while this node did not
-	 * read), and the next write goes ahead whether the roster changed or not.
+	 * The keeper's term in which this node last wrote the roster it holds as stored, or
+	 * 0: then the store may hold another (a write that failed may have been applied all
+	 * the same; other keepers wrote while this node did not read), and the next write
+	 * goes ahead whether the roster changed or not.
 	 */
 	private long writtenInEpoch;
 
@@ -70,7 +72,10 @@ final class RosterKeeper {
 
 	private boolean deadNodesSeen;
 
-	/** The keeper's term in which it read the placement as stored before its first write, or 0. */
+	/**
+	 * The keeper's term in which it read the placement as stored before its first write,
+	 * or 0.
+	 */
 	private long placementReadIn;
 
 	RosterKeeper(MembershipSettings settings, MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats,
@@ -94,24 +99,26 @@ final class RosterKeeper {
 	void keep(LoopJob job, GroupElection keeperOf) {
 		Term term = keeperOf.term();
 		if (term != null && this.writtenInEpoch != term.epoch() && this.placementReadIn != term.epoch()) {
-			// a new term's first write starts from the roster as stored: this node's view of it, read as a follower,
-			// may miss the last write of the keeper before it (an operator's pin taken off, say), which this write
-			// would otherwise undo
+			// a new term's first write starts from the roster as stored: this node's view
+			// of it, read as a follower, may miss the last write of the keeper before it
+			// (an operator's pin taken off, say), which this write would otherwise undo
 			long known = this.roster.version();
 			this.loop.call(job, () -> this.store.findLeases(List.of(), known), (reading, sent, received) -> {
-				if (reading.roster() == null) { // this node's view is the roster as stored
+				// this node's view is the roster as stored
+				if (reading.roster() == null) {
 					this.placementReadIn = term.epoch();
 					job.now((j) -> keep(j, keeperOf));
 					return;
 				}
 				job.now((j) -> this.loop.call(j, this.store::findRoster, (whole, s, r) -> {
-					// members and placement both, as of one version: the first write then records what it changed
-					// from there, and the members catch up by it instead of reading the whole roster
+					// members and placement both, as of one version: the first write then
+					// records what it changed from there, and the members catch up by it
+					// instead of reading the whole roster
 					whole.ifPresent((w) -> {
 						this.assignments.take(w.keeperNodeId(), w.assignments(), w.version());
-						this.roster.take(w.version(), w.members(), RosterFollower.withSelf(
-								RosterFollower.shown(w.members(), w.writtenAt()),
-								this.self.member(this.loop.serverClock().estimateAt(r))));
+						this.roster.take(w.version(), w.members(),
+								RosterFollower.withSelf(RosterFollower.shown(w.members(), w.writtenAt()),
+										this.self.member(this.loop.serverClock().estimateAt(r))));
 					});
 					this.placementReadIn = term.epoch();
 					j.now((k) -> keep(k, keeperOf));
@@ -157,11 +164,13 @@ final class RosterKeeper {
 		List<Member> next = this.keeping.build(this.self.member(now), records, leases, this.roster.stored(), now);
 		Steering steering = this.assignments.steering();
 		List<Steering.Directive> directives = steering.pending(term.epoch());
-		Map<String, GroupAssignment> placement = RestartGrace.keepForAway(Steering.steer(
-				Coordination.place(this.assignments.policy(), next, this.assignments.placed(), withOwn(leases), now,
-						this.self.nodeId()),
-				this.assignments.placed(), directives, next, now, this.settings.maxMovesPercent()),
-				this.assignments.placed(), this.grace.away(next, now)); // members away within the grace keep theirs
+		Map<String, GroupAssignment> placement = RestartGrace.keepForAway(
+				Steering.steer(
+						Coordination.place(this.assignments.policy(), next, this.assignments.placed(), withOwn(leases),
+								now, this.self.nodeId()),
+						this.assignments.placed(), directives, next, now, this.settings.maxMovesPercent()),
+				// members away within the grace keep theirs
+				this.assignments.placed(), this.grace.away(next, now));
 		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)
 				&& placement.equals(this.assignments.placed())) {
 			steering.done(directives); // they change nothing
@@ -170,10 +179,12 @@ final class RosterKeeper {
 			return;
 		}
 		long sequence = ++this.writes;
-		// what it changed in the placements is known only from the placements of the roster it changes
+		// what it changed in the placements is known only from the placements of the
+		// roster it changes
 		List<PlacementChange> placed = (this.assignments.placedVersion() == this.roster.version())
 				? PlacementChanges.between(this.assignments.placed(), placement) : null;
-		// the recent changes go on from the last write only while this term wrote every roster since
+		// the recent changes go on from the last write only while this term wrote every
+		// roster since
 		List<RosterChange> changes = RosterKeeping.recent(
 				(this.writtenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
 				RosterKeeping.change(this.roster.version(), this.roster.stored(), next, placed,
@@ -187,20 +198,25 @@ final class RosterKeeper {
 						moved.remove(this.self.nodeId());
 						this.assignments.take(this.self.nodeId(), placement, version.getAsLong());
 						this.roster.take(version.getAsLong(), next, next);
-						if (!moved.isEmpty()) { // once the roster lists a newcomer, so that the broadcast reaches it
+						// once the roster lists a newcomer, so that the broadcast reaches
+						// it
+						if (!moved.isEmpty()) {
 							this.news.rosterChanged(version.getAsLong(), moved);
 						}
 						this.writtenInEpoch = term.epoch();
 						this.recentChanges = changes;
 					}
 					else if (term.isValid()) {
-						log.warn("The member roster was written with a newer term than this keeper's (epoch {}), or "
-								+ "the default group's lease document was replaced; leaving it as it is", term.epoch());
+						log.warn(
+								"The member roster was written with a newer term than this keeper's (epoch {}), or "
+										+ "the default group's lease document was replaced; leaving it as it is",
+								term.epoch());
 					}
 					this.readiness.reached();
 				}, (ex) -> {
-					// written or not: write again next time; meanwhile every node keeps the roster it has, and the
-					// tick goes on (a roster too large for one document fails here every time, and says so)
+					// written or not: write again next time; meanwhile every node keeps
+					// the roster it has, and the tick goes on (a roster too large for one
+					// document fails here every time, and says so)
 					this.writtenInEpoch = 0;
 					this.recentChanges = List.of();
 					if (ex instanceof RosterTooLargeException) {
@@ -213,7 +229,10 @@ final class RosterKeeper {
 				});
 	}
 
-	/** The leases read, and this node's own plain groups while it leads them: who holds each group now. */
+	/**
+	 * The leases read, and this node's own plain groups while it leads them: who holds
+	 * each group now.
+	 */
 	private Map<String, LeaseRecord> withOwn(Map<String, LeaseRecord> leases) {
 		Map<String, LeaseRecord> all = new HashMap<>(leases);
 		for (GroupElection group : this.self.groups()) {
@@ -232,7 +251,10 @@ final class RosterKeeper {
 			.minus(this.settings.deadNodeRetention());
 	}
 
-	/** Removes the documents of nodes not seen for the retention, when the keeper's last read showed some. */
+	/**
+	 * Removes the documents of nodes not seen for the retention, when the keeper's last
+	 * read showed some.
+	 */
 	void removeDeadNodesWhenSeen(LoopJob job) {
 		if (!this.deadNodesSeen || this.self.keeperGroup() == null) {
 			job.next();

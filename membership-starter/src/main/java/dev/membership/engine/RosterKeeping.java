@@ -24,27 +24,33 @@ import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 
 /**
- * What the keeper of the roster (the leader of the default group) decides from one read of the node documents: who is
- * a member and who is live, by the liveness window in database time. A node that holds a lease keeps itself live
- * through its renewals instead of heartbeating, so its lease counts as a heartbeat, and its entry outlives its node
+ * What the keeper of the roster (the leader of the default group) decides from one read
+ * of the node documents: who is a member and who is live, by the liveness window in
+ * database time. A node that holds a lease keeps itself live through its renewals instead
+ * of heartbeating, so its lease counts as a heartbeat, and its entry outlives its node
  * document should that be removed meanwhile. Decisions only; no store calls.
  */
 final class RosterKeeping {
 
 	/**
-	 * How many recent changes the roster keeps, and every member reads at each change: a member reads every interval
-	 * and the keeper writes at most once per interval, so a member is rarely more than one behind.
+	 * How many recent changes the roster keeps, and every member reads at each change: a
+	 * member reads every interval and the keeper writes at most once per interval, so a
+	 * member is rarely more than one behind.
 	 */
 	static final int RECENT_CHANGES = 2;
 
 	/**
-	 * A change with more entries than this (members and moved partitions), and more than half of the roster's (its
-	 * members and every group's partitions), is not kept: the whole roster costs about as much, so whoever is behind
-	 * reads that, and the next changes do not make every member read it again.
+	 * A change with more entries than this (members and moved partitions), and more than
+	 * half of the roster's (its members and every group's partitions), is not kept: the
+	 * whole roster costs about as much, so whoever is behind reads that, and the next
+	 * changes do not make every member read it again.
 	 */
 	static final int MAX_MEMBERS_PER_CHANGE = 256;
 
-	/** An earlier change this small (members and moved partitions) is kept whatever the latest's size. */
+	/**
+	 * An earlier change this small (members and moved partitions) is kept whatever the
+	 * latest's size.
+	 */
 	static final int SMALL_CHANGE = 16;
 
 	private final Duration livenessWindow;
@@ -54,14 +60,16 @@ final class RosterKeeping {
 	}
 
 	/**
-	 * The roster as of database time {@code now}: {@code self} (the keeper, live by definition), every node document,
-	 * and every lease holder that renewed within the window; {@code leases} may be empty when the keeper is the only
-	 * holder there can be.
+	 * The roster as of database time {@code now}: {@code self} (the keeper, live by
+	 * definition), every node document, and every lease holder that renewed within the
+	 * window; {@code leases} may be empty when the keeper is the only holder there can
+	 * be.
 	 */
 	List<Member> build(Member self, List<NodeRecord> records, Map<String, LeaseRecord> leases, List<Member> previous,
 			Instant now) {
-		// a holder renewed (or acquired) within the window is live, also when its lease lapsed meanwhile; a released
-		// lease is a goodbye (or a resign, before which the node heartbeats)
+		// a holder renewed (or acquired) within the window is live, also when its lease
+		// lapsed meanwhile; a released lease is a goodbye (or a resign, before which the
+		// node heartbeats)
 		Map<Key, Instant> renewals = new HashMap<>();
 		Map<Key, Set<String>> heldGroups = new HashMap<>();
 		Map<Key, String> addresses = new HashMap<>();
@@ -74,7 +82,8 @@ final class RosterKeeping {
 			renewals.merge(key, renewed, (a, b) -> a.isAfter(b) ? a : b);
 			Set<String> held = heldGroups.computeIfAbsent(key, (k) -> new TreeSet<>());
 			if (lease.group().indexOf(Unit.SEPARATOR) < 0) {
-				held.add(lease.group()); // a partition's lease (group#p) is no group of its own for the placement
+				// a partition's lease (group#p) is no group of its own for the placement
+				held.add(lease.group());
 			}
 			addresses.put(key, lease.holder().address());
 		}
@@ -83,7 +92,9 @@ final class RosterKeeping {
 		Set<Key> listed = new HashSet<>();
 		for (NodeRecord r : records) {
 			if (r.nodeId().equals(self.nodeId())) {
-				continue; // the keeper knows itself best; another incarnation of its id is not in its roster
+				// the keeper knows itself best; another incarnation of its id is not in
+				// its roster
+				continue;
 			}
 			Key key = new Key(r.nodeId(), r.incarnation());
 			Instant renewed = renewals.get(key);
@@ -99,7 +110,8 @@ final class RosterKeeping {
 			if (listed.contains(key) || key.nodeId().equals(self.nodeId())) {
 				return;
 			}
-			// a holder whose node document is gone: what the roster knew of it, else what its leases say
+			// a holder whose node document is gone: what the roster knew of it, else what
+			// its leases say
 			Member known = before.get(key);
 			roster.add((known != null)
 					? new Member(known.nodeId(), known.incarnation(), known.address(), known.startedAt(), renewed,
@@ -111,7 +123,10 @@ final class RosterKeeping {
 		return roster;
 	}
 
-	/** Whether {@code next} says anything {@code current} does not; a live member's newer heartbeat alone is not news. */
+	/**
+	 * Whether {@code next} says anything {@code current} does not; a live member's newer
+	 * heartbeat alone is not news.
+	 */
 	static boolean differs(List<Member> current, List<Member> next) {
 		return !sameFacts(current).equals(sameFacts(next));
 	}
@@ -126,8 +141,7 @@ final class RosterKeeping {
 	private static List<Object> facts(Member m) {
 		return List.of(Objects.toString(m.nodeId()), Objects.toString(m.incarnation()), Objects.toString(m.address()),
 				Objects.toString(m.startedAt()), Objects.toString(m.groups()), m.live(),
-				Objects.toString(new TreeMap<>(m.partitions())),
-				m.live() ? "" : Objects.toString(m.lastHeartbeat()));
+				Objects.toString(new TreeMap<>(m.partitions())), m.live() ? "" : Objects.toString(m.lastHeartbeat()));
 	}
 
 	/** A member's identity: its node id and the incarnation of the process. */
@@ -140,9 +154,10 @@ final class RosterKeeping {
 	}
 
 	/**
-	 * The write from {@code stored} (of {@code version}) to {@code next} as a change, with what it changed in the
-	 * placements ({@code placed}, null when not known from that version, of {@code partitions} in all now), or null
-	 * when it is too large to be worth keeping (a mass restart, a first placement: then everyone reads the whole
+	 * The write from {@code stored} (of {@code version}) to {@code next} as a change,
+	 * with what it changed in the placements ({@code placed}, null when not known from
+	 * that version, of {@code partitions} in all now), or null when it is too large to be
+	 * worth keeping (a mass restart, a first placement: then everyone reads the whole
 	 * roster once).
 	 */
 	static RosterChange change(long version, List<Member> stored, List<Member> next,
@@ -168,10 +183,12 @@ final class RosterKeeping {
 	}
 
 	/**
-	 * The recent changes to keep with a write: the last few, ending with {@code latest}; none when it is null. An
-	 * earlier change is kept only while it is small ({@link #SMALL_CHANGE} entries) or no larger than the latest:
-	 * every member reads the kept changes at each write, so a large one (the cluster's start, a first placement)
-	 * would make every later change cost what it did, for the sake of a member two versions behind.
+	 * The recent changes to keep with a write: the last few, ending with {@code latest};
+	 * none when it is null. An earlier change is kept only while it is small
+	 * ({@link #SMALL_CHANGE} entries) or no larger than the latest: every member reads
+	 * the kept changes at each write, so a large one (the cluster's start, a first
+	 * placement) would make every later change cost what it did, for the sake of a member
+	 * two versions behind.
 	 */
 	static List<RosterChange> recent(List<RosterChange> kept, RosterChange latest) {
 		if (latest == null) {
@@ -194,8 +211,9 @@ final class RosterKeeping {
 	}
 
 	/**
-	 * The roster of {@code roster.version()} from the one this node holds ({@code stored}, of {@code version}) and the
-	 * roster's recent changes; null when they do not start from {@code version} (too far behind, or never read).
+	 * The roster of {@code roster.version()} from the one this node holds
+	 * ({@code stored}, of {@code version}) and the roster's recent changes; null when
+	 * they do not start from {@code version} (too far behind, or never read).
 	 */
 	static List<Member> catchUp(List<Member> stored, long version, Roster roster) {
 		List<RosterChange> since = since(roster, version);
@@ -212,7 +230,10 @@ final class RosterKeeping {
 		return caughtUp;
 	}
 
-	/** The roster's recent changes from the one that starts at {@code version} on; null when none does. */
+	/**
+	 * The roster's recent changes from the one that starts at {@code version} on; null
+	 * when none does.
+	 */
 	static List<RosterChange> since(Roster roster, long version) {
 		List<RosterChange> changes = roster.changes();
 		for (int i = changes.size() - 1; i >= 0; i--) {
@@ -230,8 +251,8 @@ final class RosterKeeping {
 	}
 
 	/**
-	 * The nodes for which {@code after} places work differently from {@code before}: each partition's (or plain
-	 * group's) owner before and after, where they differ.
+	 * The nodes for which {@code after} places work differently from {@code before}: each
+	 * partition's (or plain group's) owner before and after, where they differ.
 	 */
 	static Set<String> movedFor(Map<String, GroupAssignment> before, Map<String, GroupAssignment> after) {
 		Set<String> moved = new TreeSet<>();
@@ -255,12 +276,18 @@ final class RosterKeeping {
 		}
 	}
 
-	/** Whether some node document was last written before {@code cutoff}, so the keeper should remove it. */
+	/**
+	 * Whether some node document was last written before {@code cutoff}, so the keeper
+	 * should remove it.
+	 */
 	static boolean anyNotSeenSince(List<NodeRecord> records, Instant cutoff) {
 		return records.stream().anyMatch((r) -> r.updatedAt() != null && r.updatedAt().isBefore(cutoff));
 	}
 
-	/** The groups named anywhere in the roster: more than the keeper's own means other leaders to hear of. */
+	/**
+	 * The groups named anywhere in the roster: more than the keeper's own means other
+	 * leaders to hear of.
+	 */
 	static Set<String> groupsOf(List<Member> members) {
 		Set<String> groups = new HashSet<>();
 		members.forEach((m) -> groups.addAll(m.groups()));

@@ -11,8 +11,9 @@ import dev.membership.spi.RunObserver;
 import dev.membership.spi.RunOutcome;
 
 /**
- * What the engine tracks of one run beyond its registration with the term: what it is, when it began, its limit,
- * and the ends its observers asked for. Made by {@link Runs}; ended by its {@link Work}.
+ * What the engine tracks of one run beyond its registration with the term: what it is,
+ * when it began, its limit, and the ends its observers asked for. Made by {@link Runs};
+ * ended by its {@link Work}.
  */
 final class Run {
 

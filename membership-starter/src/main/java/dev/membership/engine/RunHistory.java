@@ -18,11 +18,12 @@ import dev.membership.spi.RunObserver;
 import dev.membership.spi.RunOutcome;
 
 /**
- * This node's part of the cluster's run history: every run's start and end, kept in a bounded buffer and written in
- * one store call after a tick in which any run began or ended (none otherwise), on the runtime's history lane so that
- * the loop never waits for it, and once more as the node leaves. While the store cannot be reached the buffer keeps
- * the newest {@code capacity} runs; older ones are dropped and counted ({@link ElectionMetrics#runsDropped}). Nothing
- * here is on a safety path.
+ * This node's part of the cluster's run history: every run's start and end, kept in a
+ * bounded buffer and written in one store call after a tick in which any run began or
+ * ended (none otherwise), on the runtime's history lane so that the loop never waits for
+ * it, and once more as the node leaves. While the store cannot be reached the buffer
+ * keeps the newest {@code capacity} runs; older ones are dropped and counted
+ * ({@link ElectionMetrics#runsDropped}). Nothing here is on a safety path.
  */
 final class RunHistory implements RunObserver {
 
@@ -78,19 +79,22 @@ final class RunHistory implements RunObserver {
 	public Ended began(RunInfo run) {
 		Instant startedAt = run.startedAt();
 		if (startedAt == null) {
-			return NOTHING; // no term begins before the first sample of the database's clock
+			// no term begins before the first sample of the database's clock
+			return NOTHING;
 		}
 		String key = run.job() + ":" + run.partition();
 		PendingRun p = new PendingRun(run, startedAt,
 				this.sequences.computeIfAbsent(key, (k) -> new AtomicLong()).incrementAndGet());
 		this.pending.offer(p);
-		return (outcome, error) -> this.pending.end(p, this.clock.estimateIfSynchronized(), outcome, this.errors.of(error));
+		return (outcome, error) -> this.pending.end(p, this.clock.estimateIfSynchronized(), outcome,
+				this.errors.of(error));
 	}
 
 	/**
-	 * An operator's action on this node, carried out or refused ({@code refusal}: why), as a run that began and ended
-	 * now, with who asked ({@code operator#drain}, {@code operator#move(n2)}, {@code readiness#drain}, ...): the history
-	 * shows who steered what, beside the runs it moved.
+	 * An operator's action on this node, carried out or refused ({@code refusal}: why),
+	 * as a run that began and ended now, with who asked ({@code operator#drain},
+	 * {@code operator#move(n2)}, {@code readiness#drain}, ...): the history shows who
+	 * steered what, beside the runs it moved.
 	 */
 	void action(String job, Requester by, String nodeId, String group, @Nullable Integer partition, long epoch,
 			@Nullable RuntimeException refusal) {
@@ -98,20 +102,20 @@ final class RunHistory implements RunObserver {
 			return;
 		}
 		Instant estimate = this.clock.estimateIfSynchronized();
-		// before the node's first sample of the database's clock (a drain while the database is down), its own clock:
-		// an action is never left out of the history
+		// before the node's first sample of the database's clock (a drain while the
+		// database is down), its own clock: an action is never left out of the history
 		Instant now = (estimate != null) ? estimate : Instant.now();
 		RunInfo info = new RunInfo(this.process + "-op" + this.actions.incrementAndGet(), job, group, partition, 0,
 				epoch, nodeId, now, false);
 		PendingRun p = new PendingRun(info, now,
 				this.sequences.computeIfAbsent(job + ":" + partition, (k) -> new AtomicLong()).incrementAndGet(), by);
-		this.pending.end(p, now, (refusal != null) ? RunOutcome.ERROR : RunOutcome.SUCCESS,
-				this.errors.of(refusal));
+		this.pending.end(p, now, (refusal != null) ? RunOutcome.ERROR : RunOutcome.SUCCESS, this.errors.of(refusal));
 	}
 
 	/**
-	 * Scheduled fires from {@code at} to {@code last} that did not run ({@code outcome} {@code missed} or
-	 * {@code skipped}), as one run that began at the first fire's instant and ended at the last's, with the reason.
+	 * Scheduled fires from {@code at} to {@code last} that did not run ({@code outcome}
+	 * {@code missed} or {@code skipped}), as one run that began at the first fire's
+	 * instant and ended at the last's, with the reason.
 	 */
 	void fire(String job, String group, @Nullable Integer partition, String nodeId, long epoch, Instant at,
 			Instant last, RunOutcome outcome, String reason) {
@@ -126,8 +130,9 @@ final class RunHistory implements RunObserver {
 	}
 
 	/**
-	 * Hands what waits to the writer, in one call (none when nothing does, or while a write is under way), and goes on
-	 * at once: the loop never waits for the history. A failure keeps it for the next time. From the loop.
+	 * Hands what waits to the writer, in one call (none when nothing does, or while a
+	 * write is under way), and goes on at once: the loop never waits for the history. A
+	 * failure keeps it for the next time. From the loop.
 	 */
 	void flush(LoopJob job) {
 		RunHistoryStore history = this.store;
@@ -146,7 +151,10 @@ final class RunHistory implements RunObserver {
 		job.next();
 	}
 
-	/** The last write, as the node leaves: on the loop, which waits for it (its leases are let go already). */
+	/**
+	 * The last write, as the node leaves: on the loop, which waits for it (its leases are
+	 * let go already).
+	 */
 	void flushLast(NodeLoop loop, LoopJob job) {
 		RunHistoryStore history = this.store;
 		PendingRuns.Batch batch = (history != null) ? this.pending.take(this.process) : null;

@@ -20,9 +20,10 @@ import dev.membership.spi.RunObserver;
 import dev.membership.spi.RunOutcome;
 
 /**
- * Every run of work registered with this node's terms, as far as anything watches runs: the observers (observations,
- * the run history) and the runs' time limits. A node without observers tracks only runs with a limit, so that the
- * usual guard costs nothing more. From any thread.
+ * Every run of work registered with this node's terms, as far as anything watches runs:
+ * the observers (observations, the run history) and the runs' time limits. A node without
+ * observers tracks only runs with a limit, so that the usual guard costs nothing more.
+ * From any thread.
  */
 final class Runs {
 
@@ -46,11 +47,14 @@ final class Runs {
 	/** Runs with a time limit, until they end. */
 	private final Set<Run> limited = ConcurrentHashMap.newKeySet();
 
-	/** How often a unit held off for a hung run looks again whether the run ended: a renewal interval. */
+	/**
+	 * How often a unit held off for a hung run looks again whether the run ended: a
+	 * renewal interval.
+	 */
 	private final long recheckNanos;
 
-	Runs(String nodeId, String incarnation, MonotonicClock clock, ServerClock serverClock,
-			List<RunObserver> observers, Duration recheck) {
+	Runs(String nodeId, String incarnation, MonotonicClock clock, ServerClock serverClock, List<RunObserver> observers,
+			Duration recheck) {
 		this.nodeId = nodeId;
 		this.recheckNanos = recheck.toNanos();
 		this.idPrefix = process(incarnation) + "-";
@@ -59,7 +63,10 @@ final class Runs {
 		this.observers = observers.toArray(RunObserver[]::new);
 	}
 
-	/** The process a run id names: the start of the incarnation, enough to tell this node's processes apart. */
+	/**
+	 * The process a run id names: the start of the incarnation, enough to tell this
+	 * node's processes apart.
+	 */
 	static String process(String incarnation) {
 		String plain = incarnation.replace("-", "");
 		return plain.substring(0, Math.min(12, plain.length()));
@@ -75,12 +82,18 @@ final class Runs {
 		return this.observers.length > 0;
 	}
 
-	/** A run of {@code job} begins under {@code term}, on this thread when {@code onThread}. */
+	/**
+	 * A run of {@code job} begins under {@code term}, on this thread when
+	 * {@code onThread}.
+	 */
 	Run began(Term term, String job, long maxRunNanos, boolean onThread) {
 		return began(term, job, maxRunNanos, onThread, null);
 	}
 
-	/** As {@link #began(Term, String, long, boolean)}, the run of the scheduled fire at {@code fireAt} (not null). */
+	/**
+	 * As {@link #began(Term, String, long, boolean)}, the run of the scheduled fire at
+	 * {@code fireAt} (not null).
+	 */
 	Run began(Term term, String job, long maxRunNanos, boolean onThread, @Nullable Instant fireAt) {
 		Unit unit = term.unit();
 		RunInfo info = new RunInfo(this.idPrefix + this.count.incrementAndGet(), job, unit.group(),
@@ -113,7 +126,10 @@ final class Runs {
 		run.ended(outcome, error);
 	}
 
-	/** Runs past their limit that were not reported yet: each is marked hung and returned once. */
+	/**
+	 * Runs past their limit that were not reported yet: each is marked hung and returned
+	 * once.
+	 */
 	List<Run> newlyHung() {
 		long now = this.clock.nanoTime();
 		List<Run> found = new ArrayList<>();
@@ -134,7 +150,10 @@ final class Runs {
 			.toList();
 	}
 
-	/** Whether a run past its limit still runs under a term of {@code unit}: this node then does not compete for it. */
+	/**
+	 * Whether a run past its limit still runs under a term of {@code unit}: this node
+	 * then does not compete for it.
+	 */
 	boolean hangs(Unit unit) {
 		for (Run run : this.limited) {
 			if (run.hung && run.info.group().equals(unit.group())

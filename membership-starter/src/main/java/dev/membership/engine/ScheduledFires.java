@@ -20,11 +20,13 @@ import dev.membership.spi.FireMark;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * The scheduled jobs of this node's plain groups, fired on the leader once each cluster-wide: at each instant of a
- * job's schedule by the database's clock (never a node's own), a fire's begin and end recorded in the group's
- * {@link FireLedger}, which the renewal after it writes (with {@link FireMode#STRICT}, a renewal before it runs) and
- * the release hands to the next term; as a term begins, the {@link FirePlan} of each job catches up what a failover
- * missed. State changes on the loop; registration and the ends of runs from any thread.
+ * The scheduled jobs of this node's plain groups, fired on the leader once each
+ * cluster-wide: at each instant of a job's schedule by the database's clock (never a
+ * node's own), a fire's begin and end recorded in the group's {@link FireLedger}, which
+ * the renewal after it writes (with {@link FireMode#STRICT}, a renewal before it runs)
+ * and the release hands to the next term; as a term begins, the {@link FirePlan} of each
+ * job catches up what a failover missed. State changes on the loop; registration and the
+ * ends of runs from any thread.
  */
 final class ScheduledFires {
 
@@ -51,8 +53,10 @@ final class ScheduledFires {
 	}
 
 	/**
-	 * A plain group's job, fired by its leader, or a partitioned group's, fired by each partition's owner for it.
-	 * @throws IllegalArgumentException for a group this node has not, or a job scheduled already
+	 * A plain group's job, fired by its leader, or a partitioned group's, fired by each
+	 * partition's owner for it.
+	 * @throws IllegalArgumentException for a group this node has not, or a job scheduled
+	 * already
 	 */
 	AutoCloseable schedule(ScheduledJob job) {
 		if (this.units.isPartitioned(job.group())) {
@@ -68,7 +72,9 @@ final class ScheduledFires {
 				if (election.unit().group().equals(job.group()) && term != null && term.isValid() && !term.isEnding()) {
 					for (JobFires fires : this.jobs.forTerm(election.unit())) {
 						if (fires.job == job) {
-							begin(fires, term); // leading already: it fires from now on, from the lease's record
+							// leading already: it fires from now on, from the lease's
+							// record
+							begin(fires, term);
 						}
 					}
 				}
@@ -77,7 +83,10 @@ final class ScheduledFires {
 		return () -> this.loop.submit(LoopJob.of("unschedule " + job.job(), () -> this.jobs.remove(job)));
 	}
 
-	/** On the loop: a term of {@code group} (a plain group or a partition) began, its lease carrying {@code inherited}. */
+	/**
+	 * On the loop: a term of {@code group} (a plain group or a partition) began, its
+	 * lease carrying {@code inherited}.
+	 */
 	void termBegan(GroupElection group, Term term, List<FireMark> inherited) {
 		ledger(group.name()).inherit(term.epoch(), inherited);
 		for (JobFires fires : this.jobs.forTerm(group.unit())) {
@@ -87,11 +96,14 @@ final class ScheduledFires {
 
 	private void begin(JobFires fires, Term term) {
 		if (fires.term == term) {
-			return; // begun already: registered as the term began, which both the registration and the term see
+			// begun already: registered as the term began, which both the registration
+			// and the term see
+			return;
 		}
 		ScheduledJob job = fires.job;
 		FireLedger ledger = ledger(fires.unit.leaseName());
-		// what has certainly passed by the database's clock: a fire on the edge waits for its timer, never early
+		// what has certainly passed by the database's clock: a fire on the edge waits for
+		// its timer, never early
 		Instant now = this.loop.serverClock().lowerBoundAt(this.loop.clock().nanoTime());
 		FireMark mark = ledger.mark(job.job());
 		if (mark != null) {
@@ -108,11 +120,15 @@ final class ScheduledFires {
 		fires.queue.clear();
 		fires.queue.addAll(plan.run());
 		fires.buffered = null;
-		pump(fires, term); // unless a run of an earlier term still goes on: then once it ended
+		// unless a run of an earlier term still goes on: then once it ended
+		pump(fires, term);
 		at(fires, term, plan.next());
 	}
 
-	/** Arms the timer of the fire at {@code next} (null: none), by the database's clock: never early. */
+	/**
+	 * Arms the timer of the fire at {@code next} (null: none), by the database's clock:
+	 * never early.
+	 */
 	private void at(JobFires fires, Term term, @Nullable Instant next) {
 		fires.nextFire = next;
 		if (next == null) {
@@ -127,11 +143,15 @@ final class ScheduledFires {
 		}), delay);
 	}
 
-	/** On the loop: the schedule's fire at {@code at} came; it runs now, or waits, or is skipped (recorded). */
+	/**
+	 * On the loop: the schedule's fire at {@code at} came; it runs now, or waits, or is
+	 * skipped (recorded).
+	 */
 	private void offer(JobFires fires, Term term, Instant at) {
 		if (fires.running == null && fires.queue.isEmpty()) {
 			fire(fires, term, at);
-			pump(fires, term); // it did not begin (ran already, or the term is ending): nothing else waits
+			// it did not begin (ran already, or the term is ending): nothing else waits
+			pump(fires, term);
 			return;
 		}
 		ScheduledJob job = fires.job;
@@ -146,7 +166,10 @@ final class ScheduledFires {
 		fires.lastOutcome = "skipped";
 	}
 
-	/** On the loop: while no run of the job goes on, fires the next that waits, oldest first. */
+	/**
+	 * On the loop: while no run of the job goes on, fires the next that waits, oldest
+	 * first.
+	 */
 	private void pump(JobFires fires, Term term) {
 		while (fires.running == null && !fires.queue.isEmpty() && fires.term == term) {
 			Instant next = fires.queue.pollFirst();
@@ -158,8 +181,9 @@ final class ScheduledFires {
 	}
 
 	/**
-	 * On the loop: fires {@code at} under {@code term}, unless the term is over or the fire ran already (a run of this
-	 * node's earlier term that ended after the plan was made); {@code fires.running} says whether it began.
+	 * On the loop: fires {@code at} under {@code term}, unless the term is over or the
+	 * fire ran already (a run of this node's earlier term that ended after the plan was
+	 * made); {@code fires.running} says whether it began.
 	 */
 	private void fire(JobFires fires, Term term, Instant at) {
 		ScheduledJob job = fires.job;
@@ -191,8 +215,8 @@ final class ScheduledFires {
 			}
 			else {
 				fires.running = null;
-				this.notes.missed(job, fires.unit, term.epoch(), at, "its fire could not be recorded before it ran "
-						+ "(STRICT)");
+				this.notes.missed(job, fires.unit, term.epoch(), at,
+						"its fire could not be recorded before it ran " + "(STRICT)");
 			}
 			j.next();
 		});
@@ -209,18 +233,24 @@ final class ScheduledFires {
 			}
 			log.warn("The runner of job '{}' failed to take its fire of {}: not run", fire.job(), fire.instant(), ex);
 			fires.running = null;
-			this.notes.missed(fires.job, fires.unit, fire.epoch(), fire.instant(), "its runner failed to take it: "
-					+ ex.getClass().getName());
+			this.notes.missed(fires.job, fires.unit, fire.epoch(), fire.instant(),
+					"its runner failed to take it: " + ex.getClass().getName());
 		}
 	}
 
-	/** From the fire's thread: its run is registered with its term, ending with the execution's close. */
+	/**
+	 * From the fire's thread: its run is registered with its term, ending with the
+	 * execution's close.
+	 */
 	LeadershipTerm.@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime) {
 		FireOf own = own(fire);
 		return begun(own, (Work) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos(), own.instant()));
 	}
 
-	/** As {@link #tryBegin(Fire, boolean, Duration)}, for work on no particular thread (a reactive pipeline). */
+	/**
+	 * As {@link #tryBegin(Fire, boolean, Duration)}, for work on no particular thread (a
+	 * reactive pipeline).
+	 */
 	LeadershipTerm.@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime) {
 		FireOf own = own(fire);
 		return begun(own, (Work) own.term().tryBeginDetached(own.job(), onEnd, maxRunTime.toNanos(), own.instant()));
@@ -238,7 +268,8 @@ final class ScheduledFires {
 			this.loop.submit(LoopJob.of("fire of " + own.job() + " not begun", () -> ended(own, false)));
 			return null;
 		}
-		// submitted before the work counts as finished: the loop records the end before a drain's release
+		// submitted before the work counts as finished: the loop records the end before a
+		// drain's release
 		work.whenClosed(() -> this.loop.submit(LoopJob.of("end of a fire of " + own.job(), () -> ended(own, true))));
 		return work;
 	}
@@ -262,8 +293,8 @@ final class ScheduledFires {
 	}
 
 	/**
-	 * On the loop: what the renewal of {@code group} under {@code epoch} writes (null: nothing changed, or not the
-	 * term the ledger is of), and the version it carries.
+	 * On the loop: what the renewal of {@code group} under {@code epoch} writes (null:
+	 * nothing changed, or not the term the ledger is of), and the version it carries.
 	 */
 	@Nullable List<FireMark> toRenew(String group, long epoch) {
 		FireLedger ledger = this.ledgers.get(group);
@@ -287,12 +318,18 @@ final class ScheduledFires {
 		return this.jobs.infos();
 	}
 
-	/** Whether the lease {@code lease} has scheduled jobs on this node (their fires ride its release); any thread. */
+	/**
+	 * Whether the lease {@code lease} has scheduled jobs on this node (their fires ride
+	 * its release); any thread.
+	 */
 	boolean carries(String lease) {
 		return this.jobs.carries(lease);
 	}
 
-	/** What the release of {@code group}'s term {@code epoch} writes (null: the lease keeps what it has). */
+	/**
+	 * What the release of {@code group}'s term {@code epoch} writes (null: the lease
+	 * keeps what it has).
+	 */
 	@Nullable List<FireMark> toRelease(String group, long epoch) {
 		FireLedger ledger = this.ledgers.get(group);
 		return (ledger != null) ? ledger.forRelease(epoch) : null;

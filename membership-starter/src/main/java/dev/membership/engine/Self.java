@@ -14,7 +14,10 @@ import dev.membership.liveness.Member;
 import dev.membership.spi.Holder;
 import dev.membership.spi.NodeRecord;
 
-/** This node as the others see it: id, incarnation, address, groups and start; what its documents say of it. */
+/**
+ * This node as the others see it: id, incarnation, address, groups and start; what its
+ * documents say of it.
+ */
 final class Self {
 
 	private final String nodeId;
@@ -29,7 +32,10 @@ final class Self {
 
 	private final ClockSamples samples;
 
-	/** Whether an operator drained the node: it then declares nothing, so that nothing is placed on it. */
+	/**
+	 * Whether an operator drained the node: it then declares nothing, so that nothing is
+	 * placed on it.
+	 */
 	private final BooleanSupplier drained;
 
 	Self(String nodeId, String incarnation, Supplier<@Nullable Holder> holder,
@@ -52,7 +58,10 @@ final class Self {
 		return this.incarnation;
 	}
 
-	/** Who holds a lease when this node does: id, incarnation and address (set when the node starts). */
+	/**
+	 * Who holds a lease when this node does: id, incarnation and address (set when the
+	 * node starts).
+	 */
 	Holder holder() {
 		Holder h = this.holder.get();
 		if (h == null) {
@@ -61,12 +70,18 @@ final class Self {
 		return h;
 	}
 
-	/** Every unit this node takes part in: its plain groups' leaderships and its partitioned groups' partitions. */
+	/**
+	 * Every unit this node takes part in: its plain groups' leaderships and its
+	 * partitioned groups' partitions.
+	 */
 	Collection<GroupElection> groups() {
 		return this.groups.get();
 	}
 
-	/** The names of the groups it takes part in, plain and partitioned (not the partitions' lease names). */
+	/**
+	 * The names of the groups it takes part in, plain and partitioned (not the
+	 * partitions' lease names).
+	 */
 	List<String> groupNames() {
 		return this.groups.get().stream().map((g) -> g.unit().group()).distinct().sorted().toList();
 	}
@@ -86,7 +101,10 @@ final class Self {
 		return this.samples.startedAt();
 	}
 
-	/** The groups it declares, for the placement: all of them, or only the default group while drained. */
+	/**
+	 * The groups it declares, for the placement: all of them, or only the default group
+	 * while drained.
+	 */
 	private List<String> declaredGroups() {
 		return this.drained.getAsBoolean() ? List.of(MembershipSettings.DEFAULT_GROUP) : groupNames();
 	}
@@ -109,8 +127,9 @@ final class Self {
 	}
 
 	/**
-	 * Whether {@code entry}, when it is this very process's, tells its groups and partitions as its document does (an
-	 * entry the keeper made from this node's leases alone tells only the groups it holds).
+	 * Whether {@code entry}, when it is this very process's, tells its groups and
+	 * partitions as its document does (an entry the keeper made from this node's leases
+	 * alone tells only the groups it holds).
 	 */
 	boolean isDescribedBy(Member entry) {
 		return !this.incarnation.equals(entry.incarnation())
@@ -134,7 +153,10 @@ final class Self {
 		return null;
 	}
 
-	/** Whether it leads a plain group: then its renewals keep it live (the keeper reads those leases). */
+	/**
+	 * Whether it leads a plain group: then its renewals keep it live (the keeper reads
+	 * those leases).
+	 */
 	boolean leadsAny() {
 		return this.groups.get().stream().anyMatch((g) -> !g.unit().isPartition() && g.isLeader());
 	}

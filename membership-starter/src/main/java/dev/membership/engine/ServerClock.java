@@ -8,16 +8,19 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.spi.MonotonicClock;
 
 /**
- * Estimates the database server's clock from this node's monotonic clock, so that lease and liveness decisions use
- * database time without ever reading the node's wall clock.
+ * Estimates the database server's clock from this node's monotonic clock, so that lease
+ * and liveness decisions use database time without ever reading the node's wall clock.
  * <p>
- * A sample is a server time read somewhere between sending a request and receiving its reply: the server's clock at
- * the midpoint lies within half the round trip of it (plus the reply's millisecond truncation). The bound then widens
- * with an assumed worst-case drift between the two clocks as the sample ages. A new sample replaces the current one
- * only when it is at least as tight, so one slow round trip never makes the estimate worse; but a sample whose interval
- * does not meet the estimate's bounds shows that the clock it came from is not the one the estimate follows (a failover
- * to a primary whose clock differs, a change of the server's clock, or a stall of this host's monotonic clock): it
- * replaces the estimate whatever its width, and {@link #offer} reports the jump.
+ * A sample is a server time read somewhere between sending a request and receiving its
+ * reply: the server's clock at the midpoint lies within half the round trip of it (plus
+ * the reply's millisecond truncation). The bound then widens with an assumed worst-case
+ * drift between the two clocks as the sample ages. A new sample replaces the current one
+ * only when it is at least as tight, so one slow round trip never makes the estimate
+ * worse; but a sample whose interval does not meet the estimate's bounds shows that the
+ * clock it came from is not the one the estimate follows (a failover to a primary whose
+ * clock differs, a change of the server's clock, or a stall of this host's monotonic
+ * clock): it replaces the estimate whatever its width, and {@link #offer} reports the
+ * jump.
  */
 final class ServerClock {
 
@@ -35,10 +38,12 @@ final class ServerClock {
 	}
 
 	/**
-	 * Offers a sample: the request was sent at {@code sentNanos} and the reply received at {@code receivedNanos} (both
-	 * monotonic), and the server reported {@code serverTime} (millisecond resolution, truncated). Returns 0 when the
-	 * sample agrees with the estimate (or is the first), else the jump: how far the sampled clock is from the estimate
-	 * (positive: ahead), in nanoseconds. The estimate follows the sampled clock from then on.
+	 * Offers a sample: the request was sent at {@code sentNanos} and the reply received
+	 * at {@code receivedNanos} (both monotonic), and the server reported
+	 * {@code serverTime} (millisecond resolution, truncated). Returns 0 when the sample
+	 * agrees with the estimate (or is the first), else the jump: how far the sampled
+	 * clock is from the estimate (positive: ahead), in nanoseconds. The estimate follows
+	 * the sampled clock from then on.
 	 */
 	long offer(long sentNanos, long receivedNanos, Instant serverTime) {
 		long rtt = Math.max(0, receivedNanos - sentNanos);
@@ -95,13 +100,14 @@ final class ServerClock {
 	}
 
 	/**
-	 * The local monotonic time from which the server clock has certainly passed {@code serverTime}: when to act on a
-	 * lease expiry without acting early.
+	 * The local monotonic time from which the server clock has certainly passed
+	 * {@code serverTime}: when to act on a lease expiry without acting early.
 	 */
 	long monotonicWhenPassed(Instant serverTime) {
 		Anchor a = requireAnchor();
 		// databases keep milliseconds: be past the stored instant, not on it
-		long ahead = Duration.between(a.serverTime, serverTime).toNanos() + a.uncertaintyNanos + MILLIS_TRUNCATION_NANOS;
+		long ahead = Duration.between(a.serverTime, serverTime).toNanos() + a.uncertaintyNanos
+				+ MILLIS_TRUNCATION_NANOS;
 		if (ahead <= 0) {
 			return a.monoNanos + ahead;
 		}

@@ -10,15 +10,18 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.spi.Roster;
 
-/** The rules {@link MembershipSettings} must keep, each broken one a {@link Violation} naming its settings. */
+/**
+ * The rules {@link MembershipSettings} must keep, each broken one a {@link Violation}
+ * naming its settings.
+ */
 final class SettingsRules {
 
 	private SettingsRules() {
 	}
 
 	/**
-	 * Why {@code group} cannot be a group's name, or null when it can: blank, or the id of the roster document, which
-	 * lives among the lease documents.
+	 * Why {@code group} cannot be a group's name, or null when it can: blank, or the id
+	 * of the roster document, which lives among the lease documents.
 	 */
 	static @Nullable String groupNameProblem(@Nullable String group) {
 		if (group == null || group.isBlank()) {
@@ -28,7 +31,8 @@ final class SettingsRules {
 			return "'" + Roster.ID + "' is reserved for the member roster and cannot name a group";
 		}
 		if (group.indexOf(Unit.SEPARATOR) >= 0) {
-			return "group names must not contain '" + Unit.SEPARATOR + "' (it names a partition's lease: " + group + ")";
+			return "group names must not contain '" + Unit.SEPARATOR + "' (it names a partition's lease: " + group
+					+ ")";
 		}
 		if (group.indexOf('.') >= 0 || group.startsWith("$")) {
 			return "group names must not contain '.' or start with '$' (a group's name is the field of its fence, "
@@ -88,7 +92,10 @@ final class SettingsRules {
 		return true;
 	}
 
-	/** The partitioned groups' problems: a name a group cannot have, the default group, a count out of range. */
+	/**
+	 * The partitioned groups' problems: a name a group cannot have, the default group, a
+	 * count out of range.
+	 */
 	static List<Violation> partitionProblems(Map<String, Integer> partitions) {
 		List<Violation> violations = new ArrayList<>();
 		partitions.forEach((group, count) -> {
@@ -107,7 +114,10 @@ final class SettingsRules {
 		return violations;
 	}
 
-	/** The restart grace's problems: negative, or not shorter than the dead-node retention. */
+	/**
+	 * The restart grace's problems: negative, or not shorter than the dead-node
+	 * retention.
+	 */
 	static List<Violation> restartGraceProblems(Duration grace, Duration deadNodeRetention) {
 		if (grace == null || grace.isNegative()) {
 			return List.of(new Violation(List.of("rebalance.restart-grace"),

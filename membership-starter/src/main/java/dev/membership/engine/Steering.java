@@ -16,20 +16,23 @@ import dev.membership.liveness.Member;
 import dev.membership.spi.GroupAssignment;
 
 /**
- * An operator's steering of the coordinator's placement: a partition moved to a node (once, or pinned there), a pin
- * taken off, rebalancing paused or resumed. Directives wait here, on the coordinator, until a roster written with
- * them (or one they change nothing in) takes them; pins and a pause then live in the roster's placement, so that a
- * new coordinator keeps them. A coordinator that loses its role before it wrote them drops them: the operator asks
- * the next one. Decisions only; no store calls.
+ * An operator's steering of the coordinator's placement: a partition moved to a node
+ * (once, or pinned there), a pin taken off, rebalancing paused or resumed. Directives
+ * wait here, on the coordinator, until a roster written with them (or one they change
+ * nothing in) takes them; pins and a pause then live in the roster's placement, so that a
+ * new coordinator keeps them. A coordinator that loses its role before it wrote them
+ * drops them: the operator asks the next one. Decisions only; no store calls.
  */
 final class Steering {
 
 	sealed interface Directive permits Move, Unpin, Pause, Resume {
+
 	}
 
 	/**
-	 * Put {@code partition} of {@code group} on {@code to}; with {@code pin}, keep it there until unpinned, without,
-	 * take off a pin it had (the placement may move it on later, to balance the group).
+	 * Put {@code partition} of {@code group} on {@code to}; with {@code pin}, keep it
+	 * there until unpinned, without, take off a pin it had (the placement may move it on
+	 * later, to balance the group).
 	 */
 	record Move(String group, int partition, String to, boolean pin) implements Directive {
 	}
@@ -50,21 +53,28 @@ final class Steering {
 
 	private final List<Taken> pending = new CopyOnWriteArrayList<>();
 
-	/** Takes {@code directive} for the coordinator's term {@code epoch}: a later term of this node never applies it. */
+	/**
+	 * Takes {@code directive} for the coordinator's term {@code epoch}: a later term of
+	 * this node never applies it.
+	 */
 	void add(long epoch, Directive directive) {
 		this.pending.add(new Taken(epoch, directive));
 	}
 
 	/**
-	 * What waits for the coordinator's term {@code epoch}, in order: the directives its next placement applies. Those
-	 * of an earlier term are dropped (the node lost the role before it wrote them: stale now).
+	 * What waits for the coordinator's term {@code epoch}, in order: the directives its
+	 * next placement applies. Those of an earlier term are dropped (the node lost the
+	 * role before it wrote them: stale now).
 	 */
 	List<Directive> pending(long epoch) {
 		this.pending.removeIf((taken) -> taken.epoch() != epoch);
 		return this.pending.stream().map(Taken::directive).toList();
 	}
 
-	/** The placement that took {@code directives} was written (or they changed nothing): they are done. */
+	/**
+	 * The placement that took {@code directives} was written (or they changed nothing):
+	 * they are done.
+	 */
 	void done(List<Directive> directives) {
 		for (Directive directive : directives) {
 			this.pending.stream()
@@ -75,10 +85,11 @@ final class Steering {
 	}
 
 	/**
-	 * The policy's {@code placed}, as pins, a pause and {@code directives} steer it: a pause keeps each unit on its
-	 * {@code previous} owner while that one still takes part; a move puts its unit on its node; a pin keeps its unit on
-	 * its node while that one is live and takes part. Pins and the pause (until it ends at {@code now}) are carried in
-	 * the result.
+	 * The policy's {@code placed}, as pins, a pause and {@code directives} steer it: a
+	 * pause keeps each unit on its {@code previous} owner while that one still takes
+	 * part; a move puts its unit on its node; a pin keeps its unit on its node while that
+	 * one is live and takes part. Pins and the pause (until it ends at {@code now}) are
+	 * carried in the result.
 	 */
 	static Map<String, GroupAssignment> steer(Map<String, GroupAssignment> placed,
 			Map<String, GroupAssignment> previous, List<Directive> directives, List<Member> members, Instant now) {
@@ -86,9 +97,11 @@ final class Steering {
 	}
 
 	/**
-	 * As {@link #steer(Map, Map, List, List, Instant)}, and a rebalance moves at most {@code maxMovesPercent} of a
-	 * partitioned group's partitions (at least one) away from owners that still take part; the others stay where they
-	 * were until a later interval. Units of departed owners and operators' moves and pins are never held back.
+	 * As {@link #steer(Map, Map, List, List, Instant)}, and a rebalance moves at most
+	 * {@code maxMovesPercent} of a partitioned group's partitions (at least one) away
+	 * from owners that still take part; the others stay where they were until a later
+	 * interval. Units of departed owners and operators' moves and pins are never held
+	 * back.
 	 */
 	static Map<String, GroupAssignment> steer(Map<String, GroupAssignment> placed,
 			Map<String, GroupAssignment> previous, List<Directive> directives, List<Member> members, Instant now,
@@ -102,8 +115,9 @@ final class Steering {
 		Map<String, List<@Nullable String>> pins = new TreeMap<>();
 		placed.forEach((group, assignment) -> {
 			GroupAssignment before = previous.get(group);
-			pins.put(group, (before != null && before.partitions() == assignment.partitions())
-					? new ArrayList<>(before.pins()) : new ArrayList<>(Collections.nCopies(assignment.partitions(), null)));
+			pins.put(group,
+					(before != null && before.partitions() == assignment.partitions()) ? new ArrayList<>(before.pins())
+							: new ArrayList<>(Collections.nCopies(assignment.partitions(), null)));
 		});
 		Map<String, List<@Nullable String>> moves = new TreeMap<>();
 		for (Directive directive : directives) {
@@ -115,7 +129,8 @@ final class Steering {
 			}
 			else if (directive instanceof Move move && placed.containsKey(move.group())) {
 				set(moves, placed, move.group(), move.partition(), move.to());
-				set(pins, placed, move.group(), move.partition(), move.pin() ? move.to() : null); // unpinned
+				// unpinned
+				set(pins, placed, move.group(), move.partition(), move.pin() ? move.to() : null);
 			}
 			else if (directive instanceof Unpin unpin && placed.containsKey(unpin.group())) {
 				set(pins, placed, unpin.group(), unpin.partition(), null);
@@ -149,8 +164,8 @@ final class Steering {
 				else if (moved != null && takingPart.contains(moved)) {
 					continue; // an operator's move
 				}
-				else if (was != null && owners.get(p) != null && !was.equals(owners.get(p))
-						&& takingPart.contains(was) && ++rebalanced > limit) {
+				else if (was != null && owners.get(p) != null && !was.equals(owners.get(p)) && takingPart.contains(was)
+						&& ++rebalanced > limit) {
 					owners.set(p, was); // a rebalance held back for a later interval
 				}
 			}
@@ -168,7 +183,10 @@ final class Steering {
 		byGroup.computeIfAbsent(group, (g) -> new ArrayList<>(Collections.nCopies(count, null))).set(partition, node);
 	}
 
-	/** The live members that take part in {@code group} with {@code count} partitions: once a group, not per unit. */
+	/**
+	 * The live members that take part in {@code group} with {@code count} partitions:
+	 * once a group, not per unit.
+	 */
 	private static Set<String> takingPart(List<Member> members, String group, int count) {
 		Set<String> taking = new HashSet<>();
 		for (Member m : members) {

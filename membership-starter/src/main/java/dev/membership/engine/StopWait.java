@@ -11,7 +11,10 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.spi.NodeRuntime;
 
-/** How long a caller of {@link MembershipNode#stop(Duration)} waits: the stop's own bound, and no longer. */
+/**
+ * How long a caller of {@link MembershipNode#stop(Duration)} waits: the stop's own bound,
+ * and no longer.
+ */
 final class StopWait {
 
 	private static final Logger log = LoggerFactory.getLogger(StopWait.class);
@@ -20,10 +23,11 @@ final class StopWait {
 	}
 
 	/**
-	 * Waits for a graceful stop ({@code stopped}) that began at {@code startedNanos} ({@link System#nanoTime()}): until
-	 * the drain timeout plus {@code timeout} have passed since (and a second of slack, so that a stop whose timers
-	 * started a little late is not cut short), then, within that bound, a little for the reactions (the release
-	 * notices) and listeners to see the SHUTDOWN revocations.
+	 * Waits for a graceful stop ({@code stopped}) that began at {@code startedNanos}
+	 * ({@link System#nanoTime()}): until the drain timeout plus {@code timeout} have
+	 * passed since (and a second of slack, so that a stop whose timers started a little
+	 * late is not cut short), then, within that bound, a little for the reactions (the
+	 * release notices) and listeners to see the SHUTDOWN revocations.
 	 */
 	static void await(MembershipSettings settings, NodeRuntime runtime, CompletableFuture<Void> stopped,
 			Duration timeout, long startedNanos) {
@@ -41,7 +45,8 @@ final class StopWait {
 			log.debug("Membership node {} is still stopping: {}", settings.nodeId(), ex.toString());
 			return;
 		}
-		long events = Math.min(TimeUnit.SECONDS.toNanos(2), deadline - System.nanoTime()); // the last events' delivery
+		// the last events' delivery
+		long events = Math.min(TimeUnit.SECONDS.toNanos(2), deadline - System.nanoTime());
 		if (events > 0) {
 			runtime.awaitEvents(Duration.ofNanos(events));
 		}

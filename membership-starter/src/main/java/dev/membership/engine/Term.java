@@ -17,9 +17,10 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.spi.MonotonicClock;
 
 /**
- * A term as this node's engine holds it: the {@link LeadershipTerm} that leader code sees, and the owner's side
- * (extend at renewals, hand over, end), which only the engine can reach. Readers on any thread; the deadline moves
- * only forward, and once the term has ended, by its deadline or by its owner, it stays ended.
+ * A term as this node's engine holds it: the {@link LeadershipTerm} that leader code
+ * sees, and the owner's side (extend at renewals, hand over, end), which only the engine
+ * can reach. Readers on any thread; the deadline moves only forward, and once the term
+ * has ended, by its deadline or by its owner, it stays ended.
  */
 final class Term extends LeadershipTerm {
 
@@ -38,23 +39,30 @@ final class Term extends LeadershipTerm {
 
 	private volatile boolean handingOver;
 
-	/** Claimed by the one caller that ends the term for the node: the one that says so (the revocation). */
+	/**
+	 * Claimed by the one caller that ends the term for the node: the one that says so
+	 * (the revocation).
+	 */
 	private final AtomicBoolean endClaimed = new AtomicBoolean();
 
 	/**
-	 * How much leader-only work runs under this term, by name: what a hand-over waits for (all zero), and what the log
-	 * names when it cannot wait any longer. One counter per name, so a call costs one atomic increment and decrement.
+	 * How much leader-only work runs under this term, by name: what a hand-over waits for
+	 * (all zero), and what the log names when it cannot wait any longer. One counter per
+	 * name, so a call costs one atomic increment and decrement.
 	 */
 	private final Map<String, AtomicInteger> runningByName = new ConcurrentHashMap<>();
 
 	/**
-	 * The first counter looked up by name: the work of the usual term, one guarded method, costs no map lookup. Written
-	 * once, so that threads running several names never contend for it; a plain field, since its record's fields are
-	 * final.
+	 * The first counter looked up by name: the work of the usual term, one guarded
+	 * method, costs no map lookup. Written once, so that threads running several names
+	 * never contend for it; a plain field, since its record's fields are final.
 	 */
 	private @Nullable Named lastNamed;
 
-	/** Only the work that asked to be told of the end: threads to interrupt, pipelines to cancel. */
+	/**
+	 * Only the work that asked to be told of the end: threads to interrupt, pipelines to
+	 * cancel.
+	 */
 	private final Set<Work> told = ConcurrentHashMap.newKeySet();
 
 	private final CompletableFuture<Void> drained = new CompletableFuture<>();
@@ -83,7 +91,10 @@ final class Term extends LeadershipTerm {
 		return this.runs;
 	}
 
-	/** {@code term} as the engine's: work registers with a term the engine made, never with a stand-in (a mock). */
+	/**
+	 * {@code term} as the engine's: work registers with a term the engine made, never
+	 * with a stand-in (a mock).
+	 */
 	static Term of(LeadershipTerm term) {
 		if (term instanceof Term own) {
 			return own;
@@ -111,7 +122,10 @@ final class Term extends LeadershipTerm {
 		return this.epoch;
 	}
 
-	/** Local monotonic time at which this node stops believing it leads unless it renews first. */
+	/**
+	 * Local monotonic time at which this node stops believing it leads unless it renews
+	 * first.
+	 */
 	long deadlineNanos() {
 		return this.deadlineNanos;
 	}
@@ -132,7 +146,8 @@ final class Term extends LeadershipTerm {
 		if (this.clock.nanoTime() - this.deadlineNanos < 0) {
 			return true;
 		}
-		this.ended = true; // a renewal that lands just after the deadline cannot make it valid again
+		// a renewal that lands just after the deadline cannot make it valid again
+		this.ended = true;
 		return false;
 	}
 
@@ -142,39 +157,58 @@ final class Term extends LeadershipTerm {
 	}
 
 	/**
-	 * Registers work that runs on this thread, which has this term as its context until the execution is closed (and
-	 * is interrupted at the end when {@code interruptible}); null when the term is no longer valid or is ending.
+	 * Registers work that runs on this thread, which has this term as its context until
+	 * the execution is closed (and is interrupted at the end when {@code interruptible});
+	 * null when the term is no longer valid or is ending.
 	 */
 	@Nullable Execution tryBegin(String name, boolean interruptible) {
 		return begin(name, interruptible ? Thread.currentThread() : null, null, 0);
 	}
 
-	/** As {@link #tryBegin(String, boolean)}, hung once it has run longer than {@code maxRunNanos} (0: never). */
+	/**
+	 * As {@link #tryBegin(String, boolean)}, hung once it has run longer than
+	 * {@code maxRunNanos} (0: never).
+	 */
 	@Nullable Execution tryBegin(String name, boolean interruptible, long maxRunNanos) {
 		return begin(name, interruptible ? Thread.currentThread() : null, null, maxRunNanos);
 	}
 
-	/** As {@link #tryBegin(String, boolean, long)}: the run of the scheduled fire at {@code fireAt}. */
+	/**
+	 * As {@link #tryBegin(String, boolean, long)}: the run of the scheduled fire at
+	 * {@code fireAt}.
+	 */
 	@Nullable Execution tryBegin(String name, boolean interruptible, long maxRunNanos, Instant fireAt) {
 		return begin(name, interruptible ? Thread.currentThread() : null, null, maxRunNanos, fireAt);
 	}
 
-	/** Registers work on no particular thread, told of the end by {@code onEnd}; null as above. */
+	/**
+	 * Registers work on no particular thread, told of the end by {@code onEnd}; null as
+	 * above.
+	 */
 	@Nullable Execution tryBeginDetached(String name, Runnable onEnd, long maxRunNanos) {
 		return begin(name, null, onEnd, maxRunNanos);
 	}
 
-	/** As {@link #tryBeginDetached(String, Runnable, long)}: the run of the scheduled fire at {@code fireAt}. */
+	/**
+	 * As {@link #tryBeginDetached(String, Runnable, long)}: the run of the scheduled fire
+	 * at {@code fireAt}.
+	 */
 	@Nullable Execution tryBeginDetached(String name, Runnable onEnd, long maxRunNanos, Instant fireAt) {
 		return begin(name, null, onEnd, maxRunNanos, fireAt);
 	}
 
-	/** Makes this term the calling thread's context until the returned action runs: for {@link Work}. */
+	/**
+	 * Makes this term the calling thread's context until the returned action runs: for
+	 * {@link Work}.
+	 */
 	Runnable enterHere() {
 		return enterOnThisThread();
 	}
 
-	/** As {@link #enterHere()}, for the run of the scheduled fire at {@code fireAt} (null: none). */
+	/**
+	 * As {@link #enterHere()}, for the run of the scheduled fire at {@code fireAt} (null:
+	 * none).
+	 */
 	Runnable enterHere(@Nullable Instant fireAt) {
 		return (fireAt != null) ? enterOnThisThread(fireAt) : enterOnThisThread();
 	}
@@ -184,8 +218,8 @@ final class Term extends LeadershipTerm {
 		return begin(name, thread, onEnd, maxRunNanos, null);
 	}
 
-	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd,
-			long maxRunNanos, @Nullable Instant fireAt) {
+	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd, long maxRunNanos,
+			@Nullable Instant fireAt) {
 		if (this.handingOver || !isValid()) {
 			return null;
 		}
@@ -195,8 +229,9 @@ final class Term extends LeadershipTerm {
 		if (work.isTold()) {
 			this.told.add(work);
 		}
-		// registered first, checked again: a hand-over or end that began meanwhile either sees this work or refuses it
-		// (the flags suffice: a deadline passing now is no different from one passing just after)
+		// registered first, checked again: a hand-over or end that began meanwhile either
+		// sees this work or refuses it (the flags suffice: a deadline passing now is no
+		// different from one passing just after)
 		if (this.handingOver || this.ended) {
 			work.close();
 			return null;
@@ -209,8 +244,9 @@ final class Term extends LeadershipTerm {
 	}
 
 	/**
-	 * The counter of {@code name}: the first one looked up when the name is the very same string (a guard passes its
-	 * own, every call), so that the usual call costs no map lookup.
+	 * The counter of {@code name}: the first one looked up when the name is the very same
+	 * string (a guard passes its own, every call), so that the usual call costs no map
+	 * lookup.
 	 */
 	private AtomicInteger counter(String name) {
 		Named last = this.lastNamed;
@@ -237,8 +273,9 @@ final class Term extends LeadershipTerm {
 	}
 
 	/**
-	 * Whether no work runs. Exact for the drain: work that got past its registration incremented its counter before
-	 * the hand-over began (it checks again after incrementing), so a scan that starts after that sees it.
+	 * Whether no work runs. Exact for the drain: work that got past its registration
+	 * incremented its counter before the hand-over began (it checks again after
+	 * incrementing), so a scan that starts after that sees it.
 	 */
 	private boolean idle() {
 		for (AtomicInteger count : this.runningByName.values()) {
@@ -249,7 +286,10 @@ final class Term extends LeadershipTerm {
 		return true;
 	}
 
-	/** What leader-only work runs under this term right now, by name (with a count when more than one runs). */
+	/**
+	 * What leader-only work runs under this term right now, by name (with a count when
+	 * more than one runs).
+	 */
 	List<String> runningWork() {
 		return this.runningByName.entrySet()
 			.stream()
@@ -260,8 +300,8 @@ final class Term extends LeadershipTerm {
 	}
 
 	/**
-	 * Moves the deadline to {@code deadlineNanos} (a later one, from a successful renewal) unless the term already
-	 * ended; returns whether it did.
+	 * Moves the deadline to {@code deadlineNanos} (a later one, from a successful
+	 * renewal) unless the term already ended; returns whether it did.
 	 */
 	boolean extend(long deadlineNanos) {
 		if (!isValid()) {
@@ -270,13 +310,14 @@ final class Term extends LeadershipTerm {
 		if (deadlineNanos - this.deadlineNanos > 0) {
 			this.deadlineNanos = deadlineNanos;
 		}
-		// a reader that saw the old deadline pass in the meantime ended the term for good: it stays ended
+		// a reader that saw the old deadline pass in the meantime ended the term for
+		// good: it stays ended
 		return !this.ended;
 	}
 
 	/**
-	 * Stops new work from starting, tells the work that asked for it, and completes once the rest has finished or the
-	 * term ended. Safe from any thread, any number of times.
+	 * Stops new work from starting, tells the work that asked for it, and completes once
+	 * the rest has finished or the term ended. Safe from any thread, any number of times.
 	 */
 	CompletableFuture<Void> handOver() {
 		this.handingOver = true;
@@ -288,8 +329,9 @@ final class Term extends LeadershipTerm {
 	}
 
 	/**
-	 * Ends the belief: the term turns invalid at once and work that asked to be told is. Safe from any thread; returns
-	 * true to the one call that ended it for the node, which is the one to say so.
+	 * Ends the belief: the term turns invalid at once and work that asked to be told is.
+	 * Safe from any thread; returns true to the one call that ended it for the node,
+	 * which is the one to say so.
 	 */
 	boolean end() {
 		this.ended = true;

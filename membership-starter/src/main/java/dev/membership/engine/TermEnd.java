@@ -10,9 +10,10 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * Ends a unit's terms and says so ({@link UnitEvents#revoked}), once per term, whoever ends it: the loop, the watchdog
- * at a deadline, a stop. Under one lock, so that a revocation is published before the loop can see the term ended and
- * start the next one. The one thing about a term that happens off the loop.
+ * Ends a unit's terms and says so ({@link UnitEvents#revoked}), once per term, whoever
+ * ends it: the loop, the watchdog at a deadline, a stop. Under one lock, so that a
+ * revocation is published before the loop can see the term ended and start the next one.
+ * The one thing about a term that happens off the loop.
  */
 final class TermEnd {
 
@@ -30,7 +31,10 @@ final class TermEnd {
 
 	private final LeadershipObserver observer;
 
-	/** The watchdog's timer for the current term's deadline; armed and disarmed by the loop. */
+	/**
+	 * The watchdog's timer for the current term's deadline; armed and disarmed by the
+	 * loop.
+	 */
 	private NodeRuntime.@Nullable Timer deadline;
 
 	TermEnd(String group, String selfId, MonotonicClock clock, NodeRuntime runtime, UnitEvents events,
@@ -44,12 +48,14 @@ final class TermEnd {
 	}
 
 	/**
-	 * Arms the watchdog for {@code term}'s deadline (again, after a renewal): even while the loop waits on a store call,
-	 * the belief ends on time, and the loop hears of it through {@code settle}.
+	 * Arms the watchdog for {@code term}'s deadline (again, after a renewal): even while
+	 * the loop waits on a store call, the belief ends on time, and the loop hears of it
+	 * through {@code settle}.
 	 */
 	void arm(Term term, Runnable settle) {
 		disarm();
-		// null once the node is stopping: the stop path ends the beliefs itself, and isValid() is exact anyway
+		// null once the node is stopping: the stop path ends the beliefs itself, and
+		// isValid() is exact anyway
 		this.deadline = this.runtime.watchdog().schedule(() -> {
 			if (term.isValid()) {
 				return; // renewed meanwhile: the loop armed a later deadline
@@ -66,7 +72,10 @@ final class TermEnd {
 		}
 	}
 
-	/** Ends {@code ending} and publishes its revocation for {@code reason}; true to the one call that ended it. */
+	/**
+	 * Ends {@code ending} and publishes its revocation for {@code reason}; true to the
+	 * one call that ended it.
+	 */
 	boolean end(Term ending, RevocationReason reason) {
 		synchronized (this) {
 			if (!ending.end()) {

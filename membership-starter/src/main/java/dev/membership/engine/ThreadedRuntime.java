@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The production runtime: one daemon thread per lane, created on first use. Store calls run synchronously on the loop
- * thread, so the loop waits for each (every store bounds its calls with a timeout shorter than the lease).
+ * The production runtime: one daemon thread per lane, created on first use. Store calls
+ * run synchronously on the loop thread, so the loop waits for each (every store bounds
+ * its calls with a timeout shorter than the lease).
  */
 final class ThreadedRuntime implements NodeRuntime {
 
@@ -88,7 +89,8 @@ final class ThreadedRuntime implements NodeRuntime {
 		this.watchdog.shutdownNow();
 		this.reactions.shutdown();
 		this.application.shutdown();
-		this.history.shutdown(); // a write under way ends (bounded by the store's timeout); none starts
+		// a write under way ends (bounded by the store's timeout); none starts
+		this.history.shutdown();
 	}
 
 	@Override

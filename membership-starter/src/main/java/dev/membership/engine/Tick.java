@@ -8,16 +8,19 @@ import org.slf4j.LoggerFactory;
 import dev.membership.spi.MembershipStore;
 
 /**
- * What the loop does every renewal interval, as one job of store calls: sample the database's clock when no reply
- * brought a sample lately, prepare the store once, renew the held group leases, renew every owned partition in one
- * call, heartbeat unless the group leases keep this node live, then either keep the roster (as the leader of the
- * default group) or follow it (the read confirms the partitions' renewal), hand over what the placement puts on
- * another node and what a hung run holds, compete where it may, remove long-dead nodes when the keeper saw some, and
- * write the runs that began or ended since the last tick to the run history. The store stamps every heartbeat and
- * renewal with its clock, so a steady tick is two store calls, three with partitioned groups (their renewal in one
- * call with the groups', the heartbeat or the keeper's read of the node documents, and the read), one more in an
- * interval in which a run began or ended, when the node keeps a run history, and one more for a leader's document
- * when it is due ({@link #heartbeatUnlessLeading}).
+ * What the loop does every renewal interval, as one job of store calls: sample the
+ * database's clock when no reply brought a sample lately, prepare the store once, renew
+ * the held group leases, renew every owned partition in one call, heartbeat unless the
+ * group leases keep this node live, then either keep the roster (as the leader of the
+ * default group) or follow it (the read confirms the partitions' renewal), hand over what
+ * the placement puts on another node and what a hung run holds, compete where it may,
+ * remove long-dead nodes when the keeper saw some, and write the runs that began or ended
+ * since the last tick to the run history. The store stamps every heartbeat and renewal
+ * with its clock, so a steady tick is two store calls, three with partitioned groups
+ * (their renewal in one call with the groups', the heartbeat or the keeper's read of the
+ * node documents, and the read), one more in an interval in which a run began or ended,
+ * when the node keeps a run history, and one more for a leader's document when it is due
+ * ({@link #heartbeatUnlessLeading}).
  */
 final class Tick {
 
@@ -43,7 +46,10 @@ final class Tick {
 
 	private final PartitionRenewals partitions;
 
-	/** Hands over what this node should no longer hold: what the placement puts elsewhere, units of hung runs. */
+	/**
+	 * Hands over what this node should no longer hold: what the placement puts elsewhere,
+	 * units of hung runs.
+	 */
 	private final Runnable moves;
 
 	/** This node's part of the run history, written at the end of a tick. */
@@ -98,16 +104,21 @@ final class Tick {
 			job.then((j) -> this.campaign.compete(j, group, false));
 		}
 		job.then(this.keeper::removeDeadNodesWhenSeen);
-		return job.then(this.history::flush); // last, and the loop does not wait for the write
+		// last, and the loop does not wait for the write
+		return job.then(this.history::flush);
 	}
 
-	/** Asks the store for its time only when no heartbeat or renewal brought a sample lately (at start). */
+	/**
+	 * Asks the store for its time only when no heartbeat or renewal brought a sample
+	 * lately (at start).
+	 */
 	private void syncClockIfDue(LoopJob job) {
 		if (!this.samples.due(this.loop.clock().nanoTime())) {
 			job.next();
 			return;
 		}
-		// empty behind a router whose clock is not the one that stamps writes: the heartbeat's stamp comes next
+		// empty behind a router whose clock is not the one that stamps writes: the
+		// heartbeat's stamp comes next
 		this.loop.call(job, this.store::serverTime,
 				(serverTime, sent, received) -> this.samples.take(sent, received, serverTime.orElse(null)),
 				(ex) -> false);
@@ -123,7 +134,9 @@ final class Tick {
 			return null;
 		}, (nothing, sent, received) -> this.storeInitialized = true, (ex) -> {
 			if (ex instanceof IllegalStateException) {
-				return false; // set up so that no lease can be kept safe (sharded collections): no tick goes further
+				// set up so that no lease can be kept safe (sharded collections): no tick
+				// goes further
+				return false;
 			}
 			// indexes are housekeeping only; safety never depends on them
 			log.warn("Could not prepare the membership collections (will go on without): {}", ex.getMessage());
@@ -133,9 +146,10 @@ final class Tick {
 	}
 
 	/**
-	 * A node that holds a lease is kept live by its renewals; the others heartbeat. A leader still writes its document
-	 * when it is due ({@link Heartbeats#documentDue()}), so that it is never old enough to be removed (by the keeper,
-	 * which is no exception, or by the TTL index); that tick a leader other than the keeper skips its read.
+	 * A node that holds a lease is kept live by its renewals; the others heartbeat. A
+	 * leader still writes its document when it is due ({@link Heartbeats#documentDue()}),
+	 * so that it is never old enough to be removed (by the keeper, which is no exception,
+	 * or by the TTL index); that tick a leader other than the keeper skips its read.
 	 */
 	private void heartbeatUnlessLeading(LoopJob job) {
 		this.readSkipped = false;
@@ -147,16 +161,21 @@ final class Tick {
 			job.next();
 			return;
 		}
-		// the keeper reads the node documents all the same; another leader skips its read, but when renewals wait
-		// for the read's confirmation this tick (then the document costs a call more)
+		// the keeper reads the node documents all the same; another leader skips its
+		// read, but when renewals wait for the read's confirmation this tick (then the
+		// document costs a call more)
 		this.readSkipped = this.self.keeperGroup() == null && this.partitions.toConfirm().isEmpty();
 		this.heartbeats.beat(job, (ex) -> {
-			this.readSkipped = false; // the renewals keep it live meanwhile: read, and try again next tick
+			// the renewals keep it live meanwhile: read, and try again next tick
+			this.readSkipped = false;
 			return true;
 		});
 	}
 
-	/** The keeper of the roster reads the node documents; every other node reads the leases and a changed roster. */
+	/**
+	 * The keeper of the roster reads the node documents; every other node reads the
+	 * leases and a changed roster.
+	 */
 	private void readMembership(LoopJob job) {
 		if (this.readSkipped) {
 			this.readSkipped = false;

@@ -1,12 +1,16 @@
 package dev.membership.engine;
 
 /**
- * One unit of work a node can own, under a lease of its own: a plain group's leadership ({@code partitions} 1, the
- * lease named after the group), or one partition of a partitioned group (the lease {@code group#partition}).
+ * One unit of work a node can own, under a lease of its own: a plain group's leadership
+ * ({@code partitions} 1, the lease named after the group), or one partition of a
+ * partitioned group (the lease {@code group#partition}).
  */
 record Unit(String group, int partition, int partitions) {
 
-	/** Between a group's name and a partition's number in the partition's lease name; never in a group's name. */
+	/**
+	 * Between a group's name and a partition's number in the partition's lease name;
+	 * never in a group's name.
+	 */
 	static final char SEPARATOR = '#';
 
 	static Unit group(String group) {

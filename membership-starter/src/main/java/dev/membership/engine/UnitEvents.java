@@ -12,9 +12,10 @@ import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.RevocationReason;
 
 /**
- * What a unit's election tells the application, in the shape of its kind: leadership events for a group, partition
- * events for a partition (whose revocation of a graceful hand-over comes when the drain begins, as Kafka's rebalance
- * listener has it, and is said once per term).
+ * What a unit's election tells the application, in the shape of its kind: leadership
+ * events for a group, partition events for a partition (whose revocation of a graceful
+ * hand-over comes when the drain begins, as Kafka's rebalance listener has it, and is
+ * said once per term).
  */
 final class UnitEvents {
 
@@ -39,12 +40,15 @@ final class UnitEvents {
 				: new LeaderElectedEvent(this.selfId, this.unit.group(), epoch));
 	}
 
-	/** A graceful hand-over of a partition began (no new work starts): its revocation, for the application. */
+	/**
+	 * A graceful hand-over of a partition began (no new work starts): its revocation, for
+	 * the application.
+	 */
 	void handingOver(long epoch, RevocationReason reason) {
 		if (this.unit.isPartition()) {
 			this.revocationSaid = epoch;
-			this.events.publish(new PartitionRevokedEvent(this.selfId, this.unit.group(), this.unit.partition(), epoch,
-					reason));
+			this.events.publish(
+					new PartitionRevokedEvent(this.selfId, this.unit.group(), this.unit.partition(), epoch, reason));
 		}
 	}
 
@@ -55,10 +59,11 @@ final class UnitEvents {
 		}
 		else if (this.revocationSaid != epoch || reason == RevocationReason.RENEWAL_DEADLINE_PASSED
 				|| reason == RevocationReason.LEASE_LOST) {
-			// a graceful hand-over overtaken by a fault (the deadline passed, the lease went) is said again: the
-			// partition's work may still run, so the next owner's can overlap it, which only fencing prevents
-			this.events.publish(new PartitionRevokedEvent(this.selfId, this.unit.group(), this.unit.partition(), epoch,
-					reason));
+			// a graceful hand-over overtaken by a fault (the deadline passed, the lease
+			// went) is said again: the partition's work may still run, so the next
+			// owner's can overlap it, which only fencing prevents
+			this.events.publish(
+					new PartitionRevokedEvent(this.selfId, this.unit.group(), this.unit.partition(), epoch, reason));
 		}
 	}
 
@@ -68,7 +73,10 @@ final class UnitEvents {
 				: new LeaseReleasedEvent(this.selfId, this.unit.group(), epoch, successor));
 	}
 
-	/** The known leader changed (groups only: a partition's owners are the placement's business). */
+	/**
+	 * The known leader changed (groups only: a partition's owners are the placement's
+	 * business).
+	 */
 	void changed(@Nullable String previous, @Nullable String next, long epoch) {
 		if (!this.unit.isPartition()) {
 			this.events.publish(new LeaderChangedEvent(this.selfId, this.unit.group(), previous, next, epoch));

@@ -17,8 +17,9 @@ import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * The units this node takes part in, by lease name: a plain group's leadership (its name), or one partition
- * ({@code group#partition}), each with its {@link GroupElection}. Joined from any thread; read from any thread.
+ * The units this node takes part in, by lease name: a plain group's leadership (its
+ * name), or one partition ({@code group#partition}), each with its {@link GroupElection}.
+ * Joined from any thread; read from any thread.
  */
 final class Units {
 
@@ -52,7 +53,10 @@ final class Units {
 		});
 	}
 
-	/** Takes part in the plain group {@code group} (a partitioned group's partitions are this node's already). */
+	/**
+	 * Takes part in the plain group {@code group} (a partitioned group's partitions are
+	 * this node's already).
+	 */
 	void join(String group) {
 		String problem = MembershipSettings.groupNameProblem(group);
 		if (problem != null) {
@@ -72,9 +76,11 @@ final class Units {
 	}
 
 	/**
-	 * The election of the plain group {@code group}, for an operation on it as a whole (a resign).
-	 * @throws IllegalArgumentException for a partitioned group, one of its partitions' lease names, or a group this
-	 * node does not compete for, each with what to do instead
+	 * The election of the plain group {@code group}, for an operation on it as a whole (a
+	 * resign).
+	 * @throws IllegalArgumentException for a partitioned group, one of its partitions'
+	 * lease names, or a group this node does not compete for, each with what to do
+	 * instead
 	 */
 	GroupElection plainGroup(String group) {
 		Integer partitions = this.settings.partitions().get(group);
@@ -93,8 +99,10 @@ final class Units {
 	}
 
 	/**
-	 * The election of {@code partition} of the partitioned group {@code group}, for an operation on it (a release).
-	 * @throws IllegalArgumentException when this node has no such partitioned group, or it has no such partition
+	 * The election of {@code partition} of the partitioned group {@code group}, for an
+	 * operation on it (a release).
+	 * @throws IllegalArgumentException when this node has no such partitioned group, or
+	 * it has no such partition
 	 */
 	GroupElection partition(String group, int partition) {
 		Integer count = this.settings.partitions().get(group);
@@ -104,8 +112,8 @@ final class Units {
 					+ " (a plain group is resigned, not released)");
 		}
 		if (partition < 0 || partition >= count) {
-			throw new IllegalArgumentException("Group '" + group + "' has partitions 0 to " + (count - 1) + ", not "
-					+ partition);
+			throw new IllegalArgumentException(
+					"Group '" + group + "' has partitions 0 to " + (count - 1) + ", not " + partition);
 		}
 		return this.byLease.get(new Unit(group, partition, count).leaseName());
 	}
@@ -135,7 +143,10 @@ final class Units {
 		return this.byLease.get(lease);
 	}
 
-	/** The current term of the unit named {@code lease}, valid or not; null when this node does not hold it. */
+	/**
+	 * The current term of the unit named {@code lease}, valid or not; null when this node
+	 * does not hold it.
+	 */
 	@Nullable Term term(String lease) {
 		Found last = this.lastFound;
 		if (last != null && last.lease == lease) {
@@ -152,9 +163,10 @@ final class Units {
 	}
 
 	/**
-	 * The first unit found by {@link #term}, for the very same string (a guard passes its annotation's, every call):
-	 * the guarded call of the usual application, one group, costs no map lookup. Written once, so that threads of
-	 * several groups never contend for it; a plain field, since its record's fields are final and units are never
+	 * The first unit found by {@link #term}, for the very same string (a guard passes its
+	 * annotation's, every call): the guarded call of the usual application, one group,
+	 * costs no map lookup. Written once, so that threads of several groups never contend
+	 * for it; a plain field, since its record's fields are final and units are never
 	 * removed.
 	 */
 	private @Nullable Found lastFound;
@@ -162,7 +174,10 @@ final class Units {
 	private record Found(String lease, GroupElection unit) {
 	}
 
-	/** The leader of {@code group} as this node knows it: itself (at {@code address}), or the one it last saw. */
+	/**
+	 * The leader of {@code group} as this node knows it: itself (at {@code address}), or
+	 * the one it last saw.
+	 */
 	Optional<LeaderInfo> leader(String group, @Nullable String address) {
 		GroupElection election = this.byLease.get(group);
 		if (election == null) {

@@ -12,9 +12,9 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * One piece of leader-only work registered with a {@link Term}: on one thread (which has the term as its
- * {@link LeaderContext} while the work runs, and may be interrupted at the end), or on none (told of the end through
- * a callback, closable from any thread).
+ * One piece of leader-only work registered with a {@link Term}: on one thread (which has
+ * the term as its {@link LeaderContext} while the work runs, and may be interrupted at
+ * the end), or on none (told of the end through a callback, closable from any thread).
  */
 final class Work implements LeadershipTerm.Execution {
 
@@ -29,10 +29,16 @@ final class Work implements LeadershipTerm.Execution {
 	/** The thread to interrupt when the term ends, or null. */
 	private final @Nullable Thread thread;
 
-	/** What to run when the term ends, for work on no particular thread; null for work on one thread. */
+	/**
+	 * What to run when the term ends, for work on no particular thread; null for work on
+	 * one thread.
+	 */
 	private final @Nullable Runnable onEnd;
 
-	/** Leaves the term's context on this work's thread; null for work on no particular thread. */
+	/**
+	 * Leaves the term's context on this work's thread; null for work on no particular
+	 * thread.
+	 */
 	private @Nullable Runnable leave;
 
 	private boolean closed;
@@ -45,10 +51,16 @@ final class Work implements LeadershipTerm.Execution {
 	/** What the work said it failed with, or null. */
 	private @Nullable Throwable failure;
 
-	/** What the engine does as the work ends, before it stops counting for the drain (a fire's end), or null. */
+	/**
+	 * What the engine does as the work ends, before it stops counting for the drain (a
+	 * fire's end), or null.
+	 */
 	private @Nullable Runnable whenClosed;
 
-	/** The instant of the scheduled fire this work runs, or null (set once, as it is bound). */
+	/**
+	 * The instant of the scheduled fire this work runs, or null (set once, as it is
+	 * bound).
+	 */
 	private @Nullable Instant fireAt;
 
 	Work(Term term, String name, AtomicInteger byName, @Nullable Thread thread, @Nullable Runnable onEnd) {
@@ -59,7 +71,10 @@ final class Work implements LeadershipTerm.Execution {
 		this.onEnd = onEnd;
 	}
 
-	/** Runs {@code task} as the work {@code execution} registered, if it did (not null); returns whether it ran. */
+	/**
+	 * Runs {@code task} as the work {@code execution} registered, if it did (not null);
+	 * returns whether it ran.
+	 */
 	static boolean run(LeadershipTerm.@Nullable Execution execution, Runnable task) {
 		if (execution == null) {
 			return false;
@@ -101,7 +116,9 @@ final class Work implements LeadershipTerm.Execution {
 		return bind(null);
 	}
 
-	/** As {@link #bind()}, the run of the scheduled fire at {@code fireAt} (null: none). */
+	/**
+	 * As {@link #bind()}, the run of the scheduled fire at {@code fireAt} (null: none).
+	 */
 	Work bind(@Nullable Instant fireAt) {
 		this.fireAt = fireAt;
 		if (this.onEnd == null) {
@@ -110,7 +127,10 @@ final class Work implements LeadershipTerm.Execution {
 		return this;
 	}
 
-	/** Calls {@code call} on this thread with this detached work's term as the thread's context meanwhile. */
+	/**
+	 * Calls {@code call} on this thread with this detached work's term as the thread's
+	 * context meanwhile.
+	 */
 	<T> T within(WorkRegistry.Call<T> call) throws Throwable {
 		if (this.onEnd == null || this.closed) {
 			throw new IllegalArgumentException("Only open detached work runs a call within it: " + this.name);
@@ -124,12 +144,18 @@ final class Work implements LeadershipTerm.Execution {
 		}
 	}
 
-	/** Runs {@code action} as the work ends, before the drain stops waiting for it (set once, by its own thread). */
+	/**
+	 * Runs {@code action} as the work ends, before the drain stops waiting for it (set
+	 * once, by its own thread).
+	 */
 	void whenClosed(Runnable action) {
 		this.whenClosed = action;
 	}
 
-	/** Watched as {@code run} from now on (set once, by the thread that registered the work). */
+	/**
+	 * Watched as {@code run} from now on (set once, by the thread that registered the
+	 * work).
+	 */
 	void watchedAs(Run run) {
 		this.run = run;
 	}
@@ -158,24 +184,30 @@ final class Work implements LeadershipTerm.Execution {
 			}
 			callback = this.onEnd;
 		}
-		// outside the lock: a cancel may close this work at once, on this thread or another
+		// outside the lock: a cancel may close this work at once, on this thread or
+		// another
 		try {
 			if (callback != null) {
 				callback.run();
 			}
 		}
 		catch (Throwable ex) {
-			// the caller ends or hands over the term for the node: the work's callback must not stop that
+			// the caller ends or hands over the term for the node: the work's callback
+			// must not stop that
 			log.warn("Telling leader-only work '{}' that its term ended failed", this.name, ex);
 		}
 	}
 
-	/** Ends the work; clears an interrupt the term sent, since the thread may go back to a pool. */
+	/**
+	 * Ends the work; clears an interrupt the term sent, since the thread may go back to a
+	 * pool.
+	 */
 	@Override
 	public void close() {
 		boolean told;
 		if (!isTold()) {
-			// only its own thread touches work that is not told of the end: no lock on the hot path
+			// only its own thread touches work that is not told of the end: no lock on
+			// the hot path
 			if (this.closed) {
 				return;
 			}
@@ -196,7 +228,8 @@ final class Work implements LeadershipTerm.Execution {
 		}
 		Run watched = this.run;
 		if (watched != null) {
-			// before the context is left: an observer's scope (a span) closes inside it, on the run's thread
+			// before the context is left: an observer's scope (a span) closes inside it,
+			// on the run's thread
 			this.term.runs().ended(watched, Run.outcome(this.failure, told), this.failure);
 		}
 		if (this.leave != null) {

@@ -3,9 +3,10 @@ package dev.membership.leadership;
 import java.util.OptionalLong;
 
 /**
- * A fenced write, or a fenced transaction, found that a newer term of its group (or partition) has begun: this
- * node's term is over, whatever it still believes. Stop the work and let the transaction roll back; the newer term owns
- * the data now. Both stores' fences throw it: MongoDB's {@code EpochFence} and PostgreSQL's {@code JdbcEpochFence}.
+ * A fenced write, or a fenced transaction, found that a newer term of its group (or
+ * partition) has begun: this node's term is over, whatever it still believes. Stop the
+ * work and let the transaction roll back; the newer term owns the data now. Both stores'
+ * fences throw it: MongoDB's {@code EpochFence} and PostgreSQL's {@code JdbcEpochFence}.
  */
 public class FencedOutException extends RuntimeException {
 

@@ -2,7 +2,9 @@ package dev.membership.leadership;
 
 import dev.membership.MembershipEvent;
 
-/** An event about one group's leadership, as the node {@link #observerNodeId()} saw it. */
+/**
+ * An event about one group's leadership, as the node {@link #observerNodeId()} saw it.
+ */
 public interface GroupEvent extends MembershipEvent {
 
 	String group();

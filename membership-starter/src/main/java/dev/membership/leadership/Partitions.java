@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A partitioned group as this node sees it: a fixed number of partitions, spread by the coordinator over the members
- * that take part, each owned by one node at a time under an epoch of its own. Keys map to partitions by a stable hash
- * ({@link #partitionOf(String, int)}) that never depends on membership: keys never move, only partitions do.
- * Everything here answers from memory. An operator releases, moves and pins partitions with
- * {@link dev.membership.operations.ClusterOperations}.
+ * A partitioned group as this node sees it: a fixed number of partitions, spread by the
+ * coordinator over the members that take part, each owned by one node at a time under an
+ * epoch of its own. Keys map to partitions by a stable hash
+ * ({@link #partitionOf(String, int)}) that never depends on membership: keys never move,
+ * only partitions do. Everything here answers from memory. An operator releases, moves
+ * and pins partitions with {@link dev.membership.operations.ClusterOperations}.
  */
 public interface Partitions {
 
@@ -23,28 +24,37 @@ public interface Partitions {
 		return partitionOf(key, count());
 	}
 
-	/** The partitions this node owns now (under a valid term that is not ending), in ascending order. */
+	/**
+	 * The partitions this node owns now (under a valid term that is not ending), in
+	 * ascending order.
+	 */
 	List<Integer> owned();
 
 	/**
-	 * Runs {@code task} if this node owns {@code partition} and is not handing it over; the task gets the partition's
-	 * term from {@link LeaderContext#currentTerm()}, and a hand-over waits for it. Returns whether it ran.
+	 * Runs {@code task} if this node owns {@code partition} and is not handing it over;
+	 * the task gets the partition's term from {@link LeaderContext#currentTerm()}, and a
+	 * hand-over waits for it. Returns whether it ran.
 	 */
 	boolean runIfOwner(int partition, Runnable task);
 
-	/** Which node the coordinator placed on each partition, as this node last read it (an unplaced one absent). */
+	/**
+	 * Which node the coordinator placed on each partition, as this node last read it (an
+	 * unplaced one absent).
+	 */
 	Map<Integer, String> placement();
 
 	/**
-	 * Each partition's owner as this node knows it, with the owner's epoch: this node for the partitions it owns, else
-	 * the holder of the partition's lease it last saw (a read, a release notice). A partition whose owner this node has
-	 * not seen is absent. From memory: another node's ownership may have ended since.
+	 * Each partition's owner as this node knows it, with the owner's epoch: this node for
+	 * the partitions it owns, else the holder of the partition's lease it last saw (a
+	 * read, a release notice). A partition whose owner this node has not seen is absent.
+	 * From memory: another node's ownership may have ended since.
 	 */
 	Map<Integer, LeaderInfo> owners();
 
 	/**
-	 * The partition of {@code key} among {@code partitions}: murmur3 (32-bit, seed 0) of the key's UTF-8 bytes, modulo
-	 * the count. Stable across versions, nodes and restarts; other services may compute it too.
+	 * The partition of {@code key} among {@code partitions}: murmur3 (32-bit, seed 0) of
+	 * the key's UTF-8 bytes, modulo the count. Stable across versions, nodes and
+	 * restarts; other services may compute it too.
 	 */
 	static int partitionOf(String key, int partitions) {
 		if (partitions < 1) {

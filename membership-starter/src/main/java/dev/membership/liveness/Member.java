@@ -7,8 +7,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A node as the roster lists it. Times are database times; another member's {@code lastHeartbeat} is as of the
- * roster's last write. {@code partitions}: how many partitions each of its partitioned groups has.
+ * A node as the roster lists it. Times are database times; another member's
+ * {@code lastHeartbeat} is as of the roster's last write. {@code partitions}: how many
+ * partitions each of its partitioned groups has.
  */
 public record Member(String nodeId, String incarnation, @Nullable String address, @Nullable Instant startedAt,
 		@Nullable Instant lastHeartbeat, List<String> groups, boolean live, Map<String, Integer> partitions) {

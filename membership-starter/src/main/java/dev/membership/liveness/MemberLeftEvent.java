@@ -2,6 +2,9 @@ package dev.membership.liveness;
 
 import dev.membership.MembershipEvent;
 
-/** {@code member} stopped being live (left, crashed, or restarted as a new incarnation) as seen by the observer. */
+/**
+ * {@code member} stopped being live (left, crashed, or restarted as a new incarnation) as
+ * seen by the observer.
+ */
 public record MemberLeftEvent(String observerNodeId, Member member) implements MembershipEvent {
 }

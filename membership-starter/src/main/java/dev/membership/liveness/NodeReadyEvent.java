@@ -2,6 +2,9 @@ package dev.membership.liveness;
 
 import dev.membership.MembershipEvent;
 
-/** This node made its first successful read of the cluster: it knows the members. Published once. */
+/**
+ * This node made its first successful read of the cluster: it knows the members.
+ * Published once.
+ */
 public record NodeReadyEvent(String observerNodeId) implements MembershipEvent {
 }

@@ -8,7 +8,10 @@ final class Checks {
 	private Checks() {
 	}
 
-	/** The longest group or node name a request takes: names are labels, and they end up in logs and the history. */
+	/**
+	 * The longest group or node name a request takes: names are labels, and they end up
+	 * in logs and the history.
+	 */
 	static final int MAX_NAME = 200;
 
 	static String named(@Nullable String value, String what, String example) {
@@ -32,8 +35,8 @@ final class Checks {
 
 	static Requester requester(@Nullable Requester requester) {
 		if (requester == null) {
-			throw new IllegalArgumentException("Every operation says who asked: Requester.of(\"admin-console\"), or "
-					+ "the principal over HTTP");
+			throw new IllegalArgumentException(
+					"Every operation says who asked: Requester.of(\"admin-console\"), or " + "the principal over HTTP");
 		}
 		return requester;
 	}

@@ -7,7 +7,8 @@ import java.util.List;
  *
  * @param nodeId this node
  * @param drained whether it is drained now
- * @param handingOver what the drain hands over: the plain groups it led and its partitions ({@code tenants#3})
+ * @param handingOver what the drain hands over: the plain groups it led and its
+ * partitions ({@code tenants#3})
  */
 public record DrainResult(String nodeId, boolean drained, List<String> handingOver) {
 

@@ -1,8 +1,8 @@
 package dev.membership.operations;
 
 /**
- * Hand the plain group {@code group}, which this node leads, to the live member {@code to}
- * ({@link ClusterOperations#handOver}).
+ * Hand the plain group {@code group}, which this node leads, to the live member
+ * {@code to} ({@link ClusterOperations#handOver}).
  */
 public record HandOver(String group, String to, Requester requestedBy) implements OperationRequest {
 

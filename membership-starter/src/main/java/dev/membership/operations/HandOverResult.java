@@ -1,7 +1,8 @@
 package dev.membership.operations;
 
 /**
- * A hand-over begun: {@code from} drains the group's leader-only work, then releases the lease naming {@code to}.
+ * A hand-over begun: {@code from} drains the group's leader-only work, then releases the
+ * lease naming {@code to}.
  *
  * @param group the plain group
  * @param from this node

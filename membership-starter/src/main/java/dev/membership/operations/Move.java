@@ -1,8 +1,8 @@
 package dev.membership.operations;
 
 /**
- * Move partition {@code partition} of {@code group} to the live member {@code to} at the coordinator's next placement,
- * taking off a pin it had ({@link ClusterOperations#move}).
+ * Move partition {@code partition} of {@code group} to the live member {@code to} at the
+ * coordinator's next placement, taking off a pin it had ({@link ClusterOperations#move}).
  */
 public record Move(String group, int partition, String to, Requester requestedBy) implements OperationRequest {
 

@@ -3,8 +3,8 @@ package dev.membership.operations;
 import java.time.Duration;
 
 /**
- * Pause rebalancing for {@code duration} (more than nothing, at most an hour), on the coordinator
- * ({@link ClusterOperations#pause}).
+ * Pause rebalancing for {@code duration} (more than nothing, at most an hour), on the
+ * coordinator ({@link ClusterOperations#pause}).
  */
 public record Pause(Duration duration, Requester requestedBy) implements OperationRequest {
 

@@ -1,8 +1,9 @@
 package dev.membership.operations;
 
 /**
- * Move partition {@code partition} of {@code group} to the live member {@code to} and keep it there while that node is
- * live and takes part, until unpinned ({@link ClusterOperations#pin}).
+ * Move partition {@code partition} of {@code group} to the live member {@code to} and
+ * keep it there while that node is live and takes part, until unpinned
+ * ({@link ClusterOperations#pin}).
  */
 public record Pin(String group, int partition, String to, Requester requestedBy) implements OperationRequest {
 

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param group the partitioned group
  * @param partition the partition
- * @param to the node it goes to, or null for an unpin (it stays where it is until the placement moves it)
+ * @param to the node it goes to, or null for an unpin (it stays where it is until the
+ * placement moves it)
  * @param pinned whether it is pinned there
  */
 public record PlacementResult(String group, int partition, @Nullable String to, boolean pinned) {

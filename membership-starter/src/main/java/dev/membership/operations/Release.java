@@ -1,8 +1,8 @@
 package dev.membership.operations;
 
 /**
- * Release partition {@code partition} of the partitioned group {@code group}, which this node owns
- * ({@link ClusterOperations#release}).
+ * Release partition {@code partition} of the partitioned group {@code group}, which this
+ * node owns ({@link ClusterOperations#release}).
  */
 public record Release(String group, int partition, Requester requestedBy) implements OperationRequest {
 

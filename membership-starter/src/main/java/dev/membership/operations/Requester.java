@@ -5,10 +5,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * Who asked for an operation: recorded with it in the run history and the node's log.
  *
- * @param name the principal (an authenticated user's name over HTTP, {@value #ANONYMOUS} for a caller the application
- * let in without authentication, or a name a program gives itself: {@code "admin-console"}); control characters are
- * replaced by {@code ?}, and a name is at most {@value #MAX_LENGTH} characters
- * @param address where the request came from (the caller's IP address over HTTP), or null when there is none
+ * @param name the principal (an authenticated user's name over HTTP, {@value #ANONYMOUS}
+ * for a caller the application let in without authentication, or a name a program gives
+ * itself: {@code "admin-console"}); control characters are replaced by {@code ?}, and a
+ * name is at most {@value #MAX_LENGTH} characters
+ * @param address where the request came from (the caller's IP address over HTTP), or null
+ * when there is none
  */
 public record Requester(String name, @Nullable String address) {
 

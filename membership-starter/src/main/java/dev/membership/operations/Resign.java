@@ -1,7 +1,8 @@
 package dev.membership.operations;
 
 /**
- * Resign the leadership of the plain group {@code group}, which this node leads ({@link ClusterOperations#resign}).
+ * Resign the leadership of the plain group {@code group}, which this node leads
+ * ({@link ClusterOperations#resign}).
  */
 public record Resign(String group, Requester requestedBy) implements OperationRequest {
 

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param group the group
  * @param partition the partition released, or null for a plain group's resign
- * @param resigned whether this node held it and now hands it over (false: it did not lead or own it)
+ * @param resigned whether this node held it and now hands it over (false: it did not lead
+ * or own it)
  */
 public record ResignResult(String group, @Nullable Integer partition, boolean resigned) {
 }

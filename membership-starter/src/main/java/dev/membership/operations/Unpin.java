@@ -1,7 +1,8 @@
 package dev.membership.operations;
 
 /**
- * Take the pin off partition {@code partition} of {@code group} ({@link ClusterOperations#unpin}).
+ * Take the pin off partition {@code partition} of {@code group}
+ * ({@link ClusterOperations#unpin}).
  */
 public record Unpin(String group, int partition, Requester requestedBy) implements OperationRequest {
 

@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.spi.Fire;
 
 /**
- * The fire a scheduled job's run is, on the thread that runs it: set by {@link LeaderOnlyFires} around the call of the
- * guarded method, taken (once) by {@link LeaderOnlyInterceptor} or {@link ForEachOwnedPartitionInterceptor}, which
+ * The fire a scheduled job's run is, on the thread that runs it: set by
+ * {@link LeaderOnlyFires} around the call of the guarded method, taken (once) by
+ * {@link LeaderOnlyInterceptor} or {@link ForEachOwnedPartitionInterceptor}, which
  * registers the run with the fire's term (a partition's, for the latter).
  */
 final class FireContext {
@@ -29,8 +30,9 @@ final class FireContext {
 	}
 
 	/**
-	 * Runs {@code call} as {@code fire}'s run of {@code method} on this thread. The guard takes it by the group and the
-	 * method, not the job's name: a class with several beans has one guard for all and a job per bean.
+	 * Runs {@code call} as {@code fire}'s run of {@code method} on this thread. The guard
+	 * takes it by the group and the method, not the job's name: a class with several
+	 * beans has one guard for all and a job per bean.
 	 */
 	static void run(Fire fire, Method method, Runnable call) {
 		Current outer = current.get();
@@ -48,7 +50,10 @@ final class FireContext {
 		}
 	}
 
-	/** The fire this thread runs for the guarded {@code method} of {@code group}, taken: null when none. */
+	/**
+	 * The fire this thread runs for the guarded {@code method} of {@code group}, taken:
+	 * null when none.
+	 */
 	static @Nullable Fire take(String group, Method method) {
 		Current fire = current.get();
 		if (fire == null || !fire.isOf(group, method)) {

@@ -11,9 +11,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.scheduling.TaskScheduler;
 
 /**
- * Runs the fires of one method on the application's scheduler, at most {@code limit} at once: the others wait, in the
- * order they came, for a run to end. A partitioned group's fires come one per partition at each instant, and
- * {@code @ForEachOwnedPartition(concurrency = ...)} bounds how many of them run together. Never blocks a thread.
+ * Runs the fires of one method on the application's scheduler, at most {@code limit} at
+ * once: the others wait, in the order they came, for a run to end. A partitioned group's
+ * fires come one per partition at each instant, and
+ * {@code @ForEachOwnedPartition(concurrency = ...)} bounds how many of them run together.
+ * Never blocks a thread.
  */
 final class FireGate {
 
@@ -30,7 +32,10 @@ final class FireGate {
 	private record Pending(TaskScheduler scheduler, Consumer<Runnable> run) {
 	}
 
-	/** Runs {@code run} on {@code scheduler} now, or once a run of this gate ended; its run ends as it returns. */
+	/**
+	 * Runs {@code run} on {@code scheduler} now, or once a run of this gate ended; its
+	 * run ends as it returns.
+	 */
 	void submit(TaskScheduler scheduler, Runnable run) {
 		submitAsync(scheduler, (done) -> {
 			try {
@@ -43,9 +48,10 @@ final class FireGate {
 	}
 
 	/**
-	 * As {@link #submit(TaskScheduler, Runnable)}, for a run that ends later (a subscription): {@code run} is given
-	 * the action to call, once, when it ended.
-	 * @throws RuntimeException what the scheduler threw (shutting down, say): then it never runs
+	 * As {@link #submit(TaskScheduler, Runnable)}, for a run that ends later (a
+	 * subscription): {@code run} is given the action to call, once, when it ended.
+	 * @throws RuntimeException what the scheduler threw (shutting down, say): then it
+	 * never runs
 	 */
 	void submitAsync(TaskScheduler scheduler, Consumer<Runnable> run) {
 		Pending pending = new Pending(scheduler, run);

@@ -15,11 +15,13 @@ import org.springframework.scheduling.support.SimpleTriggerContext;
 import dev.membership.spi.FireSchedule;
 
 /**
- * The schedules of {@code @Scheduled} as instants every node computes alike, so that a fire is one fire cluster-wide:
- * a cron expression's in its zone, as Spring's {@link CronExpression} computes them on one node (a local time that
- * the change to summer time skips has no fire that night; one that the change back repeats fires at both instants),
- * and a fixed rate's at whole periods since the epoch of the clock (1970-01-01T00:00Z), shifted by an offset. A fire
- * is keyed by its instant, so the repeated local time is two fires, not a duplicate, and the skipped one no missed fire.
+ * The schedules of {@code @Scheduled} as instants every node computes alike, so that a
+ * fire is one fire cluster-wide: a cron expression's in its zone, as Spring's
+ * {@link CronExpression} computes them on one node (a local time that the change to
+ * summer time skips has no fire that night; one that the change back repeats fires at
+ * both instants), and a fixed rate's at whole periods since the epoch of the clock
+ * (1970-01-01T00:00Z), shifted by an offset. A fire is keyed by its instant, so the
+ * repeated local time is two fires, not a duplicate, and the skipped one no missed fire.
  */
 public final class FireSchedules {
 
@@ -47,8 +49,9 @@ public final class FireSchedules {
 	}
 
 	/**
-	 * The fires of a Spring {@link Trigger} that depends on no run (a {@code CronTrigger}): each computed as Spring's
-	 * scheduler does after a fire at the given instant, in the trigger's zone (or the JVM's default, as Spring's).
+	 * The fires of a Spring {@link Trigger} that depends on no run (a
+	 * {@code CronTrigger}): each computed as Spring's scheduler does after a fire at the
+	 * given instant, in the trigger's zone (or the JVM's default, as Spring's).
 	 */
 	public static FireSchedule trigger(Trigger trigger) {
 		Objects.requireNonNull(trigger, "trigger");
@@ -68,8 +71,10 @@ public final class FireSchedules {
 	}
 
 	/**
-	 * Every {@code period}, at {@code offset} plus a whole number of periods since the epoch of the clock: the
-	 * fires of {@code @Scheduled(fixedRate = period, initialDelay = offset)}, whichever node computes them.
+	 * Every {@code period}, at {@code offset} plus a whole number of periods since the
+	 * epoch of the clock: the fires of
+	 * {@code @Scheduled(fixedRate = period, initialDelay = offset)}, whichever node
+	 * computes them.
 	 */
 	public static FireSchedule fixedRate(Duration period, Duration offset) {
 		if (period.isNegative() || period.isZero()) {
@@ -86,7 +91,8 @@ public final class FireSchedules {
 
 			@Override
 			public Instant next(Instant after) {
-				long periods = Duration.between(origin, after).dividedBy(period); // toward zero: at most two steps
+				// toward zero: at most two steps
+				long periods = Duration.between(origin, after).dividedBy(period);
 				Instant fire = origin.plus(period.multipliedBy(periods));
 				for (int i = 0; i < 3 && !fire.isAfter(after); i++) {
 					fire = fire.plus(period);

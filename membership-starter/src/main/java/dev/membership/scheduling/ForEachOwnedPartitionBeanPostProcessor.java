@@ -25,9 +25,10 @@ import dev.membership.Membership;
 import dev.membership.spi.FirePolicy;
 
 /**
- * Adds the per-partition runs to beans with {@link ForEachOwnedPartition} methods, and fails startup when such a method
- * returns a value, takes parameters, names a group that is not a partitioned group of this node, or could not work as
- * written ({@link GuardChecks}).
+ * Adds the per-partition runs to beans with {@link ForEachOwnedPartition} methods, and
+ * fails startup when such a method returns a value, takes parameters, names a group that
+ * is not a partitioned group of this node, or could not work as written
+ * ({@link GuardChecks}).
  */
 public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
 		implements SmartInitializingSingleton, EnvironmentAware, DisposableBean {
@@ -49,19 +50,25 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 		this.membership = membership;
 		this.interceptor = new ForEachOwnedPartitionInterceptor(
 				SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), this.jobs);
-		this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, ForEachOwnedPartition.class, true),
-				this.interceptor);
+		this.advisor = new DefaultPointcutAdvisor(
+				new AnnotationMatchingPointcut(null, ForEachOwnedPartition.class, true), this.interceptor);
 		setProxyTargetClass(true); // @Scheduled methods are found on the class
 		setBeforeExistingAdvisors(true);
 	}
 
-	/** The methods whose fires are the cluster's ({@code @Scheduled} with a cron or fixed rate), per partition. */
+	/**
+	 * The methods whose fires are the cluster's ({@code @Scheduled} with a cron or fixed
+	 * rate), per partition.
+	 */
 	private final List<FiredMethod> fired = new CopyOnWriteArrayList<>();
 
 	/** Whether {@link #firedMethods()} was read: the scheduled tasks were configured. */
 	private volatile boolean read;
 
-	/** The methods whose fires are the cluster's, each partition's once, with the beans (proxies) they are called on. */
+	/**
+	 * The methods whose fires are the cluster's, each partition's once, with the beans
+	 * (proxies) they are called on.
+	 */
 	public List<FiredMethod> firedMethods() {
 		this.read = true;
 		return List.copyOf(this.fired);
@@ -79,10 +86,12 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 				this.checks.guarded(method, name);
 				check(method, name);
 				this.jobs.bean(type, beanName);
-				this.jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name); // fails now if wrong
+				// fails now if wrong
+				this.jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name);
 				if (annotation.concurrency() < 1) {
-					throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " has concurrency "
-							+ annotation.concurrency() + ": at least one partition must run at a time.",
+					throw new GuardMisuseException(
+							"@ForEachOwnedPartition method " + name + " has concurrency " + annotation.concurrency()
+									+ ": at least one partition must run at a time.",
 							"Set concurrency to 1 (one partition after another, the default) or more.");
 				}
 				synchronized (this.methods) {
@@ -96,11 +105,13 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 			String name = type.getSimpleName() + "." + method.getName();
 			FirePolicy policy = this.jobs.firePolicy(method, GuardedJobs.FireAsked.of(annotation), true, name);
 			if (policy != null && this.read) {
-				// a lazy bean, made after the scheduled tasks were configured: Spring's scheduler has its task
+				// a lazy bean, made after the scheduled tasks were configured: Spring's
+				// scheduler has its task
 				GuardedJobs.eachNodesFires(name, "a lazy bean");
 			}
 			else if (policy != null) {
-				// the bean's own name: each bean of a class fires apart, with a ledger of its own
+				// the bean's own name: each bean of a class fires apart, with a ledger of
+				// its own
 				this.fired.add(new FiredMethod(guarded, method, annotation.group(), beanName + "#" + method.getName(),
 						policy, annotation.concurrency()));
 			}
@@ -120,7 +131,8 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 		if ((method.getReturnType() != void.class && !reactive) || method.getParameterCount() != 0) {
 			throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " returns a value or takes "
 					+ "parameters: it runs once per owned partition, with the partition's term in LeaderContext, so "
-					+ "there is no one value to return and nothing to pass.", "Make " + name + " return void (or a "
+					+ "there is no one value to return and nothing to pass.",
+					"Make " + name + " return void (or a "
 							+ "reactive type, subscribed once per partition) and take no parameters.");
 		}
 	}
@@ -136,14 +148,17 @@ public class ForEachOwnedPartitionBeanPostProcessor extends AbstractBeanFactoryA
 		this.checks.schedulingEnabled(this.beanFactory, this.environment);
 		Membership m = this.membership.get();
 		if (m == null) {
-			return; // membership is off: the node owns nothing, so the methods never run (nothing to check against)
+			// membership is off: the node owns nothing, so the methods never run (nothing
+			// to check against)
+			return;
 		}
 		this.checks.registers(m);
 		synchronized (this.methods) {
 			this.methods.forEach((name, group) -> {
 				if (!m.partitionedGroups().contains(group)) {
-					throw new GuardMisuseException("@ForEachOwnedPartition method " + name + " names group '" + group
-							+ "', which is not a partitioned group of this node, so it would never run.",
+					throw new GuardMisuseException(
+							"@ForEachOwnedPartition method " + name + " names group '" + group
+									+ "', which is not a partitioned group of this node, so it would never run.",
 							"Set membership.partitions." + group + "=<count> (the number of partitions, the same on "
 									+ "every node), or use @LeaderOnly(group = \"" + group + "\") for a plain group.");
 				}

@@ -21,10 +21,11 @@ import dev.membership.spi.Fire;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each under its partition's term, one
- * after another or, with a concurrency above one, on {@link ParallelRuns}; no database call. A call that runs a fire
- * ({@link FireContext}, set by {@link LeaderOnlyFires}) runs that fire's partition only, under the term it was fired
- * under.
+ * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each
+ * under its partition's term, one after another or, with a concurrency above one, on
+ * {@link ParallelRuns}; no database call. A call that runs a fire ({@link FireContext},
+ * set by {@link LeaderOnlyFires}) runs that fire's partition only, under the term it was
+ * fired under.
  */
 class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseable {
 
@@ -49,8 +50,8 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-		Target target = this.targets.computeIfAbsent(invocation.getMethod(), (method) -> Target.of(invocation,
-				this.jobs));
+		Target target = this.targets.computeIfAbsent(invocation.getMethod(),
+				(method) -> Target.of(invocation, this.jobs));
 		WorkRegistry registry = this.registry.get();
 		if (target.group == null || registry == null) {
 			return (target.group == null) ? invocation.proceed() : null;
@@ -58,10 +59,12 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 		Fire fire = FireContext.take(target.group, invocation.getMethod());
 		if (fire != null && target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			return target.reactive.guardFire(proxied, registry, fire, target.maxRunTime, target.interruptOnRevoke,
-					NOTHING, NOTHING); // one partition's fire: that partition's pipeline only
+					// one partition's fire: that partition's pipeline only
+					NOTHING, NOTHING);
 		}
 		if (fire != null) {
-			return runFire(registry, fire, target, invocation); // one partition's fire: that partition only
+			// one partition's fire: that partition only
+			return runFire(registry, fire, target, invocation);
 		}
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			// per subscription: the partitions owned then, each under its term
@@ -73,7 +76,8 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 			for (LeadershipTerm term : registry.ownedTerms(target.group)) {
 				MethodInvocation run = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
 						: invocation;
-				// registered on the thread that runs it: its LeaderContext, and the one an interrupt reaches
+				// registered on the thread that runs it: its LeaderContext, and the one
+				// an interrupt reaches
 				runs.add(() -> runUnder(registry, term, target, run));
 			}
 			this.parallel.runAll(runs, target.concurrency);
@@ -110,12 +114,16 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 		return null;
 	}
 
-	/** Runs {@code fire}, one partition's, under the term it was fired under; nothing when that term is over. */
+	/**
+	 * Runs {@code fire}, one partition's, under the term it was fired under; nothing when
+	 * that term is over.
+	 */
 	private static @Nullable Object runFire(WorkRegistry registry, Fire fire, Target target, MethodInvocation run)
 			throws Throwable {
 		LeadershipTerm.Execution execution = registry.tryBegin(fire, target.interruptOnRevoke, target.maxRunTime);
 		if (execution == null) {
-			return null; // handed over or ended since it fired: the partition's next owner runs it
+			// handed over or ended since it fired: the partition's next owner runs it
+			return null;
 		}
 		try {
 			return run.proceed();
@@ -154,8 +162,9 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 	}
 
 	/**
-	 * What the annotation says of one method; a null group: not annotated (the method runs as it is).
-	 * {@code reactive}: the guard of a method that returns a reactive type.
+	 * What the annotation says of one method; a null group: not annotated (the method
+	 * runs as it is). {@code reactive}: the guard of a method that returns a reactive
+	 * type.
 	 */
 	private record Target(@Nullable String group, String job, Duration maxRunTime, boolean interruptOnRevoke,
 			@Nullable ReactiveLeaderOnly reactive, int concurrency) {
@@ -169,9 +178,10 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 			String name = targetClass.getSimpleName() + "." + method.getName();
 			ReactiveLeaderOnly reactive = REACTOR_PRESENT ? ReactiveLeaderOnly.forReturnType(method.getReturnType())
 					: null;
-			return (annotation != null) ? new Target(annotation.group(), jobs.job(targetClass, method),
-					jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name),
-					annotation.interruptOnRevoke(), reactive, annotation.concurrency())
+			return (annotation != null)
+					? new Target(annotation.group(), jobs.job(targetClass, method),
+							jobs.maxRunTime(annotation.maxRunTime(), "ForEachOwnedPartition", name),
+							annotation.interruptOnRevoke(), reactive, annotation.concurrency())
 					: new Target(null, name, Duration.ZERO, false, null, 1);
 		}
 

@@ -19,14 +19,18 @@ import dev.membership.Membership;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * The startup checks of one guard annotation ({@code annotation}: {@code LeaderOnly} or {@code ForEachOwnedPartition})
- * that do not depend on the cluster: a method no Spring proxy can intercept (it would run unguarded), and
- * {@code @Scheduled} methods in an application that never enabled scheduling (they would never run). Each fails
- * startup with a {@link GuardMisuseException} that names the method and the fix.
+ * The startup checks of one guard annotation ({@code annotation}: {@code LeaderOnly} or
+ * {@code ForEachOwnedPartition}) that do not depend on the cluster: a method no Spring
+ * proxy can intercept (it would run unguarded), and {@code @Scheduled} methods in an
+ * application that never enabled scheduling (they would never run). Each fails startup
+ * with a {@link GuardMisuseException} that names the method and the fix.
  */
 final class GuardChecks {
 
-	/** Turns the scheduling check off, for applications that call their {@code @Scheduled} methods themselves. */
+	/**
+	 * Turns the scheduling check off, for applications that call their {@code @Scheduled}
+	 * methods themselves.
+	 */
 	static final String REQUIRE_SCHEDULING = "membership.leader-only.require-scheduling";
 
 	private final String annotation;
@@ -41,8 +45,8 @@ final class GuardChecks {
 	/** A method the annotation guards: fails at once when no proxy can intercept it. */
 	void guarded(Method method, String name) {
 		int modifiers = method.getModifiers();
-		String why = Modifier.isPrivate(modifiers) ? "private" : Modifier.isStatic(modifiers) ? "static"
-				: Modifier.isFinal(modifiers) ? "final" : null;
+		String why = Modifier.isPrivate(modifiers) ? "private"
+				: Modifier.isStatic(modifiers) ? "static" : Modifier.isFinal(modifiers) ? "final" : null;
 		if (why != null) {
 			throw new GuardMisuseException("@" + this.annotation + " method " + name + " is " + why
 					+ ": the Spring proxy that runs the guard cannot intercept it, so calls of it would run unguarded.",
@@ -54,26 +58,32 @@ final class GuardChecks {
 	}
 
 	/**
-	 * A {@code @Scheduled} method of a class annotated with {@code @LeaderOnly} that the class's annotation does not
-	 * guard (only public methods are): it would run on every node.
+	 * A {@code @Scheduled} method of a class annotated with {@code @LeaderOnly} that the
+	 * class's annotation does not guard (only public methods are): it would run on every
+	 * node.
 	 */
 	void unguardedOnClass(Method method, String name) {
 		if (isScheduled(method)) {
-			throw new GuardMisuseException("@Scheduled method " + name + " is in a class annotated with @"
-					+ this.annotation + ", which guards only the class's public methods: it would run on every node.",
+			throw new GuardMisuseException(
+					"@Scheduled method " + name + " is in a class annotated with @" + this.annotation
+							+ ", which guards only the class's public methods: it would run on every node.",
 					"Make " + name + " public, or put @" + this.annotation + " on the method itself.");
 		}
 	}
 
-	/** Once every singleton exists: {@code @Scheduled} guarded methods need scheduling to be enabled. */
+	/**
+	 * Once every singleton exists: {@code @Scheduled} guarded methods need scheduling to
+	 * be enabled.
+	 */
 	void schedulingEnabled(@Nullable ConfigurableListableBeanFactory beanFactory, @Nullable Environment environment) {
 		if (this.scheduled.isEmpty() || beanFactory == null || schedulingIsOn(beanFactory)
 				|| (environment != null && !environment.getProperty(REQUIRE_SCHEDULING, Boolean.class, true))) {
 			return;
 		}
-		throw new GuardMisuseException("These @" + this.annotation + " methods are @Scheduled, but scheduling is not "
-				+ "enabled in this application, so they would never run, on any node: "
-				+ String.join(", ", this.scheduled) + ".",
+		throw new GuardMisuseException(
+				"These @" + this.annotation + " methods are @Scheduled, but scheduling is not "
+						+ "enabled in this application, so they would never run, on any node: "
+						+ String.join(", ", this.scheduled) + ".",
 				"Add @EnableScheduling to a @Configuration class (your @SpringBootApplication class will do). If the "
 						+ "application calls these methods itself, set " + REQUIRE_SCHEDULING + "=false.");
 	}
@@ -83,16 +93,23 @@ final class GuardChecks {
 				|| beanFactory.getBeanNamesForType(ScheduledAnnotationBeanPostProcessor.class, true, false).length > 0;
 	}
 
-	/** Where the guards register work: the node behind the {@code Membership} bean; null when membership is off. */
+	/**
+	 * Where the guards register work: the node behind the {@code Membership} bean; null
+	 * when membership is off.
+	 */
 	static @Nullable WorkRegistry registry(@Nullable Membership membership) {
 		return (membership instanceof WorkRegistry registry) ? registry : null;
 	}
 
-	/** A {@code Membership} bean the guards cannot register work with would make every guarded method a no-op. */
+	/**
+	 * A {@code Membership} bean the guards cannot register work with would make every
+	 * guarded method a no-op.
+	 */
 	void registers(@Nullable Membership membership) {
 		if (membership != null && !(membership instanceof WorkRegistry)) {
-			throw new GuardMisuseException("The Membership bean is a " + membership.getClass().getName() + ", which "
-					+ "cannot register work with a term, so @" + this.annotation + " methods would never run.",
+			throw new GuardMisuseException(
+					"The Membership bean is a " + membership.getClass().getName() + ", which "
+							+ "cannot register work with a term, so @" + this.annotation + " methods would never run.",
 					"Let the starter make the Membership bean (or the test kit: @AutoConfigureMembershipTest), or "
 							+ "make yours a dev.membership.spi.WorkRegistry as dev.membership.engine.MembershipNode is.");
 		}

@@ -1,8 +1,9 @@
 package dev.membership.scheduling;
 
 /**
- * A guard annotation ({@code @LeaderOnly}, {@code @ForEachOwnedPartition}) that cannot do what it says where it is:
- * fails startup, naming the method and the fix, instead of a method that silently never runs (or runs everywhere).
+ * A guard annotation ({@code @LeaderOnly}, {@code @ForEachOwnedPartition}) that cannot do
+ * what it says where it is: fails startup, naming the method and the fix, instead of a
+ * method that silently never runs (or runs everywhere).
  */
 class GuardMisuseException extends IllegalStateException {
 

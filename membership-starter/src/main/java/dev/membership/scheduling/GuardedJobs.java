@@ -24,8 +24,9 @@ import dev.membership.leadership.OverlappingFires;
 import dev.membership.spi.FirePolicy;
 
 /**
- * What a guard needs to know of a guarded method besides its annotation: the job's name ({@code bean#method}, as runs
- * are observed and recorded) and how long a run may take. Filled by a post-processor as it meets guarded beans.
+ * What a guard needs to know of a guarded method besides its annotation: the job's name
+ * ({@code bean#method}, as runs are observed and recorded) and how long a run may take.
+ * Filled by a post-processor as it meets guarded beans.
  */
 final class GuardedJobs {
 
@@ -52,8 +53,8 @@ final class GuardedJobs {
 	}
 
 	/**
-	 * {@code bean#method}: the bean's name when one bean has the class, else the class's name as Spring would name its
-	 * bean.
+	 * {@code bean#method}: the bean's name when one bean has the class, else the class's
+	 * name as Spring would name its bean.
 	 */
 	String job(Class<?> type, Method method) {
 		String bean = this.beanNames.get(type);
@@ -64,8 +65,9 @@ final class GuardedJobs {
 	}
 
 	/**
-	 * The time limit an annotation's {@code maxRunTime} gives ({@code 10m}, {@code PT10M}, a placeholder; {@code 0}:
-	 * none), or the default when it is empty; zero for no limit.
+	 * The time limit an annotation's {@code maxRunTime} gives ({@code 10m},
+	 * {@code PT10M}, a placeholder; {@code 0}: none), or the default when it is empty;
+	 * zero for no limit.
 	 * @throws GuardMisuseException when it is neither a duration nor empty
 	 */
 	Duration maxRunTime(String annotated, String annotation, String where) {
@@ -79,7 +81,10 @@ final class GuardedJobs {
 		return parse(value, "@" + annotation + "(maxRunTime = \"" + annotated + "\") on " + where, where);
 	}
 
-	/** What a guard's annotation asks of its fires: {@code @LeaderOnly}'s or {@code @ForEachOwnedPartition}'s. */
+	/**
+	 * What a guard's annotation asks of its fires: {@code @LeaderOnly}'s or
+	 * {@code @ForEachOwnedPartition}'s.
+	 */
 	record FireAsked(String annotation, FireMode fire, String catchUp, MissedFires missed, OverlappingFires overlap) {
 
 		static FireAsked of(LeaderOnly annotation) {
@@ -88,8 +93,8 @@ final class GuardedJobs {
 		}
 
 		static FireAsked of(ForEachOwnedPartition annotation) {
-			return new FireAsked("ForEachOwnedPartition", annotation.fire(), annotation.catchUp(),
-					annotation.missed(), annotation.overlap());
+			return new FireAsked("ForEachOwnedPartition", annotation.fire(), annotation.catchUp(), annotation.missed(),
+					annotation.overlap());
 		}
 
 		boolean anything() {
@@ -100,20 +105,23 @@ final class GuardedJobs {
 	}
 
 	/**
-	 * The fire policy of a guarded method whose fires are the cluster's: {@code @Scheduled} once, with a cron or a
-	 * fixed rate (reactive too, with Reactor); null for any other method.
-	 * @param onMethod whether the annotation is the method's own (a class's applies to methods of every kind)
-	 * @throws GuardMisuseException when its annotation asks for a fire policy that such a method alone has, or a
-	 * catch-up that is not a duration
+	 * The fire policy of a guarded method whose fires are the cluster's:
+	 * {@code @Scheduled} once, with a cron or a fixed rate (reactive too, with Reactor);
+	 * null for any other method.
+	 * @param onMethod whether the annotation is the method's own (a class's applies to
+	 * methods of every kind)
+	 * @throws GuardMisuseException when its annotation asks for a fire policy that such a
+	 * method alone has, or a catch-up that is not a duration
 	 */
 	@Nullable FirePolicy firePolicy(Method method, FireAsked asked, boolean onMethod, String where) {
 		Set<Scheduled> schedules = AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
 				Schedules.class);
 		boolean atInstants = schedules.size() == 1 && firesAtInstants(schedules.iterator().next());
 		boolean suspending = KotlinDetector.isSuspendingFunction(method);
-		// a reactive method's pipeline is subscribed once per fire, which needs Reactor and a deferred type
-		boolean fires = atInstants && !suspending && (!isReactive(method.getReturnType())
-				|| (ForEachOwnedPartitionInterceptor.REACTOR_PRESENT
+		// a reactive method's pipeline is subscribed once per fire, which needs Reactor
+		// and a deferred type
+		boolean fires = atInstants && !suspending
+				&& (!isReactive(method.getReturnType()) || (ForEachOwnedPartitionInterceptor.REACTOR_PRESENT
 						&& ReactiveLeaderOnly.forReturnType(method.getReturnType()) != null));
 		if (atInstants && suspending) {
 			eachNodesFires(where, "a Kotlin suspending function");
@@ -126,10 +134,11 @@ final class GuardedJobs {
 		}
 		if (!fires) {
 			if (asked.anything() && onMethod) {
-				throw new GuardMisuseException("@" + asked.annotation() + " on " + where + " sets fire, catchUp, "
-						+ "missed or overlap, which only a method whose fires are the cluster's takes.", "Schedule it "
-						+ "once with @Scheduled(cron = ...) or @Scheduled(fixedRate = ...), or drop "
-						+ "those attributes (a fixedDelay has no instants to keep).");
+				throw new GuardMisuseException(
+						"@" + asked.annotation() + " on " + where + " sets fire, catchUp, "
+								+ "missed or overlap, which only a method whose fires are the cluster's takes.",
+						"Schedule it " + "once with @Scheduled(cron = ...) or @Scheduled(fixedRate = ...), or drop "
+								+ "those attributes (a fixedDelay has no instants to keep).");
 			}
 			return null;
 		}
@@ -137,17 +146,20 @@ final class GuardedJobs {
 	}
 
 	/**
-	 * Says once, at startup, that the fires of {@code where} are each node's: its node's scheduler fires it by its own
-	 * clock and the guard runs it on the leader (or owner), as before, without the record that keeps each fire once.
+	 * Says once, at startup, that the fires of {@code where} are each node's: its node's
+	 * scheduler fires it by its own clock and the guard runs it on the leader (or owner),
+	 * as before, without the record that keeps each fire once.
 	 */
 	static void eachNodesFires(String where, String what) {
-		LoggerFactory.getLogger(GuardedJobs.class).warn("The fires of {} are each node's ({}: not yet kept once each "
-				+ "cluster-wide): a fire lost in a failover is not caught up, and none is recorded", where, what);
+		LoggerFactory.getLogger(GuardedJobs.class)
+			.warn("The fires of {} are each node's ({}: not yet kept once each "
+					+ "cluster-wide): a fire lost in a failover is not caught up, and none is recorded", where, what);
 	}
 
 	/**
-	 * A reactive return type, as Spring's scheduler tells one ({@code ReactiveAdapterRegistry} adapts it: a
-	 * {@code Mono}, a {@code Flux}, any Reactive Streams publisher), whose method it subscribes to at each fire.
+	 * A reactive return type, as Spring's scheduler tells one
+	 * ({@code ReactiveAdapterRegistry} adapts it: a {@code Mono}, a {@code Flux}, any
+	 * Reactive Streams publisher), whose method it subscribes to at each fire.
 	 */
 	static boolean isReactive(Class<?> type) {
 		ReactiveAdapterRegistry registry = ReactiveAdapterRegistry.getSharedInstance();
@@ -160,7 +172,10 @@ final class GuardedJobs {
 		return !delay && (StringUtils.hasText(scheduled.cron()) || rate);
 	}
 
-	/** The catch-up window an annotation's {@code catchUp} gives, or the default; null: one period, at most an hour. */
+	/**
+	 * The catch-up window an annotation's {@code catchUp} gives, or the default; null:
+	 * one period, at most an hour.
+	 */
 	private @Nullable Duration catchUp(FireAsked asked, String where) {
 		String annotated = asked.catchUp();
 		Environment env = this.environment;
@@ -178,8 +193,9 @@ final class GuardedJobs {
 			limit = DurationStyle.detectAndParse(value.trim());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new GuardMisuseException(what + " is not a duration, so the time limit of " + where
-					+ " cannot be known.", "Write it as 30s, 10m or PT10M (0 for no limit).");
+			throw new GuardMisuseException(
+					what + " is not a duration, so the time limit of " + where + " cannot be known.",
+					"Write it as 30s, 10m or PT10M (0 for no limit).");
 		}
 		if (limit.isNegative()) {
 			throw new GuardMisuseException(what + " is negative.", "Give a positive duration, or 0 for no limit.");

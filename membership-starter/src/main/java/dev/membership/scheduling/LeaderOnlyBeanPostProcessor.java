@@ -34,9 +34,10 @@ import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.Membership;
 
 /**
- * Adds the leader-only check to beans with {@code @LeaderOnly} methods (or the annotation on the class), and makes
- * this node compete for every group those annotations name, before it joins the cluster. Fails startup where the
- * guard could not work as written ({@link GuardChecks}), and for a partitioned group, which no node leads as a whole.
+ * Adds the leader-only check to beans with {@code @LeaderOnly} methods (or the annotation
+ * on the class), and makes this node compete for every group those annotations name,
+ * before it joins the cluster. Fails startup where the guard could not work as written
+ * ({@link GuardChecks}), and for a partitioned group, which no node leads as a whole.
  */
 public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
 		implements SmartInitializingSingleton, EnvironmentAware {
@@ -47,14 +48,19 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 
 	private final LeaderOnlyInterceptor interceptor;
 
-	/** The guarded methods by group, as {@code Type.method} ({@code Type.*} for a class). */
+	/**
+	 * The guarded methods by group, as {@code Type.method} ({@code Type.*} for a class).
+	 */
 	private final Map<String, Set<String>> methods = new ConcurrentSkipListMap<>();
 
 	private final GuardChecks checks = new GuardChecks("LeaderOnly");
 
 	private final GuardedJobs jobs = new GuardedJobs();
 
-	/** The guarded methods whose fires are the cluster's ({@code @Scheduled} with a cron or fixed rate). */
+	/**
+	 * The guarded methods whose fires are the cluster's ({@code @Scheduled} with a cron
+	 * or fixed rate).
+	 */
 	private final List<FiredMethod> fired = new CopyOnWriteArrayList<>();
 
 	private @Nullable Environment environment;
@@ -62,9 +68,10 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 	public LeaderOnlyBeanPostProcessor(Supplier<Membership> membership,
 			Supplier<LeaderOnlyExecutionListener> listener) {
 		this.membership = membership;
-		this.interceptor = new LeaderOnlyInterceptor(
-				SingletonSupplier.of(() -> GuardChecks.registry(membership.get())), listener, this.jobs);
-		// on a class: its own public methods, never toString() and the like inherited from Object
+		this.interceptor = new LeaderOnlyInterceptor(SingletonSupplier.of(() -> GuardChecks.registry(membership.get())),
+				listener, this.jobs);
+		// on a class: its own public methods, never toString() and the like inherited
+		// from Object
 		ComposablePointcut onClass = new ComposablePointcut(new AnnotationMatchingPointcut(LeaderOnly.class, true))
 			.intersection(new StaticMethodMatcher() {
 				@Override
@@ -87,7 +94,10 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 	/** Whether {@link #firedMethods()} was read: the scheduled tasks were configured. */
 	private volatile boolean read;
 
-	/** The guarded methods whose fires are the cluster's, with the beans (proxies) they are called on. */
+	/**
+	 * The guarded methods whose fires are the cluster's, with the beans (proxies) they
+	 * are called on.
+	 */
 	public List<FiredMethod> firedMethods() {
 		this.read = true;
 		return List.copyOf(this.fired);
@@ -102,7 +112,8 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		if (onClass != null) {
 			add(onClass.group(), type.getSimpleName() + ".*");
 			this.jobs.bean(type, beanName);
-			this.jobs.maxRunTime(onClass.maxRunTime(), "LeaderOnly", type.getSimpleName()); // fails now if wrong
+			// fails now if wrong
+			this.jobs.maxRunTime(onClass.maxRunTime(), "LeaderOnly", type.getSimpleName());
 		}
 		ReflectionUtils.doWithMethods(type, (method) -> {
 			String name = type.getSimpleName() + "." + method.getName();
@@ -131,11 +142,13 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 			FirePolicy policy = this.jobs.firePolicy(method, GuardedJobs.FireAsked.of(annotation), onMethod,
 					type.getSimpleName() + "." + method.getName());
 			if (policy != null && this.read) {
-				// a lazy bean, made after the scheduled tasks were configured: Spring's scheduler has its task
+				// a lazy bean, made after the scheduled tasks were configured: Spring's
+				// scheduler has its task
 				GuardedJobs.eachNodesFires(type.getSimpleName() + "." + method.getName(), "a lazy bean");
 			}
 			else if (policy != null) {
-				// the bean's own name: each bean of a class fires apart, with a ledger of its own
+				// the bean's own name: each bean of a class fires apart, with a ledger of
+				// its own
 				this.fired.add(new FiredMethod(guarded, method, annotation.group(), beanName + "#" + method.getName(),
 						policy, 1));
 			}
@@ -154,8 +167,8 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		if (m == null) {
 			if (!this.methods.isEmpty()) {
 				List<String> named = new ArrayList<>();
-				this.methods.forEach((group, names) -> names.forEach((name) -> named.add(name + " (group '" + group
-						+ "')")));
+				this.methods
+					.forEach((group, names) -> names.forEach((name) -> named.add(name + " (group '" + group + "')")));
 				log.warn("Membership is off (membership.enabled=false, or no Membership bean): this node never leads, "
 						+ "so these @LeaderOnly methods will not run here: {}", String.join(", ", named));
 			}
@@ -165,9 +178,10 @@ public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisin
 		Set<String> partitioned = m.partitionedGroups();
 		this.methods.forEach((group, names) -> {
 			if (partitioned.contains(group)) {
-				throw new GuardMisuseException("@LeaderOnly(group = \"" + group + "\") on " + String.join(", ", names)
-						+ ": '" + group + "' is a partitioned group (membership.partitions." + group + "), which no "
-						+ "node leads as a whole, so the method would never run.",
+				throw new GuardMisuseException(
+						"@LeaderOnly(group = \"" + group + "\") on " + String.join(", ", names) + ": '" + group
+								+ "' is a partitioned group (membership.partitions." + group + "), which no "
+								+ "node leads as a whole, so the method would never run.",
 						"Use @ForEachOwnedPartition(group = \"" + group + "\") to run it once for each partition this "
 								+ "node owns, or name a plain group (membership.groups).");
 			}

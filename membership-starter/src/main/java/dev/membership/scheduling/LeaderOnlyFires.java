@@ -29,12 +29,15 @@ import dev.membership.spi.ScheduledJob;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * Makes each fire of a {@code @LeaderOnly} or {@code @ForEachOwnedPartition} method {@code @Scheduled(cron = ...,
- * fixedRate = ...)} the cluster's: takes its task off Spring's scheduler, where every node would fire it by its own
- * clock, and hands its schedule to the node ({@link WorkRegistry#schedule}), whose leader of the group (or owner of each
- * partition) fires it once each, by the database's clock, on the application's scheduler. A method's task comes off
- * only when it is found exactly once per bean, so that no fire is ever made by both; one that is not (a lazy bean,
- * several {@code @Scheduled} on one method) keeps Spring's scheduling with the plain guard, and the log says so.
+ * Makes each fire of a {@code @LeaderOnly} or {@code @ForEachOwnedPartition} method
+ * {@code @Scheduled(cron = ...,
+ * fixedRate = ...)} the cluster's: takes its task off Spring's scheduler, where every
+ * node would fire it by its own clock, and hands its schedule to the node
+ * ({@link WorkRegistry#schedule}), whose leader of the group (or owner of each partition)
+ * fires it once each, by the database's clock, on the application's scheduler. A method's
+ * task comes off only when it is found exactly once per bean, so that no fire is ever
+ * made by both; one that is not (a lazy bean, several {@code @Scheduled} on one method)
+ * keeps Spring's scheduling with the plain guard, and the log says so.
  */
 public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, DisposableBean {
 
@@ -48,8 +51,8 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 
 	/**
 	 * Fires {@code methods} (the {@link LeaderOnlyBeanPostProcessor}'s and the
-	 * {@link ForEachOwnedPartitionBeanPostProcessor}'s, read as the tasks are configured) through
-	 * {@code membership}'s node (null: membership is off).
+	 * {@link ForEachOwnedPartitionBeanPostProcessor}'s, read as the tasks are configured)
+	 * through {@code membership}'s node (null: membership is off).
 	 */
 	public LeaderOnlyFires(Supplier<List<FiredMethod>> methods, Supplier<@Nullable Membership> membership) {
 		this.methods = methods;
@@ -96,7 +99,8 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 		});
 		registrar.setCronTasksList(cron);
 		registrar.setFixedRateTasksList(rate);
-		// once the registrar schedules its tasks: its scheduler, which runs the fires, is there by then
+		// once the registrar schedules its tasks: its scheduler, which runs the fires, is
+		// there by then
 		registrar.addOneTimeTask(() -> jobs.forEach(Runnable::run), Duration.ZERO);
 	}
 
@@ -104,7 +108,8 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 			Map<String, List<Task>> taken) {
 		List<T> kept = new ArrayList<>();
 		for (T task : tasks) {
-			String name = FiredMethod.taskName(task.getRunnable().toString()); // Type.method
+			// Type.method
+			String name = FiredMethod.taskName(task.getRunnable().toString());
 			if (byTask.containsKey(name)) {
 				taken.computeIfAbsent(name, (n) -> new ArrayList<>()).add(task);
 			}
@@ -124,7 +129,10 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 		}
 	}
 
-	/** The job of {@code method} on the schedule of {@code task}; null when its instants are not the cluster's. */
+	/**
+	 * The job of {@code method} on the schedule of {@code task}; null when its instants
+	 * are not the cluster's.
+	 */
 	private static @Nullable ScheduledJob job(FiredMethod fired, Task task, ScheduledTaskRegistrar registrar) {
 		FireSchedule schedule;
 		try {
@@ -140,10 +148,11 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 		Method invocable = AopUtils.selectInvocableMethod(fired.method(), fired.bean().getClass());
 		FireGate gate = new FireGate(fired.concurrency());
 		if (fired.reactive()) {
-			// each fire calls the method (its guard registers the pipeline under the fire's term) and subscribes
-			return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(), (fire) -> gate
-				.submitAsync(scheduler(registrar), (done) -> ReactiveFires.subscribe(fire, fired.bean(), invocable,
-						done)));
+			// each fire calls the method (its guard registers the pipeline under the
+			// fire's term) and subscribes
+			return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(),
+					(fire) -> gate.submitAsync(scheduler(registrar),
+							(done) -> ReactiveFires.subscribe(fire, fired.bean(), invocable, done)));
 		}
 		Runnable call = new ScheduledMethodRunnable(fired.bean(), invocable, null, registrar::getObservationRegistry);
 		return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(),
@@ -153,7 +162,8 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 	private static TaskScheduler scheduler(ScheduledTaskRegistrar registrar) {
 		TaskScheduler scheduler = registrar.getScheduler();
 		if (scheduler == null) {
-			throw new IllegalStateException("no scheduler yet"); // the engine logs it, and the fire did not begin
+			// the engine logs it, and the fire did not begin
+			throw new IllegalStateException("no scheduler yet");
 		}
 		return scheduler;
 	}

@@ -26,9 +26,10 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * Lets a {@code @LeaderOnly} call through only on the leader: one in-memory check of the current term (monotonic
- * deadline included) and its registration with the term, so that a hand-over waits for it; no database call. Made
- * by {@link LeaderOnlyBeanPostProcessor} in an application; public for the test kit's proxies without Spring.
+ * Lets a {@code @LeaderOnly} call through only on the leader: one in-memory check of the
+ * current term (monotonic deadline included) and its registration with the term, so that
+ * a hand-over waits for it; no database call. Made by {@link LeaderOnlyBeanPostProcessor}
+ * in an application; public for the test kit's proxies without Spring.
  */
 public class LeaderOnlyInterceptor implements MethodInterceptor {
 
@@ -45,9 +46,10 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	private final Map<Method, Target> byMethod = new ConcurrentHashMap<>();
 
 	/**
-	 * The first target found in {@link #byMethod}: the call of the one method most applications guard costs no map
-	 * lookup. Written once, so that threads calling several guarded methods never contend for it; a plain field, since
-	 * a {@link Target}'s fields are final.
+	 * The first target found in {@link #byMethod}: the call of the one method most
+	 * applications guard costs no map lookup. Written once, so that threads calling
+	 * several guarded methods never contend for it; a plain field, since a
+	 * {@link Target}'s fields are final.
 	 */
 	private @Nullable Target last;
 
@@ -69,8 +71,9 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		if (!target.isGuarded()) {
 			return invocation.proceed();
 		}
-		// per subscription, calling the method anew each time: needs an invocation that can be cloned (Spring AOP's)
-		// a scheduled fire registers under the term it was fired under, which records its end for the next term
+		// per subscription, calling the method anew each time: needs an invocation that
+		// can be cloned (Spring AOP's) a scheduled fire registers under the term it was
+		// fired under, which records its end for the next term
 		Fire fire = FireContext.take(target.group, invocation.getMethod());
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			WorkRegistry registry = this.registry.get();
@@ -81,8 +84,9 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 							target.interruptOnRevoke, target.executions, target.skips);
 		}
 		WorkRegistry registry = this.registry.get();
-		// registered with its term, so that a graceful hand-over waits for it (or interrupts it) before releasing;
-		// the term is the thread's LeaderContext meanwhile
+		// registered with its term, so that a graceful hand-over waits for it (or
+		// interrupts it) before releasing; the term is the thread's LeaderContext
+		// meanwhile
 		LeadershipTerm.Execution execution = (registry == null) ? null
 				: (fire != null) ? registry.tryBegin(fire, target.interruptOnRevoke, target.maxRunTime)
 						: registry.tryBegin(target.group, target.job, target.interruptOnRevoke, target.maxRunTime);
@@ -106,9 +110,10 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 	}
 
 	/**
-	 * What the annotations say about this call's method, resolved once per method and target class. The usual case
-	 * (one target class per method, a target that is neither a proxy nor {@link TargetClassAware}) compares the
-	 * target's runtime class only: {@link AopUtils#getTargetClass} costs more than the rest of the guard.
+	 * What the annotations say about this call's method, resolved once per method and
+	 * target class. The usual case (one target class per method, a target that is neither
+	 * a proxy nor {@link TargetClassAware}) compares the target's runtime class only:
+	 * {@link AopUtils#getTargetClass} costs more than the rest of the guard.
 	 */
 	private Target target(MethodInvocation invocation) {
 		Method method = invocation.getMethod();
@@ -128,7 +133,8 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		Target target = this.targets.computeIfAbsent(new MethodClassKey(method, targetClass),
 				(key) -> Target.of(method, targetClass, this.listener.get(), this.jobs));
 		if (self != null && !(self instanceof TargetClassAware) && !AopUtils.isAopProxy(self)) {
-			// the runtime class alone then decides the target class: the next call of this method can skip the key
+			// the runtime class alone then decides the target class: the next call of
+			// this method can skip the key
 			this.byMethod.put(method, target.seenOn(self.getClass()));
 		}
 		return target;
@@ -172,10 +178,11 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 			Duration.ZERO, LeaderOnlyExecutionListener.NOTHING, LeaderOnlyExecutionListener.NOTHING, null);
 
 	/**
-	 * {@code method}: the method resolved (null when not guarded); {@code runtimeClass}: the class of the target object
-	 * this was last resolved for, which stands for the target class on the fast path; {@code name}: {@code Type.method},
-	 * the meters' tag; {@code job}: {@code bean#method}, the run's; {@code reactive}: the guard of a method that returns
-	 * a reactive type, whose work runs per subscription.
+	 * {@code method}: the method resolved (null when not guarded); {@code runtimeClass}:
+	 * the class of the target object this was last resolved for, which stands for the
+	 * target class on the fast path; {@code name}: {@code Type.method}, the meters' tag;
+	 * {@code job}: {@code bean#method}, the run's; {@code reactive}: the guard of a
+	 * method that returns a reactive type, whose work runs per subscription.
 	 */
 	private record Target(@Nullable Method method, Class<?> runtimeClass, Class<?> targetClass, String group,
 			boolean interruptOnRevoke, String name, String job, Duration maxRunTime, Runnable executions,
@@ -186,13 +193,12 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		}
 
 		Target seenOn(Class<?> runtimeClass) {
-			return (runtimeClass == this.runtimeClass) ? this : new Target(this.method, runtimeClass, this.targetClass,
-					this.group, this.interruptOnRevoke, this.name, this.job, this.maxRunTime, this.executions,
-					this.skips, this.reactive);
+			return (runtimeClass == this.runtimeClass) ? this
+					: new Target(this.method, runtimeClass, this.targetClass, this.group, this.interruptOnRevoke,
+							this.name, this.job, this.maxRunTime, this.executions, this.skips, this.reactive);
 		}
 
-		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener,
-				GuardedJobs jobs) {
+		static Target of(Method method, Class<?> targetClass, LeaderOnlyExecutionListener listener, GuardedJobs jobs) {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 			LeaderOnly annotation = AnnotatedElementUtils.findMergedAnnotation(specific, LeaderOnly.class);
 			if (annotation == null) {

@@ -14,8 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The threads that run a node's partitions in parallel ({@code @ForEachOwnedPartition(concurrency = n)}): daemon
- * threads the starter owns, started as calls need them (at most {@code n} for each call running) and gone after a
+ * The threads that run a node's partitions in parallel
+ * ({@code @ForEachOwnedPartition(concurrency = n)}): daemon threads the starter owns,
+ * started as calls need them (at most {@code n} for each call running) and gone after a
  * minute idle; shut down with the application context.
  */
 final class ParallelRuns implements AutoCloseable {
@@ -41,9 +42,10 @@ final class ParallelRuns implements AutoCloseable {
 	}
 
 	/**
-	 * Runs every one of {@code runs}, at most {@code concurrency} at once, and returns when all ended: the first
-	 * failure (in the order of {@code runs}) rethrown, the later ones suppressed in it. An interrupt of the calling
-	 * thread does not abandon runs that are registered with their terms: it is kept for when they all ended.
+	 * Runs every one of {@code runs}, at most {@code concurrency} at once, and returns
+	 * when all ended: the first failure (in the order of {@code runs}) rethrown, the
+	 * later ones suppressed in it. An interrupt of the calling thread does not abandon
+	 * runs that are registered with their terms: it is kept for when they all ended.
 	 */
 	void runAll(List<Run> runs, int concurrency) throws Throwable {
 		Semaphore slots = new Semaphore(concurrency);
@@ -66,7 +68,8 @@ final class ParallelRuns implements AutoCloseable {
 						return null;
 					}
 					catch (Throwable ex) {
-						return ex; // the run's own failure, rethrown on the calling thread
+						// the run's own failure, rethrown on the calling thread
+						return ex;
 					}
 					finally {
 						slots.release();
@@ -97,7 +100,10 @@ final class ParallelRuns implements AutoCloseable {
 		}
 	}
 
-	/** What the run threw, once it ended; waits through interrupts (they are noted by the caller). */
+	/**
+	 * What the run threw, once it ended; waits through interrupts (they are noted by the
+	 * caller).
+	 */
 	private static @Nullable Throwable outcome(Future<@Nullable Throwable> future) {
 		boolean interrupted = false;
 		try {

@@ -14,9 +14,11 @@ import org.springframework.util.ReflectionUtils;
 import dev.membership.spi.Fire;
 
 /**
- * A reactive {@code @Scheduled} method's fire: calls the method as its fire (the guard registers the pipeline it
- * returns under the fire's term) and subscribes once, as Spring's scheduler subscribes at each of its own fires. Apart
- * from {@link LeaderOnlyFires} so that nothing of Reactor is loaded for an application without it.
+ * A reactive {@code @Scheduled} method's fire: calls the method as its fire (the guard
+ * registers the pipeline it returns under the fire's term) and subscribes once, as
+ * Spring's scheduler subscribes at each of its own fires. Apart from
+ * {@link LeaderOnlyFires} so that nothing of Reactor is loaded for an application without
+ * it.
  */
 final class ReactiveFires {
 
@@ -25,7 +27,10 @@ final class ReactiveFires {
 	private ReactiveFires() {
 	}
 
-	/** Runs {@code fire} of {@code method} on {@code bean} (the guard's proxy); {@code done} once its pipeline ended. */
+	/**
+	 * Runs {@code fire} of {@code method} on {@code bean} (the guard's proxy);
+	 * {@code done} once its pipeline ended.
+	 */
 	static void subscribe(Fire fire, Object bean, Method method, Runnable done) {
 		Object[] result = new Object[1];
 		ReflectionUtils.makeAccessible(method);
@@ -43,8 +48,9 @@ final class ReactiveFires {
 			return;
 		}
 		Publisher<?> pipeline = adapter.toPublisher(result[0]);
-		Flux.from(pipeline).doFinally((signal) -> done.run()).subscribe(null, (ex) -> log.warn("The fire of {} at {} "
-				+ "failed", fire.job(), fire.instant(), ex));
+		Flux.from(pipeline)
+			.doFinally((signal) -> done.run())
+			.subscribe(null, (ex) -> log.warn("The fire of {} at {} " + "failed", fire.job(), fire.instant(), ex));
 	}
 
 }

@@ -23,15 +23,17 @@ import dev.membership.spi.Fire;
 import dev.membership.spi.WorkRegistry;
 
 /**
- * {@code @LeaderOnly} on a method that returns a reactive type (Mono, Flux, or any type Spring's
- * {@link ReactiveAdapterRegistry} adapts): the check, the method's call and the work all happen per subscription, as
- * with Spring's reactive transactions. Not leading at subscription: an empty publisher, and the method is not called.
- * Leading: the method runs with the term on its thread and in Reactor's context, and the subscription is registered
- * with the term until it terminates or is cancelled, so that a graceful hand-over waits for it; with
- * {@code interruptOnRevoke}, the end of the term cancels it (the subscriber sees completion). A cancelled subscription
- * counts as finished once cancelled: what the pipeline had already set going (a write sent, a blocking call on another
- * scheduler) may complete after the hand-over, so such writes need the epoch fence. Loaded only when Reactor is on the
- * classpath.
+ * {@code @LeaderOnly} on a method that returns a reactive type (Mono, Flux, or any type
+ * Spring's {@link ReactiveAdapterRegistry} adapts): the check, the method's call and the
+ * work all happen per subscription, as with Spring's reactive transactions. Not leading
+ * at subscription: an empty publisher, and the method is not called. Leading: the method
+ * runs with the term on its thread and in Reactor's context, and the subscription is
+ * registered with the term until it terminates or is cancelled, so that a graceful
+ * hand-over waits for it; with {@code interruptOnRevoke}, the end of the term cancels it
+ * (the subscriber sees completion). A cancelled subscription counts as finished once
+ * cancelled: what the pipeline had already set going (a write sent, a blocking call on
+ * another scheduler) may complete after the hand-over, so such writes need the epoch
+ * fence. Loaded only when Reactor is on the classpath.
  */
 final class ReactiveLeaderOnly {
 
@@ -42,9 +44,9 @@ final class ReactiveLeaderOnly {
 	}
 
 	/**
-	 * The guard for a method returning {@code type}, or null when it is not a deferred reactive type (a
-	 * {@code CompletableFuture} has begun when returned: the call itself is the work, guarded as any other). Needs
-	 * Reactor.
+	 * The guard for a method returning {@code type}, or null when it is not a deferred
+	 * reactive type (a {@code CompletableFuture} has begun when returned: the call itself
+	 * is the work, guarded as any other). Needs Reactor.
 	 */
 	static ReactiveLeaderOnly forReturnType(Class<?> type) {
 		if (type == void.class || type.isPrimitive()) {
@@ -54,7 +56,10 @@ final class ReactiveLeaderOnly {
 		return (adapter != null && adapter.getDescriptor().isDeferred()) ? new ReactiveLeaderOnly(adapter) : null;
 	}
 
-	/** For a subscription that is not cancelled when its term ends: still closable from any thread. */
+	/**
+	 * For a subscription that is not cancelled when its term ends: still closable from
+	 * any thread.
+	 */
 	private static final Runnable NOT_CANCELLED = () -> {
 	};
 
@@ -63,41 +68,47 @@ final class ReactiveLeaderOnly {
 			Schedulers.boundedElastic().schedule(ended::tryEmitEmpty);
 		}
 		catch (RejectedExecutionException ex) {
-			ended.tryEmitEmpty(); // Reactor's schedulers are shutting down: here, rather than not at all
+			// Reactor's schedulers are shutting down: here, rather than not at all
+			ended.tryEmitEmpty();
 		}
 	}
 
-	Object guard(ProxyMethodInvocation invocation, Supplier<@Nullable WorkRegistry> registry, String group,
-			String job, Duration maxRunTime, boolean cancelOnRevoke, Runnable executions, Runnable skips) {
+	Object guard(ProxyMethodInvocation invocation, Supplier<@Nullable WorkRegistry> registry, String group, String job,
+			Duration maxRunTime, boolean cancelOnRevoke, Runnable executions, Runnable skips) {
 		Publisher<Object> deferred;
 		if (this.adapter.isMultiValue()) {
-			deferred = Flux.defer(() -> subscribe(invocation, registry.get(), begin(registry.get(),
-					termOf(registry.get(), group), job, maxRunTime), null, cancelOnRevoke, executions, skips, false));
+			deferred = Flux.defer(() -> subscribe(invocation, registry.get(),
+					begin(registry.get(), termOf(registry.get(), group), job, maxRunTime), null, cancelOnRevoke,
+					executions, skips, false));
 		}
 		else {
-			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, registry.get(), begin(registry.get(),
-					termOf(registry.get(), group), job, maxRunTime), null, cancelOnRevoke, executions, skips, true)));
+			deferred = Mono.defer(() -> Mono.from(subscribe(invocation, registry.get(),
+					begin(registry.get(), termOf(registry.get(), group), job, maxRunTime), null, cancelOnRevoke,
+					executions, skips, true)));
 		}
 		return this.adapter.fromPublisher(deferred);
 	}
 
 	/**
-	 * The form of a scheduled fire's run (a reactive {@code @Scheduled} method's, fired once cluster-wide): per
-	 * subscription, the method's pipeline registered under the term {@code fire} was fired under (a partition's for
+	 * The form of a scheduled fire's run (a reactive {@code @Scheduled} method's, fired
+	 * once cluster-wide): per subscription, the method's pipeline registered under the
+	 * term {@code fire} was fired under (a partition's for
 	 * {@code @ForEachOwnedPartition}); nothing when that term is over.
 	 */
 	Object guardFire(ProxyMethodInvocation invocation, WorkRegistry registry, Fire fire, Duration maxRunTime,
 			boolean cancelOnRevoke, Runnable executions, Runnable skips) {
 		Begin begin = (onEnd) -> registry.tryBeginDetached(fire, onEnd, maxRunTime);
-		Publisher<Object> deferred = this.adapter.isMultiValue()
-				? Flux.defer(() -> subscribe(invocation, registry, begin, fire.instant(), cancelOnRevoke, executions,
-						skips, false))
+		Publisher<Object> deferred = this.adapter.isMultiValue() ? Flux.defer(
+				() -> subscribe(invocation, registry, begin, fire.instant(), cancelOnRevoke, executions, skips, false))
 				: Mono.defer(() -> Mono.from(subscribe(invocation, registry, begin, fire.instant(), cancelOnRevoke,
 						executions, skips, true)));
 		return this.adapter.fromPublisher(deferred);
 	}
 
-	/** Registers a subscription's work, told of the end through the given action; null: do not run. */
+	/**
+	 * Registers a subscription's work, told of the end through the given action; null: do
+	 * not run.
+	 */
 	@FunctionalInterface
 	private interface Begin {
 
@@ -112,10 +123,12 @@ final class ReactiveLeaderOnly {
 	}
 
 	/**
-	 * The per-partition form ({@code @ForEachOwnedPartition}): per subscription, the method's pipeline once for each of
-	 * {@code terms} (the partitions owned then), one after another, each registered with its own term as above. A
-	 * multi-value type emits every partition's elements; a single-value one completes once all did (values dropped).
-	 * A partition whose pipeline fails does not stop the others; the errors come at the end.
+	 * The per-partition form ({@code @ForEachOwnedPartition}): per subscription, the
+	 * method's pipeline once for each of {@code terms} (the partitions owned then), one
+	 * after another, each registered with its own term as above. A multi-value type emits
+	 * every partition's elements; a single-value one completes once all did (values
+	 * dropped). A partition whose pipeline fails does not stop the others; the errors
+	 * come at the end.
 	 */
 	Object guardEach(ProxyMethodInvocation invocation, WorkRegistry registry, String group, String job,
 			Duration maxRunTime, boolean cancelOnRevoke, int concurrency) {
@@ -134,9 +147,10 @@ final class ReactiveLeaderOnly {
 	private Publisher<Object> subscribe(ProxyMethodInvocation invocation, @Nullable WorkRegistry registry, Begin begin,
 			@Nullable Instant fire, boolean cancelOnRevoke, Runnable executions, Runnable skips, boolean single) {
 		Sinks.Empty<Void> ended = cancelOnRevoke ? Sinks.empty() : null;
-		// the end is told on the node's own thread: the cancel, and whatever the pipeline does on it, runs elsewhere
-		LeadershipTerm.Execution execution = begin.begin((ended != null) ? () -> cancelElsewhere(ended)
-				: NOT_CANCELLED);
+		// the end is told on the node's own thread: the cancel, and whatever the pipeline
+		// does on it, runs elsewhere
+		LeadershipTerm.Execution execution = begin
+			.begin((ended != null) ? () -> cancelElsewhere(ended) : NOT_CANCELLED);
 		if (registry == null || execution == null) {
 			skips.run();
 			return Flux.empty();
@@ -144,8 +158,8 @@ final class ReactiveLeaderOnly {
 		Publisher<Object> source;
 		try {
 			executions.run();
-			// each subscription calls the method anew, through the rest of the advice chain, with the term as this
-			// thread's context while it assembles
+			// each subscription calls the method anew, through the rest of the advice
+			// chain, with the term as this thread's context while it assembles
 			Object result = registry.callWithin(execution, () -> invocation.invocableClone().proceed());
 			source = (result != null) ? this.adapter.toPublisher(result) : Flux.empty();
 		}

@@ -13,20 +13,22 @@ import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
 
-
 /**
- * The placement every node uses unless told otherwise: the coordinator (the keeper of the roster) places with it, and
- * a node that sees a unit released computes with it who takes the unit next. A pure function of who may own what and
- * who owns it now, so that it can be tested at fixed inputs and replayed by the simulator:
+ * The placement every node uses unless told otherwise: the coordinator (the keeper of the
+ * roster) places with it, and a node that sees a unit released computes with it who takes
+ * the unit next. A pure function of who may own what and who owns it now, so that it can
+ * be tested at fixed inputs and replayed by the simulator:
  * <ul>
- * <li>sticky: a unit stays with its owner while that owner takes part and stays within its share;</li>
- * <li>balanced: the partitions of a group, and the plain leaderships of all groups, differ by at most one between the
- * members that take part (where their groups allow it);</li>
- * <li>few moves: a join moves only what the newcomer takes (at most ⌈P/(N+1)⌉ of a group), a leave only what the
- * leaver had.</li>
+ * <li>sticky: a unit stays with its owner while that owner takes part and stays within
+ * its share;</li>
+ * <li>balanced: the partitions of a group, and the plain leaderships of all groups,
+ * differ by at most one between the members that take part (where their groups allow
+ * it);</li>
+ * <li>few moves: a join moves only what the newcomer takes (at most ⌈P/(N+1)⌉ of a
+ * group), a leave only what the leaver had.</li>
  * </ul>
- * Placement is advice: a unit's lease decides who owns it, and a node takes a unit only once its lease was released
- * or expired.
+ * Placement is advice: a unit's lease decides who owns it, and a node takes a unit only
+ * once its lease was released or expired.
  */
 public final class BalancedPlacement implements PlacementPolicy {
 
@@ -46,7 +48,10 @@ public final class BalancedPlacement implements PlacementPolicy {
 		return placed;
 	}
 
-	/** The partitions of one group over its eligible members: each keeps up to its share, the rest fill the lightest. */
+	/**
+	 * The partitions of one group over its eligible members: each keeps up to its share,
+	 * the rest fill the lightest.
+	 */
 	public static List<@Nullable String> partitions(Demand demand) {
 		int count = demand.partitions();
 		List<@Nullable String> next = new ArrayList<>(count);
@@ -64,7 +69,8 @@ public final class BalancedPlacement implements PlacementPolicy {
 			}
 		}
 		// the members that hold most keep the larger shares: fewer moves
-		members.sort(Comparator.<String>comparingInt((m) -> held.getOrDefault(m, 0)).reversed()
+		members.sort(Comparator.<String>comparingInt((m) -> held.getOrDefault(m, 0))
+			.reversed()
 			.thenComparing(Comparator.naturalOrder()));
 		int base = count / members.size();
 		int larger = count % members.size();
@@ -80,8 +86,9 @@ public final class BalancedPlacement implements PlacementPolicy {
 				kept.merge(owner, 1, Integer::sum);
 			}
 		}
-		// each partition left goes to the member furthest below its share (ties: the smallest id): a queue of them, so
-		// that placing P partitions over N members takes P log N steps, not P times N
+		// each partition left goes to the member furthest below its share (ties: the
+		// smallest id): a queue of them, so that placing P partitions over N members
+		// takes P log N steps, not P times N
 		PriorityQueue<Room> rooms = new PriorityQueue<>();
 		share.forEach((member, size) -> rooms.add(new Room(member, size - kept.getOrDefault(member, 0))));
 		for (int p = 0; p < count; p++) {
@@ -94,7 +101,10 @@ public final class BalancedPlacement implements PlacementPolicy {
 		return next;
 	}
 
-	/** A member and how many partitions below its share it is; the first is the furthest below, then the smallest id. */
+	/**
+	 * A member and how many partitions below its share it is; the first is the furthest
+	 * below, then the smallest id.
+	 */
 	private record Room(String member, int room) implements Comparable<Room> {
 
 		@Override
@@ -106,8 +116,9 @@ public final class BalancedPlacement implements PlacementPolicy {
 	}
 
 	/**
-	 * The leaderships of plain groups: each stays with its owner while that owner is eligible and not above the
-	 * others by more than one; the rest go to the eligible member that leads fewest.
+	 * The leaderships of plain groups: each stays with its owner while that owner is
+	 * eligible and not above the others by more than one; the rest go to the eligible
+	 * member that leads fewest.
 	 */
 	public static Map<String, GroupAssignment> leaderships(List<Demand> plain, Map<String, Integer> fixed) {
 		Map<String, Integer> load = new TreeMap<>(fixed);
@@ -143,7 +154,10 @@ public final class BalancedPlacement implements PlacementPolicy {
 		return placed;
 	}
 
-	/** Moves leaderships from the busiest member to an eligible one with two fewer, a bounded number of times. */
+	/**
+	 * Moves leaderships from the busiest member to an eligible one with two fewer, a
+	 * bounded number of times.
+	 */
 	private static void rebalance(List<Demand> plain, Map<String, @Nullable String> owner, Map<String, Integer> load) {
 		for (int round = 0; round < plain.size(); round++) {
 			boolean moved = false;

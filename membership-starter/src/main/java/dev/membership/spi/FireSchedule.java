@@ -5,14 +5,17 @@ import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * When a scheduled job fires: instants every node computes alike, by the database's clock (a cron expression in its
- * zone, a fixed rate aligned to the epoch of the clock). A fire is identified cluster-wide by its job and instant, at
- * millisecond precision (what the stores keep): a schedule's instants are whole milliseconds.
+ * When a scheduled job fires: instants every node computes alike, by the database's clock
+ * (a cron expression in its zone, a fixed rate aligned to the epoch of the clock). A fire
+ * is identified cluster-wide by its job and instant, at millisecond precision (what the
+ * stores keep): a schedule's instants are whole milliseconds.
  */
 @FunctionalInterface
 public interface FireSchedule {
 
-	/** The first fire strictly after {@code after}, or null when the schedule has no more. */
+	/**
+	 * The first fire strictly after {@code after}, or null when the schedule has no more.
+	 */
 	@Nullable Instant next(Instant after);
 
 }

@@ -9,17 +9,19 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the coordinator placed one group's units of work, kept in the roster: the owner of each partition by node id
- * (a plain group has one partition, its leadership), null where nobody is placed. Advice only: a unit's lease decides
- * who owns it; a node takes a unit placed on it once the lease was released or expired, and hands over a unit placed
+ * Where the coordinator placed one group's units of work, kept in the roster: the owner
+ * of each partition by node id (a plain group has one partition, its leadership), null
+ * where nobody is placed. Advice only: a unit's lease decides who owns it; a node takes a
+ * unit placed on it once the lease was released or expired, and hands over a unit placed
  * elsewhere.
  *
  * @param partitions how many partitions the group has
  * @param owners the node placed on each partition, by partition number
- * @param pins the node an operator pinned each partition to, by partition number, null where none: the coordinator
- * keeps a pinned partition there while that node is live and takes part
- * @param pausedUntil until when an operator paused rebalancing (the coordinator then moves only departed members'
- * units), or null
+ * @param pins the node an operator pinned each partition to, by partition number, null
+ * where none: the coordinator keeps a pinned partition there while that node is live and
+ * takes part
+ * @param pausedUntil until when an operator paused rebalancing (the coordinator then
+ * moves only departed members' units), or null
  */
 public record GroupAssignment(int partitions, List<@Nullable String> owners, List<@Nullable String> pins,
 		@Nullable Instant pausedUntil) {

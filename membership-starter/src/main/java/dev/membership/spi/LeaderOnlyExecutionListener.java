@@ -8,8 +8,8 @@ public interface LeaderOnlyExecutionListener {
 	void skipped(String group, String method);
 
 	/**
-	 * What to run on each execution of one guarded method, asked once per method so that a listener can resolve its
-	 * meters up front instead of on every call.
+	 * What to run on each execution of one guarded method, asked once per method so that
+	 * a listener can resolve its meters up front instead of on every call.
 	 */
 	default Runnable executions(String group, String method) {
 		return () -> executed(group, method);

@@ -6,11 +6,13 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A group's lease as the store holds it. {@code expiresAt} is in the store's clock; {@code epoch} grows by one at every
- * acquisition and never otherwise, which makes it a fencing token. {@code renewedAt} is the store's time of the last
- * acquisition or renewal: a holder keeps itself live through it instead of heartbeating. {@code fires}: the last fire
- * of each scheduled job of the group that a holder began, as its last renewal or release wrote them; an acquisition
- * leaves them, so that the next term finds them.
+ * A group's lease as the store holds it. {@code expiresAt} is in the store's clock;
+ * {@code epoch} grows by one at every acquisition and never otherwise, which makes it a
+ * fencing token. {@code renewedAt} is the store's time of the last acquisition or
+ * renewal: a holder keeps itself live through it instead of heartbeating. {@code fires}:
+ * the last fire of each scheduled job of the group that a holder began, as its last
+ * renewal or release wrote them; an acquisition leaves them, so that the next term finds
+ * them.
  */
 public record LeaseRecord(String group, @Nullable Holder holder, long epoch, @Nullable Instant expiresAt,
 		@Nullable Instant acquiredAt, Instant renewedAt, List<FireMark> fires) {

@@ -9,14 +9,16 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What one roster write changed in one group's placement ({@link GroupAssignment}), so that a member catches up by the
- * partitions that moved rather than by reading every partition's owner: the owner and pin of each partition in
- * {@code moved} (ascending partition numbers; {@code owners} and {@code pins} by position in it), and the pause as it
- * is now. A group whose partition count changed lists every partition; {@code partitions} 0: the group's placement
- * was removed.
+ * What one roster write changed in one group's placement ({@link GroupAssignment}), so
+ * that a member catches up by the partitions that moved rather than by reading every
+ * partition's owner: the owner and pin of each partition in {@code moved} (ascending
+ * partition numbers; {@code owners} and {@code pins} by position in it), and the pause as
+ * it is now. A group whose partition count changed lists every partition;
+ * {@code partitions} 0: the group's placement was removed.
  *
  * @param group the group's name
- * @param partitions how many partitions the group has now, 0 when its placement was removed
+ * @param partitions how many partitions the group has now, 0 when its placement was
+ * removed
  * @param moved the partitions whose owner or pin changed
  * @param owners the owner of each of {@code moved}, null where nobody is placed
  * @param pins the pin of each of {@code moved}, null where none

@@ -1,8 +1,9 @@
 package dev.membership.spi;
 
 /**
- * The store cannot hold a roster of this many members: it was not written. Every node keeps the last roster it read,
- * so member lists stop changing; leadership, leases and fencing do not read the roster and go on.
+ * The store cannot hold a roster of this many members: it was not written. Every node
+ * keeps the last roster it read, so member lists stop changing; leadership, leases and
+ * fencing do not read the roster and go on.
  */
 public class RosterTooLargeException extends StoreException {
 

@@ -8,12 +8,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * For a {@link RunHistoryStore} that keeps a ring of slots per job, partition and node process: which rings a batch
- * opens, so that the store trims what processes before it left of that job and partition to the newest
- * {@code maxRuns} before the ring's first run is written. A ring is opened once per process, so with deploys coming and
- * going a job and partition keeps at most {@code maxRuns} runs of past processes plus a ring per process that writes
- * it, however many processes wrote it before. A trim removes at most {@value #TRIM_AT_MOST} runs (the retention
- * removes the rest of a larger backlog). Thread-safe.
+ * For a {@link RunHistoryStore} that keeps a ring of slots per job, partition and node
+ * process: which rings a batch opens, so that the store trims what processes before it
+ * left of that job and partition to the newest {@code maxRuns} before the ring's first
+ * run is written. A ring is opened once per process, so with deploys coming and going a
+ * job and partition keeps at most {@code maxRuns} runs of past processes plus a ring per
+ * process that writes it, however many processes wrote it before. A trim removes at most
+ * {@value #TRIM_AT_MOST} runs (the retention removes the rest of a larger backlog).
+ * Thread-safe.
  */
 public final class RunRings {
 
@@ -22,7 +24,10 @@ public final class RunRings {
 
 	private final Set<String> opened = ConcurrentHashMap.newKeySet();
 
-	/** The first run of each ring that {@code records} open, one per process, job and partition. */
+	/**
+	 * The first run of each ring that {@code records} open, one per process, job and
+	 * partition.
+	 */
 	public List<RunRecord> opening(List<RunRecord> records) {
 		Map<String, RunRecord> opening = new LinkedHashMap<>();
 		for (RunRecord record : records) {
@@ -34,7 +39,9 @@ public final class RunRings {
 		return new ArrayList<>(opening.values());
 	}
 
-	/** The rings of {@code opening} are trimmed: none is trimmed again by this instance. */
+	/**
+	 * The rings of {@code opening} are trimmed: none is trimmed again by this instance.
+	 */
 	public void trimmed(List<RunRecord> opening) {
 		opening.forEach((record) -> this.opened.add(ring(record)));
 	}

@@ -1,13 +1,15 @@
 package dev.membership.spi;
 
 /**
- * The store could not be reached or did not answer in time. The node treats it as transient and retries.
+ * The store could not be reached or did not answer in time. The node treats it as
+ * transient and retries.
  * <p>
- * {@link #isRetryable() Retryable}: the store may have applied the operation or not, and says that reissuing it at
- * once may get through (MongoDB: an error labelled {@code RetryableWriteError}, a "not primary" answer, a network
- * error, as in a primary's step-down). The node then reissues once the writes its drivers do not retry themselves
- * ({@link MembershipStore#renewAll}, {@link MembershipStore#releaseAll}), which are safe to apply twice. A timeout is
- * not retryable: the time for the call is spent.
+ * {@link #isRetryable() Retryable}: the store may have applied the operation or not, and
+ * says that reissuing it at once may get through (MongoDB: an error labelled
+ * {@code RetryableWriteError}, a "not primary" answer, a network error, as in a primary's
+ * step-down). The node then reissues once the writes its drivers do not retry themselves
+ * ({@link MembershipStore#renewAll}, {@link MembershipStore#releaseAll}), which are safe
+ * to apply twice. A timeout is not retryable: the time for the call is spent.
  */
 public class StoreException extends RuntimeException {
 
@@ -22,7 +24,9 @@ public class StoreException extends RuntimeException {
 		this.retryable = retryable;
 	}
 
-	/** Whether reissuing the operation at once may get through (it may have applied, too). */
+	/**
+	 * Whether reissuing the operation at once may get through (it may have applied, too).
+	 */
 	public boolean isRetryable() {
 		return this.retryable;
 	}

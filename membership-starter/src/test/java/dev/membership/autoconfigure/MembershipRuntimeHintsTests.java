@@ -12,7 +12,10 @@ import dev.membership.spi.MembershipStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The hints a native image needs beyond what Spring infers; see {@code MembershipRuntimeHints}. */
+/**
+ * The hints a native image needs beyond what Spring infers; see
+ * {@code MembershipRuntimeHints}.
+ */
 class MembershipRuntimeHintsTests {
 
 	private final RuntimeHints hints = new RuntimeHints();
@@ -23,8 +26,9 @@ class MembershipRuntimeHintsTests {
 		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(MembershipStore.class)).accepts(this.hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(MembershipProperties.class.getMethod("getLeaseDuration"))).accepts(this.hints);
-		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(BroadcastProperties.class.getMethod("getKeys"))).accepts(this.hints);
+		assertThat(
+				RuntimeHintsPredicates.reflection().onMethodInvocation(BroadcastProperties.class.getMethod("getKeys")))
+			.accepts(this.hints);
 	}
 
 	@Test

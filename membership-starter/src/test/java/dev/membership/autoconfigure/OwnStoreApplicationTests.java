@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The starter alone, which depends on no database at all: an application with its own store starts and leads with no
- * MongoDB or JDBC jar on the classpath.
+ * The starter alone, which depends on no database at all: an application with its own
+ * store starts and leads with no MongoDB or JDBC jar on the classpath.
  */
 class OwnStoreApplicationTests {
 

@@ -28,15 +28,16 @@ class BroadcastReceiverTests {
 
 	private BroadcastReceiver receiver(String... keys) {
 		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(keys));
-		return new BroadcastReceiver("receiver", () -> keyring, this.mapper,
-				new BroadcastSettings("/b", Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMinutes(1), 1024,
-						false),
+		return new BroadcastReceiver(
+				"receiver", () -> keyring, this.mapper, new BroadcastSettings("/b", Duration.ofMillis(100),
+						Duration.ofMillis(100), Duration.ofMinutes(1), 1024, false),
 				() -> Optional.of(this.now), this.delivered::add, BroadcastMetrics.none());
 	}
 
 	private byte[] body(UUID id, Instant sentAt) {
 		return ("{\"id\":\"" + id + "\",\"sender\":\"a\",\"topic\":\"cache\",\"sentAt\":" + sentAt.toEpochMilli()
-				+ ",\"payload\":{\"key\":\"k1\"}}").getBytes(StandardCharsets.UTF_8);
+				+ ",\"payload\":{\"key\":\"k1\"}}")
+			.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private BroadcastReceiver.Response send(BroadcastReceiver receiver, String contentType, byte[] body, String keyId,
@@ -53,7 +54,8 @@ class BroadcastReceiverTests {
 	void acceptsASignedFreshMessageOnceAndDropsItsDuplicates() {
 		BroadcastReceiver receiver = receiver(NEW_KEY);
 		byte[] body = body(UUID.randomUUID(), this.now.minusSeconds(5));
-		assertThat(signedWith(receiver, NEW_KEY, body)).isEqualTo(new BroadcastReceiver.Response(200, "{\"status\":\"accepted\"}"));
+		assertThat(signedWith(receiver, NEW_KEY, body))
+			.isEqualTo(new BroadcastReceiver.Response(200, "{\"status\":\"accepted\"}"));
 		assertThat(signedWith(receiver, NEW_KEY, body).body()).contains("duplicate");
 		assertThat(this.delivered).singleElement().satisfies((event) -> {
 			assertThat(event.topic()).isEqualTo("cache");
@@ -84,40 +86,54 @@ class BroadcastReceiverTests {
 		byte[] body = body(UUID.randomUUID(), this.now);
 		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(NEW_KEY));
 		assertThat(send(receiver, "application/json", body, null, null).status()).as("unsigned").isEqualTo(401);
-		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("receiver", "other".getBytes()))
+		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(),
+				keyring.sign("receiver", "other".getBytes()))
 			.status()).as("wrong signature").isEqualTo(401);
-		assertThat(send(receiver, "application/json", body, "0123456789abcdef", keyring.sign("receiver", body)).status())
-			.as("unknown key").isEqualTo(401);
-		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), "%%%").status())
-			.as("not base64").isEqualTo(401);
+		assertThat(
+				send(receiver, "application/json", body, "0123456789abcdef", keyring.sign("receiver", body)).status())
+			.as("unknown key")
+			.isEqualTo(401);
+		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), "%%%").status()).as("not base64")
+			.isEqualTo(401);
 		assertThat(signedWith(receiver, "x".repeat(32), body).status()).as("signed with another key").isEqualTo(401);
 		assertThat(signedWith(receiver, NEW_KEY, body(UUID.randomUUID(), this.now.minusSeconds(31))).status())
-			.as("replayed after the window").isEqualTo(401);
+			.as("replayed after the window")
+			.isEqualTo(401);
 		assertThat(signedWith(receiver, NEW_KEY, body(UUID.randomUUID(), this.now.plusSeconds(31))).status())
-			.as("from the future").isEqualTo(401);
+			.as("from the future")
+			.isEqualTo(401);
 		assertThat(signedWith(receiver, NEW_KEY, "{not json".getBytes()).status()).as("malformed").isEqualTo(400);
 		assertThat(signedWith(receiver, NEW_KEY, "{\"id\":\"x\"}".getBytes()).status()).as("missing fields")
 			.isEqualTo(400);
 		assertThat(signedWith(receiver, NEW_KEY, "[1,2]".getBytes()).status()).as("not an object").isEqualTo(400);
 		assertThat(send(receiver, "text/plain", body, keyring.primaryKeyId(), keyring.sign("receiver", body)).status())
-			.as("wrong content type").isEqualTo(400);
+			.as("wrong content type")
+			.isEqualTo(400);
 		assertThat(send(receiver, null, body, keyring.primaryKeyId(), keyring.sign("receiver", body)).status())
-			.as("no content type").isEqualTo(400);
+			.as("no content type")
+			.isEqualTo(400);
 		byte[] big = new byte[2048];
-		assertThat(send(receiver, "application/json", big, keyring.primaryKeyId(), keyring.sign("receiver", big)).status())
-			.as("oversized").isEqualTo(413);
-		assertThat(receiver.receive("application/json", -1, new ByteArrayInputStream(big), keyring.primaryKeyId(),
-				keyring.sign("receiver", big)).status()).as("oversized, no length given").isEqualTo(413);
+		assertThat(
+				send(receiver, "application/json", big, keyring.primaryKeyId(), keyring.sign("receiver", big)).status())
+			.as("oversized")
+			.isEqualTo(413);
+		assertThat(receiver
+			.receive("application/json", -1, new ByteArrayInputStream(big), keyring.primaryKeyId(),
+					keyring.sign("receiver", big))
+			.status()).as("oversized, no length given").isEqualTo(413);
 		assertThat(this.delivered).isEmpty();
 	}
 
 	@Test
 	void answersNeverEchoThePayloadOrAKey() {
 		BroadcastReceiver receiver = receiver(NEW_KEY);
-		for (BroadcastReceiver.Response response : List.of(signedWith(receiver, NEW_KEY, body(UUID.randomUUID(), this.now)),
+		for (BroadcastReceiver.Response response : List.of(
+				signedWith(receiver, NEW_KEY, body(UUID.randomUUID(), this.now)),
 				signedWith(receiver, "y".repeat(32), body(UUID.randomUUID(), this.now)),
 				signedWith(receiver, NEW_KEY, "{bad k1".getBytes()))) {
-			assertThat(response.body()).doesNotContain("k1").doesNotContain(NEW_KEY).matches("\\{\"status\":\"[a-z ]+\"}");
+			assertThat(response.body()).doesNotContain("k1")
+				.doesNotContain(NEW_KEY)
+				.matches("\\{\"status\":\"[a-z ]+\"}");
 		}
 	}
 
@@ -134,11 +150,11 @@ class BroadcastReceiverTests {
 	@Test
 	void refusesWhileItCannotTellTheTime() {
 		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(NEW_KEY));
-		BroadcastReceiver receiver = new BroadcastReceiver("receiver", () -> keyring, this.mapper, BroadcastSettings.defaults(),
-				Optional::empty, this.delivered::add, BroadcastMetrics.none());
+		BroadcastReceiver receiver = new BroadcastReceiver("receiver", () -> keyring, this.mapper,
+				BroadcastSettings.defaults(), Optional::empty, this.delivered::add, BroadcastMetrics.none());
 		byte[] body = body(UUID.randomUUID(), this.now);
-		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("receiver", body)).status())
-			.isEqualTo(503);
+		assertThat(send(receiver, "application/json", body, keyring.primaryKeyId(), keyring.sign("receiver", body))
+			.status()).isEqualTo(503);
 		assertThat(this.delivered).isEmpty();
 	}
 

@@ -25,10 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Keys a store keeps: read one at a time (the messages that find them stale wait for that read), and rotated in the
- * documented order (accept the new key, then sign with it, then drop the old one, each step once every node has the
- * last) with not one message refused between two nodes whose caches refresh at different moments; the order that
- * signs with a new key at once is refused meanwhile.
+ * Keys a store keeps: read one at a time (the messages that find them stale wait for that
+ * read), and rotated in the documented order (accept the new key, then sign with it, then
+ * drop the old one, each step once every node has the last) with not one message refused
+ * between two nodes whose caches refresh at different moments; the order that signs with
+ * a new key at once is refused meanwhile.
  */
 class CachedBroadcastKeysTests {
 
@@ -36,7 +37,10 @@ class CachedBroadcastKeysTests {
 
 	private static final String NEW = "n".repeat(32);
 
-	/** A short cache life, so that a rotation's step waits little; the nodes' reads half of it apart. */
+	/**
+	 * A short cache life, so that a rotation's step waits little; the nodes' reads half
+	 * of it apart.
+	 */
 	private static final Duration REFRESH = Duration.ofMillis(600);
 
 	private final JsonMapper mapper = new JsonMapper();
@@ -112,7 +116,8 @@ class CachedBroadcastKeysTests {
 		Node b = new Node("b");
 		startStaggered(a, b);
 		Exchange exchange = new Exchange(a, b);
-		this.stored = List.of(OLD, NEW); // 1. every node accepts the new key; none signs with it
+		// 1. every node accepts the new key; none signs with it
+		this.stored = List.of(OLD, NEW);
 		exchange.during(REFRESH.multipliedBy(2));
 		this.stored = List.of(NEW, OLD); // 2. once every node has it: it signs
 		exchange.during(REFRESH.multipliedBy(2));
@@ -131,14 +136,18 @@ class CachedBroadcastKeysTests {
 		Node b = new Node("b");
 		startStaggered(a, b);
 		Exchange exchange = new Exchange(a, b);
-		this.stored = List.of(NEW, OLD); // the new key first at once: a signs with it before b knows it
+		// the new key first at once: a signs with it before b knows it
+		this.stored = List.of(NEW, OLD);
 		exchange.during(REFRESH.multipliedBy(2));
 		System.out.printf("key rotation, new key first at once: %d messages, %d refused%n", exchange.sent,
 				exchange.refused);
 		assertThat(exchange.refused).isPositive();
 	}
 
-	/** a reads the keys first, b half a cache life later: their caches refresh at different moments. */
+	/**
+	 * a reads the keys first, b half a cache life later: their caches refresh at
+	 * different moments.
+	 */
 	private static void startStaggered(Node a, Node b) throws InterruptedException {
 		a.keys.keyring();
 		long readAt = System.nanoTime();
@@ -171,26 +180,34 @@ class CachedBroadcastKeysTests {
 
 		Node(String id) {
 			this.id = id;
-			this.receiver = new BroadcastReceiver(id, this.keys, CachedBroadcastKeysTests.this.mapper,
-					new BroadcastSettings("/b", Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMinutes(1),
-							1024, false),
+			this.receiver = new BroadcastReceiver(
+					id, this.keys, CachedBroadcastKeysTests.this.mapper, new BroadcastSettings("/b",
+							Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMinutes(1), 1024, false),
 					() -> Optional.of(Instant.now()), (event) -> {
 					}, BroadcastMetrics.none());
 		}
 
-		/** Signs a message with this node's keys for {@code to}, as the broadcaster does, and hands it over. */
+		/**
+		 * Signs a message with this node's keys for {@code to}, as the broadcaster does,
+		 * and hands it over.
+		 */
 		int send(Node to) {
 			BroadcastKeyring keyring = this.keys.keyring();
 			byte[] body = ("{\"id\":\"" + UUID.randomUUID() + "\",\"sender\":\"" + this.id + "\",\"topic\":\"t\","
 					+ "\"sentAt\":" + Instant.now().toEpochMilli() + ",\"payload\":{}}")
 				.getBytes(StandardCharsets.UTF_8);
-			return to.receiver.receive("application/json", body.length, new ByteArrayInputStream(body),
-					keyring.primaryKeyId(), keyring.sign(to.id, body)).status();
+			return to.receiver
+				.receive("application/json", body.length, new ByteArrayInputStream(body), keyring.primaryKeyId(),
+						keyring.sign(to.id, body))
+				.status();
 		}
 
 	}
 
-	/** Both nodes send to each other, a message each every millisecond or so, counting what was refused. */
+	/**
+	 * Both nodes send to each other, a message each every millisecond or so, counting
+	 * what was refused.
+	 */
 	private static final class Exchange {
 
 		private final Node a;

@@ -23,8 +23,8 @@ import dev.membership.liveness.Member;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The hand-over notice goes to the successor alone; the others get their own notice (which names no successor) only
- * when the successor could not be told.
+ * The hand-over notice goes to the successor alone; the others get their own notice
+ * (which names no successor) only when the successor could not be told.
  */
 class NoticeSenderTests {
 
@@ -64,8 +64,7 @@ class NoticeSenderTests {
 					throw new AssertionError("the others' notice is not even built when the successor was told");
 				});
 		assertThat(deliveries).extracting(BroadcastResult.Delivery::nodeId, BroadcastResult.Delivery::outcome)
-			.containsExactlyInAnyOrder(Tuple.tuple("a", Outcome.SKIPPED),
-					Tuple.tuple("b", Outcome.DELIVERED),
+			.containsExactlyInAnyOrder(Tuple.tuple("a", Outcome.SKIPPED), Tuple.tuple("b", Outcome.DELIVERED),
 					Tuple.tuple("c", Outcome.SKIPPED));
 		assertThat(this.posts).hasValue(1);
 		assertThat(this.received).containsEntry("to=b", "named");
@@ -75,12 +74,12 @@ class NoticeSenderTests {
 	void aSuccessorThatCannotBeReachedLeavesTheOthersToBeToldWithoutItsName() throws IOException {
 		NoticeSender.Signed named = signed("named");
 		NoticeSender.Signed unnamed = signed("unnamed");
-		Member gone = new Member("b", "1", "127.0.0.1:" + closedPort() + "/notice?to=b", Instant.now(), Instant.now(), List.of(), true);
+		Member gone = new Member("b", "1", "127.0.0.1:" + closedPort() + "/notice?to=b", Instant.now(), Instant.now(),
+				List.of(), true);
 		List<BroadcastResult.Delivery> deliveries = this.sender.tell(List.of(member("a"), gone, member("c")), "b",
 				named, () -> unnamed);
 		assertThat(deliveries).extracting(BroadcastResult.Delivery::nodeId, BroadcastResult.Delivery::outcome)
-			.containsExactlyInAnyOrder(Tuple.tuple("a", Outcome.DELIVERED),
-					Tuple.tuple("b", Outcome.FAILED),
+			.containsExactlyInAnyOrder(Tuple.tuple("a", Outcome.DELIVERED), Tuple.tuple("b", Outcome.FAILED),
 					Tuple.tuple("c", Outcome.DELIVERED));
 		assertThat(this.received).containsEntry("to=a", "unnamed").containsEntry("to=c", "unnamed");
 	}

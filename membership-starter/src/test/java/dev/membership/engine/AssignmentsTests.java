@@ -44,14 +44,16 @@ class AssignmentsTests {
 		List<Member> live = List.of(member("a"), member("b"), member("c"));
 		Assignments b = placed("b", "a", "c");
 		Assignments c = placed("c", "a", "c");
-		// a released p0: b owns nothing, so the policy gives p0 to b, not to c (which has p1)
+		// a released p0: b owns nothing, so the policy gives p0 to b, not to c (which has
+		// p1)
 		assertThat(b.mayCompete(P0, true, "a", null, live)).isTrue();
 		assertThat(c.mayCompete(P0, true, "a", null, live)).isFalse();
 	}
 
 	@Test
 	void aReleaseByAnotherNodeThanThePlacedOneIsAMoveThatOnlyThePlacedOneTakes() {
-		// the coordinator moved p0 from a to c; a released it: only c tries, b stays out (no double move)
+		// the coordinator moved p0 from a to c; a released it: only c tries, b stays out
+		// (no double move)
 		List<Member> live = List.of(member("a"), member("b"), member("c"));
 		assertThat(placed("b", "c", "a").mayCompete(P0, true, "a", null, live)).isFalse();
 		assertThat(placed("c", "c", "a").mayCompete(P0, true, "a", null, live)).isTrue();

@@ -12,9 +12,10 @@ import dev.membership.engine.ServerClock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When a node may judge another node's lease expired, at fixed instants: not for a lease after its first sample, after
- * a gap of more than a lease without samples, or after a jump of the database's clock beyond what the safety margin
- * absorbs (defaults: lease 15 s, margin 1.5 s, so jumps adding up to 750 ms within a lease are absorbed).
+ * When a node may judge another node's lease expired, at fixed instants: not for a lease
+ * after its first sample, after a gap of more than a lease without samples, or after a
+ * jump of the database's clock beyond what the safety margin absorbs (defaults: lease 15
+ * s, margin 1.5 s, so jumps adding up to 750 ms within a lease are absorbed).
  */
 @org.junit.jupiter.api.extension.ExtendWith(org.springframework.boot.test.system.OutputCaptureExtension.class)
 class ClockSamplesTests {
@@ -37,12 +38,14 @@ class ClockSamplesTests {
 				}
 			});
 
-	/** A call sent at {@code at} (seconds from the start), answered 2 ms later, stamped {@code offset} off true time. */
+	/**
+	 * A call sent at {@code at} (seconds from the start), answered 2 ms later, stamped
+	 * {@code offset} off true time.
+	 */
 	private boolean sample(double at, long offsetMillis) {
 		long sent = 1_000 * S + (long) (at * S);
 		this.mono.set(sent + 2 * MS);
-		return this.samples.take(sent, sent + 2 * MS,
-				SERVER.plusNanos((long) (at * S) + MS).plusMillis(offsetMillis));
+		return this.samples.take(sent, sent + 2 * MS, SERVER.plusNanos((long) (at * S) + MS).plusMillis(offsetMillis));
 	}
 
 	/** Samples every 5 s from 0 to {@code until} seconds, on the same clock. */
@@ -72,7 +75,8 @@ class ClockSamplesTests {
 		assertThat(trustsAt(20)).isTrue();
 		assertThat(sample(29, 0)).isTrue(); // 14 s since the last: nothing missed
 		assertThat(trustsAt(29)).isTrue();
-		assertThat(sample(44.5, 0)).isTrue(); // 15.5 s since the last: a whole primary's time may have passed
+		// 15.5 s since the last: a whole primary's time may have passed
+		assertThat(sample(44.5, 0)).isTrue();
 		assertThat(trustsAt(45)).isFalse();
 		assertThat(trustsAt(59.6)).isTrue();
 	}
@@ -83,7 +87,8 @@ class ClockSamplesTests {
 		assertThat(sample(17, 400)).isTrue(); // followed: 400 ms of the 750
 		assertThat(trustsAt(17.1)).isTrue();
 		assertThat(sample(18, 700)).isTrue(); // 300 more: 700 in all
-		assertThat(sample(19, 800)).isFalse(); // 100 more: 800 within a lease, beyond half the margin
+		// 100 more: 800 within a lease, beyond half the margin
+		assertThat(sample(19, 800)).isFalse();
 		assertThat(trustsAt(19.1)).isFalse();
 		assertThat(trustsAt(34.1)).isTrue();
 	}
@@ -111,12 +116,13 @@ class ClockSamplesTests {
 	@Test
 	void stampsFromTwoClocksAreToldAsSuchAndEveryJumpIsCounted(CapturedOutput output) {
 		steadyUntil(20);
-		// a sharded collection: writes stamped by two shards' primaries, 2 s apart, in turn
+		// a sharded collection: writes stamped by two shards' primaries, 2 s apart, in
+		// turn
 		for (int i = 0; i < 4; i++) {
 			sample(25 + 5 * i, (i % 2 == 0) ? 2_000 : 0);
 		}
-		assertThat(this.jumps).hasSize(4).allSatisfy((jump) -> assertThat(jump.abs()).isGreaterThan(
-				java.time.Duration.ofMillis(1_500)));
+		assertThat(this.jumps).hasSize(4)
+			.allSatisfy((jump) -> assertThat(jump.abs()).isGreaterThan(java.time.Duration.ofMillis(1_500)));
 		assertThat(output.getOut()).containsOnlyOnce("its stamps come from more than one clock")
 			.contains("Are the membership collections sharded?");
 	}

@@ -4,7 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What the run history keeps of an error: the class, and a message without credentials, at most 300 characters. */
+/**
+ * What the run history keeps of an error: the class, and a message without credentials,
+ * at most 300 characters.
+ */
 class ErrorTextTests {
 
 	private final ErrorText messages = new ErrorText(true);

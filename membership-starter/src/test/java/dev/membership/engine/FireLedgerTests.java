@@ -10,9 +10,9 @@ import dev.membership.spi.FireMark;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A group's ledger of fires as a term begins: the lease's marks, unless this node knows a later fire of a job (one of
- * its own earlier terms began or ended it, and that record never reached the lease), which it keeps and writes with
- * its first renewal.
+ * A group's ledger of fires as a term begins: the lease's marks, unless this node knows a
+ * later fire of a job (one of its own earlier terms began or ended it, and that record
+ * never reached the lease), which it keeps and writes with its first renewal.
  */
 class FireLedgerTests {
 
@@ -32,7 +32,8 @@ class FireLedgerTests {
 		ledger.inherit(1, List.of(new FireMark("a#job", T, true)));
 		ledger.began(new FireMark("a#job", T.plusSeconds(60), false));
 		ledger.ended(new FireMark("a#job", T.plusSeconds(60), true));
-		// the term ended before a renewal wrote that; this node leads again, on the lease's older mark
+		// the term ended before a renewal wrote that; this node leads again, on the
+		// lease's older mark
 		ledger.inherit(2, List.of(new FireMark("a#job", T, true), new FireMark("b#job", T, true)));
 		assertThat(ledger.mark("a#job")).isEqualTo(new FireMark("a#job", T.plusSeconds(60), true));
 		assertThat(ledger.mark("b#job")).isEqualTo(new FireMark("b#job", T, true));
@@ -54,7 +55,8 @@ class FireLedgerTests {
 	void aLaterFireOfAnotherNodeInTheLeaseWins() {
 		FireLedger ledger = new FireLedger();
 		ledger.inherit(1, List.of());
-		ledger.began(new FireMark("a#job", T, false)); // this node's term ended in the run
+		// this node's term ended in the run
+		ledger.began(new FireMark("a#job", T, false));
 		ledger.inherit(2, List.of(new FireMark("a#job", T.plusSeconds(120), true)));
 		assertThat(ledger.mark("a#job")).isEqualTo(new FireMark("a#job", T.plusSeconds(120), true));
 		assertThat(ledger.changed(2)).isNull();
@@ -65,7 +67,8 @@ class FireLedgerTests {
 		FireLedger ledger = new FireLedger();
 		ledger.inherit(3, List.of(new FireMark("a#job", T, true)));
 		ledger.began(new FireMark("a#job", T.plusSeconds(60), false));
-		// a lease this node took under the database's previous clock and released without leading under it
+		// a lease this node took under the database's previous clock and released without
+		// leading under it
 		assertThat(ledger.forRelease(4)).isNull();
 		assertThat(ledger.changed(4)).isNull();
 		assertThat(ledger.forRelease(3)).containsExactly(new FireMark("a#job", T.plusSeconds(60), false));

@@ -16,7 +16,10 @@ import dev.membership.spi.FireSchedule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a new term does about a job's fires: catch up within the window, record the rest, never run one twice. */
+/**
+ * What a new term does about a job's fires: catch up within the window, record the rest,
+ * never run one twice.
+ */
 class FirePlanTests {
 
 	private static final Instant T = Instant.parse("2026-11-26T02:00:00Z");
@@ -39,7 +42,8 @@ class FirePlanTests {
 
 	@Test
 	void aFireThatPassedInAFailoverRunsOnceWithinItsPeriod() {
-		// the 02:00:00 fire ended; the leader died before 02:00:10, and the next leads at 02:00:11.5
+		// the 02:00:00 fire ended; the leader died before 02:00:10, and the next leads at
+		// 02:00:11.5
 		CatchUp plan = FirePlan.onTerm(new FireMark("j", T, true), EVERY_10_S, FirePolicy.DEFAULTS,
 				T.plusMillis(11_500));
 		assertThat(plan.run()).containsExactly(T.plusSeconds(10));
@@ -58,7 +62,8 @@ class FirePlanTests {
 	void aFireWhoseEndWasNotRecordedRunsAgainByDefaultAndIsRecordedMissedWithStrict() {
 		FireMark crashed = new FireMark("j", T, false);
 		assertThat(FirePlan.onTerm(crashed, EVERY_10_S, FirePolicy.DEFAULTS, T.plusSeconds(6)).run())
-			.as("at least once").containsExactly(T);
+			.as("at least once")
+			.containsExactly(T);
 		CatchUp strict = FirePlan.onTerm(crashed, EVERY_10_S, policy(null, MissedFires.COALESCE, FireMode.STRICT),
 				T.plusSeconds(6));
 		assertThat(strict.run()).as("at most once").isEmpty();
@@ -71,9 +76,9 @@ class FirePlanTests {
 
 	@Test
 	void missedFiresBeyondTheWindowAreRecordedAndTheLatestWithinRuns() {
-		// the whole cluster was down from 02:00:05 to 02:00:47: 02:00:10 to 02:00:40 passed
-		CatchUp plan = FirePlan.onTerm(new FireMark("j", T, true), EVERY_10_S, FirePolicy.DEFAULTS,
-				T.plusSeconds(47));
+		// the whole cluster was down from 02:00:05 to 02:00:47: 02:00:10 to 02:00:40
+		// passed
+		CatchUp plan = FirePlan.onTerm(new FireMark("j", T, true), EVERY_10_S, FirePolicy.DEFAULTS, T.plusSeconds(47));
 		assertThat(plan.run()).containsExactly(T.plusSeconds(40));
 		assertThat(plan.notes()).singleElement().satisfies((note) -> {
 			assertThat(note.outcome()).isEqualTo(Outcome.MISSED);
@@ -97,10 +102,11 @@ class FirePlanTests {
 			assertThat(note.count()).isEqualTo(2);
 			assertThat(note.reason()).contains("coalesced into the run of the fire of " + T.plusSeconds(30));
 		});
-		assertThat(FirePlan.onTerm(mark, EVERY_10_S, policy(Duration.ofMinutes(1), MissedFires.RUN_ALL,
-				FireMode.RECORDED), now).run()).containsExactly(T.plusSeconds(10), T.plusSeconds(20), T.plusSeconds(30));
-		CatchUp skipped = FirePlan.onTerm(mark, EVERY_10_S, policy(Duration.ofMinutes(1), MissedFires.SKIP,
-				FireMode.RECORDED), now);
+		assertThat(FirePlan
+			.onTerm(mark, EVERY_10_S, policy(Duration.ofMinutes(1), MissedFires.RUN_ALL, FireMode.RECORDED), now)
+			.run()).containsExactly(T.plusSeconds(10), T.plusSeconds(20), T.plusSeconds(30));
+		CatchUp skipped = FirePlan.onTerm(mark, EVERY_10_S,
+				policy(Duration.ofMinutes(1), MissedFires.SKIP, FireMode.RECORDED), now);
 		assertThat(skipped.run()).isEmpty();
 		assertThat(skipped.notes()).singleElement().satisfies((note) -> assertThat(note.count()).isEqualTo(3));
 	}
@@ -113,7 +119,8 @@ class FirePlanTests {
 			.plus(Duration.ofDays(1).plusHours(2));
 		FireMark mark = new FireMark("j", T.minus(Duration.ofDays(1)), true);
 		assertThat(FirePlan.onTerm(mark, nightly, FirePolicy.DEFAULTS, T.plus(Duration.ofMinutes(59))).run())
-			.as("59 minutes late").hasSize(1);
+			.as("59 minutes late")
+			.hasSize(1);
 		CatchUp late = FirePlan.onTerm(mark, nightly, FirePolicy.DEFAULTS, T.plus(Duration.ofMinutes(61)));
 		assertThat(late.run()).as("61 minutes late").isEmpty();
 		assertThat(late.notes()).singleElement().satisfies((n) -> assertThat(n.outcome()).isEqualTo(Outcome.MISSED));

@@ -23,7 +23,10 @@ import dev.membership.spi.NodeRuntime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-/** One group's election state machine, driven by hand: its transitions, and that only the loop moves it. */
+/**
+ * One group's election state machine, driven by hand: its transitions, and that only the
+ * loop moves it.
+ */
 class GroupElectionTests {
 
 	private static final long SECOND = Duration.ofSeconds(1).toNanos();
@@ -88,9 +91,11 @@ class GroupElectionTests {
 		this.now.addAndGet(10 * SECOND);
 		assertThat(term.isValid()).isFalse();
 		this.onLoop.set(false);
-		new ArrayList<>(this.watchdogTimers).forEach(Runnable::run); // the watchdog, off the loop
+		// the watchdog, off the loop
+		new ArrayList<>(this.watchdogTimers).forEach(Runnable::run);
 		this.onLoop.set(true);
-		assertThat(this.election.state()).isEqualTo(State.FOLLOWING); // the loop settles what the watchdog ended
+		// the loop settles what the watchdog ended
+		assertThat(this.election.state()).isEqualTo(State.FOLLOWING);
 		assertThat(revocations()).containsExactly(RevocationReason.RENEWAL_DEADLINE_PASSED);
 	}
 
@@ -132,7 +137,8 @@ class GroupElectionTests {
 	@Test
 	void aHandOverAskedForATermThatEndedLeavesTheNextTermAlone() {
 		Term old = lead(7);
-		old.handOver(); // asked off the loop; the term's deadline passes before the loop gets to it
+		// asked off the loop; the term's deadline passes before the loop gets to it
+		old.handOver();
 		this.election.lost(old);
 		Term next = lead(8);
 		assertThat(this.election.resigned(old, RevocationReason.DRAINED, 10 * SECOND)).isFalse();
@@ -175,7 +181,9 @@ class GroupElectionTests {
 		assertThatIllegalStateException().isThrownBy(this.election::state).withMessageContaining("off the loop");
 	}
 
-	/** Runs what it is given at once; keeps the watchdog's timers for the test to fire. */
+	/**
+	 * Runs what it is given at once; keeps the watchdog's timers for the test to fire.
+	 */
 	private final class Runtime implements NodeRuntime {
 
 		@Override
@@ -236,4 +244,3 @@ class GroupElectionTests {
 	}
 
 }
- 

@@ -36,8 +36,8 @@ class HeartbeatsTests {
 	@Test
 	void aChangedDocumentIsDueAtOnce() {
 		assertThat(Heartbeats.documentDue(document(List.of("default")), document(List.of("default", "reports")), 0,
-				MINUTE, RETENTION)).isTrue();
+				MINUTE, RETENTION))
+			.isTrue();
 	}
 
 }
- 

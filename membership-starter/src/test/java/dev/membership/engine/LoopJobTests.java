@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A loop job runs its steps in order, ends exactly once on every path, and never grows the stack. */
+/**
+ * A loop job runs its steps in order, ends exactly once on every path, and never grows
+ * the stack.
+ */
 class LoopJobTests {
 
 	private final List<String> seen = new ArrayList<>();

@@ -14,8 +14,9 @@ import dev.membership.spi.RunRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The run history's buffer: the newest runs kept past its capacity, each run dropped counted once, and a batch whose
- * write failed put back ahead of the runs that arrived while it was written.
+ * The run history's buffer: the newest runs kept past its capacity, each run dropped
+ * counted once, and a batch whose write failed put back ahead of the runs that arrived
+ * while it was written.
  */
 class PendingRunsTests {
 
@@ -42,7 +43,8 @@ class PendingRunsTests {
 			this.buffer.offer(run(i));
 		}
 		PendingRuns.Batch batch = this.buffer.take("p");
-		this.buffer.end(this.runs.get(2), T0.plusSeconds(1), RunOutcome.SUCCESS, null); // r3 ends during the write
+		// r3 ends during the write
+		this.buffer.end(this.runs.get(2), T0.plusSeconds(1), RunOutcome.SUCCESS, null);
 		for (int i = 4; i <= 7; i++) {
 			this.buffer.offer(run(i));
 		}
@@ -62,7 +64,8 @@ class PendingRunsTests {
 			this.buffer.offer(run(i)); // the long run's start dropped
 		}
 		assertThat(this.dropped).hasValue(1);
-		this.buffer.end(longRun, T0.plusSeconds(9), RunOutcome.SUCCESS, null); // its end waits, as the newest; r2 goes
+		// its end waits, as the newest; r2 goes
+		this.buffer.end(longRun, T0.plusSeconds(9), RunOutcome.SUCCESS, null);
 		assertThat(this.dropped).hasValue(2);
 		for (int i = 7; i <= 11; i++) {
 			this.buffer.offer(run(i)); // r3 to r6 go, then the long run's end

@@ -18,7 +18,10 @@ import dev.membership.spi.RosterChange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A member's catch-up on the placements by the roster's changes: decisions only, no store. */
+/**
+ * A member's catch-up on the placements by the roster's changes: decisions only, no
+ * store.
+ */
 class PlacementChangesTests {
 
 	private static final Instant NOW = Instant.parse("2026-11-26T00:00:00Z");
@@ -55,8 +58,8 @@ class PlacementChangesTests {
 		assertThat(changes.get(0).moved()).containsExactly(1);
 		assertThat(PlacementChanges.catchUp(before, 1, roster(2, change(1, changes)))).isEqualTo(after);
 		// and off again
-		assertThat(PlacementChanges.catchUp(after, 2,
-				roster(3, change(2, PlacementChanges.between(after, before))))).isEqualTo(before);
+		assertThat(PlacementChanges.catchUp(after, 2, roster(3, change(2, PlacementChanges.between(after, before)))))
+			.isEqualTo(before);
 	}
 
 	@Test
@@ -64,11 +67,13 @@ class PlacementChangesTests {
 		Map<String, GroupAssignment> before = Map.of("tenants", placed("a", "b"));
 		Map<String, GroupAssignment> after = Map.of("tenants", placed("b", "b"));
 		RosterChange recorded = change(2, PlacementChanges.between(before, after));
-		assertThat(PlacementChanges.catchUp(before, 1, roster(3, recorded))).isNull(); // too far behind
+		// too far behind
+		assertThat(PlacementChanges.catchUp(before, 1, roster(3, recorded))).isNull();
 		assertThat(PlacementChanges.catchUp(before, 2, roster(3, new RosterChange(2, List.of(), List.of())))).isNull();
-		// a change that does not fit what it applies to: a partition out of range, a new group not listed whole
-		RosterChange outOfRange = change(2,
-				List.of(new PlacementChange("tenants", 2, List.of(2), List.of("a"), Arrays.asList((String) null), null)));
+		// a change that does not fit what it applies to: a partition out of range, a new
+		// group not listed whole
+		RosterChange outOfRange = change(2, List
+			.of(new PlacementChange("tenants", 2, List.of(2), List.of("a"), Arrays.asList((String) null), null)));
 		assertThat(PlacementChanges.catchUp(before, 2, roster(3, outOfRange))).isNull();
 		RosterChange partOfANewGroup = change(2,
 				List.of(new PlacementChange("jobs", 2, List.of(0), List.of("a"), Arrays.asList((String) null), null)));

@@ -16,9 +16,10 @@ import dev.membership.spi.GroupAssignment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The coordinator's rebalance, interval by interval, with {@code maxMovesPercent}: a scale-out from 4 to 8 nodes at
- * P = 256 moves at most 26 partitions per interval and is balanced within 5 intervals; a departure moves everything
- * of the departed at once. Pure functions: placement, then steering, as the keeper runs them each interval.
+ * The coordinator's rebalance, interval by interval, with {@code maxMovesPercent}: a
+ * scale-out from 4 to 8 nodes at P = 256 moves at most 26 partitions per interval and is
+ * balanced within 5 intervals; a departure moves everything of the departed at once. Pure
+ * functions: placement, then steering, as the keeper runs them each interval.
  */
 class RebalanceLimitTests {
 
@@ -35,7 +36,10 @@ class RebalanceLimitTests {
 		return members;
 	}
 
-	/** One interval of the keeper: the policy's placement from the last one, steered with the limit. */
+	/**
+	 * One interval of the keeper: the policy's placement from the last one, steered with
+	 * the limit.
+	 */
 	private static Map<String, GroupAssignment> interval(List<Member> members, Map<String, GroupAssignment> previous,
 			int percent) {
 		Map<String, GroupAssignment> placed = Coordination.place(new BalancedPlacement(), members, previous, Map.of(),
@@ -101,8 +105,8 @@ class RebalanceLimitTests {
 		Map<String, GroupAssignment> placement = balancedOver(8, 8);
 		Map<String, GroupAssignment> next = interval(members(4, 8), placement, 10);
 		assertThat(moves(placement, next)).as("every partition of the four departed nodes, at once").isEqualTo(128);
-		assertThat(next.get("t").owners()).allSatisfy((owner) -> assertThat(Integer.parseInt(owner.substring(1)))
-			.isLessThan(4));
+		assertThat(next.get("t").owners())
+			.allSatisfy((owner) -> assertThat(Integer.parseInt(owner.substring(1))).isLessThan(4));
 	}
 
 }

@@ -14,7 +14,10 @@ import dev.membership.spi.GroupAssignment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The restart grace's decisions: who is away, and what an away member keeps (its own partitions, nothing more). */
+/**
+ * The restart grace's decisions: who is away, and what an away member keeps (its own
+ * partitions, nothing more).
+ */
 class RestartGracePlacementTests {
 
 	private static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
@@ -51,7 +54,8 @@ class RestartGracePlacementTests {
 	void anAwayMemberGetsBackThePartitionsItHadAndNoOthers() {
 		Map<String, GroupAssignment> previous = Map.of("t", assignment("a", "a", "b", "b", "c", "c"), "plain",
 				assignment("a"));
-		// placed over the live members: a's partitions spread over b and c, the plain group moved to b
+		// placed over the live members: a's partitions spread over b and c, the plain
+		// group moved to b
 		Map<String, GroupAssignment> placed = Map.of("t", assignment("b", "c", "b", "b", "c", "c"), "plain",
 				assignment("b"));
 		Map<String, GroupAssignment> kept = RestartGrace.keepForAway(placed, previous, Set.of("a"));

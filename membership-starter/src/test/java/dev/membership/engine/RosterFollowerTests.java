@@ -36,10 +36,9 @@ class RosterFollowerTests {
 	@Test
 	void aRunningNodeListsItselfLiveInPlaceOfAnyOtherEntryOfItsId() {
 		Member self = member("a", WRITTEN, true);
-		List<Member> with = RosterFollower.withSelf(List.of(member("a", WRITTEN.minusSeconds(60), false),
-				member("b", WRITTEN, true)), self);
+		List<Member> with = RosterFollower
+			.withSelf(List.of(member("a", WRITTEN.minusSeconds(60), false), member("b", WRITTEN, true)), self);
 		assertThat(with).containsExactlyInAnyOrder(self, member("b", WRITTEN, true));
 	}
 
 }
- 

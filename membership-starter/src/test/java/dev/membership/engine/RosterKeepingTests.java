@@ -23,8 +23,8 @@ class RosterKeepingTests {
 
 	private final RosterKeeping keeping = new RosterKeeping(Duration.ofSeconds(10));
 
-	private final Member keeper = new Member("k", "k-1", "10.0.0.1:8080", NOW.minusSeconds(600), NOW, List.of("default"),
-			true);
+	private final Member keeper = new Member("k", "k-1", "10.0.0.1:8080", NOW.minusSeconds(600), NOW,
+			List.of("default"), true);
 
 	@Test
 	void aNodeIsLiveWhileItsLastHeartbeatIsWithinTheWindowOfDatabaseTime() {
@@ -69,15 +69,16 @@ class RosterKeepingTests {
 	void theKeeperListsItselfAndNotAnOlderIncarnationOfItsId() {
 		NodeRecord older = new NodeRecord("k", "k-0", "10.0.0.1:8080", NOW.minusSeconds(900), NOW.minusSeconds(5),
 				List.of("default"));
-		assertThat(this.keeping.build(this.keeper, List.of(older), Map.of(), List.of(), NOW)).containsExactly(this.keeper);
+		assertThat(this.keeping.build(this.keeper, List.of(older), Map.of(), List.of(), NOW))
+			.containsExactly(this.keeper);
 	}
 
 	@Test
 	void aLiveMembersNewerHeartbeatAloneIsNoChangeButLeavingAndJoiningAre() {
 		List<Member> before = this.keeping.build(this.keeper, List.of(node("a", NOW.minusSeconds(4))), Map.of(),
 				List.of(), NOW);
-		List<Member> later = this.keeping.build(this.keeper, List.of(node("a", NOW.plusSeconds(1))), Map.of(),
-				before, NOW.plusSeconds(5));
+		List<Member> later = this.keeping.build(this.keeper, List.of(node("a", NOW.plusSeconds(1))), Map.of(), before,
+				NOW.plusSeconds(5));
 		assertThat(RosterKeeping.differs(before, later)).isFalse();
 		List<Member> joined = this.keeping.build(this.keeper,
 				List.of(node("a", NOW.plusSeconds(1)), node("b", NOW.plusSeconds(2))), Map.of(), before,
@@ -105,7 +106,8 @@ class RosterKeepingTests {
 		Roster roster = new Roster(3, "k", 1, NOW, List.of(), RosterKeeping.recent(List.of(first), second));
 		assertThat(RosterKeeping.catchUp(v1, 1, roster)).containsExactlyInAnyOrderElementsOf(v3);
 		assertThat(RosterKeeping.catchUp(v2, 2, roster)).containsExactlyInAnyOrderElementsOf(v3);
-		assertThat(RosterKeeping.catchUp(v1, 0, roster)).isNull(); // never read one: reads the whole roster
+		// never read one: reads the whole roster
+		assertThat(RosterKeeping.catchUp(v1, 0, roster)).isNull();
 		Roster afterAGap = new Roster(3, "k", 1, NOW, List.of(), List.of(second));
 		assertThat(RosterKeeping.catchUp(v1, 1, afterAGap)).isNull();
 	}
@@ -123,13 +125,14 @@ class RosterKeepingTests {
 			many.add(member("n" + i, true));
 		}
 		assertThat(RosterKeeping.change(7, List.of(), many, List.of(), 0)).isNull();
-		// the partitions a change moved count with its members: a first placement is not kept, a join's moves are
+		// the partitions a change moved count with its members: a first placement is not
+		// kept, a join's moves are
 		List<Member> three = List.of(member("a", true), member("b", true), member("c", true));
-		List<PlacementChange> all = List.of(new PlacementChange("t", 1024, range(1024), owners(1024, "a"),
-				owners(1024, null), null));
+		List<PlacementChange> all = List
+			.of(new PlacementChange("t", 1024, range(1024), owners(1024, "a"), owners(1024, null), null));
 		assertThat(RosterKeeping.change(7, List.of(), three, all, 1024)).isNull();
-		List<PlacementChange> some = List.of(new PlacementChange("t", 1024, range(300), owners(300, "c"),
-				owners(300, null), null));
+		List<PlacementChange> some = List
+			.of(new PlacementChange("t", 1024, range(300), owners(300, "c"), owners(300, null), null));
 		assertThat(RosterKeeping.change(7, three.subList(0, 2), three, some, 1024).placed()).isEqualTo(some);
 		assertThat(RosterKeeping.recent(kept, null)).isEmpty();
 	}

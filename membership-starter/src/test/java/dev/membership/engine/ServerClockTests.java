@@ -29,7 +29,8 @@ class ServerClockTests {
 		long received = sent + Duration.ofMillis(10).toNanos();
 		this.clock.offer(sent, received, SERVER);
 		this.mono.set(received);
-		// the server read its clock somewhere in [sent, received]: SERVER is within the bounds at any such moment
+		// the server read its clock somewhere in [sent, received]: SERVER is within the
+		// bounds at any such moment
 		assertThat(this.clock.lowerBoundAt(sent)).isBeforeOrEqualTo(SERVER);
 		assertThat(this.clock.upperBoundAt(received)).isAfterOrEqualTo(SERVER.plusMillis(1));
 		assertThat(this.clock.uncertainty()).isBetween(Duration.ofMillis(5), Duration.ofMillis(6));
@@ -49,7 +50,8 @@ class ServerClockTests {
 		long sent = this.mono.get();
 		assertThat(this.clock.offer(sent, sent + 2_000_000, SERVER)).isZero();
 		Instant before = this.clock.estimateAt(sent);
-		// sent 3 ms later, received 500 ms later: the server's 3 ms later lies in its interval
+		// sent 3 ms later, received 500 ms later: the server's 3 ms later lies in its
+		// interval
 		assertThat(this.clock.offer(sent + 3_000_000, sent + 503_000_000, SERVER.plusMillis(3))).isZero();
 		assertThat(this.clock.estimateAt(sent)).isEqualTo(before);
 		assertThat(this.clock.offer(sent + 10_000_000, sent + 11_000_000, SERVER.plusMillis(10))).isZero();
@@ -60,7 +62,8 @@ class ServerClockTests {
 	void aSampleThatContradictsTheEstimateIsAJumpAndTheEstimateFollowsIt() {
 		long sent = this.mono.get();
 		this.clock.offer(sent, sent + 2_000_000, SERVER);
-		// a failover to a primary whose clock is 12 s ahead: reported, and taken however loose it is
+		// a failover to a primary whose clock is 12 s ahead: reported, and taken however
+		// loose it is
 		long jump = this.clock.offer(sent + 3_000_000, sent + 503_000_000, SERVER.plusSeconds(12));
 		assertThat(Duration.ofNanos(jump)).isBetween(Duration.ofMillis(11_740), Duration.ofMillis(11_760));
 		assertThat(this.clock.estimateAt(sent + 253_000_000)).isBetween(SERVER.plusSeconds(12),
@@ -76,7 +79,8 @@ class ServerClockTests {
 		long sent = this.mono.get();
 		this.clock.offer(sent, sent + 2_000_000, SERVER); // +-1.5 ms
 		long later = sent + Duration.ofSeconds(1).toNanos();
-		// the next sample, +-1.5 ms as well: the estimate's bound at that time is 1.5 ms + 0.2 ms of drift
+		// the next sample, +-1.5 ms as well: the estimate's bound at that time is 1.5 ms
+		// + 0.2 ms of drift
 		assertThat(this.clock.offer(later, later + 2_000_000, SERVER.plusMillis(1_003))).isZero();
 		assertThat(this.clock.offer(later + 10_000_000, later + 12_000_000, SERVER.plusMillis(1_017))).isNotZero();
 	}

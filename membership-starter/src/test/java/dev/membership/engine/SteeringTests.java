@@ -12,7 +12,10 @@ import dev.membership.spi.GroupAssignment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The coordinator's placement as pins, pauses and moves steer it: a pure function of its inputs. */
+/**
+ * The coordinator's placement as pins, pauses and moves steer it: a pure function of its
+ * inputs.
+ */
 class SteeringTests {
 
 	private static final Instant NOW = Instant.parse("2026-11-25T12:00:00Z");
@@ -70,8 +73,7 @@ class SteeringTests {
 		Map<String, GroupAssignment> stillPaused = Steering.steer(placed("d", "d", "d", "a"), paused, List.of(), withD,
 				NOW.plusSeconds(599));
 		assertThat(stillPaused.get("t").owners()).containsExactly("a", "b", "d", "a");
-		Map<String, GroupAssignment> over = Steering.steer(placed("d", "b", "d", "a"), paused, List.of(), withD,
-				until);
+		Map<String, GroupAssignment> over = Steering.steer(placed("d", "b", "d", "a"), paused, List.of(), withD, until);
 		assertThat(over.get("t").owners()).containsExactly("d", "b", "d", "a");
 		assertThat(over.get("t").pausedUntil()).isNull();
 		Map<String, GroupAssignment> resumed = Steering.steer(placed("d", "b", "d", "a"), paused,

@@ -15,7 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-/** A term as leader code sees it and as the engine holds it: validity, work, the drain and the end. */
+/**
+ * A term as leader code sees it and as the engine holds it: validity, work, the drain and
+ * the end.
+ */
 class TermTests {
 
 	private final AtomicLong now = new AtomicLong();
@@ -28,7 +31,8 @@ class TermTests {
 		assertThat(this.term.remaining()).isEqualTo(Duration.ofSeconds(10));
 		this.now.set(Duration.ofSeconds(10).toNanos());
 		assertThat(this.term.isValid()).isFalse();
-		assertThat(this.term.extend(Duration.ofSeconds(20).toNanos())).isFalse(); // a renewal that lands too late
+		// a renewal that lands too late
+		assertThat(this.term.extend(Duration.ofSeconds(20).toNanos())).isFalse();
 		this.now.set(Duration.ofSeconds(5).toNanos());
 		assertThat(this.term.isValid()).isFalse();
 		assertThat(this.term.remaining()).isZero();
@@ -122,7 +126,10 @@ class TermTests {
 			.withMessageContaining("Only membership-starter makes leadership terms");
 	}
 
-	/** A term made up outside the starter (here: in its tests, another classes folder), as a user might try. */
+	/**
+	 * A term made up outside the starter (here: in its tests, another classes folder), as
+	 * a user might try.
+	 */
 	static final class MadeUp extends LeadershipTerm {
 
 		@Override

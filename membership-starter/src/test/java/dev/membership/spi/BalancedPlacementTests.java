@@ -16,7 +16,10 @@ import dev.membership.spi.PlacementPolicy.Demand;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The default placement at fixed inputs: balanced, sticky, and moving no more than a join or a leave must. */
+/**
+ * The default placement at fixed inputs: balanced, sticky, and moving no more than a join
+ * or a leave must.
+ */
 class BalancedPlacementTests {
 
 	private final BalancedPlacement placement = new BalancedPlacement();
@@ -77,11 +80,13 @@ class BalancedPlacementTests {
 			int partitions = 1 + random.nextInt(300);
 			int n = 1 + random.nextInt(12);
 			SortedSet<String> before = members(n);
-			List<@Nullable String> owners = BalancedPlacement.partitions(new Demand("t", partitions, before, none(partitions)));
+			List<@Nullable String> owners = BalancedPlacement
+				.partitions(new Demand("t", partitions, before, none(partitions)));
 			// a join moves at most what the newcomer takes
 			SortedSet<String> joined = new TreeSet<>(before);
 			joined.add("new");
-			List<@Nullable String> afterJoin = BalancedPlacement.partitions(new Demand("t", partitions, joined, owners));
+			List<@Nullable String> afterJoin = BalancedPlacement
+				.partitions(new Demand("t", partitions, joined, owners));
 			assertThat(moves(owners, afterJoin)).isLessThanOrEqualTo((partitions + n) / (n + 1));
 			assertThat(spread(afterJoin, joined)).isLessThanOrEqualTo(1);
 			// a leave moves only what the leaver had
@@ -89,7 +94,8 @@ class BalancedPlacementTests {
 				String leaver = "n" + random.nextInt(n);
 				SortedSet<String> left = new TreeSet<>(before);
 				left.remove(leaver);
-				List<@Nullable String> afterLeave = BalancedPlacement.partitions(new Demand("t", partitions, left, owners));
+				List<@Nullable String> afterLeave = BalancedPlacement
+					.partitions(new Demand("t", partitions, left, owners));
 				for (int p = 0; p < partitions; p++) {
 					if (!leaver.equals(owners.get(p))) {
 						assertThat(afterLeave.get(p)).isEqualTo(owners.get(p));
@@ -110,9 +116,11 @@ class BalancedPlacementTests {
 	void plainLeadershipsOfSeveralGroupsSpreadOverTheMembers() {
 		List<Demand> groups = new ArrayList<>();
 		for (String group : List.of("a", "b", "c", "d", "e", "f")) {
-			groups.add(new Demand(group, 1, members(3), List.of("n0"))); // all led by the first node to start
+			// all led by the first node to start
+			groups.add(new Demand(group, 1, members(3), List.of("n0")));
 		}
-		Map<String, GroupAssignment> placed = this.placement.place(groups, Map.of("n0", 1)); // n0 also leads default
+		// n0 also leads default
+		Map<String, GroupAssignment> placed = this.placement.place(groups, Map.of("n0", 1));
 		Map<String, Integer> counts = new HashMap<>(Map.of("n0", 1));
 		placed.values().forEach((a) -> counts.merge(a.owner(0), 1, Integer::sum));
 		assertThat(counts.values()).allSatisfy((c) -> assertThat(c).isBetween(2, 3));
@@ -163,7 +171,10 @@ class BalancedPlacementTests {
 		assertThat(spread(placed, members)).isLessThanOrEqualTo(1);
 	}
 
-	/** The placement as it was written first: each partition left scans every member for the one with most room. */
+	/**
+	 * The placement as it was written first: each partition left scans every member for
+	 * the one with most room.
+	 */
 	private static List<@Nullable String> oneByOne(Demand demand) {
 		List<String> members = new ArrayList<>(demand.eligible());
 		Map<String, Integer> held = new HashMap<>();
@@ -172,12 +183,13 @@ class BalancedPlacementTests {
 				held.merge(o, 1, Integer::sum);
 			}
 		});
-		members.sort(java.util.Comparator.<String>comparingInt((m) -> held.getOrDefault(m, 0)).reversed()
+		members.sort(java.util.Comparator.<String>comparingInt((m) -> held.getOrDefault(m, 0))
+			.reversed()
 			.thenComparing(java.util.Comparator.naturalOrder()));
 		Map<String, Integer> share = new HashMap<>();
 		for (int i = 0; i < members.size(); i++) {
-			share.put(members.get(i), demand.partitions() / members.size()
-					+ ((i < demand.partitions() % members.size()) ? 1 : 0));
+			share.put(members.get(i),
+					demand.partitions() / members.size() + ((i < demand.partitions() % members.size()) ? 1 : 0));
 		}
 		List<@Nullable String> next = none(demand.partitions());
 		Map<String, Integer> kept = new HashMap<>();

@@ -11,9 +11,10 @@ import dev.membership.testsupport.LeadershipRecorder.Interval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Records when leader-only work actually ran on each node (its first and last instruction, on this JVM's one monotonic
- * clock), beside {@link LeadershipRecorder}'s beliefs, so that tests can assert that work of one group never ran on two
- * nodes at once, and that it ran only while its node believed it led.
+ * Records when leader-only work actually ran on each node (its first and last
+ * instruction, on this JVM's one monotonic clock), beside {@link LeadershipRecorder}'s
+ * beliefs, so that tests can assert that work of one group never ran on two nodes at
+ * once, and that it ran only while its node believed it led.
  */
 public final class ExecutionRecorder {
 
@@ -31,7 +32,10 @@ public final class ExecutionRecorder {
 
 	private final List<Execution> executions = new ArrayList<>();
 
-	/** Runs {@code work} as leader-only work of {@code nodeId} under {@code term}, recording its start and end. */
+	/**
+	 * Runs {@code work} as leader-only work of {@code nodeId} under {@code term},
+	 * recording its start and end.
+	 */
 	public void run(String nodeId, LeadershipTerm term, Runnable work) {
 		Execution started = new Execution(nodeId, term.group(), term.epoch(), System.nanoTime(), Long.MAX_VALUE);
 		synchronized (this) {
@@ -43,8 +47,8 @@ public final class ExecutionRecorder {
 		finally {
 			long end = System.nanoTime();
 			synchronized (this) {
-				this.executions.set(this.executions.indexOf(started), new Execution(nodeId, started.group(),
-						started.epoch(), started.startNanos(), end));
+				this.executions.set(this.executions.indexOf(started),
+						new Execution(nodeId, started.group(), started.epoch(), started.startNanos(), end));
 			}
 		}
 	}
@@ -68,7 +72,9 @@ public final class ExecutionRecorder {
 		return mine.isEmpty() ? Optional.empty() : Optional.of(mine.get(mine.size() - 1));
 	}
 
-	/** Pairs of executions of one group on two different nodes that ran at the same time. */
+	/**
+	 * Pairs of executions of one group on two different nodes that ran at the same time.
+	 */
 	public List<List<Execution>> overlaps() {
 		List<Execution> all = executions();
 		List<List<Execution>> overlaps = new ArrayList<>();
@@ -89,8 +95,9 @@ public final class ExecutionRecorder {
 	}
 
 	/**
-	 * Every finished execution lay inside a belief of its node under its epoch: work ran only while its node led. Holds
-	 * for graceful stops and resigns; after a pause, only fencing protects the data.
+	 * Every finished execution lay inside a belief of its node under its epoch: work ran
+	 * only while its node led. Holds for graceful stops and resigns; after a pause, only
+	 * fencing protects the data.
 	 */
 	public void assertWithinBeliefs(LeadershipRecorder beliefs) {
 		List<Interval> intervals = beliefs.intervals();

@@ -26,8 +26,9 @@ import dev.membership.spi.RosterChange;
 import dev.membership.spi.StoreException;
 
 /**
- * Wraps a real store and injects faults into one node's view of it: down (every call fails), hung (calls block until
- * healed, then fail), or slow (each request and each reply is held back; the call still takes effect, late).
+ * Wraps a real store and injects faults into one node's view of it: down (every call
+ * fails), hung (calls block until healed, then fail), or slow (each request and each
+ * reply is held back; the call still takes effect, late).
  */
 public final class FaultInjectingStore implements MembershipStore {
 
@@ -79,7 +80,10 @@ public final class FaultInjectingStore implements MembershipStore {
 		return this.mode;
 	}
 
-	/** Multi-lease writes still to fail, as a primary's step-down fails them: {renewAll, releaseAll}. */
+	/**
+	 * Multi-lease writes still to fail, as a primary's step-down fails them: {renewAll,
+	 * releaseAll}.
+	 */
 	private final java.util.concurrent.atomic.AtomicInteger failingMultiLeaseWrites = new java.util.concurrent.atomic.AtomicInteger();
 
 	private volatile boolean failRetryable;
@@ -90,8 +94,9 @@ public final class FaultInjectingStore implements MembershipStore {
 	private final java.util.List<Long> renewAllCalls = new java.util.concurrent.CopyOnWriteArrayList<>();
 
 	/**
-	 * The next {@code times} renewAll or releaseAll calls fail, with a retryable {@link StoreException} or not, after
-	 * applying or before: as a primary's step-down fails a multi-document write, which drivers do not retry.
+	 * The next {@code times} renewAll or releaseAll calls fail, with a retryable
+	 * {@link StoreException} or not, after applying or before: as a primary's step-down
+	 * fails a multi-document write, which drivers do not retry.
 	 */
 	public void failMultiLeaseWrites(int times, boolean retryable, boolean afterApplying) {
 		this.failRetryable = retryable;
@@ -165,7 +170,8 @@ public final class FaultInjectingStore implements MembershipStore {
 
 	private static void pause(long millis) {
 		try {
-			Thread.sleep(millis); // simulated latency inside the store, not test synchronisation
+			// simulated latency inside the store, not test synchronisation
+			Thread.sleep(millis);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -243,7 +249,10 @@ public final class FaultInjectingStore implements MembershipStore {
 		return call(() -> this.delegate.findLease(group));
 	}
 
-	/** Reads of the roster alone (no leases): a keeper's before its first write, a node's when told of a roster. */
+	/**
+	 * Reads of the roster alone (no leases): a keeper's before its first write, a node's
+	 * when told of a roster.
+	 */
 	public long rosterOnlyReads() {
 		return this.rosterOnlyReads.get();
 	}
@@ -256,14 +265,17 @@ public final class FaultInjectingStore implements MembershipStore {
 	private final List<List<RosterChange>> rosterWrites = new CopyOnWriteArrayList<>();
 
 	/**
-	 * From now on, every read of leases (a follower's read of the interval, the keeper's read of other groups' leases)
-	 * fails, or works again; reads of the roster alone still work.
+	 * From now on, every read of leases (a follower's read of the interval, the keeper's
+	 * read of other groups' leases) fails, or works again; reads of the roster alone
+	 * still work.
 	 */
 	public void failLeaseReads(boolean fail) {
 		this.leaseReadsFail = fail;
 	}
 
-	/** The recent changes of each roster this store's node wrote, in order of the writes. */
+	/**
+	 * The recent changes of each roster this store's node wrote, in order of the writes.
+	 */
 	public List<List<RosterChange>> rosterWrites() {
 		return List.copyOf(this.rosterWrites);
 	}

@@ -10,9 +10,10 @@ import dev.membership.Membership;
 import dev.membership.leadership.LeadershipTerm;
 
 /**
- * A node's scheduler for a leader-only job, as Spring's {@code @Scheduled(fixedDelay)} would run it: every few
- * milliseconds, it tries the job; on the leader the job works for {@code work} (not interruptible unless asked),
- * recorded by an {@link ExecutionRecorder}.
+ * A node's scheduler for a leader-only job, as Spring's {@code @Scheduled(fixedDelay)}
+ * would run it: every few milliseconds, it tries the job; on the leader the job works for
+ * {@code work} (not interruptible unless asked), recorded by an
+ * {@link ExecutionRecorder}.
  */
 public final class JobRunner implements AutoCloseable {
 
@@ -20,8 +21,7 @@ public final class JobRunner implements AutoCloseable {
 
 	private final ScheduledExecutorService scheduler;
 
-	private JobRunner(Membership node, String group, Duration work, boolean interruptible,
-			ExecutionRecorder recorder) {
+	private JobRunner(Membership node, String group, Duration work, boolean interruptible, ExecutionRecorder recorder) {
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((r) -> {
 			Thread thread = new Thread(r, "job-" + node.nodeId());
 			thread.setDaemon(true);

@@ -12,8 +12,9 @@ import dev.membership.spi.LeadershipObserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Records every node's leadership beliefs on this JVM's one monotonic clock, so that tests can assert that no two
- * beliefs in one group ever overlapped and that epochs only grew.
+ * Records every node's leadership beliefs on this JVM's one monotonic clock, so that
+ * tests can assert that no two beliefs in one group ever overlapped and that epochs only
+ * grew.
  */
 public final class LeadershipRecorder implements LeadershipObserver {
 
@@ -56,7 +57,10 @@ public final class LeadershipRecorder implements LeadershipObserver {
 		return this.closed.size() * 2 + this.open.size();
 	}
 
-	/** Fails if two nodes believed they led the same group at the same instant, or an epoch did not grow. */
+	/**
+	 * Fails if two nodes believed they led the same group at the same instant, or an
+	 * epoch did not grow.
+	 */
 	public void assertSafe() {
 		synchronized (this) {
 			assertThat(this.problems).isEmpty();
@@ -65,8 +69,7 @@ public final class LeadershipRecorder implements LeadershipObserver {
 	}
 
 	public static void assertSafe(List<Interval> intervals) {
-		Map<String, List<Interval>> byGroup = intervals.stream()
-			.collect(Collectors.groupingBy(Interval::group));
+		Map<String, List<Interval>> byGroup = intervals.stream().collect(Collectors.groupingBy(Interval::group));
 		byGroup.forEach((group, list) -> {
 			list.sort(Comparator.comparingLong(Interval::startNanos));
 			for (int i = 1; i < list.size(); i++) {
@@ -76,8 +79,7 @@ public final class LeadershipRecorder implements LeadershipObserver {
 					.as("group %s: %s began leading %.3f ms before %s stopped", group, after.nodeId(),
 							(before.endNanos() - after.startNanos()) / 1e6, before.nodeId())
 					.isGreaterThanOrEqualTo(before.endNanos());
-				assertThat(after.epoch())
-					.as("group %s: epoch of %s after %s", group, after, before)
+				assertThat(after.epoch()).as("group %s: epoch of %s after %s", group, after, before)
 					.isGreaterThan(before.epoch());
 			}
 		});

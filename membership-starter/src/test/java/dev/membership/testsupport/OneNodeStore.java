@@ -16,7 +16,10 @@ import static org.mockito.ArgumentMatchers.anyLong;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
-/** A store for one node, just enough to lead: an application's own, with no database (and no MongoDB type) behind it. */
+/**
+ * A store for one node, just enough to lead: an application's own, with no database (and
+ * no MongoDB type) behind it.
+ */
 public final class OneNodeStore {
 
 	private OneNodeStore() {
@@ -25,8 +28,9 @@ public final class OneNodeStore {
 	public static MembershipStore create() {
 		MembershipStore store = mock(MembershipStore.class);
 		when(store.serverTime()).thenAnswer((call) -> Optional.of(Instant.now()));
-		when(store.tryAcquire(any(), any(), any(), any())).thenAnswer((call) -> Optional.of(new LeaseRecord(
-				call.getArgument(0), call.getArgument(1), 1, call.getArgument(3), Instant.now(), Instant.now())));
+		when(store.tryAcquire(any(), any(), any(), any()))
+			.thenAnswer((call) -> Optional.of(new LeaseRecord(call.getArgument(0), call.getArgument(1), 1,
+					call.getArgument(3), Instant.now(), Instant.now())));
 		when(store.renew(any(), any(), anyLong(), any(), any())).thenAnswer((call) -> Optional.of(Instant.now()));
 		when(store.heartbeat(any())).thenAnswer((call) -> new Heartbeat(Instant.now(), false));
 		when(store.findLeases(any(), anyLong())).thenReturn(new LeaseReading(Map.of(), null));

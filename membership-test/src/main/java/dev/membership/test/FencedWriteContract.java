@@ -10,24 +10,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * What every store's row fence must do, as JUnit 5 tests, in the terms of {@link FencedWrite}: extend this class and
- * give {@link #target()} a fresh table or collection written through the store's fence. MongoDB's {@code EpochFence}
- * and PostgreSQL's {@code JdbcEpochFence} pass it.
+ * What every store's row fence must do, as JUnit 5 tests, in the terms of
+ * {@link FencedWrite}: extend this class and give {@link #target()} a fresh table or
+ * collection written through the store's fence. MongoDB's {@code EpochFence} and
+ * PostgreSQL's {@code JdbcEpochFence} pass it.
  */
 public abstract class FencedWriteContract {
 
 	private static final String GROUP = "billing";
 
-	/** A fresh table or collection of rows (documents) with an id, a {@code customer} and a {@code value}. */
+	/**
+	 * A fresh table or collection of rows (documents) with an id, a {@code customer} and
+	 * a {@code value}.
+	 */
 	protected abstract Target target();
 
 	/** The fenced writes of one store, on one table or collection. */
 	protected interface Target {
 
-		/** Inserts row {@code id} with {@code value}, or updates it, fenced with {@code epoch} of {@code group}. */
+		/**
+		 * Inserts row {@code id} with {@code value}, or updates it, fenced with
+		 * {@code epoch} of {@code group}.
+		 */
 		FencedWrite upsert(String group, long epoch, String id, String value);
 
-		/** Sets {@code value} on every row of {@code customer}, fenced with {@code epoch} of {@code group}. */
+		/**
+		 * Sets {@code value} on every row of {@code customer}, fenced with {@code epoch}
+		 * of {@code group}.
+		 */
 		FencedWrite updateCustomer(String group, long epoch, String customer, String value);
 
 		/** Inserts a row without a fence, as rows written before fencing began are. */
@@ -36,7 +46,10 @@ public abstract class FencedWriteContract {
 		/** The value of row {@code id}, or null when there is none. */
 		@Nullable String value(String id);
 
-		/** The store's own {@code orThrow} of {@code write}, with the fence of {@code epoch} of {@code group}. */
+		/**
+		 * The store's own {@code orThrow} of {@code write}, with the fence of
+		 * {@code epoch} of {@code group}.
+		 */
 		void orThrow(String group, long epoch, FencedWrite write);
 
 	}

@@ -26,10 +26,11 @@ import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 
 /**
- * A {@link MembershipStore} in memory, for tests: no database, and the same answers as the MongoDB store (it passes the
- * same contract suite). Times come from a {@link Clock}, kept in milliseconds as MongoDB keeps them. Every operation is
- * atomic; stores made with {@link #sharing(InMemoryMembershipStore)} see the same data, like clients of one database,
- * so several nodes of a test cluster can each have their own.
+ * A {@link MembershipStore} in memory, for tests: no database, and the same answers as
+ * the MongoDB store (it passes the same contract suite). Times come from a {@link Clock},
+ * kept in milliseconds as MongoDB keeps them. Every operation is atomic; stores made with
+ * {@link #sharing(InMemoryMembershipStore)} see the same data, like clients of one
+ * database, so several nodes of a test cluster can each have their own.
  */
 public final class InMemoryMembershipStore implements MembershipStore {
 
@@ -40,7 +41,10 @@ public final class InMemoryMembershipStore implements MembershipStore {
 		this(Clock.systemUTC());
 	}
 
-	/** A store on its own data, on {@code clock} (the "server's" clock: tests may move it). */
+	/**
+	 * A store on its own data, on {@code clock} (the "server's" clock: tests may move
+	 * it).
+	 */
 	public InMemoryMembershipStore(Clock clock) {
 		this(new Data(clock));
 	}
@@ -87,7 +91,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			}
 			Instant now = this.data.now();
 			LeaseRecord taken = new LeaseRecord(group, holder, (lease != null) ? lease.epoch() + 1 : 1,
-					millis(expiresAt), now, now, (lease != null) ? lease.fires() : List.of()); // the last term's fires
+					// the last term's fires
+					millis(expiresAt), now, now, (lease != null) ? lease.fires() : List.of());
 			this.data.leases.put(group, taken);
 			return Optional.of(taken);
 		}
@@ -98,9 +103,11 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			@Nullable List<FireMark> fires) {
 		synchronized (this.data) {
 			LeaseRecord lease = this.data.leases.get(group);
-			// held, not released, and not expired by the store's clock: a late renewal never revives a lease
+			// held, not released, and not expired by the store's clock: a late renewal
+			// never revives a lease
 			if (lease == null || !lease.isHeldBy(holder) || lease.epoch() != epoch
-					|| !lease.expiresAt().isAfter(LeaseRecord.RELEASED) || !lease.expiresAt().isAfter(this.data.now())) {
+					|| !lease.expiresAt().isAfter(LeaseRecord.RELEASED)
+					|| !lease.expiresAt().isAfter(this.data.now())) {
 				return Optional.empty();
 			}
 			Instant extended = lease.expiresAt().isAfter(millis(expiresAt)) ? lease.expiresAt() : millis(expiresAt);
@@ -119,7 +126,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			Instant expiry = millis(expiresAt);
 			for (Map.Entry<String, Long> lease : epochs.entrySet()) {
 				LeaseRecord now = this.data.leases.get(lease.getKey());
-				// a late request of the holder, after a newer one, leaves the newer one's stamp
+				// a late request of the holder, after a newer one, leaves the newer one's
+				// stamp
 				boolean newer = now != null && now.expiresAt() != null && now.expiresAt().isBefore(expiry);
 				if (newer && renew(lease.getKey(), holder, lease.getValue(), expiresAt, fires.get(lease.getKey()))
 					.isPresent()) {
@@ -144,9 +152,10 @@ public final class InMemoryMembershipStore implements MembershipStore {
 	}
 
 	/**
-	 * Sets when the lease of {@code group} expires, behind its holder's back, as an operator editing the document
-	 * would ({@link LeaseRecord#RELEASED} lets it go as a release does): for tests of what a node does when its lease
-	 * changes under it. Holder and epoch stay; nothing happens when there is no such lease.
+	 * Sets when the lease of {@code group} expires, behind its holder's back, as an
+	 * operator editing the document would ({@link LeaseRecord#RELEASED} lets it go as a
+	 * release does): for tests of what a node does when its lease changes under it.
+	 * Holder and epoch stay; nothing happens when there is no such lease.
 	 */
 	public void setLeaseExpiry(String group, Instant expiresAt) {
 		synchronized (this.data) {
@@ -176,9 +185,8 @@ public final class InMemoryMembershipStore implements MembershipStore {
 				}
 			}
 			Roster roster = this.data.roster;
-			Roster changed = (roster != null && roster.version() != rosterVersion)
-					? new Roster(roster.version(), roster.keeperNodeId(), roster.epoch(), roster.writtenAt(), List.of(),
-							roster.changes(), Map.of())
+			Roster changed = (roster != null && roster.version() != rosterVersion) ? new Roster(roster.version(),
+					roster.keeperNodeId(), roster.epoch(), roster.writtenAt(), List.of(), roster.changes(), Map.of())
 					: null;
 			return new LeaseReading(found, changed);
 		}
@@ -203,8 +211,7 @@ public final class InMemoryMembershipStore implements MembershipStore {
 			List<RosterChange> kept = new ArrayList<>(changes.size());
 			for (RosterChange change : changes) {
 				kept.add(new RosterChange(change.fromVersion(), Roster.toMillis(change.upserted()),
-						Roster.toMillis(change.removed()),
-						change.placed()));
+						Roster.toMillis(change.removed()), change.placed()));
 			}
 			long version = (current != null) ? current.version() + 1 : 1;
 			this.data.roster = new Roster(version, keeperNodeId, epoch, this.data.now(), Roster.toMillis(members), kept,
@@ -219,8 +226,10 @@ public final class InMemoryMembershipStore implements MembershipStore {
 		synchronized (this.data) {
 			NodeRecord previous = this.data.nodes.get(node.nodeId());
 			Instant now = this.data.now();
-			this.data.nodes.put(node.nodeId(), new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
-					millis((node.startedAt() != null) ? node.startedAt() : now), now, node.groups(), node.partitions()));
+			this.data.nodes.put(node.nodeId(),
+					new NodeRecord(node.nodeId(), node.incarnation(), node.address(),
+							millis((node.startedAt() != null) ? node.startedAt() : now), now, node.groups(),
+							node.partitions()));
 			return new Heartbeat(now, previous != null && !previous.incarnation().equals(node.incarnation()));
 		}
 	}

@@ -16,10 +16,12 @@ import dev.membership.spi.RunRecord;
 import dev.membership.spi.RunRings;
 
 /**
- * The run history in memory, as the MongoDB one keeps it: at most {@code maxRuns} runs per job, partition and node
- * process (the oldest replaced; what earlier processes left cut to the newest {@code maxRuns} as a process writes a job
- * and partition for the first time), none older than {@code retention} by {@code clock}. Passes {@link RunHistoryContract};
- * what {@code @AutoConfigureMembershipTest} gives a node, so that a test can read the runs it made.
+ * The run history in memory, as the MongoDB one keeps it: at most {@code maxRuns} runs
+ * per job, partition and node process (the oldest replaced; what earlier processes left
+ * cut to the newest {@code maxRuns} as a process writes a job and partition for the first
+ * time), none older than {@code retention} by {@code clock}. Passes
+ * {@link RunHistoryContract}; what {@code @AutoConfigureMembershipTest} gives a node, so
+ * that a test can read the runs it made.
  */
 public class InMemoryRunHistory implements RunHistoryStore {
 
@@ -73,10 +75,11 @@ public class InMemoryRunHistory implements RunHistoryStore {
 				this.runs.put(slot, record);
 			}
 			else if (kept != null && kept.id().equals(record.id())) {
-				this.runs.put(slot, new RunRecord(kept.id(), kept.process(), kept.sequence(), kept.job(), kept.group(),
-						kept.partition(), kept.nodeId(), kept.epoch(), kept.startedAt(), record.endedAt(),
-						record.outcome(), record.error(), kept.requestedBy(), kept.requestedFrom(), kept.fireAt(),
-						kept.first()));
+				this.runs.put(slot,
+						new RunRecord(kept.id(), kept.process(), kept.sequence(), kept.job(), kept.group(),
+								kept.partition(), kept.nodeId(), kept.epoch(), kept.startedAt(), record.endedAt(),
+								record.outcome(), record.error(), kept.requestedBy(), kept.requestedFrom(),
+								kept.fireAt(), kept.first()));
 			}
 		}
 	}

@@ -27,7 +27,11 @@ import static dev.membership.test.StoreFixtures.B;
 import static dev.membership.test.StoreFixtures.HOUR;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a store must do with leases: atomic acquisition with a strictly increasing epoch, renewal that only moves the expiry forward, release, and the store's clock on every write. Part of {@link MembershipStoreContract}. */
+/**
+ * What a store must do with leases: atomic acquisition with a strictly increasing epoch,
+ * renewal that only moves the expiry forward, release, and the store's clock on every
+ * write. Part of {@link MembershipStoreContract}.
+ */
 interface LeaseContract {
 
 	/** The store under test, on fresh collections. */
@@ -37,8 +41,9 @@ interface LeaseContract {
 	MembershipStore anotherClient();
 
 	/**
-	 * The time a store reports is the clock that stamps its writes (a write lands between two samples), and it runs: a
-	 * store on a frozen clock would never let a lease expire.
+	 * The time a store reports is the clock that stamps its writes (a write lands between
+	 * two samples), and it runs: a store on a frozen clock would never let a lease
+	 * expire.
 	 */
 	@Test
 	default void serverTimeIsTheClockThatStampsTheWritesAndItMoves() {
@@ -112,9 +117,10 @@ interface LeaseContract {
 	}
 
 	/**
-	 * A renewal that reaches the store after the lease expired by the store's clock finds nothing to renew, even where
-	 * nobody took the lease yet: its holder's belief ended by then, and the next term, its own included, begins with a
-	 * new epoch (ShedLock's extension checks the same).
+	 * A renewal that reaches the store after the lease expired by the store's clock finds
+	 * nothing to renew, even where nobody took the lease yet: its holder's belief ended
+	 * by then, and the next term, its own included, begins with a new epoch (ShedLock's
+	 * extension checks the same).
 	 */
 	@Test
 	default void aLateRenewalDoesNotReviveAnExpiredLeaseNobodyTookYet() {
@@ -124,7 +130,8 @@ interface LeaseContract {
 		store().tryAcquire("h", A, now, expiry);
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
 		while (!store().serverTime().orElseThrow().isAfter(expiry) && System.nanoTime() < deadline) {
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)); // a poll of the store's clock, bounded
+			// a poll of the store's clock, bounded
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
 		}
 		assertThat(store().serverTime().orElseThrow()).as("the store's clock passed the expiry").isAfter(expiry);
 		assertThat(store().renew("g", A, 1, expiry.plus(HOUR), null)).isEmpty();
@@ -132,8 +139,7 @@ interface LeaseContract {
 		assertThat(store().findLease("g").orElseThrow().expiresAt()).isEqualTo(expiry.truncatedTo(ChronoUnit.MILLIS));
 		assertThat(store().findLease("h").orElseThrow().expiresAt()).isEqualTo(expiry.truncatedTo(ChronoUnit.MILLIS));
 		// its holder takes it again, as a new term
-		assertThat(store().tryAcquire("g", A, store().serverTime().orElseThrow(), expiry.plus(HOUR)))
-			.get()
+		assertThat(store().tryAcquire("g", A, store().serverTime().orElseThrow(), expiry.plus(HOUR))).get()
 			.extracting(LeaseRecord::epoch)
 			.isEqualTo(2L);
 	}
@@ -145,8 +151,7 @@ interface LeaseContract {
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		assertThat(store().renew("g", A, 1, later, null)).isPresent();
 		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(30), null)).isPresent();
-		assertThat(store().findLease("g").get().expiresAt())
-			.isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
+		assertThat(store().findLease("g").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
 	}
 
 	@Test
@@ -224,8 +229,8 @@ interface LeaseContract {
 		LeaseRecord taken = store().tryAcquire("g", A, before, before.plus(HOUR)).get();
 		Instant answered = store().serverTime().orElseThrow();
 		assertThat(taken.renewedAt()).isBetween(before, answered);
-		// the acquirer's clock sample: stamped during the call (two $currentDate fields of one MongoDB update are each
-		// the time they were set, not one value)
+		// the acquirer's clock sample: stamped during the call (two $currentDate fields
+		// of one MongoDB update are each the time they were set, not one value)
 		assertThat(taken.acquiredAt()).isBetween(before, answered);
 		Instant renewedAt = store().renew("g", A, 1, before.plus(HOUR), null).get();
 		Instant after = store().serverTime().orElseThrow();
@@ -243,14 +248,16 @@ interface LeaseContract {
 		store().tryAcquire("t#3", B, now, now.plus(HOUR));
 		Instant later = now.plus(HOUR).plusSeconds(60);
 		Map<String, Long> mine = new TreeMap<>(Map.of("t#0", 1L, "t#1", 7L, "t#2", 1L, "t#3", 1L, "t#4", 1L));
-		assertThat(store().renewAll(A, mine, later, Map.of())).isEqualTo(1); // t#1: another epoch; t#2 released; t#3 not A's
+		// t#1: another epoch; t#2 released; t#3 not A's
+		assertThat(store().renewAll(A, mine, later, Map.of())).isEqualTo(1);
 		assertThat(store().findLease("t#0").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
 		assertThat(store().findLease("t#0").get().renewedAt()).isAfterOrEqualTo(now);
 		assertThat(store().findLease("t#1").get().expiresAt()).isEqualTo(now.plus(HOUR).truncatedTo(ChronoUnit.MILLIS));
 		assertThat(store().findLease("t#2").get().expiresAt()).isEqualTo(LeaseRecord.RELEASED);
 		assertThat(store().findLease("t#3").get().isHeldBy(B)).isTrue();
 		assertThat(store().findLease("t#4")).isEmpty();
-		// a late one never shortens the leases, nor stamps them: renewedAt stays the newer renewal's
+		// a late one never shortens the leases, nor stamps them: renewedAt stays the
+		// newer renewal's
 		Instant stamped = store().findLease("t#0").get().renewedAt();
 		assertThat(store().renewAll(A, Map.of("t#0", 1L), now.plus(HOUR), Map.of())).isZero();
 		assertThat(store().findLease("t#0").get().expiresAt()).isEqualTo(later.truncatedTo(ChronoUnit.MILLIS));
@@ -266,7 +273,8 @@ interface LeaseContract {
 		store().tryAcquire("r#1", A, now, now.plus(HOUR));
 		store().tryAcquire("r#2", B, now, now.plus(HOUR));
 		Map<String, Long> mine = new TreeMap<>(Map.of("r#0", 1L, "r#1", 7L, "r#2", 1L, "r#3", 1L));
-		assertThat(store().releaseAll(A, mine, Map.of())).isEqualTo(1); // r#1: another epoch; r#2 not A's; r#3 none
+		// r#1: another epoch; r#2 not A's; r#3 none
+		assertThat(store().releaseAll(A, mine, Map.of())).isEqualTo(1);
 		assertThat(store().findLease("r#0").get().expiresAt()).isEqualTo(LeaseRecord.RELEASED);
 		assertThat(store().findLease("r#0").get().epoch()).isEqualTo(1);
 		assertThat(store().findLease("r#1").get().expiresAt()).isAfter(now);
@@ -278,8 +286,9 @@ interface LeaseContract {
 	}
 
 	/**
-	 * A holder's fires ride its renewal and its release; an acquisition leaves them, so that the next term finds them;
-	 * a renewal or release of a term that is over writes none.
+	 * A holder's fires ride its renewal and its release; an acquisition leaves them, so
+	 * that the next term finds them; a renewal or release of a term that is over writes
+	 * none.
 	 */
 	@Test
 	default void theFiresOfATermRideItsRenewalAndReleaseAndTheNextTermFindsThem() {

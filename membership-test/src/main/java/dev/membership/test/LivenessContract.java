@@ -13,7 +13,11 @@ import dev.membership.spi.NodeRecord;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a store must do with node documents: heartbeats stamped by the store's clock that tell a restarted incarnation, and removal by incarnation and by age. Part of {@link MembershipStoreContract}. */
+/**
+ * What a store must do with node documents: heartbeats stamped by the store's clock that
+ * tell a restarted incarnation, and removal by incarnation and by age. Part of
+ * {@link MembershipStoreContract}.
+ */
 interface LivenessContract {
 
 	/** The store under test, on fresh collections. */
@@ -48,7 +52,8 @@ interface LivenessContract {
 	default void aNodeThatDoesNotKnowWhenItStartedGetsTheStampOfItsFirstWrite() {
 		NodeRecord unknown = new NodeRecord("node-a", "a-1", "127.0.0.1:1001", null, null, List.of("default"));
 		Heartbeat written = store().heartbeat(unknown);
-		// the same stamp, or one read of the server's clock apart (MongoDB's stand-in reads it once per $currentDate)
+		// the same stamp, or one read of the server's clock apart (MongoDB's stand-in
+		// reads it once per $currentDate)
 		assertThat(store().findNodes().get(0).startedAt()).isBetween(written.writtenAt().minusMillis(2),
 				written.writtenAt());
 		Instant known = written.writtenAt().plusMillis(5);
@@ -85,10 +90,11 @@ interface LivenessContract {
 
 	@Test
 	default void aNodeDocumentKeepsThePartitionCountsOfItsGroups() {
-		store().heartbeat(new NodeRecord("node-a", "a-1", "x", store().serverTime().orElseThrow(), null, List.of("default", "t"),
-				Map.of("t", 16)));
+		store().heartbeat(new NodeRecord("node-a", "a-1", "x", store().serverTime().orElseThrow(), null,
+				List.of("default", "t"), Map.of("t", 16)));
 		assertThat(store().findNodes().get(0).partitions()).isEqualTo(Map.of("t", 16));
-		store().heartbeat(new NodeRecord("node-a", "a-1", "x", store().serverTime().orElseThrow(), null, List.of("default")));
+		store().heartbeat(
+				new NodeRecord("node-a", "a-1", "x", store().serverTime().orElseThrow(), null, List.of("default")));
 		assertThat(store().findNodes().get(0).partitions()).isEmpty();
 	}
 

@@ -8,11 +8,11 @@ import org.junit.jupiter.api.BeforeEach;
 import dev.membership.spi.MembershipStore;
 
 /**
- * What every {@link MembershipStore} must do, as JUnit 5 tests: extend this class, say how to make a store on fresh
- * collections, and the whole contract runs against it (leases, node documents, the roster, and atomic acquisition
- * among concurrent clients). The MongoDB stores of the starter and {@link InMemoryMembershipStore} pass it; a store of
- * your own should too before a node trusts it:
- * <pre>
+ * What every {@link MembershipStore} must do, as JUnit 5 tests: extend this class, say
+ * how to make a store on fresh collections, and the whole contract runs against it
+ * (leases, node documents, the roster, and atomic acquisition among concurrent clients).
+ * The MongoDB stores of the starter and {@link InMemoryMembershipStore} pass it; a store
+ * of your own should too before a node trusts it: <pre>
  * class MyStoreContractTests extends MembershipStoreContract {
  *
  *     &#64;Override
@@ -21,8 +21,7 @@ import dev.membership.spi.MembershipStore;
  *     }
  *
  * }
- * </pre>
- * Needs JUnit 5 and AssertJ on the test classpath (this module brings both).
+ * </pre> Needs JUnit 5 and AssertJ on the test classpath (this module brings both).
  */
 public abstract class MembershipStoreContract
 		implements LeaseContract, TakeOverContract, LivenessContract, RosterContract {
@@ -34,8 +33,9 @@ public abstract class MembershipStoreContract
 	private @Nullable MembershipStore store;
 
 	/**
-	 * A new client of the store on collections named after {@code namespace}: called once per test with a new
-	 * namespace, and again with the same one when a test needs several clients of one database.
+	 * A new client of the store on collections named after {@code namespace}: called once
+	 * per test with a new namespace, and again with the same one when a test needs
+	 * several clients of one database.
 	 */
 	protected abstract MembershipStore createStore(String namespace);
 

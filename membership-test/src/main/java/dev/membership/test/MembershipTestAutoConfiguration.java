@@ -23,8 +23,9 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.RunHistoryStore;
 
 /**
- * What {@link AutoConfigureMembershipTest} imports: the simulated cluster, its in-memory store in place of MongoDB, and
- * the node on the cluster's virtual time. Not in the auto-configuration imports: only a test that asks gets it.
+ * What {@link AutoConfigureMembershipTest} imports: the simulated cluster, its in-memory
+ * store in place of MongoDB, and the node on the cluster's virtual time. Not in the
+ * auto-configuration imports: only a test that asks gets it.
  */
 @AutoConfiguration(before = MembershipAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
@@ -33,11 +34,15 @@ public final class MembershipTestAutoConfiguration {
 	@Bean
 	SimulatedCluster simulatedCluster(ObjectProvider<MembershipNode> node) {
 		SimulatedCluster cluster = new SimulatedCluster();
-		cluster.bind(node::getIfAvailable); // none when the application defines its own Membership
+		// none when the application defines its own Membership
+		cluster.bind(node::getIfAvailable);
 		return cluster;
 	}
 
-	/** Primary: the MongoDB store, or one the application defines, stays out of a test that asked for this one. */
+	/**
+	 * Primary: the MongoDB store, or one the application defines, stays out of a test
+	 * that asked for this one.
+	 */
 	@Bean
 	@Primary
 	MembershipStore simulatedClusterMembershipStore(SimulatedCluster cluster) {
@@ -45,8 +50,8 @@ public final class MembershipTestAutoConfiguration {
 	}
 
 	/**
-	 * The run history in memory: the application's MongoDB (if any) gets no runs from a simulated node, and a test can
-	 * read the runs its code made.
+	 * The run history in memory: the application's MongoDB (if any) gets no runs from a
+	 * simulated node, and a test can read the runs its code made.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
@@ -68,8 +73,9 @@ public final class MembershipTestAutoConfiguration {
 	}
 
 	/**
-	 * The broadcast key of a web application's node, in memory: the key a node would otherwise keep in MongoDB, which
-	 * a test need not have (and peers have no address, so nothing is sent).
+	 * The broadcast key of a web application's node, in memory: the key a node would
+	 * otherwise keep in MongoDB, which a test need not have (and peers have no address,
+	 * so nothing is sent).
 	 */
 	@Bean
 	@ConditionalOnMissingBean
@@ -81,8 +87,9 @@ public final class MembershipTestAutoConfiguration {
 	}
 
 	/**
-	 * Lets the node's first round finish as the context starts, so a test begins with the node leading its groups;
-	 * and stops the node as the context closes, moving virtual time so that its drain timeout can pass.
+	 * Lets the node's first round finish as the context starts, so a test begins with the
+	 * node leading its groups; and stops the node as the context closes, moving virtual
+	 * time so that its drain timeout can pass.
 	 */
 	@Bean
 	SmartLifecycle simulatedClusterFirstRound(SimulatedCluster cluster) {
@@ -99,7 +106,8 @@ public final class MembershipTestAutoConfiguration {
 			@Override
 			public void stop() {
 				this.running = false;
-				cluster.stopNode(); // just before the starter's own lifecycle, which then finds it stopped
+				// just before the starter's own lifecycle, which then finds it stopped
+				cluster.stopNode();
 			}
 
 			@Override
@@ -109,7 +117,8 @@ public final class MembershipTestAutoConfiguration {
 
 			@Override
 			public int getPhase() {
-				return MembershipAutoConfiguration.LIFECYCLE_PHASE + 1; // after the node started
+				// after the node started
+				return MembershipAutoConfiguration.LIFECYCLE_PHASE + 1;
 			}
 
 		};

@@ -14,9 +14,10 @@ import dev.membership.spi.GroupAssignment;
 import dev.membership.spi.PlacementPolicy;
 
 /**
- * The placement of a {@link SimulatedCluster}: the default one, but for the units a test pinned on a node (a group's
- * leadership, or one partition), as long as that node takes part. Every node of the cluster uses this one instance, so
- * the coordinator and the nodes that compute a successor agree, as in production.
+ * The placement of a {@link SimulatedCluster}: the default one, but for the units a test
+ * pinned on a node (a group's leadership, or one partition), as long as that node takes
+ * part. Every node of the cluster uses this one instance, so the coordinator and the
+ * nodes that compute a successor agree, as in production.
  */
 final class PinnedPlacement implements PlacementPolicy {
 

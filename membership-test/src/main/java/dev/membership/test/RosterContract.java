@@ -22,7 +22,11 @@ import static dev.membership.test.StoreFixtures.HOUR;
 import static dev.membership.test.StoreFixtures.member;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a store must do with the roster: versioned writes fenced by the keeper's epoch and sequence, and a read of the leases that carries the roster's recent changes only when its version moved. Part of {@link MembershipStoreContract}. */
+/**
+ * What a store must do with the roster: versioned writes fenced by the keeper's epoch and
+ * sequence, and a read of the leases that carries the roster's recent changes only when
+ * its version moved. Part of {@link MembershipStoreContract}.
+ */
 interface RosterContract {
 
 	/** The store under test, on fresh collections. */
@@ -95,8 +99,8 @@ interface RosterContract {
 		owners.add(null);
 		List<@Nullable String> pins = new ArrayList<>(java.util.Arrays.asList(null, "node-b", null));
 		Instant paused = Instant.ofEpochMilli(1_700_000_600_456L);
-		Map<String, GroupAssignment> placed = Map.of("tenants", new GroupAssignment(3, owners, pins, paused),
-				"reports", new GroupAssignment(1, List.of("node-b")));
+		Map<String, GroupAssignment> placed = Map.of("tenants", new GroupAssignment(3, owners, pins, paused), "reports",
+				new GroupAssignment(1, List.of("node-b")));
 		assertThat(store().writeRoster(List.of(member), List.of(), placed, "node-a", 1, 1)).hasValue(1);
 		Roster roster = store().findRoster().get();
 		assertThat(roster.assignments()).isEqualTo(placed);
@@ -110,17 +114,18 @@ interface RosterContract {
 		List<@Nullable String> owners = new ArrayList<>(List.of("node-b"));
 		owners.add(null);
 		List<@Nullable String> pins = new ArrayList<>(java.util.Arrays.asList(null, "node-b"));
-		List<PlacementChange> moved = List.of(new PlacementChange("tenants", 4, List.of(1, 3), owners, pins, paused),
-				new PlacementChange("jobs", 1, List.of(0), List.of("node-a"), java.util.Arrays.asList((String) null),
-						null),
+		List<PlacementChange> moved = List.of(
+				new PlacementChange("tenants", 4, List.of(1, 3), owners, pins, paused), new PlacementChange("jobs", 1,
+						List.of(0), List.of("node-a"), java.util.Arrays.asList((String) null), null),
 				PlacementChange.removed("reports"));
 		RosterChange recorded = new RosterChange(1, List.of(member), List.of(), moved);
 		RosterChange nothingMoved = new RosterChange(2, List.of(), List.of(), List.of());
 		RosterChange notRecorded = new RosterChange(3, List.of(), List.of());
 		Map<String, GroupAssignment> placed = Map.of("tenants",
 				new GroupAssignment(4, java.util.Arrays.asList("node-a", "node-b", "node-a", null)));
-		assertThat(store().writeRoster(List.of(member), List.of(recorded, nothingMoved, notRecorded), placed,
-				"node-a", 1, 1)).hasValue(1);
+		assertThat(store().writeRoster(List.of(member), List.of(recorded, nothingMoved, notRecorded), placed, "node-a",
+				1, 1))
+			.hasValue(1);
 		assertThat(store().findRoster().get().changes()).containsExactly(recorded, nothingMoved, notRecorded);
 		Roster header = store().findLeases(List.of(), 0).roster();
 		assertThat(header.changes()).containsExactly(recorded, nothingMoved, notRecorded);

@@ -14,9 +14,9 @@ import dev.membership.spi.RunRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What every {@link RunHistoryStore} must do, as JUnit 5 tests: extend this class and make a history on fresh
- * collections that keeps {@link #MAX_RUNS} runs per job, partition and process. The MongoDB histories and
- * {@link InMemoryRunHistory} pass it.
+ * What every {@link RunHistoryStore} must do, as JUnit 5 tests: extend this class and
+ * make a history on fresh collections that keeps {@link #MAX_RUNS} runs per job,
+ * partition and process. The MongoDB histories and {@link InMemoryRunHistory} pass it.
  */
 public abstract class RunHistoryContract {
 
@@ -25,7 +25,10 @@ public abstract class RunHistoryContract {
 
 	private static final Instant T0 = Instant.now().truncatedTo(ChronoUnit.MILLIS);
 
-	/** A history on fresh collections that keeps {@link #MAX_RUNS} runs per job, partition and process. */
+	/**
+	 * A history on fresh collections that keeps {@link #MAX_RUNS} runs per job, partition
+	 * and process.
+	 */
 	protected abstract RunHistoryStore createHistory();
 
 	private static RunRecord started(String process, long sequence, String job, Integer partition, long atSeconds) {
@@ -94,9 +97,9 @@ public abstract class RunHistoryContract {
 		Instant fire = T0.truncatedTo(ChronoUnit.SECONDS);
 		RunRecord ran = new RunRecord("a-1", "a", 1, "jobs#nightly", "reports", null, "n-a", 7, T0, T0.plusSeconds(1),
 				RunOutcome.SUCCESS, null, null, null, fire, true);
-		RunRecord missed = new RunRecord("a-f2", "a", 2, "jobs#nightly", "reports", null, "n-a", 8, fire.plusSeconds(10),
-				fire.plusSeconds(30), RunOutcome.MISSED, "3 fires: no node could run them", null, null,
-				fire.plusSeconds(10), true);
+		RunRecord missed = new RunRecord("a-f2", "a", 2, "jobs#nightly", "reports", null, "n-a", 8,
+				fire.plusSeconds(10), fire.plusSeconds(30), RunOutcome.MISSED, "3 fires: no node could run them", null,
+				null, fire.plusSeconds(10), true);
 		history.save(List.of(ran, missed));
 		List<RunRecord> runs = history.find(new RunQuery("jobs#nightly", null, null, null, null, 10));
 		assertThat(runs).extracting(RunRecord::fireAt).containsExactly(fire.plusSeconds(10), fire);
@@ -140,7 +143,8 @@ public abstract class RunHistoryContract {
 			}
 		}
 		List<RunRecord> runs = history.find(RunQuery.latest(100));
-		// what the five processes before the last left, cut to the newest; and the last one's ring
+		// what the five processes before the last left, cut to the newest; and the last
+		// one's ring
 		assertThat(runs).filteredOn((run) -> run.partition() == null)
 			.extracting(RunRecord::id)
 			.containsExactly("p6-4", "p6-3", "p6-2", "p5-4", "p5-3", "p5-2");
@@ -165,7 +169,8 @@ public abstract class RunHistoryContract {
 		RunHistoryStore history = createHistory();
 		history.save(List.of(started("a", 1, "jobs#nightly", null, 0), started("b", 1, "jobs#nightly", null, 5),
 				started("a", 1, "jobs#rollup", 2, 10), started("a", 1, "jobs#rollup", 3, 15)));
-		assertThat(history.find(new RunQuery("jobs#rollup", null, null, null, null, 10))).extracting(RunRecord::partition)
+		assertThat(history.find(new RunQuery("jobs#rollup", null, null, null, null, 10)))
+			.extracting(RunRecord::partition)
 			.containsExactly(3, 2);
 		assertThat(history.find(new RunQuery(null, null, 2, null, null, 10))).hasSize(1);
 		assertThat(history.find(new RunQuery(null, "reports", null, "n-b", null, 10))).extracting(RunRecord::id)

@@ -10,9 +10,10 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.StoreException;
 
 /**
- * The one in-memory database of a {@link SimulatedCluster}, and its clients, one per node: while a test makes one
- * candidate the leader of a group, the others' acquisitions of it are refused (as if that candidate had just taken
- * the lease), and the node under test's calls fail while it is cut off.
+ * The one in-memory database of a {@link SimulatedCluster}, and its clients, one per
+ * node: while a test makes one candidate the leader of a group, the others' acquisitions
+ * of it are refused (as if that candidate had just taken the lease), and the node under
+ * test's calls fail while it is cut off.
  */
 final class SimulatedDatabase {
 
@@ -59,7 +60,10 @@ final class SimulatedDatabase {
 				});
 	}
 
-	/** From now on only {@code candidate} may acquire {@code group}, until {@link #openGate}. */
+	/**
+	 * From now on only {@code candidate} may acquire {@code group}, until
+	 * {@link #openGate}.
+	 */
 	void gate(String group, String candidate) {
 		this.gate = new Gate(group, candidate);
 	}
@@ -68,7 +72,9 @@ final class SimulatedDatabase {
 		this.gate = null;
 	}
 
-	/** Whether the node under test's calls fail, as if the database were out of its reach. */
+	/**
+	 * Whether the node under test's calls fail, as if the database were out of its reach.
+	 */
 	void cutOff(boolean cutOff) {
 		this.cutOff = cutOff;
 	}

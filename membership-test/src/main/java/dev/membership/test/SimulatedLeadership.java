@@ -16,9 +16,10 @@ import dev.membership.operations.Resign;
 import static dev.membership.test.SimulatedCluster.DEFAULT_PEER;
 
 /**
- * What {@link SimulatedCluster#elect}, {@link SimulatedCluster#revoke} and {@link SimulatedCluster#electOther} do to
- * a group's leadership, each through what causes it in production (a resign, a cut-off database, a lost lease), with
- * the database gated so that only the node meant to take the lease can.
+ * What {@link SimulatedCluster#elect}, {@link SimulatedCluster#revoke} and
+ * {@link SimulatedCluster#electOther} do to a group's leadership, each through what
+ * causes it in production (a resign, a cut-off database, a lost lease), with the database
+ * gated so that only the node meant to take the lease can.
  */
 final class SimulatedLeadership {
 
@@ -64,8 +65,8 @@ final class SimulatedLeadership {
 		Objects.requireNonNull(reason, "reason");
 		MembershipNode node = this.cluster.runningNode();
 		if (!node.isLeader(group)) {
-			throw new IllegalStateException("The node under test does not lead '" + group + "': elect(\"" + group
-					+ "\") first");
+			throw new IllegalStateException(
+					"The node under test does not lead '" + group + "': elect(\"" + group + "\") first");
 		}
 		if (reason == RevocationReason.SHUTDOWN) {
 			throw new IllegalArgumentException("SHUTDOWN comes from stopping the node: call node().stop(...) or close "
@@ -84,25 +85,29 @@ final class SimulatedLeadership {
 				}
 				// the database is out of reach until the node's own deadline has passed
 				case RENEWAL_DEADLINE_PASSED -> this.database.cutOff(true);
-				// the lease goes behind the node's back (an operator, a clock jump): the node finds out at its next
-				// renewal, and the peer, not the node, takes the lease
+				// the lease goes behind the node's back (an operator, a clock jump): the
+				// node finds out at its next renewal, and the peer, not the node, takes
+				// the lease
 				case LEASE_LOST -> this.database.data().setLeaseExpiry(group, LeaseRecord.RELEASED);
 				default -> throw new IllegalArgumentException(reason.toString());
 			}
-			// the peer takes a released lease at once, before the node's next tick could try
+			// the peer takes a released lease at once, before the node's next tick could
+			// try
 			this.cluster.runUntil("the node under test is revoked from '" + group + "'", () -> {
 				takesOver(peer, group);
 				return revokedSince(seen, group, epoch) != null;
 			});
 			LeaderRevokedEvent revoked = revokedSince(seen, group, epoch);
 			if (revoked.reason() != reason) {
-				throw new IllegalStateException("The node was revoked from '" + group + "' for " + revoked.reason()
-						+ ", not " + reason);
+				throw new IllegalStateException(
+						"The node was revoked from '" + group + "' for " + revoked.reason() + ", not " + reason);
 			}
-			// from now on the coordinator places the group on the peer too (pinned only now, so that a move to the
-			// peer cannot come before the cause the test asked for)
+			// from now on the coordinator places the group on the peer too (pinned only
+			// now, so that a move to the peer cannot come before the cause the test asked
+			// for)
 			this.placement.pin(group, DEFAULT_PEER);
-			// a node cut off stays so until the lease has expired in the database and the peer has it
+			// a node cut off stays so until the lease has expired in the database and the
+			// peer has it
 			this.cluster.runUntil(DEFAULT_PEER + " takes '" + group + "' over", () -> takesOver(peer, group));
 			this.database.cutOff(false);
 			this.cluster.runUntil(DEFAULT_PEER + " leads '" + group + "' and the node under test knows it",

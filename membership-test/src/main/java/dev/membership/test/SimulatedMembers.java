@@ -8,8 +8,8 @@ import dev.membership.liveness.Member;
 
 /**
  * What {@link SimulatedCluster#addMember}, {@link SimulatedCluster#removeMember} and
- * {@link SimulatedCluster#crashMember} do: peers that start, leave or crash, each call returning once the node under
- * test sees the change.
+ * {@link SimulatedCluster#crashMember} do: peers that start, leave or crash, each call
+ * returning once the node under test sees the change.
  */
 final class SimulatedMembers {
 

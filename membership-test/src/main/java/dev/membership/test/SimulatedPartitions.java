@@ -6,9 +6,10 @@ import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.Partitions;
 
 /**
- * A partitioned group of a {@link SimulatedCluster}'s node under test: a test places a partition on the node, or moves
- * it away, as the cluster's coordinator would, and the hand-over happens as in production (the drain first, then the
- * release, then the next owner with a new epoch), in virtual time.
+ * A partitioned group of a {@link SimulatedCluster}'s node under test: a test places a
+ * partition on the node, or moves it away, as the cluster's coordinator would, and the
+ * hand-over happens as in production (the drain first, then the release, then the next
+ * owner with a new epoch), in virtual time.
  */
 public final class SimulatedPartitions {
 
@@ -22,8 +23,9 @@ public final class SimulatedPartitions {
 	}
 
 	/**
-	 * Places {@code partition} on the node under test and returns its term once the node owns it: a peer that owns it
-	 * hands it over first, so the node takes it with a new epoch. Does nothing more when the node owns it already.
+	 * Places {@code partition} on the node under test and returns its term once the node
+	 * owns it: a peer that owns it hands it over first, so the node takes it with a new
+	 * epoch. Does nothing more when the node owns it already.
 	 */
 	public LeadershipTerm assign(int partition) {
 		MembershipNode node = this.cluster.runningNode();
@@ -35,10 +37,12 @@ public final class SimulatedPartitions {
 	}
 
 	/**
-	 * Moves {@code partition} from the node under test to a peer ({@value SimulatedCluster#DEFAULT_PEER}), as a
-	 * rebalance does: the node gets a {@link PartitionRevokedEvent} (reason {@code MOVED}) when its drain begins, its
-	 * running work of the partition is waited for (up to the drain timeout), then it releases the partition and the peer
-	 * takes it. The node stays without it until {@link #assign}.
+	 * Moves {@code partition} from the node under test to a peer
+	 * ({@value SimulatedCluster#DEFAULT_PEER}), as a rebalance does: the node gets a
+	 * {@link PartitionRevokedEvent} (reason {@code MOVED}) when its drain begins, its
+	 * running work of the partition is waited for (up to the drain timeout), then it
+	 * releases the partition and the peer takes it. The node stays without it until
+	 * {@link #assign}.
 	 */
 	public void revoke(int partition) {
 		MembershipNode node = this.cluster.runningNode();
@@ -49,7 +53,8 @@ public final class SimulatedPartitions {
 		}
 		MembershipNode peer = this.cluster.peer(SimulatedCluster.DEFAULT_PEER);
 		this.cluster.pins().pin(this.group, partition, SimulatedCluster.DEFAULT_PEER);
-		this.cluster.runUntil(SimulatedCluster.DEFAULT_PEER + " owns partition " + partition + " of '" + this.group + "'",
+		this.cluster.runUntil(
+				SimulatedCluster.DEFAULT_PEER + " owns partition " + partition + " of '" + this.group + "'",
 				() -> node.partitionTerm(this.group, partition).isEmpty()
 						&& peer.partitionTerm(this.group, partition).isPresent());
 	}

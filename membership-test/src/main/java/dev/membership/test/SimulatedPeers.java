@@ -15,9 +15,10 @@ import dev.membership.spi.NoticeReceiver;
 import dev.membership.spi.PlacementPolicy;
 
 /**
- * The simulated peers of a {@link SimulatedCluster}: real nodes with the node under test's timings on the same
- * database, virtual clock and driver, and no address (the node under test never reaches a peer over the network); and
- * every node's notice receiver, so that a released lease can be told to the one that should take it.
+ * The simulated peers of a {@link SimulatedCluster}: real nodes with the node under
+ * test's timings on the same database, virtual clock and driver, and no address (the node
+ * under test never reaches a peer over the network); and every node's notice receiver, so
+ * that a released lease can be told to the one that should take it.
  */
 final class SimulatedPeers {
 
@@ -31,7 +32,10 @@ final class SimulatedPeers {
 
 	private final Map<String, MembershipNode> peers = new ConcurrentHashMap<>();
 
-	/** Each node's notice receiver, by candidate ({@link SimulatedDatabase#UNDER_TEST} for the node under test). */
+	/**
+	 * Each node's notice receiver, by candidate ({@link SimulatedDatabase#UNDER_TEST} for
+	 * the node under test).
+	 */
 	private final Map<String, NoticeReceiver> notices = new ConcurrentHashMap<>();
 
 	/** Releases already told: node, group and epoch. */
@@ -44,12 +48,18 @@ final class SimulatedPeers {
 		this.placement = placement;
 	}
 
-	/** The notice channel of {@code candidate}: the cluster tells it of a released lease, as a peer's notice would. */
+	/**
+	 * The notice channel of {@code candidate}: the cluster tells it of a released lease,
+	 * as a peer's notice would.
+	 */
 	NoticeChannel noticeChannel(String candidate) {
 		return (receiver) -> this.notices.put(candidate, receiver);
 	}
 
-	/** The peer {@code nodeId}, started now with the timings of {@code like} if it is not running yet. */
+	/**
+	 * The peer {@code nodeId}, started now with the timings of {@code like} if it is not
+	 * running yet.
+	 */
 	MembershipNode peer(String nodeId, MembershipSettings like) {
 		return this.peers.computeIfAbsent(nodeId, (id) -> {
 			if (id.equals(like.nodeId())) {
@@ -94,9 +104,10 @@ final class SimulatedPeers {
 	}
 
 	/**
-	 * Whether {@code node} (known to the database as {@code candidate}) leads {@code group}; when the lease was just
-	 * released, tells it so once (as a leadership notice would), so that it takes the lease at once rather than
-	 * whichever node's timer comes first.
+	 * Whether {@code node} (known to the database as {@code candidate}) leads
+	 * {@code group}; when the lease was just released, tells it so once (as a leadership
+	 * notice would), so that it takes the lease at once rather than whichever node's
+	 * timer comes first.
 	 */
 	boolean takesOver(MembershipNode node, String candidate, String group) {
 		if (node.isLeader(group)) {

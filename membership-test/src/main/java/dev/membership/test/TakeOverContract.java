@@ -16,8 +16,9 @@ import static dev.membership.test.StoreFixtures.HOUR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The take-over on a notice: a node that let go of a term (and said so) can be succeeded before its release reaches
- * the store, but only in that very term. Part of {@link MembershipStoreContract}.
+ * The take-over on a notice: a node that let go of a term (and said so) can be succeeded
+ * before its release reaches the store, but only in that very term. Part of
+ * {@link MembershipStoreContract}.
  */
 interface TakeOverContract {
 
@@ -30,7 +31,8 @@ interface TakeOverContract {
 		Optional<LeaseRecord> taken = store().tryTakeOver("g", B, A.nodeId(), 1, now, now.plus(HOUR));
 		assertThat(taken).get().extracting(LeaseRecord::epoch).isEqualTo(2L);
 		assertThat(taken.get().isHeldBy(B)).isTrue();
-		// the old holder's release, renewals and batch calls of that term, landing afterwards, change nothing
+		// the old holder's release, renewals and batch calls of that term, landing
+		// afterwards, change nothing
 		assertThat(store().release("g", A, 1, null)).isFalse();
 		assertThat(store().renew("g", A, 1, now.plus(HOUR).plusSeconds(1), null)).isEmpty();
 		assertThat(store().renewAll(A, Map.of("g", 1L), now.plus(HOUR).plusSeconds(1), Map.of())).isZero();
@@ -54,7 +56,8 @@ interface TakeOverContract {
 		Instant now = store().serverTime().orElseThrow();
 		store().tryAcquire("g", A, now, now.plus(HOUR));
 		store().release("g", A, 1, null);
-		store().tryAcquire("g", A, now, now.plus(HOUR)); // A leads again, in epoch 2: the notice of epoch 1 is late
+		// A leads again, in epoch 2: the notice of epoch 1 is late
+		store().tryAcquire("g", A, now, now.plus(HOUR));
 		assertThat(store().tryTakeOver("g", B, A.nodeId(), 1, now, now.plus(HOUR))).isEmpty();
 		assertThat(store().tryTakeOver("g", B, A.nodeId(), 3, now, now.plus(HOUR))).isEmpty();
 		assertThat(store().findLease("g").get().isHeldBy(A)).isTrue();

@@ -11,10 +11,12 @@ import org.slf4j.LoggerFactory;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * Runs the work of every node of a {@link SimulatedCluster} on one thread, in order of virtual time (ties in order of
- * submission), on a {@link VirtualScheduler} it guards with its lock. Work due now runs at once; time moves only
- * through {@link #moveTo(long, Duration)} and {@link #step}, so a test decides when renewals, expiries and timeouts
- * happen. Other threads (a test, leader-only work finishing) may submit at any time.
+ * Runs the work of every node of a {@link SimulatedCluster} on one thread, in order of
+ * virtual time (ties in order of submission), on a {@link VirtualScheduler} it guards
+ * with its lock. Work due now runs at once; time moves only through
+ * {@link #moveTo(long, Duration)} and {@link #step}, so a test decides when renewals,
+ * expiries and timeouts happen. Other threads (a test, leader-only work finishing) may
+ * submit at any time.
  */
 final class VirtualDriver implements AutoCloseable {
 
@@ -34,14 +36,18 @@ final class VirtualDriver implements AutoCloseable {
 
 	private boolean busy;
 
-	/** The lane whose work the driver's thread runs now, or null: written and read on that thread only. */
+	/**
+	 * The lane whose work the driver's thread runs now, or null: written and read on that
+	 * thread only.
+	 */
 	private VirtualScheduler.@Nullable Owner running;
 
 	private boolean closed;
 
 	/**
-	 * The first failure of a simulated node's work (a bug in the node, or in what the test made it run): rethrown to
-	 * the test at its next call, so that a test never passes over it.
+	 * The first failure of a simulated node's work (a bug in the node, or in what the
+	 * test made it run): rethrown to the test at its next call, so that a test never
+	 * passes over it.
 	 */
 	private volatile @Nullable Throwable failure;
 
@@ -56,7 +62,10 @@ final class VirtualDriver implements AutoCloseable {
 		return this.scheduler.now();
 	}
 
-	/** Runs everything due up to {@code nanos}, in order, moving time with it; returns once all of it has run. */
+	/**
+	 * Runs everything due up to {@code nanos}, in order, moving time with it; returns
+	 * once all of it has run.
+	 */
 	void moveTo(long nanos, Duration realTimeout) {
 		while (true) {
 			Long next = nextDue();
@@ -70,7 +79,10 @@ final class VirtualDriver implements AutoCloseable {
 		awaitIdle(realTimeout);
 	}
 
-	/** Moves time to the next piece of work and runs everything then due; false when nothing is due by {@code limit}. */
+	/**
+	 * Moves time to the next piece of work and runs everything then due; false when
+	 * nothing is due by {@code limit}.
+	 */
 	boolean step(long limit, Duration realTimeout) {
 		Long next = nextDue();
 		if (next == null || next > limit) {
@@ -133,7 +145,9 @@ final class VirtualDriver implements AutoCloseable {
 		}
 	}
 
-	/** How much work has been submitted so far: a mark for {@link #awaitSubmissionAfter}. */
+	/**
+	 * How much work has been submitted so far: a mark for {@link #awaitSubmissionAfter}.
+	 */
 	long submissions() {
 		this.lock.lock();
 		try {
@@ -145,8 +159,9 @@ final class VirtualDriver implements AutoCloseable {
 	}
 
 	/**
-	 * Waits at most {@code realTimeout} for work to be submitted after the mark {@code seen} (say, by leader-only
-	 * work that ends and lets a hand-over go on); returns whether some was. False at once once closed.
+	 * Waits at most {@code realTimeout} for work to be submitted after the mark
+	 * {@code seen} (say, by leader-only work that ends and lets a hand-over go on);
+	 * returns whether some was. False at once once closed.
 	 */
 	boolean awaitSubmissionAfter(long seen, Duration realTimeout) {
 		long deadline = System.nanoTime() + realTimeout.toNanos();
@@ -197,7 +212,10 @@ final class VirtualDriver implements AutoCloseable {
 		return next != null && next <= this.scheduler.now();
 	}
 
-	/** Schedules {@code work} of {@code lane} {@code delayNanos} from now; null once the driver is closed. */
+	/**
+	 * Schedules {@code work} of {@code lane} {@code delayNanos} from now; null once the
+	 * driver is closed.
+	 */
 	VirtualScheduler.@Nullable Event submit(VirtualScheduler.Owner lane, long delayNanos, Runnable work) {
 		this.lock.lock();
 		try {

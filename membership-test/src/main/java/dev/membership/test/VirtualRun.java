@@ -8,20 +8,27 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeadershipTerm;
 
 /**
- * How a {@link SimulatedCluster} moves virtual time towards a state a test asked for: one due piece of work at a time,
- * within a bound of virtual time, and, while leader-only work holds up a hand-over of the node under test, waiting in
- * real time (up to the drain timeout) for it to finish, as production would.
+ * How a {@link SimulatedCluster} moves virtual time towards a state a test asked for: one
+ * due piece of work at a time, within a bound of virtual time, and, while leader-only
+ * work holds up a hand-over of the node under test, waiting in real time (up to the drain
+ * timeout) for it to finish, as production would.
  */
 final class VirtualRun {
 
-	/** How many lease durations of virtual time one request may take before it is reported as not reached. */
+	/**
+	 * How many lease durations of virtual time one request may take before it is reported
+	 * as not reached.
+	 */
 	private static final int MAX_INTERVALS = 50;
 
 	private final VirtualTime time;
 
 	private final VirtualDriver driver;
 
-	/** How long real time may pass for work due at one instant of virtual time (listeners, leader-only work). */
+	/**
+	 * How long real time may pass for work due at one instant of virtual time (listeners,
+	 * leader-only work).
+	 */
 	private final Duration realTimeout;
 
 	VirtualRun(VirtualTime time, VirtualDriver driver, Duration realTimeout) {
@@ -30,17 +37,24 @@ final class VirtualRun {
 		this.realTimeout = realTimeout;
 	}
 
-	/** Runs what is due now, including events the node under test published from other threads. */
+	/**
+	 * Runs what is due now, including events the node under test published from other
+	 * threads.
+	 */
 	void settle() {
 		this.driver.awaitIdle(this.realTimeout);
 	}
 
-	/** Moves virtual time until {@code done}; fails naming {@code what} when the bound of virtual time passes. */
+	/**
+	 * Moves virtual time until {@code done}; fails naming {@code what} when the bound of
+	 * virtual time passes.
+	 */
 	void until(MembershipNode node, String what, BooleanSupplier done) {
 		MembershipSettings settings = node.settings();
 		Duration virtualLimit = settings.leaseDuration().multipliedBy(MAX_INTERVALS);
 		long limit = this.time.nanoTime() + virtualLimit.toNanos();
-		// real time is spent only waiting for leader-only work to end: at most one drain timeout per call
+		// real time is spent only waiting for leader-only work to end: at most one drain
+		// timeout per call
 		long waitUntil = System.nanoTime() + settings.drainTimeout().toNanos();
 		settle();
 		while (!done.getAsBoolean()) {
@@ -48,7 +62,8 @@ final class VirtualRun {
 			long waitLeft = waitUntil - System.nanoTime();
 			if (waitLeft > 0 && handOverWaitsForWork(node)) {
 				if (!this.driver.awaitSubmissionAfter(submitted, Duration.ofNanos(waitLeft))) {
-					waitUntil = System.nanoTime(); // not ended within the drain timeout: left behind, as in production
+					// not ended within the drain timeout: left behind, as in production
+					waitUntil = System.nanoTime();
 				}
 				settle();
 				continue;
@@ -60,12 +75,18 @@ final class VirtualRun {
 		}
 	}
 
-	/** Lets {@code duration} of virtual time pass: every renewal, heartbeat and timeout due meanwhile happens. */
+	/**
+	 * Lets {@code duration} of virtual time pass: every renewal, heartbeat and timeout
+	 * due meanwhile happens.
+	 */
 	void advance(Duration duration) {
 		this.driver.moveTo(this.time.nanoTime() + duration.toNanos(), this.realTimeout);
 	}
 
-	/** Whether the node under test is handing a group over: its leader-only work may still be draining. */
+	/**
+	 * Whether the node under test is handing a group over: its leader-only work may still
+	 * be draining.
+	 */
 	private static boolean handOverWaitsForWork(MembershipNode node) {
 		return node.groups()
 			.stream()

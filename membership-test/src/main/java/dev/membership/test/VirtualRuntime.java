@@ -8,7 +8,10 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.spi.NodeRuntime;
 
-/** The runtime of one node of a {@link SimulatedCluster}: its four lanes, all on the cluster's {@link VirtualDriver}. */
+/**
+ * The runtime of one node of a {@link SimulatedCluster}: its four lanes, all on the
+ * cluster's {@link VirtualDriver}.
+ */
 final class VirtualRuntime implements NodeRuntime {
 
 	private static final Logger log = LoggerFactory.getLogger(VirtualRuntime.class);
@@ -80,7 +83,10 @@ final class VirtualRuntime implements NodeRuntime {
 		this.application.halt();
 	}
 
-	/** One lane of a node: refuses new work once shut down, and drops what it holds when halted. */
+	/**
+	 * One lane of a node: refuses new work once shut down, and drops what it holds when
+	 * halted.
+	 */
 	private static final class VirtualLane implements NodeRuntime.Lane, VirtualScheduler.Owner {
 
 		private final VirtualDriver driver;

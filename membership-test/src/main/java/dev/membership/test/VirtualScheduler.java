@@ -7,14 +7,17 @@ import java.util.PriorityQueue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Virtual time and what is due in it: events run in order of their time (ties in order of scheduling), and time moves
- * only when an event is taken or {@link #advanceTo} moves it. An event may belong to an {@link Owner} (a node's
- * runtime or lane) that can pause (its events wait, in order, until it resumes) or die (its events are dropped).
- * Nothing here reads a real clock. Not thread-safe: one thread at a time (the {@link SimulatedCluster}'s driver
- * guards it with a lock); {@link #now()} may be read from any thread.
+ * Virtual time and what is due in it: events run in order of their time (ties in order of
+ * scheduling), and time moves only when an event is taken or {@link #advanceTo} moves it.
+ * An event may belong to an {@link Owner} (a node's runtime or lane) that can pause (its
+ * events wait, in order, until it resumes) or die (its events are dropped). Nothing here
+ * reads a real clock. Not thread-safe: one thread at a time (the
+ * {@link SimulatedCluster}'s driver guards it with a lock); {@link #now()} may be read
+ * from any thread.
  * <p>
- * The one virtual-time core of the test kit: {@link SimulatedCluster} runs the node under test and its peers on it,
- * and the project's own election simulator runs thousands of seeded fault schedules on it.
+ * The one virtual-time core of the test kit: {@link SimulatedCluster} runs the node under
+ * test and its peers on it, and the project's own election simulator runs thousands of
+ * seeded fault schedules on it.
  */
 public final class VirtualScheduler {
 
@@ -61,7 +64,10 @@ public final class VirtualScheduler {
 			return this.owner;
 		}
 
-		/** Runs the event's task (what {@link #take} hands out runs this way, on the taker's thread). */
+		/**
+		 * Runs the event's task (what {@link #take} hands out runs this way, on the
+		 * taker's thread).
+		 */
 		public void run() {
 			this.task.run();
 		}
@@ -113,7 +119,10 @@ public final class VirtualScheduler {
 		return at(this.now + Math.max(0, delayNanos), owner, task);
 	}
 
-	/** Puts deferred events back, due now, in their original order (the same events: they can still be cancelled). */
+	/**
+	 * Puts deferred events back, due now, in their original order (the same events: they
+	 * can still be cancelled).
+	 */
 	public void resume(List<Event> deferred) {
 		List<Event> ordered = new ArrayList<>(deferred);
 		ordered.sort(null);
@@ -124,7 +133,9 @@ public final class VirtualScheduler {
 		}
 	}
 
-	/** When the earliest event that would still run is due, or null when none is pending. */
+	/**
+	 * When the earliest event that would still run is due, or null when none is pending.
+	 */
 	public @Nullable Long nextAt() {
 		while (!this.queue.isEmpty() && this.queue.peek().isVoid()) {
 			this.queue.poll();
@@ -140,8 +151,9 @@ public final class VirtualScheduler {
 	}
 
 	/**
-	 * Takes the next event due no later than {@code until} for the caller to run, moving time to it (never back);
-	 * cancelled events and those of dead owners are dropped, those of paused owners deferred. Null when none is due.
+	 * Takes the next event due no later than {@code until} for the caller to run, moving
+	 * time to it (never back); cancelled events and those of dead owners are dropped,
+	 * those of paused owners deferred. Null when none is due.
 	 */
 	public @Nullable Event take(long until) {
 		while (true) {
@@ -163,8 +175,9 @@ public final class VirtualScheduler {
 	}
 
 	/**
-	 * Runs the next event due no later than {@code until}, on this thread; returns whether one was due (and ran, or was
-	 * dropped or deferred). When none is, time moves to {@code until}.
+	 * Runs the next event due no later than {@code until}, on this thread; returns
+	 * whether one was due (and ran, or was dropped or deferred). When none is, time moves
+	 * to {@code until}.
 	 */
 	public boolean step(long until) {
 		Event event = this.queue.peek();

@@ -8,8 +8,9 @@ import java.time.ZoneOffset;
 import dev.membership.spi.MonotonicClock;
 
 /**
- * Time that moves only when a test says so: the nodes' monotonic clock and the in-memory database's clock, both on
- * the one {@link VirtualScheduler}'s time, so that nothing expires on its own while a test looks.
+ * Time that moves only when a test says so: the nodes' monotonic clock and the in-memory
+ * database's clock, both on the one {@link VirtualScheduler}'s time, so that nothing
+ * expires on its own while a test looks.
  */
 final class VirtualTime implements MonotonicClock {
 

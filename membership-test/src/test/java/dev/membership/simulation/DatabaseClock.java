@@ -9,18 +9,23 @@ import java.util.function.LongSupplier;
 import dev.membership.engine.MembershipNode;
 
 /**
- * The database's clock in a simulation: virtual time from an arbitrary origin, moved by the CLOCK_JUMP fault (a
- * failover to a primary whose clock is ahead or behind), at most once per two leases (the documented limit). Small
- * jumps (up to 300 ms) stay within the safety margin, which absorbs them: every invariant holds across them. Large ones
- * (1 to 30 s, ahead or behind) make the leases written before them read wrong in the new clock; what must hold across
- * them is that no two nodes believe at once, that epochs increase and that no work overlaps after a graceful stop. The
- * checks that tie a belief to the store's lease and its expiry resume once every running node's estimate follows the
- * new clock again, plus a lease, an interval and an operation timeout, by when every belief that rested on the old
- * clock has ended.
+ * The database's clock in a simulation: virtual time from an arbitrary origin, moved by
+ * the CLOCK_JUMP fault (a failover to a primary whose clock is ahead or behind), at most
+ * once per two leases (the documented limit). Small jumps (up to 300 ms) stay within the
+ * safety margin, which absorbs them: every invariant holds across them. Large ones (1 to
+ * 30 s, ahead or behind) make the leases written before them read wrong in the new clock;
+ * what must hold across them is that no two nodes believe at once, that epochs increase
+ * and that no work overlaps after a graceful stop. The checks that tie a belief to the
+ * store's lease and its expiry resume once every running node's estimate follows the new
+ * clock again, plus a lease, an interval and an operation timeout, by when every belief
+ * that rested on the old clock has ended.
  */
 final class DatabaseClock {
 
-	/** An estimate this far from the database's clock follows another clock (the small jumps stay below it). */
+	/**
+	 * An estimate this far from the database's clock follows another clock (the small
+	 * jumps stay below it).
+	 */
 	private static final long OTHER_CLOCK_NANOS = Duration.ofMillis(500).toNanos();
 
 	private final Instant origin;
@@ -33,7 +38,10 @@ final class DatabaseClock {
 
 	private long largestBackwardNanos;
 
-	/** The latest the clock has read so far, as virtual time plus offset: a stamp written then reads that late now. */
+	/**
+	 * The latest the clock has read so far, as virtual time plus offset: a stamp written
+	 * then reads that late now.
+	 */
 	private long latestReadNanos = Long.MIN_VALUE;
 
 	private long lastJumpAt = Long.MIN_VALUE / 2;
@@ -58,7 +66,10 @@ final class DatabaseClock {
 		return this.origin.plusNanos(this.virtualNow.getAsLong() + this.offsetNanos);
 	}
 
-	/** The latest the clock has read at virtual time {@code atNanos}, whichever primary stamped it. */
+	/**
+	 * The latest the clock has read at virtual time {@code atNanos}, whichever primary
+	 * stamped it.
+	 */
 	Instant latestAt(long atNanos) {
 		return this.origin.plusNanos(atNanos + this.maxOffsetNanos);
 	}
@@ -74,24 +85,29 @@ final class DatabaseClock {
 	}
 
 	/**
-	 * How far the clock jumped backwards in all within the last {@code windowNanos}: a node whose estimate has not yet
-	 * met a reading that contradicts it (its readings were slow, its calls lost) still counts from before those jumps,
-	 * and may act that much early by the clock as it reads now.
+	 * How far the clock jumped backwards in all within the last {@code windowNanos}: a
+	 * node whose estimate has not yet met a reading that contradicts it (its readings
+	 * were slow, its calls lost) still counts from before those jumps, and may act that
+	 * much early by the clock as it reads now.
 	 */
 	long backwardWithin(long windowNanos) {
 		long from = this.virtualNow.getAsLong() - windowNanos;
 		return this.backwards.stream().filter((b) -> b[0] - from >= 0).mapToLong((b) -> b[1]).sum();
 	}
 
-	/** How much later than its holder meant a lease written before a jump backwards can expire. */
+	/**
+	 * How much later than its holder meant a lease written before a jump backwards can
+	 * expire.
+	 */
 	Duration largestBackwardJump() {
 		return Duration.ofNanos(this.largestBackwardNanos);
 	}
 
 	/**
-	 * How far the clock now reads behind the latest it has read: a renewal or heartbeat stamped before a jump
-	 * backwards reads that much more recent now, so its writer counts as live that much longer (zero once the clock
-	 * has caught up with its latest reading again).
+	 * How far the clock now reads behind the latest it has read: a renewal or heartbeat
+	 * stamped before a jump backwards reads that much more recent now, so its writer
+	 * counts as live that much longer (zero once the clock has caught up with its latest
+	 * reading again).
 	 */
 	Duration behindLatest() {
 		if (this.latestReadNanos == Long.MIN_VALUE) {
@@ -100,7 +116,10 @@ final class DatabaseClock {
 		return Duration.ofNanos(Math.max(0, this.latestReadNanos - (this.virtualNow.getAsLong() + this.offsetNanos)));
 	}
 
-	/** A failover to a primary whose clock differs; returns the jump (zero: too soon after the last one). */
+	/**
+	 * A failover to a primary whose clock differs; returns the jump (zero: too soon after
+	 * the last one).
+	 */
 	Duration jump(Random random, Duration lease) {
 		long now = this.virtualNow.getAsLong();
 		boolean small = random.nextBoolean();
@@ -130,8 +149,8 @@ final class DatabaseClock {
 	}
 
 	/**
-	 * Whether the lease checks apply: no large jump yet, or every running node's estimate has followed the last one
-	 * for {@code tail}.
+	 * Whether the lease checks apply: no large jump yet, or every running node's estimate
+	 * has followed the last one for {@code tail}.
 	 */
 	boolean settled(List<MembershipNode> running, Duration tail) {
 		if (!this.unsettled) {

@@ -29,10 +29,12 @@ import dev.membership.spi.RosterChange;
 import dev.membership.test.InMemoryMembershipStore;
 
 /**
- * The simulation's database: the test kit's {@link InMemoryMembershipStore} (the store users' tests run on, which
- * passes the MongoDB stores' contract) on the simulated server's clock, noting every lease write for the trace of a
- * failed run, and broken on purpose when a variant asks, to show that the simulator catches it. The simulation is
- * single-threaded, so a defect's read-then-write is as atomic as the store's own operations.
+ * The simulation's database: the test kit's {@link InMemoryMembershipStore} (the store
+ * users' tests run on, which passes the MongoDB stores' contract) on the simulated
+ * server's clock, noting every lease write for the trace of a failed run, and broken on
+ * purpose when a variant asks, to show that the simulator catches it. The simulation is
+ * single-threaded, so a defect's read-then-write is as atomic as the store's own
+ * operations.
  */
 final class DefectiveStore implements MembershipStore {
 
@@ -42,56 +44,69 @@ final class DefectiveStore implements MembershipStore {
 		NONE,
 
 		/**
-		 * The holder may take its own lease whatever its expiry (the filter before the simulator found this): an
-		 * acquisition that reaches the store late starts a term its holder does not know of.
+		 * The holder may take its own lease whatever its expiry (the filter before the
+		 * simulator found this): an acquisition that reaches the store late starts a term
+		 * its holder does not know of.
 		 */
 		LATE_ACQUISITION_STARTS_A_TERM,
 
-		/** Renew sets the expiry instead of only moving it forward: a renewal that reaches the store late shortens it. */
+		/**
+		 * Renew sets the expiry instead of only moving it forward: a renewal that reaches
+		 * the store late shortens it.
+		 */
 		LATE_RENEWAL_SHORTENS_THE_LEASE,
 
 		/**
-		 * An acquisition does not return the store's stamp, so its acquirer cannot see that it judged the lease in the
-		 * database's previous clock (a jump between its last sample and the write).
+		 * An acquisition does not return the store's stamp, so its acquirer cannot see
+		 * that it judged the lease in the database's previous clock (a jump between its
+		 * last sample and the write).
 		 */
 		ACQUISITION_NOT_STAMPED,
 
 		/**
-		 * A take-over on a notice matches any term of the node that let go, not just the one it let go of: a late or
-		 * repeated notice takes a lease its sender holds again.
+		 * A take-over on a notice matches any term of the node that let go, not just the
+		 * one it let go of: a late or repeated notice takes a lease its sender holds
+		 * again.
 		 */
 		TAKE_OVER_ANY_TERM_OF_THE_SENDER,
 
 		/**
-		 * A primary's step-down fails writes without saying that a reissue may get through: the node does not reissue
-		 * the renewal of its partitions, and the interval's renewal is lost.
+		 * A primary's step-down fails writes without saying that a reissue may get
+		 * through: the node does not reissue the renewal of its partitions, and the
+		 * interval's renewal is lost.
 		 */
 		STEP_DOWN_FAILURES_NOT_RETRYABLE,
 
 		/**
-		 * Behind a mongos, the store answers with the router's clock ({@code hello}'s {@code localTime}), which is not
-		 * the clock that stamps the writes.
+		 * Behind a mongos, the store answers with the router's clock ({@code hello}'s
+		 * {@code localTime}), which is not the clock that stamps the writes.
 		 */
 		HELLO_BEHIND_MONGOS,
 
 		/**
-		 * The roster's recent changes come back saying that they moved no partition: a member that catches up by them
-		 * keeps the placements it had.
+		 * The roster's recent changes come back saying that they moved no partition: a
+		 * member that catches up by them keeps the placements it had.
 		 */
 		PLACEMENT_CHANGES_LOST,
 
 		/**
-		 * A release leaves the lease's record of the scheduled jobs' fires as the last renewal wrote it: a fire that
-		 * ended since is not passed on to the next term.
+		 * A release leaves the lease's record of the scheduled jobs' fires as the last
+		 * renewal wrote it: a fire that ended since is not passed on to the next term.
 		 */
 		RELEASE_DROPS_FIRES,
 
-		/** An acquisition comes back without the lease's record of the fires: the new term catches nothing up. */
+		/**
+		 * An acquisition comes back without the lease's record of the fires: the new term
+		 * catches nothing up.
+		 */
 		ACQUISITION_DROPS_FIRES
 
 	}
 
-	/** Past any expiry: what an acquisition that ignores the expiry filter passes as "expired before". */
+	/**
+	 * Past any expiry: what an acquisition that ignores the expiry filter passes as
+	 * "expired before".
+	 */
 	private static final Instant ANY_EXPIRY = Instant.parse("9999-01-01T00:00:00Z");
 
 	private final InMemoryMembershipStore store;
@@ -111,7 +126,10 @@ final class DefectiveStore implements MembershipStore {
 		this.store.initialize();
 	}
 
-	/** Whether a node's call arriving now meets a primary's step-down, and whether its failures say "retryable". */
+	/**
+	 * Whether a node's call arriving now meets a primary's step-down, and whether its
+	 * failures say "retryable".
+	 */
 	private java.util.function.BooleanSupplier steppingDown = () -> false;
 
 	private boolean stepDownRetryable = true;
@@ -127,8 +145,9 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	/**
-	 * A multi-lease write in flight when the primary steps down: it fails, some after it applied (drivers never retry
-	 * it); what the node reissues waits for the new primary. Single-document writes the driver retries, so they land.
+	 * A multi-lease write in flight when the primary steps down: it fails, some after it
+	 * applied (drivers never retry it); what the node reissues waits for the new primary.
+	 * Single-document writes the driver retries, so they land.
 	 */
 	private <T> T multiLeaseWrite(Supplier<T> write) {
 		if (!this.steppingDown.getAsBoolean()) {
@@ -141,14 +160,19 @@ final class DefectiveStore implements MembershipStore {
 				this.stepDownRetryable);
 	}
 
-	/** A read while the primary steps down fails (the node does not retry it; the next interval reads again). */
+	/**
+	 * A read while the primary steps down fails (the node does not retry it; the next
+	 * interval reads again).
+	 */
 	private void readable() {
 		if (this.steppingDown.getAsBoolean()) {
 			throw new dev.membership.spi.StoreException("simulated: no primary to read from", null, true);
 		}
 	}
 
-	/** Behind a mongos whose clock is {@code skew} off the stamps' (null: not behind one). */
+	/**
+	 * Behind a mongos whose clock is {@code skew} off the stamps' (null: not behind one).
+	 */
 	private Duration mongosSkew;
 
 	/** Where a violation of the roster's invariants goes. */
@@ -169,8 +193,8 @@ final class DefectiveStore implements MembershipStore {
 	}
 
 	/**
-	 * The store's time without a write: none behind a mongos (what the MongoDB stores answer there), or the router's
-	 * skewed clock for the broken variant.
+	 * The store's time without a write: none behind a mongos (what the MongoDB stores
+	 * answer there), or the router's skewed clock for the broken variant.
 	 */
 	@Override
 	public Optional<Instant> serverTime() {
@@ -215,9 +239,9 @@ final class DefectiveStore implements MembershipStore {
 				.orElse(epoch);
 		}
 		Optional<LeaseRecord> taken = this.store.tryTakeOver(group, holder, from, term, expiredBefore, expiresAt);
-		taken.ifPresent((lease) -> this.trace.accept(() -> "store: " + holder.nodeId() + " took " + group
-				+ " over from " + from + " (let go of epoch " + epoch + ") at epoch " + lease.epoch() + " until "
-				+ lease.expiresAt()));
+		taken.ifPresent((lease) -> this.trace
+			.accept(() -> "store: " + holder.nodeId() + " took " + group + " over from " + from + " (let go of epoch "
+					+ epoch + ") at epoch " + lease.epoch() + " until " + lease.expiresAt()));
 		return defective(taken);
 	}
 
@@ -246,9 +270,8 @@ final class DefectiveStore implements MembershipStore {
 			}
 			if (held) {
 				this.trace.accept(() -> "store: " + holder.nodeId() + " renewed " + lease.getKey() + " epoch "
-						+ lease.getValue() + " until " + this.store.findLease(lease.getKey())
-							.map(LeaseRecord::expiresAt)
-							.orElse(null));
+						+ lease.getValue() + " until "
+						+ this.store.findLease(lease.getKey()).map(LeaseRecord::expiresAt).orElse(null));
 			}
 		}
 		return renewed;
@@ -304,12 +327,12 @@ final class DefectiveStore implements MembershipStore {
 		if (written.isPresent()) {
 			String keeper = this.keepers.putIfAbsent(epoch, keeperNodeId);
 			if (keeper != null && !keeper.equals(keeperNodeId)) {
-				this.violations.accept(Invariant.ONE_KEEPER_PER_ROSTER_EPOCH.violation(keeperNodeId
-						+ " wrote the roster under epoch " + epoch + ", which " + keeper + " kept"));
+				this.violations.accept(Invariant.ONE_KEEPER_PER_ROSTER_EPOCH.violation(
+						keeperNodeId + " wrote the roster under epoch " + epoch + ", which " + keeper + " kept"));
 			}
 			if (written.getAsLong() <= this.rosterVersion) {
-				this.violations.accept(Invariant.ROSTER_VERSION_RISES.violation("the roster went from version "
-						+ this.rosterVersion + " to " + written.getAsLong()));
+				this.violations.accept(Invariant.ROSTER_VERSION_RISES
+					.violation("the roster went from version " + this.rosterVersion + " to " + written.getAsLong()));
 			}
 			this.rosterVersion = Math.max(this.rosterVersion, written.getAsLong());
 		}
@@ -345,7 +368,10 @@ final class DefectiveStore implements MembershipStore {
 		return released;
 	}
 
-	/** The simulated server's clock (which may jump), as the clock the in-memory store reads. */
+	/**
+	 * The simulated server's clock (which may jump), as the clock the in-memory store
+	 * reads.
+	 */
 	private static final class SuppliedClock extends Clock {
 
 		private final Supplier<Instant> now;

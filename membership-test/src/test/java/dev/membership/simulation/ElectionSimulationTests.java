@@ -19,11 +19,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The production election code under the deterministic simulator: many seeds, each a run of 2 to 7 nodes with faults
- * drawn from the seed, every invariant checked after every step. A failure prints its seed; replay it with
- * {@code -Dtest=ElectionSimulationTests#replay -Dmembership.simulation.seed=<seed>}. Soak with
- * {@code -Dtest=ElectionSimulationTests#soak -Dmembership.simulation.soak=10000000} (transitions; seeds from
- * {@code membership.simulation.seed}, threads from {@code membership.simulation.threads}).
+ * The production election code under the deterministic simulator: many seeds, each a run
+ * of 2 to 7 nodes with faults drawn from the seed, every invariant checked after every
+ * step. A failure prints its seed; replay it with
+ * {@code -Dtest=ElectionSimulationTests#replay -Dmembership.simulation.seed=<seed>}. Soak
+ * with {@code -Dtest=ElectionSimulationTests#soak -Dmembership.simulation.soak=10000000}
+ * (transitions; seeds from {@code membership.simulation.seed}, threads from
+ * {@code membership.simulation.threads}).
  */
 @ExtendWith(QuietMembershipLogs.class)
 class ElectionSimulationTests {
@@ -43,12 +45,14 @@ class ElectionSimulationTests {
 	}
 
 	/**
-	 * Seeds that once ended in a violation, kept as cheap regression runs (a later change of the protocol may send
-	 * them elsewhere, so they prove little alone): 15490555895780, a partition's renewal confirmed by a sample taken
-	 * after a heartbeat had shown the database's clock jump, so its expiry was written in the old clock; 11167087822408,
-	 * the roster's liveness bound; 34460608900017 and 35903936978210, a node whose document a twin of its id had taken
-	 * while it led a plain group, kept out of the partitions' placement for minutes (the roster knew it from its leases
-	 * alone, and it did not write its document again).
+	 * Seeds that once ended in a violation, kept as cheap regression runs (a later change
+	 * of the protocol may send them elsewhere, so they prove little alone):
+	 * 15490555895780, a partition's renewal confirmed by a sample taken after a heartbeat
+	 * had shown the database's clock jump, so its expiry was written in the old clock;
+	 * 11167087822408, the roster's liveness bound; 34460608900017 and 35903936978210, a
+	 * node whose document a twin of its id had taken while it led a plain group, kept out
+	 * of the partitions' placement for minutes (the roster knew it from its leases alone,
+	 * and it did not write its document again).
 	 */
 	@Test
 	void seedsThatOnceFoundAViolationStayClean() {
@@ -60,17 +64,20 @@ class ElectionSimulationTests {
 	}
 
 	/**
-	 * Seeds that found a violation once the operators' actions joined the faults: 11132616047365, a coordinator that
-	 * lost its role with an operator's pin still pending applied it when it coordinated again, terms later (now a
-	 * directive lives only as long as the term that took it); 10936648511806 (behind a mongos), a renewal of all
-	 * partitions that landed late, after the next one, stamped the lease again, and the read that confirmed the next
-	 * renewal took that stamp for its own: a clock jump that was none (now a late renewal changes nothing);
-	 * 15194908914054, an operator's drain asked while the node was paused reached its loop after the partition's term
-	 * had ended and the next had begun, and put that next term into hand-over on the old one's behalf, where nothing
-	 * ended it: the partition stayed on the node, renewed, for good (now a hand-over applies to its own term only);
-	 * 90000000001764, a new coordinator whose follower's view of the placement missed its predecessor's last write
-	 * (the operator's pins taken off) wrote the pins back in its first roster (now a new term's first write starts
-	 * from the roster as stored).
+	 * Seeds that found a violation once the operators' actions joined the faults:
+	 * 11132616047365, a coordinator that lost its role with an operator's pin still
+	 * pending applied it when it coordinated again, terms later (now a directive lives
+	 * only as long as the term that took it); 10936648511806 (behind a mongos), a renewal
+	 * of all partitions that landed late, after the next one, stamped the lease again,
+	 * and the read that confirmed the next renewal took that stamp for its own: a clock
+	 * jump that was none (now a late renewal changes nothing); 15194908914054, an
+	 * operator's drain asked while the node was paused reached its loop after the
+	 * partition's term had ended and the next had begun, and put that next term into
+	 * hand-over on the old one's behalf, where nothing ended it: the partition stayed on
+	 * the node, renewed, for good (now a hand-over applies to its own term only);
+	 * 90000000001764, a new coordinator whose follower's view of the placement missed its
+	 * predecessor's last write (the operator's pins taken off) wrote the pins back in its
+	 * first roster (now a new term's first write starts from the roster as stored).
 	 */
 	@Test
 	void seedsFoundWithTheOperatorsActionsStayClean() {
@@ -85,37 +92,48 @@ class ElectionSimulationTests {
 	}
 
 	/**
-	 * A primary's step-down (Atlas maintenance, a rolling upgrade, {@code rs.stepDown()}) shorter than the lease less
-	 * two intervals changes no leadership and moves no partition: calls in flight fail, some after they applied, the
-	 * multi-lease writes are reissued once, calls issued meanwhile wait for the new primary.
+	 * A primary's step-down (Atlas maintenance, a rolling upgrade, {@code rs.stepDown()})
+	 * shorter than the lease less two intervals changes no leadership and moves no
+	 * partition: calls in flight fail, some after they applied, the multi-lease writes
+	 * are reissued once, calls issued meanwhile wait for the new primary.
 	 */
 	@Test
 	void stepDownsShorterThanTheLeaseLessTwoIntervalsChangeNoLeadershipAndMoveNoPartition() {
 		scenario(SimulationConfig::stepDowns, 12);
 	}
 
-	/** Behind a mongos whose clock is up to 5 s off the stamps', through every other fault: no node sees a jump. */
+	/**
+	 * Behind a mongos whose clock is up to 5 s off the stamps', through every other
+	 * fault: no node sees a jump.
+	 */
 	@Test
 	void aMongosClockSkewCausesNoDistrust() {
 		scenario(SimulationConfig::behindMongos, 8);
 	}
 
-	/** A crashed holder's group or partition is taken over within the lease and two intervals, step-downs or not. */
+	/**
+	 * A crashed holder's group or partition is taken over within the lease and two
+	 * intervals, step-downs or not.
+	 */
 	@Test
 	void aCrashedHolderIsTakenOverInTimeThroughStepDownsBehindAMongos() {
 		scenario(SimulationConfig::crashesThroughStepDownsBehindMongos, 8);
 	}
 
 	/**
-	 * Every fault with a restart grace: a stopped or crashed node's partitions wait for it, and it comes back under
-	 * its id within the grace or after it; no belief breaks either way, and past the grace they move.
+	 * Every fault with a restart grace: a stopped or crashed node's partitions wait for
+	 * it, and it comes back under its id within the grace or after it; no belief breaks
+	 * either way, and past the grace they move.
 	 */
 	@Test
 	void restartsWithinAndPastTheGraceKeepEveryBelief() {
 		scenario(SimulationConfig::restarts, 8);
 	}
 
-	/** Operators' hand-overs, drains, pins and pauses alone: every one through the drain, none breaking a belief. */
+	/**
+	 * Operators' hand-overs, drains, pins and pauses alone: every one through the drain,
+	 * none breaking a belief.
+	 */
 	@Test
 	void operatorsActionsKeepEveryInvariant() {
 		scenario(SimulationConfig::operators, 8);
@@ -175,7 +193,10 @@ class ElectionSimulationTests {
 		assertThat(summary.failures.isEmpty()).withFailMessage(summary::toString).isTrue();
 	}
 
-	/** The runs {@code -Dmembership.simulation.scenario} names (a soak's, a replay's): the standard one by default. */
+	/**
+	 * The runs {@code -Dmembership.simulation.scenario} names (a soak's, a replay's): the
+	 * standard one by default.
+	 */
 	private static java.util.function.LongFunction<SimulationConfig> scenario() {
 		return switch (System.getProperty("membership.simulation.scenario", "standard")) {
 			case "stepDowns" -> SimulationConfig::stepDowns;
@@ -187,7 +208,10 @@ class ElectionSimulationTests {
 		};
 	}
 
-	/** Runs seeds firstSeed, firstSeed + 1, ... on {@code threads} threads until enough transitions or time. */
+	/**
+	 * Runs seeds firstSeed, firstSeed + 1, ... on {@code threads} threads until enough
+	 * transitions or time.
+	 */
 	static Summary simulate(long firstSeed, long transitions, Duration budget, int threads) throws Exception {
 		return simulate(firstSeed, transitions, budget, threads, SimulationConfig::standard);
 	}
@@ -242,7 +266,10 @@ class ElectionSimulationTests {
 
 		final List<SimulationResult> failures = new ArrayList<>();
 
-		/** Jumps of the database's clock that happened: beyond the safety margin, and within it. */
+		/**
+		 * Jumps of the database's clock that happened: beyond the safety margin, and
+		 * within it.
+		 */
 		final AtomicLong largeClockJumps = new AtomicLong();
 
 		final AtomicLong smallClockJumps = new AtomicLong();
@@ -304,8 +331,10 @@ class ElectionSimulationTests {
 				.append(" of up to 300 ms)");
 			for (SimulationResult failure : this.failures) {
 				out.append("\n").append(failure.summary()).append("\n  replay: ").append(failure.replay());
-				failure.trace().stream().skip(Math.max(0, failure.trace().size() - 40)).forEach(
-						(line) -> out.append("\n  ").append(line));
+				failure.trace()
+					.stream()
+					.skip(Math.max(0, failure.trace().size() - 40))
+					.forEach((line) -> out.append("\n  ").append(line));
 			}
 			return out.toString();
 		}

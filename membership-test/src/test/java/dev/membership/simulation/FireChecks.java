@@ -34,13 +34,15 @@ import dev.membership.spi.RunRecord;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * A scheduled job in the simulation: every node registers it for the group {@code default}, whose leader fires it at
- * each instant of a fixed rate or a cron expression (drawn per run) by the database's clock, under a fire policy drawn per run; each run takes a while
- * (now and then longer than the period). Checked on one clock, the database's: no fire begins before its instant
- * ({@link Invariant#FIRE_NOT_EARLY}); none begins twice where it must not ({@link Invariant#FIRE_ONCE}); and every
- * fire from the first the lease recorded to the last begun ran or is in the run history as missed or skipped
- * ({@link Invariant#FIRES_ACCOUNTED}), but for the notes a crash may have taken with it (a node writes its history
- * once an interval).
+ * A scheduled job in the simulation: every node registers it for the group
+ * {@code default}, whose leader fires it at each instant of a fixed rate or a cron
+ * expression (drawn per run) by the database's clock, under a fire policy drawn per run;
+ * each run takes a while (now and then longer than the period). Checked on one clock, the
+ * database's: no fire begins before its instant ({@link Invariant#FIRE_NOT_EARLY}); none
+ * begins twice where it must not ({@link Invariant#FIRE_ONCE}); and every fire from the
+ * first the lease recorded to the last begun ran or is in the run history as missed or
+ * skipped ({@link Invariant#FIRES_ACCOUNTED}), but for the notes a crash may have taken
+ * with it (a node writes its history once an interval).
  */
 final class FireChecks {
 
@@ -55,7 +57,10 @@ final class FireChecks {
 
 	private final Duration period;
 
-	/** A fixed rate of {@link #period}, or a cron expression whose fires come about that often (unevenly). */
+	/**
+	 * A fixed rate of {@link #period}, or a cron expression whose fires come about that
+	 * often (unevenly).
+	 */
 	private final FireSchedule schedule;
 
 	private final FirePolicy policy;
@@ -64,13 +69,17 @@ final class FireChecks {
 
 	private final LongSupplier now;
 
-	/** Whether the database's clock has not jumped lately (a node's estimate follows a jump within a lease). */
+	/**
+	 * Whether the database's clock has not jumped lately (a node's estimate follows a
+	 * jump within a lease).
+	 */
 	private final BooleanSupplier clockSettled;
 
 	/**
-	 * How far the database's clock stepped back lately: a node's estimate that met no contradicting reading since
-	 * (slow or lost calls) still follows the clock from before, and a fire may begin that much early by the clock as it
-	 * reads now, never more.
+	 * How far the database's clock stepped back lately: a node's estimate that met no
+	 * contradicting reading since (slow or lost calls) still follows the clock from
+	 * before, and a fire may begin that much early by the clock as it reads now, never
+	 * more.
 	 */
 	private final LongSupplier steppedBack;
 
@@ -82,13 +91,21 @@ final class FireChecks {
 
 	private final NavigableMap<Instant, List<Run>> runs = new TreeMap<>();
 
-	/** When (virtual time) the lease was first seen released by the holder of each epoch. */
+	/**
+	 * When (virtual time) the lease was first seen released by the holder of each epoch.
+	 */
 	private final Map<Long, Long> releasedAt = new HashMap<>();
 
-	/** When (virtual time) each epoch's term ended on its node: for a graceful end, when its drain was over. */
+	/**
+	 * When (virtual time) each epoch's term ended on its node: for a graceful end, when
+	 * its drain was over.
+	 */
 	private final Map<Long, Long> termEndedAt = new HashMap<>();
 
-	/** The latest fire the lease was seen to record as ended, or as begun (a later one than any ended). */
+	/**
+	 * The latest fire the lease was seen to record as ended, or as begun (a later one
+	 * than any ended).
+	 */
 	private Instant recordedEnded;
 
 	private Instant recordedBegun;
@@ -97,20 +114,25 @@ final class FireChecks {
 
 	private final List<RunRecord> notes = new ArrayList<>();
 
-	/** Each node's latest term of the group (database time), and the crashes: when, and that term's start. */
+	/**
+	 * Each node's latest term of the group (database time), and the crashes: when, and
+	 * that term's start.
+	 */
 	private final Map<String, Instant> termBegan = new HashMap<>();
 
 	private final List<Instant[]> crashes = new ArrayList<>();
 
 	/**
-	 * Each process's latest record that reached the store (database time): its write was sent after that, so that it
-	 * carried every note the node had made before.
+	 * Each process's latest record that reached the store (database time): its write was
+	 * sent after that, so that it carried every note the node had made before.
 	 */
 	private final Map<String, Instant> lastSave = new HashMap<>();
 
 	private long began;
 
-	/** The database's clock's jumps: the times it read just before and just after each. */
+	/**
+	 * The database's clock's jumps: the times it read just before and just after each.
+	 */
 	private final List<Instant[]> jumps = new ArrayList<>();
 
 	FireChecks(Random random, Supplier<Instant> database, LongSupplier now, BooleanSupplier clockSettled,
@@ -125,7 +147,8 @@ final class FireChecks {
 		this.store = store;
 		this.violations = violations;
 		if (random.nextInt(3) == 0) {
-			// every 2, 3 or 5 s, or every 7 s within each minute (the last gap of a minute is 4 s)
+			// every 2, 3 or 5 s, or every 7 s within each minute (the last gap of a
+			// minute is 4 s)
 			int every = new int[] { 2, 3, 5, 7 }[random.nextInt(4)];
 			this.period = Duration.ofSeconds(every);
 			this.schedule = FireSchedules.cron("*/" + every + " * * * * *", ZoneId.of("Europe/Berlin"));
@@ -148,7 +171,10 @@ final class FireChecks {
 		return "job " + this.schedule + " (about every " + this.period.toMillis() + " ms), " + this.policy;
 	}
 
-	/** Where the nodes write their run history: what the check reads the notes of fires not run from. */
+	/**
+	 * Where the nodes write their run history: what the check reads the notes of fires
+	 * not run from.
+	 */
 	RunHistoryStore history() {
 		return new RunHistoryStore() {
 			@Override
@@ -157,12 +183,14 @@ final class FireChecks {
 
 			@Override
 			public void save(List<RunRecord> records) {
-				// sent no earlier than its latest record: a note made before that was in it
+				// sent no earlier than its latest record: a note made before that was in
+				// it
 				records.stream()
-					.filter((r) -> r.job().equals(JOB)) // stamped by the database's clock, as the fires are
+					// stamped by the database's clock, as the fires are
+					.filter((r) -> r.job().equals(JOB))
 					.forEach((r) -> FireChecks.this.lastSave.merge(r.process(),
-						(r.endedAt() != null && r.endedAt().isAfter(r.startedAt())) ? r.endedAt() : r.startedAt(),
-						(a, b) -> a.isAfter(b) ? a : b));
+							(r.endedAt() != null && r.endedAt().isAfter(r.startedAt())) ? r.endedAt() : r.startedAt(),
+							(a, b) -> a.isAfter(b) ? a : b));
 				records.stream()
 					.filter((r) -> r.outcome() == RunOutcome.MISSED || r.outcome() == RunOutcome.SKIPPED)
 					.forEach(FireChecks.this.notes::add);
@@ -175,9 +203,13 @@ final class FireChecks {
 		};
 	}
 
-	/** Registers the job on {@code node}, run on its application's lane while {@code current} holds. */
+	/**
+	 * Registers the job on {@code node}, run on its application's lane while
+	 * {@code current} holds.
+	 */
 	AutoCloseable schedule(MembershipNode node, NodeRuntime.Lane application, BooleanSupplier current) {
-		return node.schedule(new ScheduledJob(GROUP, JOB, this.schedule, this.policy, (fire) -> application.execute(() -> run(node, application, current, fire))));
+		return node.schedule(new ScheduledJob(GROUP, JOB, this.schedule, this.policy,
+				(fire) -> application.execute(() -> run(node, application, current, fire))));
 	}
 
 	private void run(MembershipNode node, NodeRuntime.Lane application, BooleanSupplier current, Fire fire) {
@@ -202,8 +234,8 @@ final class FireChecks {
 		this.began++;
 		Instant at = this.database.get();
 		if (at.plusNanos(this.steppedBack.getAsLong()).isBefore(fire) && this.clockSettled.getAsBoolean()) {
-			fail(Invariant.FIRE_NOT_EARLY, nodeId + " began the fire of " + fire + " at " + at
-					+ " by the database's clock");
+			fail(Invariant.FIRE_NOT_EARLY,
+					nodeId + " began the fire of " + fire + " at " + at + " by the database's clock");
 		}
 		List<Run> before = this.runs.computeIfAbsent(fire, (f) -> new ArrayList<>());
 		for (Run other : before) {
@@ -215,12 +247,14 @@ final class FireChecks {
 			if (ended >= 0 && other.incarnation.equals(incarnation)) {
 				fail(Invariant.FIRE_ONCE, nodeId + " began the fire of " + fire + " again, which it ran to its end");
 			}
-			// a run that outlived its term's drain counts as not ended: the next term runs it again
+			// a run that outlived its term's drain counts as not ended: the next term
+			// runs it again
 			Long termEnded = this.termEndedAt.get(other.epoch);
 			if (ended >= 0 && this.releasedAt.containsKey(other.epoch) && termEnded != null && ended <= termEnded) {
-				fail(Invariant.FIRE_ONCE, nodeId + " (epoch " + epoch + ") began the fire of " + fire + ", which "
-						+ other.nodeId + " ran to its end under epoch " + other.epoch + " before that term ended and "
-						+ "released the lease");
+				fail(Invariant.FIRE_ONCE,
+						nodeId + " (epoch " + epoch + ") began the fire of " + fire + ", which " + other.nodeId
+								+ " ran to its end under epoch " + other.epoch + " before that term ended and "
+								+ "released the lease");
 			}
 		}
 		if ((this.recordedEnded != null && !this.recordedEnded.isBefore(fire))
@@ -274,15 +308,22 @@ final class FireChecks {
 		}
 	}
 
-	/** A crash, or the end of a stopped process (whose last write of its history may have failed). */
+	/**
+	 * A crash, or the end of a stopped process (whose last write of its history may have
+	 * failed).
+	 */
 	void crashed(String nodeId, String incarnation) {
-		String plain = incarnation.replace("-", ""); // the run history's name of the process
+		// the run history's name of the process
+		String plain = incarnation.replace("-", "");
 		String process = plain.substring(0, Math.min(12, plain.length()));
 		this.crashes.add(new Instant[] { this.database.get(), this.termBegan.getOrDefault(nodeId, Instant.MIN),
 				this.lastSave.getOrDefault(process, Instant.MIN) });
 	}
 
-	/** At the end: every fire from the first the lease recorded to the last begun ran, or is noted. */
+	/**
+	 * At the end: every fire from the first the lease recorded to the last begun ran, or
+	 * is noted.
+	 */
 	void checkAccounted() {
 		if (this.firstRecorded == null || this.runs.isEmpty()) {
 			return;
@@ -290,14 +331,15 @@ final class FireChecks {
 		Instant last = this.runs.lastKey();
 		for (Instant fire = this.firstRecorded; fire != null && !fire.isAfter(last); fire = this.schedule.next(fire)) {
 			Instant f = fire;
-			boolean noted = this.notes.stream()
-				.anyMatch((r) -> !f.isBefore(r.startedAt()) && !f.isAfter(r.endedAt()));
+			boolean noted = this.notes.stream().anyMatch((r) -> !f.isBefore(r.startedAt()) && !f.isAfter(r.endedAt()));
 			if (!this.runs.containsKey(f) && !noted && !lostInACrash(f)) {
 				fail(Invariant.FIRES_ACCOUNTED, "the fire of " + f + " neither ran nor is in the history as missed "
-						+ "or skipped (" + describe() + "); notes near it: " + this.notes.stream()
+						+ "or skipped (" + describe() + "); notes near it: "
+						+ this.notes.stream()
 							.filter((r) -> Duration.between(r.startedAt(), f).abs().toSeconds() < 30)
 							.map((r) -> r.nodeId() + " " + r.startedAt() + ".." + r.endedAt() + " " + r.outcome())
-							.toList() + "; ends of processes (at, term began, last history write): "
+							.toList()
+						+ "; ends of processes (at, term began, last history write): "
 						+ this.crashes.stream().map(java.util.Arrays::toString).toList());
 				return;
 			}
@@ -305,9 +347,10 @@ final class FireChecks {
 	}
 
 	/**
-	 * Whether a note of the fire may have been lost with a process that ended: it ended after the fire, and its
-	 * history had not reached the store since it could have noted it: since the fire (noted skipped as it came), or
-	 * since its latest term began when that was after the fire (whose plan noted fires past).
+	 * Whether a note of the fire may have been lost with a process that ended: it ended
+	 * after the fire, and its history had not reached the store since it could have noted
+	 * it: since the fire (noted skipped as it came), or since its latest term began when
+	 * that was after the fire (whose plan noted fires past).
 	 */
 	private boolean lostInACrash(Instant fire) {
 		for (Instant[] crash : this.crashes) {
@@ -320,8 +363,9 @@ final class FireChecks {
 	}
 
 	/**
-	 * Whether the database's clock jumped across {@code from}..{@code to}: the stamps of a process's history writes
-	 * then no longer order its writes against its notes (a write stamped after a note may have been sent before it).
+	 * Whether the database's clock jumped across {@code from}..{@code to}: the stamps of
+	 * a process's history writes then no longer order its writes against its notes (a
+	 * write stamped after a note may have been sent before it).
 	 */
 	private boolean jumpedBetween(Instant from, Instant to) {
 		for (Instant[] jump : this.jumps) {

@@ -6,11 +6,13 @@ import java.util.Map;
 import dev.membership.leadership.RevocationReason;
 
 /**
- * Leader-only work in the simulation: every node runs short jobs (shorter than the drain timeout) through
- * their term's {@code tryBegin} while they lead a group or own a partition. When one begins on a node while another node's run of the same group is still
- * running, that is allowed only after a fault (the other's belief ended by its deadline, a lost lease or a crash: then
- * fencing with the epoch protects the data); after a graceful stop or a resign it is a violation, since the drain must
- * have waited for the run.
+ * Leader-only work in the simulation: every node runs short jobs (shorter than the drain
+ * timeout) through their term's {@code tryBegin} while they lead a group or own a
+ * partition. When one begins on a node while another node's run of the same group is
+ * still running, that is allowed only after a fault (the other's belief ended by its
+ * deadline, a lost lease or a crash: then fencing with the epoch protects the data);
+ * after a graceful stop or a resign it is a violation, since the drain must have waited
+ * for the run.
  */
 final class LeaderOnlyWork {
 
@@ -30,8 +32,8 @@ final class LeaderOnlyWork {
 	private String violation;
 
 	/**
-	 * Until when (virtual time) a fault may still have ended a belief without its drain: a run may then overlap an
-	 * older term's run, which the fence refuses by the epoch.
+	 * Until when (virtual time) a fault may still have ended a belief without its drain:
+	 * a run may then overlap an older term's run, which the fence refuses by the epoch.
 	 */
 	private final java.util.function.LongSupplier disruptedUntil;
 
@@ -66,9 +68,9 @@ final class LeaderOnlyWork {
 			boolean graceful = ended == RevocationReason.SHUTDOWN || ended == RevocationReason.RESIGNED
 					|| ended == RevocationReason.MOVED || ended == RevocationReason.DRAINED;
 			if (graceful && this.violation == null) {
-				this.violation = Invariant.DRAINED_BEFORE_HANDOVER.violation(nodeId + " began leader-only work of group "
-						+ group + " (epoch " + epoch + ") while " + other.nodeId + "'s run of epoch " + other.epoch
-						+ " still ran after a graceful " + ended);
+				this.violation = Invariant.DRAINED_BEFORE_HANDOVER
+					.violation(nodeId + " began leader-only work of group " + group + " (epoch " + epoch + ") while "
+							+ other.nodeId + "'s run of epoch " + other.epoch + " still ran after a graceful " + ended);
 			}
 			else if (epoch <= other.epoch && this.violation == null) {
 				this.violation = Invariant.FENCED_OVERLAP.violation(nodeId + " began leader-only work of group " + group

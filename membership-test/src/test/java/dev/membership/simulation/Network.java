@@ -5,9 +5,10 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * The path between the nodes and the store, as the fault plan sets it: per-node cut-offs, a store outage for all, slow
- * periods (requests and replies that take longer than the client waits, so a write may apply after its caller gave
- * up), and lost replies, some of them of writes that applied. Draws every delay from the simulation's seed.
+ * The path between the nodes and the store, as the fault plan sets it: per-node cut-offs,
+ * a store outage for all, slow periods (requests and replies that take longer than the
+ * client waits, so a write may apply after its caller gave up), and lost replies, some of
+ * them of writes that applied. Draws every delay from the simulation's seed.
  */
 final class Network {
 
@@ -33,8 +34,9 @@ final class Network {
 	double lostReplyShare = 0.001;
 
 	/**
-	 * A primary's step-down, from and until (virtual time): calls issued meanwhile wait for the new primary (the
-	 * driver's server selection), calls in flight when it happens fail, some after they applied.
+	 * A primary's step-down, from and until (virtual time): calls issued meanwhile wait
+	 * for the new primary (the driver's server selection), calls in flight when it
+	 * happens fail, some after they applied.
 	 */
 	private long stepDownFrom = Long.MAX_VALUE;
 
@@ -77,7 +79,10 @@ final class Network {
 		return this.random.nextDouble() < this.lostReplyShare;
 	}
 
-	/** The primary steps down from {@code from} to {@code until}; one overlapping another extends it. */
+	/**
+	 * The primary steps down from {@code from} to {@code until}; one overlapping another
+	 * extends it.
+	 */
 	void stepDown(long from, long until) {
 		if (this.stepDownUntil < from) {
 			this.stepDownFrom = from;
@@ -89,7 +94,10 @@ final class Network {
 		return now >= this.stepDownFrom && now < this.stepDownUntil;
 	}
 
-	/** How long a call issued at {@code now} waits for a primary before it goes out: zero but in a step-down. */
+	/**
+	 * How long a call issued at {@code now} waits for a primary before it goes out: zero
+	 * but in a step-down.
+	 */
 	long waitForPrimary(long now) {
 		return steppingDown(now) ? this.stepDownUntil - now : 0;
 	}

@@ -16,10 +16,12 @@ import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
 
 /**
- * What operators do to a running cluster, as faults of the simulator: hand a group to a named node, drain a node (and
- * undrain it later), move and pin a partition (and unpin it later), pause rebalancing (and resume it). Every one goes
- * through the drain, the epochs and the fences like any other hand-over, so the invariants hold throughout; what they
- * leave behind is undone at the heal, since the checks after it expect a balanced placement over every node.
+ * What operators do to a running cluster, as faults of the simulator: hand a group to a
+ * named node, drain a node (and undrain it later), move and pin a partition (and unpin it
+ * later), pause rebalancing (and resume it). Every one goes through the drain, the epochs
+ * and the fences like any other hand-over, so the invariants hold throughout; what they
+ * leave behind is undone at the heal, since the checks after it expect a balanced
+ * placement over every node.
  */
 final class OperatorFaults {
 
@@ -54,10 +56,14 @@ final class OperatorFaults {
 			return;
 		}
 		String to = others.get(this.random.nextInt(others.size())).nodeId();
-		refusedOrDone(() -> from.operations().handOver(new HandOver(group, to, BY)), from.nodeId() + " hands " + group + " to " + to);
+		refusedOrDone(() -> from.operations().handOver(new HandOver(group, to, BY)),
+				from.nodeId() + " hands " + group + " to " + to);
 	}
 
-	/** The coordinator moves a partition to a running node and pins it there; returns the partition, or -1. */
+	/**
+	 * The coordinator moves a partition to a running node and pins it there; returns the
+	 * partition, or -1.
+	 */
 	int pin() {
 		MembershipNode coordinator = coordinator();
 		List<MembershipNode> nodes = this.running.get();
@@ -83,7 +89,8 @@ final class OperatorFaults {
 		MembershipNode coordinator = coordinator();
 		if (coordinator != null) {
 			Duration length = Duration.ofNanos(Math.max(nanos, 1_000_000));
-			refusedOrDone(() -> coordinator.operations().pause(new Pause(length, BY)), "pause rebalancing for " + length);
+			refusedOrDone(() -> coordinator.operations().pause(new Pause(length, BY)),
+					"pause rebalancing for " + length);
 		}
 	}
 
@@ -94,7 +101,10 @@ final class OperatorFaults {
 		}
 	}
 
-	/** At the heal: every node undrained, every pin off, rebalancing resumed (again once a coordinator is back). */
+	/**
+	 * At the heal: every node undrained, every pin off, rebalancing resumed (again once a
+	 * coordinator is back).
+	 */
 	void undoAll() {
 		this.running.get().forEach((node) -> node.operations().undrain(new Undrain(BY)));
 		for (int p = 0; p < this.partitions; p++) {
@@ -111,7 +121,10 @@ final class OperatorFaults {
 			.orElse(null);
 	}
 
-	/** An operator's request is refused when the cluster moved on meanwhile (a new leader, a node gone): fine. */
+	/**
+	 * An operator's request is refused when the cluster moved on meanwhile (a new leader,
+	 * a node gone): fine.
+	 */
 	private void refusedOrDone(Runnable request, String what) {
 		try {
 			request.run();

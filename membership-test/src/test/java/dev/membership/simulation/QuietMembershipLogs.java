@@ -8,7 +8,10 @@ import org.slf4j.LoggerFactory;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 
-/** Silences the nodes' logs for a test class: a hundred thousand simulated elections would log as many lines. */
+/**
+ * Silences the nodes' logs for a test class: a hundred thousand simulated elections would
+ * log as many lines.
+ */
 final class QuietMembershipLogs implements BeforeAllCallback, AfterAllCallback {
 
 	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace

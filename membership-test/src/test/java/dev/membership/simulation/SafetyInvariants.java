@@ -17,12 +17,14 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipStore;
 
 /**
- * What must hold after every step of a simulation, checked against the store's own state and the server's clock:
+ * What must hold after every step of a simulation, checked against the store's own state
+ * and the server's clock:
  * <ul>
- * <li>at most one node believes it leads a group (belief as {@code isLeader()} answers it, deadline included);</li>
- * <li>a node that believes it leads holds the group's lease in the store, with its epoch, and the lease has not
- * expired by the server's clock: a belief never outlives its lease, and never rests on an epoch the store moved
- * past;</li>
+ * <li>at most one node believes it leads a group (belief as {@code isLeader()} answers
+ * it, deadline included);</li>
+ * <li>a node that believes it leads holds the group's lease in the store, with its epoch,
+ * and the lease has not expired by the server's clock: a belief never outlives its lease,
+ * and never rests on an epoch the store moved past;</li>
  * <li>epochs strictly increase per group, and no two acquisitions share one.</li>
  * </ul>
  * Also the observer of every node: it counts the transitions (terms begun).
@@ -72,7 +74,8 @@ final class SafetyInvariants implements LeadershipObserver {
 		this.trace.accept(() -> nodeId + " leads " + group + " epoch " + epoch);
 		Long before = this.lastEpoch.put(group, epoch);
 		if (before != null && epoch <= before) {
-			fail(Invariant.EPOCHS_RISE.violation(nodeId + " began a term of group " + group + " with epoch " + epoch + ", not above " + before));
+			fail(Invariant.EPOCHS_RISE.violation(
+					nodeId + " began a term of group " + group + " with epoch " + epoch + ", not above " + before));
 		}
 	}
 
@@ -82,9 +85,10 @@ final class SafetyInvariants implements LeadershipObserver {
 	}
 
 	/**
-	 * Checks every node of {@code nodes} (running, paused or stopped) at server time {@code serverNow}; the checks that
-	 * tie a belief to the store's lease only when {@code leasesReadable} (not across a jump of the database's clock,
-	 * which leaves leases written in the other clock: see {@link DatabaseClock}).
+	 * Checks every node of {@code nodes} (running, paused or stopped) at server time
+	 * {@code serverNow}; the checks that tie a belief to the store's lease only when
+	 * {@code leasesReadable} (not across a jump of the database's clock, which leaves
+	 * leases written in the other clock: see {@link DatabaseClock}).
 	 */
 	void check(List<MembershipNode> nodes, Iterable<String> groups, Instant serverNow,
 			ToDoubleFunction<MembershipNode> clockRate, boolean leasesReadable) {
@@ -96,8 +100,8 @@ final class SafetyInvariants implements LeadershipObserver {
 			if (lease.isPresent()) {
 				Long seen = this.lastStoreEpoch.put(group, lease.get().epoch());
 				if (seen != null && lease.get().epoch() < seen) {
-					fail(Invariant.EPOCHS_RISE.violation("the store's epoch of group " + group + " went back from " + seen
-							+ " to " + lease.get().epoch()));
+					fail(Invariant.EPOCHS_RISE.violation("the store's epoch of group " + group + " went back from "
+							+ seen + " to " + lease.get().epoch()));
 				}
 			}
 			MembershipNode leader = null;
@@ -107,8 +111,8 @@ final class SafetyInvariants implements LeadershipObserver {
 					continue;
 				}
 				if (leader != null) {
-					fail(Invariant.ONE_BELIEVER.violation(leader.nodeId() + " and " + node.nodeId()
-							+ " both believe they lead group " + group));
+					fail(Invariant.ONE_BELIEVER.violation(
+							leader.nodeId() + " and " + node.nodeId() + " both believe they lead group " + group));
 					return;
 				}
 				leader = node;
@@ -126,14 +130,16 @@ final class SafetyInvariants implements LeadershipObserver {
 							+ " with epoch " + term.epoch() + " but the store is at epoch " + held.epoch()));
 				}
 				else {
-					// until the next event only a renewal can move either, so check when the belief will end: by the
-					// node's clock, at its rate, in server time; it must not be after the lease expires
+					// until the next event only a renewal can move either, so check when
+					// the belief will end: by the node's clock, at its rate, in server
+					// time; it must not be after the lease expires
 					Instant beliefEnds = serverNow
 						.plusNanos((long) Math.ceil(term.remaining().toNanos() / clockRate.applyAsDouble(node)));
 					if (beliefEnds.isAfter(held.expiresAt())) {
-						fail(Invariant.BELIEF_ENDS_BEFORE_LEASE.violation(node.nodeId() + " believes it leads group "
-								+ group + " (epoch " + term.epoch() + ") until " + beliefEnds
-								+ " but its lease expires at " + held.expiresAt() + " (server time " + serverNow + ")"));
+						fail(Invariant.BELIEF_ENDS_BEFORE_LEASE
+							.violation(node.nodeId() + " believes it leads group " + group + " (epoch " + term.epoch()
+									+ ") until " + beliefEnds + " but its lease expires at " + held.expiresAt()
+									+ " (server time " + serverNow + ")"));
 					}
 				}
 			}

@@ -12,11 +12,12 @@ import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
 
 /**
- * The checks of the scenarios that isolate one of a real deployment's events, each enabled by the configuration:
- * {@link Invariant#STABLE_THROUGH_STEP_DOWNS} (once the cluster settled, no belief begins or ends while only
- * step-downs happen), {@link Invariant#NO_DISTRUST_BEHIND_MONGOS} (no node sees a clock jump behind a skewed
- * {@code mongos}) and {@link Invariant#CRASH_TAKEN_OVER} (every unit a crashed node held has a new term within the
- * lease and two intervals).
+ * The checks of the scenarios that isolate one of a real deployment's events, each
+ * enabled by the configuration: {@link Invariant#STABLE_THROUGH_STEP_DOWNS} (once the
+ * cluster settled, no belief begins or ends while only step-downs happen),
+ * {@link Invariant#NO_DISTRUST_BEHIND_MONGOS} (no node sees a clock jump behind a skewed
+ * {@code mongos}) and {@link Invariant#CRASH_TAKEN_OVER} (every unit a crashed node held
+ * has a new term within the lease and two intervals).
  */
 final class ScenarioChecks implements LeadershipObserver {
 
@@ -38,7 +39,9 @@ final class ScenarioChecks implements LeadershipObserver {
 
 	private final List<Crash> crashes = new ArrayList<>();
 
-	/** A crash of {@code nodeId} holding {@code units}; the bound runs from {@code from}. */
+	/**
+	 * A crash of {@code nodeId} holding {@code units}; the bound runs from {@code from}.
+	 */
 	private static final class Crash {
 
 		final String nodeId;
@@ -49,7 +52,10 @@ final class ScenarioChecks implements LeadershipObserver {
 
 		long from;
 
-		/** What step-downs since added to the bound: each costs at most one interval of reads. */
+		/**
+		 * What step-downs since added to the bound: each costs at most one interval of
+		 * reads.
+		 */
 		long extra;
 
 		Crash(String nodeId, long at, List<String> units) {
@@ -94,7 +100,10 @@ final class ScenarioChecks implements LeadershipObserver {
 		}
 	}
 
-	/** What the node {@code nodeId}'s clock samples tell: a jump is a violation behind a skewed mongos. */
+	/**
+	 * What the node {@code nodeId}'s clock samples tell: a jump is a violation behind a
+	 * skewed mongos.
+	 */
 	ElectionMetrics metricsOf(String nodeId) {
 		return new ElectionMetrics() {
 			@Override
@@ -116,8 +125,9 @@ final class ScenarioChecks implements LeadershipObserver {
 	}
 
 	/**
-	 * {@code nodeId} crashed holding {@code units}. The bound of earlier crashes starts again: the node that crashed
-	 * now may be the one to take them over, or the roster's keeper, which must judge the earlier one gone first.
+	 * {@code nodeId} crashed holding {@code units}. The bound of earlier crashes starts
+	 * again: the node that crashed now may be the one to take them over, or the roster's
+	 * keeper, which must judge the earlier one gone first.
 	 */
 	void crashed(String nodeId, List<String> units) {
 		if (!this.enabled.contains(Invariant.CRASH_TAKEN_OVER)) {
@@ -131,16 +141,18 @@ final class ScenarioChecks implements LeadershipObserver {
 	}
 
 	/**
-	 * The primary stepped down: the reads of the interval it falls in fail (the keeper's included, which judges the
-	 * crashed node gone and places its units elsewhere), so each adds an interval to the bound.
+	 * The primary stepped down: the reads of the interval it falls in fail (the keeper's
+	 * included, which judges the crashed node gone and places its units elsewhere), so
+	 * each adds an interval to the bound.
 	 */
 	void steppedDown(Duration interval) {
 		this.crashes.forEach((crash) -> crash.extra += interval.toNanos());
 	}
 
 	/**
-	 * A node (re)started: the placement may put a crashed node's units on it, and it takes over no lease that may
-	 * still be believed in for a lease after its first sample of the database's clock. The bound starts again.
+	 * A node (re)started: the placement may put a crashed node's units on it, and it
+	 * takes over no lease that may still be believed in for a lease after its first
+	 * sample of the database's clock. The bound starts again.
 	 */
 	void nodeStarted() {
 		long at = this.now.getAsLong();
@@ -148,8 +160,9 @@ final class ScenarioChecks implements LeadershipObserver {
 	}
 
 	/**
-	 * After every step: a crashed node's units must have new terms within the bound of a moment when {@code running}
-	 * nodes could take them (while none runs, the bound starts again).
+	 * After every step: a crashed node's units must have new terms within the bound of a
+	 * moment when {@code running} nodes could take them (while none runs, the bound
+	 * starts again).
 	 */
 	void check(int running) {
 		if (this.crashes.isEmpty()) {

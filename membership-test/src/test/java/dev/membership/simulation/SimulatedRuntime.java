@@ -14,9 +14,10 @@ import dev.membership.spi.StoreException;
 import dev.membership.test.VirtualScheduler;
 
 /**
- * One node incarnation's runtime in the simulation: its lanes are events on the shared scheduler, its clock runs at
- * its own rate from its own origin, and its store calls cross the {@link Network}. Pausing it holds back all of its
- * events (its calls in flight land when it resumes); halting it drops them.
+ * One node incarnation's runtime in the simulation: its lanes are events on the shared
+ * scheduler, its clock runs at its own rate from its own origin, and its store calls
+ * cross the {@link Network}. Pausing it holds back all of its events (its calls in flight
+ * land when it resumes); halting it drops them.
  */
 final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 
@@ -122,7 +123,8 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 					() -> reply.accept(null, new StoreException("simulated: store unreachable", null)));
 			return;
 		}
-		// in a step-down, the driver waits for the new primary before the call goes out, or gives up at its timeout
+		// in a step-down, the driver waits for the new primary before the call goes out,
+		// or gives up at its timeout
 		long selection = this.network.waitForPrimary(this.scheduler.now());
 		if (selection >= timeout) {
 			this.loop.at(timeout, () -> reply.accept(null, new StoreException("simulated: no primary", null)));
@@ -134,7 +136,8 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 		boolean replyLost = this.network.losesReply();
 		boolean answered = !requestLost && !replyLost && there + back <= timeout;
 		if (!answered) {
-			// the client gives up; the request may still apply, even after a later one of the same client
+			// the client gives up; the request may still apply, even after a later one of
+			// the same client
 			this.loop.at(timeout, () -> reply.accept(null, new StoreException("simulated: timed out", null)));
 		}
 		if (requestLost) {
@@ -143,13 +146,15 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 		this.scheduler.after(there, null, () -> {
 			if (this.network.storeDown) {
 				if (answered) {
-					this.loop.at(timeout - there, () -> reply.accept(null, new StoreException("simulated: lost", null)));
+					this.loop.at(timeout - there,
+							() -> reply.accept(null, new StoreException("simulated: lost", null)));
 				}
 				return;
 			}
 			T result = null;
 			RuntimeException failure = null;
-			this.network.nodeCall = true; // a step-down fails what nodes send, not the checker's own reads
+			// a step-down fails what nodes send, not the checker's own reads
+			this.network.nodeCall = true;
 			try {
 				result = operation.get();
 			}
@@ -194,7 +199,10 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 
 		private boolean dropped;
 
-		/** Whether one of this lane's tasks runs now (the scheduler runs one event at a time). */
+		/**
+		 * Whether one of this lane's tasks runs now (the scheduler runs one event at a
+		 * time).
+		 */
 		private boolean running;
 
 		SimLane(boolean dropsPendingOnClose) {

@@ -33,10 +33,12 @@ import dev.membership.operations.Resign;
 import dev.membership.operations.Undrain;
 
 /**
- * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated store, and faults drawn from
- * the seed, with {@link SafetyInvariants} checked after every step. Phases: chaos (faults), heal (no new faults, every
- * node back: a leader must exist within lease + interval + one operation timeout), stop (every node stops, gracefully
- * or not: no lease may stay with a stopped node longer than the lease). The same seed replays the same run.
+ * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated
+ * store, and faults drawn from the seed, with {@link SafetyInvariants} checked after
+ * every step. Phases: chaos (faults), heal (no new faults, every node back: a leader must
+ * exist within lease + interval + one operation timeout), stop (every node stops,
+ * gracefully or not: no lease may stay with a stopped node longer than the lease). The
+ * same seed replays the same run.
  */
 final class Simulation {
 
@@ -48,31 +50,44 @@ final class Simulation {
 
 		CRASH, STOP, PAUSE, RESIGN, CUT_OFF, OUTAGE, SLOW, LOSSY, HINTS_DELAYED,
 
-		/** A second process started with a node id already in use, by mistake, for a while. */
+		/**
+		 * A second process started with a node id already in use, by mistake, for a
+		 * while.
+		 */
 		DUPLICATE_ID,
 
 		/** A failover to a primary whose clock is up to 30 s ahead or behind. */
 		CLOCK_JUMP,
 
 		/**
-		 * The primary steps down for 0.5 to 3 s (maintenance, a rolling upgrade): calls in flight fail with a
-		 * retryable error, some after they applied; calls issued meanwhile wait for the new primary.
+		 * The primary steps down for 0.5 to 3 s (maintenance, a rolling upgrade): calls
+		 * in flight fail with a retryable error, some after they applied; calls issued
+		 * meanwhile wait for the new primary.
 		 */
 		STEP_DOWN,
 
-		/** For a while the nodes reach the database through a mongos whose clock is up to 5 s off the stamps'. */
+		/**
+		 * For a while the nodes reach the database through a mongos whose clock is up to
+		 * 5 s off the stamps'.
+		 */
 		MONGOS_CLOCK,
 
 		/** An operator hands a plain group its leader leads to another running node. */
 		HAND_OVER,
 
-		/** An operator drains a node for a while: it hands everything over and takes nothing. */
+		/**
+		 * An operator drains a node for a while: it hands everything over and takes
+		 * nothing.
+		 */
 		DRAIN,
 
 		/** An operator moves a partition to a running node, pinned there for a while. */
 		PIN,
 
-		/** An operator pauses rebalancing for a while: the placement moves only departed members' units. */
+		/**
+		 * An operator pauses rebalancing for a while: the placement moves only departed
+		 * members' units.
+		 */
 		PAUSE_REBALANCING;
 
 		/** What an operator does, through the drain: no belief ends without it. */
@@ -95,7 +110,9 @@ final class Simulation {
 
 	private final SafetyInvariants invariants;
 
-	/** Until when a fault may still have ended a belief without its drain (virtual time). */
+	/**
+	 * Until when a fault may still have ended a belief without its drain (virtual time).
+	 */
 	private long disruptedUntil = Long.MIN_VALUE;
 
 	private final LeaderOnlyWork work = new LeaderOnlyWork(() -> this.disruptedUntil);
@@ -103,12 +120,18 @@ final class Simulation {
 	/** The scheduled job of group {@code default}, and the checks of its fires. */
 	private final FireChecks fires;
 
-	/** Whether the lease checks apply at this step (not while an estimate still follows a jumped clock). */
+	/**
+	 * Whether the lease checks apply at this step (not while an estimate still follows a
+	 * jumped clock).
+	 */
 	private boolean clockSettled = true;
 
 	private final ScenarioChecks scenario;
 
-	/** When the faults healed (virtual time), and how many steps the lease checks were off after a clock jump. */
+	/**
+	 * When the faults healed (virtual time), and how many steps the lease checks were off
+	 * after a clock jump.
+	 */
 	private long healedAt = -1;
 
 	private long unsettledSteps;
@@ -140,7 +163,10 @@ final class Simulation {
 
 	private String livenessViolation;
 
-	/** Once the faults heal, the fault plan's pending actions (restarts, resumes, network repairs) are void. */
+	/**
+	 * Once the faults heal, the fault plan's pending actions (restarts, resumes, network
+	 * repairs) are void.
+	 */
 	private boolean healed;
 
 	Simulation(SimulationConfig config) {
@@ -158,16 +184,14 @@ final class Simulation {
 		this.groups = (this.random.nextInt(3) == 0) ? List.of("default", "reports") : List.of("default");
 		this.partitions = 2 + this.random.nextInt(7); // a partitioned group in every run
 		this.settings = config.settings("n0", this.groups, this.partitions);
-		// a random of its own: the fire policy and run lengths leave the fault plan's draws as they were
+		// a random of its own: the fire policy and run lengths leave the fault plan's
+		// draws as they were
 		this.fires = new FireChecks(new Random(config.seed() ^ 0x5EEDF15EL), this::serverTime, this.scheduler::now,
-				() -> this.clockSettled && this.scheduler.now() - this.databaseClock.lastJumpAt() > this.settings
-					.leaseDuration()
-					.multipliedBy(2)
-					.toNanos(), () -> this.databaseClock.backwardWithin(this.settings.leaseDuration()
-						.multipliedBy(4)
-						.toNanos()), this.store, this.invariants::fail, this::noteLazily);
-		this.operators = new OperatorFaults(this.random, this.groups, this.partitions, this::runningNodes,
-				this::note);
+				() -> this.clockSettled && this.scheduler.now()
+						- this.databaseClock.lastJumpAt() > this.settings.leaseDuration().multipliedBy(2).toNanos(),
+				() -> this.databaseClock.backwardWithin(this.settings.leaseDuration().multipliedBy(4).toNanos()),
+				this.store, this.invariants::fail, this::noteLazily);
+		this.operators = new OperatorFaults(this.random, this.groups, this.partitions, this::runningNodes, this::note);
 		this.scenario = new ScenarioChecks(config.checks(), this.scheduler::now, this.invariants::fail,
 				config.faultsFrom().toNanos(), config.chaos().toNanos(),
 				this.settings.leaseDuration().plus(this.settings.renewalInterval().multipliedBy(2)),
@@ -176,8 +200,9 @@ final class Simulation {
 			behindMongos();
 		}
 		if (config.checks().contains(Invariant.STABLE_THROUGH_STEP_DOWNS)) {
-			// step-downs alone: no slow call or lost reply besides (one lost renewal of a node that only renews can
-			// age its liveness past the window, at the default timings, and the keeper moves its units)
+			// step-downs alone: no slow call or lost reply besides (one lost renewal of a
+			// node that only renews can age its liveness past the window, at the default
+			// timings, and the keeper moves its units)
 			this.network.slowShare = 0;
 			this.network.lostRequestShare = 0;
 			this.network.lostReplyShare = 0;
@@ -187,7 +212,10 @@ final class Simulation {
 		}
 	}
 
-	/** The server's clock is virtual time; its origin is arbitrary, and a failover may move it (CLOCK_JUMP). */
+	/**
+	 * The server's clock is virtual time; its origin is arbitrary, and a failover may
+	 * move it (CLOCK_JUMP).
+	 */
 	private Instant serverTime() {
 		return this.databaseClock.now();
 	}
@@ -209,21 +237,21 @@ final class Simulation {
 				.plus(this.config.operationTimeout())
 				.plus(this.databaseClock.largestBackwardJump())
 				.toNanos();
-			if (runUntilLeaders(healedAt, healedAt + bound) && undoOperators() && runUntilRostersAgree(this.scheduler.now())
-					&& runUntilPartitionsPlaced(this.scheduler.now())) {
+			if (runUntilLeaders(healedAt, healedAt + bound) && undoOperators()
+					&& runUntilRostersAgree(this.scheduler.now()) && runUntilPartitionsPlaced(this.scheduler.now())) {
 				stopAll();
 				runUntil(this.scheduler.now() + this.settings.leaseDuration().multipliedBy(2).toNanos());
 				checkLeasesAfterStop();
-				this.fires.checkAccounted(); // once every stop wrote what its history held
+				// once every stop wrote what its history held
+				this.fires.checkAccounted();
 			}
 		}
 		String violation = (this.invariants.violation() != null) ? this.invariants.violation()
 				: (this.work.violation() != null) ? this.work.violation() : this.livenessViolation;
 		return new SimulationResult(this.config.seed(), this.nodes.size(), this.groups.size(),
 				this.invariants.transitions(), this.work.runs(), this.work.overlapsAfterFaults(), this.fires.began(),
-				this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()),
-				this.faults, this.databaseClock.jumps(), this.unsettledSteps, violation,
-				this.trace.stream().map(TraceLine::toString).toList());
+				this.scheduler.steps(), Duration.ofNanos(this.scheduler.now()), this.faults, this.databaseClock.jumps(),
+				this.unsettledSteps, violation, this.trace.stream().map(TraceLine::toString).toList());
 	}
 
 	private void checkInvariants() {
@@ -238,16 +266,17 @@ final class Simulation {
 		this.scenario.check((int) this.nodes.stream().filter((n) -> n.node != null && !n.stopping).count());
 		if (!settled) {
 			this.unsettledSteps++;
-			// a node's estimate follows the new clock at its next sample: once every node runs again, the checks
-			// come back within an interval, two timeouts and the tail; the one-believer check never stops
+			// a node's estimate follows the new clock at its next sample: once every node
+			// runs again, the checks come back within an interval, two timeouts and the
+			// tail; the one-believer check never stops
 			long bound = tail.plus(this.settings.renewalInterval())
 				.plus(this.config.operationTimeout().multipliedBy(2))
 				.plus(this.settings.leaseDuration())
 				.toNanos();
 			if (this.healedAt >= 0 && this.scheduler.now() - this.healedAt > bound) {
-				this.invariants.fail(Invariant.CLOCK_SETTLES.violation("the lease checks are still off "
-						+ Duration.ofNanos(this.scheduler.now() - this.healedAt) + " after the heal: a node's estimate "
-						+ "has not followed the database's clock"));
+				this.invariants.fail(Invariant.CLOCK_SETTLES.violation(
+						"the lease checks are still off " + Duration.ofNanos(this.scheduler.now() - this.healedAt)
+								+ " after the heal: a node's estimate " + "has not followed the database's clock"));
 			}
 		}
 	}
@@ -266,19 +295,24 @@ final class Simulation {
 	}
 
 	private boolean runUntilLeaders(long healedAt, long deadline) {
-		return runUntilHolds(this::everyGroupLed, deadline, () -> Invariant.LEADERS_AFTER_HEAL.violation("no leader of every group within "
-				+ Duration.ofNanos(deadline - healedAt) + " after the faults healed; groups led: " + ledGroups()));
+		return runUntilHolds(this::everyGroupLed, deadline,
+				() -> Invariant.LEADERS_AFTER_HEAL
+					.violation("no leader of every group within " + Duration.ofNanos(deadline - healedAt)
+							+ " after the faults healed; groups led: " + ledGroups()));
 	}
 
 	/**
-	 * Once every group has a leader, and so the roster a keeper: every node lists exactly the running processes as
-	 * live members within the liveness window (a crashed leader's renewals count until then) plus three intervals of
-	 * the keeper's term. A leader seen at the heal may still lose its term (it was cut off, or the database's clock
-	 * jumped): then the bound runs from its successor's term, and while nobody leads, only the cap runs: at most one
-	 * lease later, plus as much as the database's clock went back (a lease renewed before a backward jump holds that
-	 * much longer in the new clock, and nobody may take it before). Likewise a renewal or heartbeat stamped before a
-	 * jump backwards reads that much more recent in the new clock, and the keeper counts a crashed process live until
-	 * the window has passed in the new clock: the bound runs from no earlier than when the clock reads past its latest
+	 * Once every group has a leader, and so the roster a keeper: every node lists exactly
+	 * the running processes as live members within the liveness window (a crashed
+	 * leader's renewals count until then) plus three intervals of the keeper's term. A
+	 * leader seen at the heal may still lose its term (it was cut off, or the database's
+	 * clock jumped): then the bound runs from its successor's term, and while nobody
+	 * leads, only the cap runs: at most one lease later, plus as much as the database's
+	 * clock went back (a lease renewed before a backward jump holds that much longer in
+	 * the new clock, and nobody may take it before). Likewise a renewal or heartbeat
+	 * stamped before a jump backwards reads that much more recent in the new clock, and
+	 * the keeper counts a crashed process live until the window has passed in the new
+	 * clock: the bound runs from no earlier than when the clock reads past its latest
 	 * reading before the heal.
 	 */
 	private boolean runUntilRostersAgree(long from) {
@@ -291,12 +325,15 @@ final class Simulation {
 		long caughtUp = from + this.databaseClock.behindLatest().toNanos();
 		LongSupplier deadline = () -> Math.min(cap, ledGroups().contains(MembershipSettings.DEFAULT_GROUP)
 				? Math.max(caughtUp, this.invariants.lastTermStart(MembershipSettings.DEFAULT_GROUP)) + bound : cap);
-		return runUntilHolds(this::rostersAgree, deadline, () -> Invariant.ROSTERS_AGREE.violation(
-				"member lists still differ from the running nodes " + Duration.ofNanos(bound)
-						+ " after the keeper's term began: " + rosterDisagreement()));
+		return runUntilHolds(this::rostersAgree, deadline,
+				() -> Invariant.ROSTERS_AGREE.violation("member lists still differ from the running nodes "
+						+ Duration.ofNanos(bound) + " after the keeper's term began: " + rosterDisagreement()));
 	}
 
-	/** Runs events until {@code condition} holds; false at a violation, or at {@code deadline} (a liveness one). */
+	/**
+	 * Runs events until {@code condition} holds; false at a violation, or at
+	 * {@code deadline} (a liveness one).
+	 */
 	private boolean runUntilHolds(java.util.function.BooleanSupplier condition, long deadline,
 			Supplier<String> violation) {
 		return runUntilHolds(condition, () -> deadline, violation);
@@ -331,8 +368,8 @@ final class Simulation {
 			if (!listed.equals(running)) {
 				dev.membership.spi.Roster stored = this.store.findRoster().orElse(null);
 				return node.nodeId() + " lists " + listed + ", running " + running + "; the store's roster: "
-						+ ((stored != null) ? "version " + stored.version() + " by " + stored.keeperNodeId()
-								+ " epoch " + stored.epoch() + " " + stored.members() : "none")
+						+ ((stored != null) ? "version " + stored.version() + " by " + stored.keeperNodeId() + " epoch "
+								+ stored.epoch() + " " + stored.members() : "none")
 						+ "; node documents: " + this.store.findNodes() + " at " + serverTime();
 			}
 		}
@@ -353,7 +390,9 @@ final class Simulation {
 		throw new IllegalStateException("not a node of this simulation: " + node.nodeId());
 	}
 
-	/** Every unit: the plain groups, and the partitions of "tenants" (leases "tenants#p"). */
+	/**
+	 * Every unit: the plain groups, and the partitions of "tenants" (leases "tenants#p").
+	 */
 	private List<String> units() {
 		List<String> units = new ArrayList<>(this.groups);
 		for (int p = 0; p < this.partitions; p++) {
@@ -363,9 +402,11 @@ final class Simulation {
 	}
 
 	/**
-	 * Once the rosters agree, the coordinator places the partitions over the running nodes: each owned by one of them,
-	 * their counts within one of each other, every node seeing the placement as stored, within a lease (a previous owner's lease to run out) and four intervals
-	 * (the placement written, read, the moves drained and taken), plus two operation timeouts and a backward jump.
+	 * Once the rosters agree, the coordinator places the partitions over the running
+	 * nodes: each owned by one of them, their counts within one of each other, every node
+	 * seeing the placement as stored, within a lease (a previous owner's lease to run
+	 * out) and four intervals (the placement written, read, the moves drained and taken),
+	 * plus two operation timeouts and a backward jump.
 	 */
 	private boolean runUntilPartitionsPlaced(long from) {
 		if (this.partitions == 0) {
@@ -376,10 +417,10 @@ final class Simulation {
 			.plus(this.config.operationTimeout().multipliedBy(2))
 			.plus(this.databaseClock.largestBackwardJump())
 			.toNanos();
-		return runUntilHolds(this::partitionsPlaced, deadline, () -> Invariant.PARTITIONS_PLACED.violation(
-				"partitions not placed over the running nodes " + Duration.ofNanos(deadline - from)
-						+ " after the rosters agreed: " + ownedCounts() + "; placements as each node sees them: "
-						+ placements()));
+		return runUntilHolds(this::partitionsPlaced, deadline,
+				() -> Invariant.PARTITIONS_PLACED.violation("partitions not placed over the running nodes "
+						+ Duration.ofNanos(deadline - from) + " after the rosters agreed: " + ownedCounts()
+						+ "; placements as each node sees them: " + placements()));
 	}
 
 	private boolean partitionsPlaced() {
@@ -390,7 +431,10 @@ final class Simulation {
 		return owned == this.partitions && max - min <= 1 && placementsAgree();
 	}
 
-	/** Every running node sees the placement the roster holds (followers by its changes, or by reading it whole). */
+	/**
+	 * Every running node sees the placement the roster holds (followers by its changes,
+	 * or by reading it whole).
+	 */
 	private boolean placementsAgree() {
 		Map<Integer, String> stored = new java.util.TreeMap<>();
 		this.store.findRoster().map((roster) -> roster.assignments().get(PARTITIONED)).ifPresent((placed) -> {
@@ -420,7 +464,10 @@ final class Simulation {
 		return counts;
 	}
 
-	/** What {@code node} believes of {@code unit}: its term of the group, or of the partition. */
+	/**
+	 * What {@code node} believes of {@code unit}: its term of the group, or of the
+	 * partition.
+	 */
 	static Optional<LeadershipTerm> belief(MembershipNode node, String unit) {
 		int at = unit.indexOf('#');
 		return (at < 0) ? node.currentTerm(unit)
@@ -435,7 +482,10 @@ final class Simulation {
 		return this.groups.stream().filter((g) -> liveNodes().stream().anyMatch((n) -> n.isLeader(g))).toList();
 	}
 
-	/** The processes running now that are not stopping, twins aside: those an operator acts on. */
+	/**
+	 * The processes running now that are not stopping, twins aside: those an operator
+	 * acts on.
+	 */
 	private List<MembershipNode> runningNodes() {
 		return this.nodes.stream().filter((n) -> n.node != null && !n.stopping).map((n) -> n.node).toList();
 	}
@@ -460,7 +510,8 @@ final class Simulation {
 	private void scheduleNextFault(long chaosEnd) {
 		long gap = (long) (-Math.log(1 - this.random.nextDouble()) * this.config.meanFaultGap().toNanos());
 		if (this.config.checks().contains(Invariant.STABLE_THROUGH_STEP_DOWNS)) {
-			gap += this.settings.leaseDuration().multipliedBy(2).toNanos(); // one step-down at a time, as in a real one
+			// one step-down at a time, as in a real one
+			gap += this.settings.leaseDuration().multipliedBy(2).toNanos();
 		}
 		if (this.scheduler.now() + gap >= chaosEnd) {
 			return;
@@ -482,7 +533,8 @@ final class Simulation {
 			return;
 		}
 		if (!fault.graceful()) {
-			// a belief may end without its drain until the fault is over and its leases ran out
+			// a belief may end without its drain until the fault is over and its leases
+			// ran out
 			this.disruptedUntil = Math.max(this.disruptedUntil, this.scheduler.now() + duration
 					+ this.settings.leaseDuration().multipliedBy(2).plus(this.settings.renewalInterval()).toNanos());
 		}
@@ -494,8 +546,9 @@ final class Simulation {
 							units().stream().filter((unit) -> belief(crashing, unit).isPresent()).toList());
 				}
 				target.crash();
-				// the take-over check wants the others to take over, not the node back under its id: a process that
-				// returns under the same id distrusts expiries for a lease, and the placement waits for it
+				// the take-over check wants the others to take over, not the node back
+				// under its id: a process that returns under the same id distrusts
+				// expiries for a lease, and the placement waits for it
 				later(this.config.checks().contains(Invariant.CRASH_TAKEN_OVER)
 						? Math.max(duration, this.settings.leaseDuration().multipliedBy(3).toNanos()) : duration,
 						target::restart);
@@ -511,7 +564,8 @@ final class Simulation {
 			case RESIGN -> {
 				if (target.node != null) {
 					target.node.operations()
-						.resign(new Resign(this.groups.get(this.random.nextInt(this.groups.size())), OperatorFaults.BY));
+						.resign(new Resign(this.groups.get(this.random.nextInt(this.groups.size())),
+								OperatorFaults.BY));
 				}
 			}
 			case CUT_OFF -> {
@@ -591,7 +645,10 @@ final class Simulation {
 		}
 	}
 
-	/** From now on the nodes reach the database through a mongos whose clock is 1 to 5 s off the stamps'. */
+	/**
+	 * From now on the nodes reach the database through a mongos whose clock is 1 to 5 s
+	 * off the stamps'.
+	 */
 	private void behindMongos() {
 		long skew = nanos(1_000 + this.random.nextInt(4_000)) * (this.random.nextBoolean() ? 1 : -1);
 		note("behind a mongos whose clock is " + Duration.ofNanos(skew) + " off");
@@ -638,9 +695,9 @@ final class Simulation {
 	}
 
 	/**
-	 * After the heal, the operators' pins and pause come off at a coordinator that is not handing its role over (one
-	 * may take them and lose the role before it writes them): asked again each interval until the roster shows none,
-	 * within ten intervals.
+	 * After the heal, the operators' pins and pause come off at a coordinator that is not
+	 * handing its role over (one may take them and lose the role before it writes them):
+	 * asked again each interval until the roster shows none, within ten intervals.
 	 */
 	private boolean undoOperators() {
 		long interval = this.settings.renewalInterval().toNanos();
@@ -659,8 +716,8 @@ final class Simulation {
 				return true;
 			}
 		}
-		this.livenessViolation = Invariant.PARTITIONS_PLACED.violation("the operators' pins and pause did not come "
-				+ "off within ten intervals after the heal");
+		this.livenessViolation = Invariant.PARTITIONS_PLACED
+			.violation("the operators' pins and pause did not come " + "off within ten intervals after the heal");
 		return false;
 	}
 
@@ -676,7 +733,10 @@ final class Simulation {
 		}
 	}
 
-	/** No lease stays with a stopped node longer than the lease (plus the clock estimate's uncertainty). */
+	/**
+	 * No lease stays with a stopped node longer than the lease (plus the clock estimate's
+	 * uncertainty).
+	 */
 	private void checkLeasesAfterStop() {
 		long slack = this.config.operationTimeout().toNanos() * 2 + nanos(5);
 		for (String group : units()) {
@@ -689,8 +749,9 @@ final class Simulation {
 					Instant limit = this.databaseClock.latestAt(node.stoppedAt)
 						.plusNanos(this.settings.leaseDuration().toNanos() + slack);
 					if (lease.expiresAt().isAfter(limit)) {
-						this.livenessViolation = Invariant.LEASES_AFTER_STOP.violation("the lease of group " + group
-								+ " stays with stopped " + node.id + " until " + lease.expiresAt() + ", after " + limit);
+						this.livenessViolation = Invariant.LEASES_AFTER_STOP
+							.violation("the lease of group " + group + " stays with stopped " + node.id + " until "
+									+ lease.expiresAt() + ", after " + limit);
 					}
 				}
 			}
@@ -700,10 +761,11 @@ final class Simulation {
 	// ---------------------------------------------------------------- hints
 
 	/**
-	 * Carries a node's news to the others, as the production channel does: a release that names its successor to the
-	 * successor alone, and to the others, without the name, only when the successor could not be told (not running,
-	 * its copy lost, or paused: a post then times out, though it may have arrived); the rest to everyone. Each copy may
-	 * be lost, delayed or doubled.
+	 * Carries a node's news to the others, as the production channel does: a release that
+	 * names its successor to the successor alone, and to the others, without the name,
+	 * only when the successor could not be told (not running, its copy lost, or paused: a
+	 * post then times out, though it may have arrived); the rest to everyone. Each copy
+	 * may be lost, delayed or doubled.
 	 */
 	private void hint(String from, Object event) {
 		Object toOthers = event;
@@ -718,17 +780,24 @@ final class Simulation {
 			toOthers = new LeaseReleasedEvent(released.observerNodeId(), released.group(), released.epoch(), null);
 		}
 		for (SimulatedNode node : this.nodes) {
-			if (!node.id.equals(from) && (toOthers == event || !node.id.equals(((LeaseReleasedEvent) event).successor()))) {
+			if (!node.id.equals(from)
+					&& (toOthers == event || !node.id.equals(((LeaseReleasedEvent) event).successor()))) {
 				deliver(node, toOthers);
 			}
 		}
 	}
 
-	/** The keeper's notice that roster {@code version} moves work for the node it is delivered to. */
+	/**
+	 * The keeper's notice that roster {@code version} moves work for the node it is
+	 * delivered to.
+	 */
 	private record RosterNotice(long version) {
 	}
 
-	/** Delivers {@code event} to {@code node} after a random delay, maybe twice; false when it is lost. */
+	/**
+	 * Delivers {@code event} to {@code node} after a random delay, maybe twice; false
+	 * when it is lost.
+	 */
 	private boolean deliver(SimulatedNode node, Object event) {
 		if (this.random.nextDouble() < this.hintLoss) {
 			return false;
@@ -745,7 +814,10 @@ final class Simulation {
 		noteLazily(() -> what);
 	}
 
-	/** Keeps the last lines only, and formats them only if asked: most runs never print their trace. */
+	/**
+	 * Keeps the last lines only, and formats them only if asked: most runs never print
+	 * their trace.
+	 */
 	private void noteLazily(Supplier<String> what) {
 		if (this.trace.size() == Integer.getInteger("membership.simulation.trace", 200)) {
 			this.trace.removeFirst();
@@ -771,19 +843,28 @@ final class Simulation {
 
 		final String id;
 
-		/** A second process with this id: runs no leader-only work of its own, so the work's books stay by node id. */
+		/**
+		 * A second process with this id: runs no leader-only work of its own, so the
+		 * work's books stay by node id.
+		 */
 		final boolean twin;
 
 		MembershipNode node;
 
 		SimulatedRuntime runtime;
 
-		/** Where the node hears others' leadership news (its notice channel), null until it starts. */
+		/**
+		 * Where the node hears others' leadership news (its notice channel), null until
+		 * it starts.
+		 */
 		NoticeReceiver notices;
 
 		boolean stopping;
 
-		/** The partitions whose graceful hand-over began here, by {@code group#p/epoch}, until their release. */
+		/**
+		 * The partitions whose graceful hand-over began here, by {@code group#p/epoch},
+		 * until their release.
+		 */
 		final Map<String, RevocationReason> handingOver = new java.util.HashMap<>();
 
 		String lastIncarnation;
@@ -801,8 +882,8 @@ final class Simulation {
 
 		void start() {
 			double drift = (Simulation.this.random.nextDouble() * 2 - 1) * Simulation.this.config.maxDrift();
-			this.runtime = new SimulatedRuntime(Simulation.this.scheduler, Simulation.this.network, this.id,
-					1 + drift, Simulation.this.random.nextLong() >>> 2);
+			this.runtime = new SimulatedRuntime(Simulation.this.scheduler, Simulation.this.network, this.id, 1 + drift,
+					Simulation.this.random.nextLong() >>> 2);
 			MembershipNode[] self = new MembershipNode[1];
 			self[0] = MembershipNode
 				.builder(Simulation.this.config.settings(this.id, Simulation.this.groups, Simulation.this.partitions),
@@ -822,14 +903,16 @@ final class Simulation {
 
 					@Override
 					public void letGo(Map<String, Long> leases, String successor) {
-						// what LeadershipNotices sends: what the node let go of, as it says it
+						// what LeadershipNotices sends: what the node let go of, as it
+						// says it
 						leases.forEach((lease, epoch) -> Simulation.this.hint(SimulatedNode.this.id,
 								new LeaseReleasedEvent(SimulatedNode.this.id, lease, epoch, successor)));
 					}
 
 					@Override
 					public void rosterChanged(long version, Set<String> nodes) {
-						// what LeadershipNotices sends the nodes a roster moves work for, lost, late or twice
+						// what LeadershipNotices sends the nodes a roster moves work for,
+						// lost, late or twice
 						Simulation.this.nodes.stream()
 							.filter((n) -> nodes.contains(n.id))
 							.forEach((n) -> deliver(n, new RosterNotice(version)));
@@ -837,7 +920,8 @@ final class Simulation {
 
 				})
 				.reaction((event) -> {
-					// what LeadershipNotices sends: the leader as the elected node sees it
+					// what LeadershipNotices sends: the leader as the elected node sees
+					// it
 					if (event instanceof LeaderElectedEvent elected) {
 						Simulation.this.fires.termBegan(this.id, elected.group());
 						self[0].leader(elected.group()).ifPresent((leader) -> Simulation.this.hint(this.id, leader));
@@ -850,15 +934,17 @@ final class Simulation {
 					}
 					else if (event instanceof PartitionReleasedEvent released) {
 						String unit = released.group() + "#" + released.partition();
-						// a graceful hand-over counts as one once it released the lease: its drain ended then
+						// a graceful hand-over counts as one once it released the lease:
+						// its drain ended then
 						RevocationReason graceful = this.handingOver.remove(unit + "/" + released.epoch());
 						if (graceful != null) {
 							Simulation.this.work.termEnded(unit, released.epoch(), graceful);
 						}
 					}
 					else if (event instanceof PartitionRevokedEvent revoked) {
-						// said when a graceful drain begins (the belief may still end by its deadline meanwhile, a
-						// fault), and again with the fault's reason if one overtakes the drain
+						// said when a graceful drain begins (the belief may still end by
+						// its deadline meanwhile, a fault), and again with the fault's
+						// reason if one overtakes the drain
 						String unit = revoked.group() + "#" + revoked.partition();
 						RevocationReason reason = revoked.reason();
 						if (reason == RevocationReason.MOVED || reason == RevocationReason.RESIGNED
@@ -885,7 +971,10 @@ final class Simulation {
 			}
 		}
 
-		/** Now and then, a short leader-only job on the application's thread (paused with the node). */
+		/**
+		 * Now and then, a short leader-only job on the application's thread (paused with
+		 * the node).
+		 */
 		private void scheduleWork(MembershipNode owner, SimulatedRuntime lanes) {
 			Random random = Simulation.this.random;
 			lanes.application().schedule(() -> {
@@ -926,12 +1015,14 @@ final class Simulation {
 			if (this.node != null && !this.stopping) {
 				this.stopping = true;
 				MembershipNode stopped = this.node;
-				// like SIGTERM: handled by the process once it runs (not while it is paused)
+				// like SIGTERM: handled by the process once it runs (not while it is
+				// paused)
 				this.runtime.application()
 					.execute(() -> stopped.stopAsync(Simulation.this.settings.leaseDuration()).thenRun(() -> {
 						note(this.id + " stopped");
 						if (this.node == stopped) {
-							// the process is gone, and its work with it (a run's end is told only while it runs)
+							// the process is gone, and its work with it (a run's end is
+							// told only while it runs)
 							Simulation.this.work.crashed(this.id);
 							Simulation.this.fires.crashed(this.id, this.lastIncarnation);
 							this.node = null;
@@ -968,7 +1059,8 @@ final class Simulation {
 				return;
 			}
 			if (event instanceof LeaseReleasedEvent released) {
-				target.leaseReleased(released.group(), released.epoch(), released.observerNodeId(), released.successor());
+				target.leaseReleased(released.group(), released.epoch(), released.observerNodeId(),
+						released.successor());
 			}
 			else if (event instanceof LeaderInfo leader) {
 				target.leaderElected(leader);

@@ -8,9 +8,10 @@ import org.junit.jupiter.params.provider.EnumSource.Mode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The simulator is only worth something if it fails on a broken election: each deliberately broken variant must be
- * caught within a bounded number of seeds, by the invariant it breaks (a liveness complaint does not stand for a
- * broken safety rule), with a seed that replays the failure.
+ * The simulator is only worth something if it fails on a broken election: each
+ * deliberately broken variant must be caught within a bounded number of seeds, by the
+ * invariant it breaks (a liveness complaint does not stand for a broken safety rule),
+ * with a seed that replays the failure.
  */
 @ExtendWith(QuietMembershipLogs.class)
 class SimulatorCanFailTests {

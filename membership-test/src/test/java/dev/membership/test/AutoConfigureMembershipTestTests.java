@@ -29,8 +29,8 @@ import dev.membership.scheduling.LeaderOnly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A Spring Boot test of an application's {@code @LeaderOnly} job, with no MongoDB on the classpath: what a user writes,
- * against the public test API only.
+ * A Spring Boot test of an application's {@code @LeaderOnly} job, with no MongoDB on the
+ * classpath: what a user writes, against the public test API only.
  */
 @SpringBootTest(properties = "membership.groups=reports")
 @AutoConfigureMembershipTest
@@ -63,7 +63,8 @@ class AutoConfigureMembershipTestTests {
 
 		CompletableFuture<Boolean> running = CompletableFuture.supplyAsync(this.job::runUntilInterrupted);
 		assertThat(this.job.awaitStarted()).isTrue();
-		this.cluster.revoke("reports"); // the drain interrupts it, and waits for it to end before the release
+		// the drain interrupts it, and waits for it to end before the release
+		this.cluster.revoke("reports");
 		assertThat(running).succeedsWithin(Duration.ofSeconds(5)).isEqualTo(true);
 
 		this.cluster.elect("reports");

@@ -25,8 +25,9 @@ import dev.membership.scheduling.LeaderOnly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Closing a test's context while leader-only work still runs: the drain waits for it in real time up to its timeout,
- * then the node hands over as production would, although virtual time stands still.
+ * Closing a test's context while leader-only work still runs: the drain waits for it in
+ * real time up to its timeout, then the node hands over as production would, although
+ * virtual time stands still.
  */
 class ContextCloseTests {
 
@@ -48,12 +49,14 @@ class ContextCloseTests {
 				long start = System.nanoTime();
 				context.close();
 				Duration closing = Duration.ofNanos(System.nanoTime() - start);
-				// the drain waited its full second for the job, and the close went on soon after
+				// the drain waited its full second for the job, and the close went on
+				// soon after
 				assertThat(closing).isGreaterThanOrEqualTo(Duration.ofSeconds(1)).isLessThan(Duration.ofSeconds(5));
 				assertThat(recorder.events).filteredOn(LeaderRevokedEvent.class::isInstance)
 					.extracting((event) -> ((LeaderRevokedEvent) event).reason())
 					.containsExactly(RevocationReason.SHUTDOWN);
-				assertThat(running).isNotDone(); // left behind after the drain timeout, as in production
+				// left behind after the drain timeout, as in production
+				assertThat(running).isNotDone();
 			});
 		}
 		finally {
@@ -84,7 +87,10 @@ class ContextCloseTests {
 			return this.started.await(10, TimeUnit.SECONDS);
 		}
 
-		/** Not to be interrupted: holds the hand-over until released or the drain timeout passes. */
+		/**
+		 * Not to be interrupted: holds the hand-over until released or the drain timeout
+		 * passes.
+		 */
 		@LeaderOnly
 		public boolean holdUntil(CountDownLatch release) {
 			this.started.countDown();

@@ -13,7 +13,10 @@ import dev.membership.engine.MembershipSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Nodes of the public API on one in-memory "database": elections, the roster and hand-overs, no MongoDB. */
+/**
+ * Nodes of the public API on one in-memory "database": elections, the roster and
+ * hand-overs, no MongoDB.
+ */
 class InMemoryClusterTests {
 
 	private final InMemoryMembershipStore database = new InMemoryMembershipStore();

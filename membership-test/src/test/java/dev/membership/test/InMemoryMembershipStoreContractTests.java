@@ -13,7 +13,8 @@ class InMemoryMembershipStoreContractTests extends MembershipStoreContract {
 
 	@Override
 	protected MembershipStore createStore(String namespace) {
-		return InMemoryMembershipStore.sharing(databases.computeIfAbsent(namespace, (n) -> new InMemoryMembershipStore()));
+		return InMemoryMembershipStore
+			.sharing(databases.computeIfAbsent(namespace, (n) -> new InMemoryMembershipStore()));
 	}
 
 }

@@ -24,7 +24,10 @@ import dev.membership.operations.Resign;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** {@code @LeaderOnly} on methods returning Mono and Flux: guarded per subscription, cancelled on revoke. */
+/**
+ * {@code @LeaderOnly} on methods returning Mono and Flux: guarded per subscription,
+ * cancelled on revoke.
+ */
 class ReactiveLeaderOnlyTests {
 
 	private final SimulatedCluster cluster = SimulatedCluster
@@ -43,7 +46,10 @@ class ReactiveLeaderOnlyTests {
 		return this.cluster.node().currentTerm("reports").orElseThrow();
 	}
 
-	/** No leader-only work holds the term: a resign ends it at once (without moving time, no drain timeout passes). */
+	/**
+	 * No leader-only work holds the term: a resign ends it at once (without moving time,
+	 * no drain timeout passes).
+	 */
 	private void assertNothingRuns() {
 		LeadershipTerm term = term();
 		this.cluster.node().operations().resign(new Resign("reports", Requester.of("test")));

@@ -28,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A reactive {@code @Scheduled} {@code @LeaderOnly} method: Spring subscribes to what it returns, and the guard applies
- * to each subscription, so it never runs while the node does not lead.
+ * A reactive {@code @Scheduled} {@code @LeaderOnly} method: Spring subscribes to what it
+ * returns, and the guard applies to each subscription, so it never runs while the node
+ * does not lead.
  */
 @SpringBootTest(properties = "membership.groups=reports")
 @AutoConfigureMembershipTest

@@ -28,7 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-/** The simulated cluster through its public API only, as a user's plain JUnit test would use it. */
+/**
+ * The simulated cluster through its public API only, as a user's plain JUnit test would
+ * use it.
+ */
 class SimulatedClusterTests {
 
 	private final SimulatedCluster cluster = SimulatedCluster
@@ -64,7 +67,8 @@ class SimulatedClusterTests {
 		assertThat(this.cluster.node().isLeader("reports")).isFalse();
 		assertThat(this.cluster.events(LeaderRevokedEvent.class))
 			.contains(new LeaderRevokedEvent("node-a", "reports", epoch, reason));
-		assertThat(this.cluster.node().leader("reports").orElseThrow().nodeId()).isEqualTo(SimulatedCluster.DEFAULT_PEER);
+		assertThat(this.cluster.node().leader("reports").orElseThrow().nodeId())
+			.isEqualTo(SimulatedCluster.DEFAULT_PEER);
 		// the follower stays one: a test can assert what happens when not leading
 		this.cluster.advance(Duration.ofMinutes(5));
 		assertThat(this.cluster.node().isLeader("reports")).isFalse();
@@ -82,7 +86,8 @@ class SimulatedClusterTests {
 		this.cluster.electOther("reports", "node-c");
 		assertThat(this.cluster.node().leader("reports").orElseThrow().nodeId()).isEqualTo("node-c");
 		assertThat(this.cluster.elect("reports").epoch()).isEqualTo(4);
-		assertThat(this.cluster.events(LeaderElectedEvent.class)).extracting(LeaderElectedEvent::epoch).containsExactly(1L, 1L, 4L);
+		assertThat(this.cluster.events(LeaderElectedEvent.class)).extracting(LeaderElectedEvent::epoch)
+			.containsExactly(1L, 1L, 4L);
 	}
 
 	@Test

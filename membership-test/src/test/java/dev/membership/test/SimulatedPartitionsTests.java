@@ -37,7 +37,8 @@ class SimulatedPartitionsTests {
 			.satisfies((revoked) -> assertThat(revoked.reason()).isEqualTo(RevocationReason.MOVED))
 			.satisfies((revoked) -> assertThat(revoked.epoch()).isEqualTo(first.epoch()));
 		LeadershipTerm again = tenants.assign(2);
-		assertThat(again.epoch()).isGreaterThan(first.epoch() + 1); // the peer's term came in between
+		// the peer's term came in between
+		assertThat(again.epoch()).isGreaterThan(first.epoch() + 1);
 		assertThat(this.cluster.events(PartitionAssignedEvent.class)).last()
 			.satisfies((assigned) -> assertThat(assigned.epoch()).isEqualTo(again.epoch()));
 	}

@@ -11,9 +11,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A TCP forwarder on 127.0.0.1 between one client and its server that can go dark at once: every connection is cut
- * and no new one is accepted, as when the client's host dies. The server keeps the client's session until it times
- * out, which is what a crash looks like to a ZooKeeper ensemble.
+ * A TCP forwarder on 127.0.0.1 between one client and its server that can go dark at
+ * once: every connection is cut and no new one is accepted, as when the client's host
+ * dies. The server keeps the client's session until it times out, which is what a crash
+ * looks like to a ZooKeeper ensemble.
  */
 final class BlackholeProxy implements AutoCloseable {
 

@@ -3,8 +3,9 @@ package dev.membership.bench.failover;
 import java.time.Duration;
 
 /**
- * One leader-election library under the same failover scenario: members join a group, one leads, the leader crashes or
- * leaves, and the harness times how long until another member leads.
+ * One leader-election library under the same failover scenario: members join a group, one
+ * leads, the leader crashes or leaves, and the harness times how long until another
+ * member leads.
  */
 public interface Contender extends AutoCloseable {
 
@@ -13,7 +14,10 @@ public interface Contender extends AutoCloseable {
 	/** The library's settings that correspond to our lease, for the table. */
 	String describe(Duration lease);
 
-	/** Starts a member that competes for leadership with a lease (or session, or TTL) of {@code lease}. */
+	/**
+	 * Starts a member that competes for leadership with a lease (or session, or TTL) of
+	 * {@code lease}.
+	 */
 	Member join(String id, Duration lease, ElectedCallback onElected) throws Exception;
 
 	@Override
@@ -31,7 +35,10 @@ public interface Contender extends AutoCloseable {
 		/** Leaves the way an application shuts down: releases what it holds. */
 		void leave();
 
-		/** Frees what the member still holds in this JVM (threads, clients); never releases anything first. */
+		/**
+		 * Frees what the member still holds in this JVM (threads, clients); never
+		 * releases anything first.
+		 */
 		void dispose();
 
 	}
@@ -39,7 +46,9 @@ public interface Contender extends AutoCloseable {
 	@FunctionalInterface
 	interface ElectedCallback {
 
-		/** {@code atNanos}: {@link System#nanoTime()} when the member learned it leads. */
+		/**
+		 * {@code atNanos}: {@link System#nanoTime()} when the member learned it leads.
+		 */
 		void elected(String memberId, long atNanos);
 
 	}

@@ -17,13 +17,17 @@ import org.apache.curator.test.TestingServer;
 import dev.membership.bench.support.EmbeddedMongoServer;
 
 /**
- * Apache Curator's {@code LeaderLatch} on an in-JVM ZooKeeper (curator-test) with the session timeout set to our
- * lease. Each member reaches the server through its own {@link BlackholeProxy}, so that a crash silences it without
- * closing its session: the ensemble notices only when the session times out, as with a dead host.
+ * Apache Curator's {@code LeaderLatch} on an in-JVM ZooKeeper (curator-test) with the
+ * session timeout set to our lease. Each member reaches the server through its own
+ * {@link BlackholeProxy}, so that a crash silences it without closing its session: the
+ * ensemble notices only when the session times out, as with a dead host.
  */
 final class CuratorContender implements Contender {
 
-	/** ZooKeeper's tick: sessions are checked for expiry every tick; 50 ms allows sessions from 100 ms to 60 s. */
+	/**
+	 * ZooKeeper's tick: sessions are checked for expiry every tick; 50 ms allows sessions
+	 * from 100 ms to 60 s.
+	 */
 	static final int TICK_MILLIS = 50;
 
 	private final TestingServer server;
@@ -104,7 +108,8 @@ final class CuratorContender implements Contender {
 			@Override
 			public void dispose() {
 				proxy.goDark();
-				// closing a client cut off from its server can wait on its connection timeout: not on the clock
+				// closing a client cut off from its server can wait on its connection
+				// timeout: not on the clock
 				CuratorContender.this.closer.execute(() -> {
 					try {
 						latch.close(LeaderLatch.CloseMode.SILENT);

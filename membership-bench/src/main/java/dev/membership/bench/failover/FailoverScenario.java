@@ -19,10 +19,11 @@ import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 
 /**
- * Failover latency: three members per library; the leader crashes (no release, its connection goes silent) or leaves
- * gracefully; the time from that instant until another member learns it leads. The crash comes at a random point of
- * the renewal cycle. Libraries alternate trial by trial; with long leases they run side by side, since milliseconds of
- * interference do not matter against seconds of lease.
+ * Failover latency: three members per library; the leader crashes (no release, its
+ * connection goes silent) or leaves gracefully; the time from that instant until another
+ * member learns it leads. The crash comes at a random point of the renewal cycle.
+ * Libraries alternate trial by trial; with long leases they run side by side, since
+ * milliseconds of interference do not matter against seconds of lease.
  */
 public final class FailoverScenario {
 
@@ -68,7 +69,10 @@ public final class FailoverScenario {
 		}
 	}
 
-	/** The trials of {@code contenders} (closed by the caller), as a table titled {@code title}. */
+	/**
+	 * The trials of {@code contenders} (closed by the caller), as a table titled
+	 * {@code title}.
+	 */
 	public Table run(String title, List<Contender> contenders) throws Exception {
 		Table table = new Table(title, "library", "settings", "after", "median ms", "p90 ms", "max ms", "min ms",
 				"ours: after lease expiry, median / max ms");
@@ -98,8 +102,9 @@ public final class FailoverScenario {
 			groups.put(contender, new Group(contender, lease));
 		}
 		try {
-			// long crash trials side by side, to save time; graceful hand-overs one at a time, so that none of them
-			// competes with another library's for the two cores
+			// long crash trials side by side, to save time; graceful hand-overs one at a
+			// time, so that none of them competes with another library's for the two
+			// cores
 			boolean parallel = kind == Kind.CRASH && lease.compareTo(this.settings.parallelFrom()) >= 0;
 			ExecutorService pool = Executors.newFixedThreadPool(contenders.size());
 			try {
@@ -181,7 +186,8 @@ public final class FailoverScenario {
 			else {
 				leader.leave();
 			}
-			// the crashed leader writes nothing more: the lease in the database now ends when its last renewal said
+			// the crashed leader writes nothing more: the lease in the database now ends
+			// when its last renewal said
 			Instant expiry = (kind == Kind.CRASH && this.contender instanceof LeaseProbe ours)
 					? ours.leaseExpiry(this.lease) : null;
 			String[] successor = new String[1];

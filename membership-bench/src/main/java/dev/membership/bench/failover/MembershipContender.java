@@ -19,9 +19,9 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.mongo.MongoMembershipStore;
 
 /**
- * Our nodes as the starter runs them in a web application: renewal every lease/3, liveness window lease/2+, broadcast
- * of released leases and new leaders over HTTP on 127.0.0.1. Each member has its own MongoDB client, as a separate
- * process would.
+ * Our nodes as the starter runs them in a web application: renewal every lease/3,
+ * liveness window lease/2+, broadcast of released leases and new leaders over HTTP on
+ * 127.0.0.1. Each member has its own MongoDB client, as a separate process would.
  */
 final class MembershipContender implements Contender, LeaseProbe {
 
@@ -31,7 +31,10 @@ final class MembershipContender implements Contender, LeaseProbe {
 
 	private final MongoClient probe = this.server.newClient();
 
-	/** Wall-clock milliseconds at which each member learned it leads, to compare with lease expiries. */
+	/**
+	 * Wall-clock milliseconds at which each member learned it leads, to compare with
+	 * lease expiries.
+	 */
 	private final Map<String, Long> electedAtMillis = new ConcurrentHashMap<>();
 
 	MembershipContender() {
@@ -68,7 +71,10 @@ final class MembershipContender implements Contender, LeaseProbe {
 		return member(id, node, client::close);
 	}
 
-	/** Tells {@code onElected} when a member learned it leads, and notes the wall-clock time in {@code electedAt}. */
+	/**
+	 * Tells {@code onElected} when a member learned it leads, and notes the wall-clock
+	 * time in {@code electedAt}.
+	 */
 	static LeadershipObserver observer(Map<String, Long> electedAt, ElectedCallback onElected) {
 		return new LeadershipObserver() {
 			@Override
@@ -83,7 +89,10 @@ final class MembershipContender implements Contender, LeaseProbe {
 		};
 	}
 
-	/** One of our nodes as a member: it leads the default group; {@code dispose} frees its client or pool. */
+	/**
+	 * One of our nodes as a member: it leads the default group; {@code dispose} frees its
+	 * client or pool.
+	 */
 	static Member member(String id, BenchNode node, Runnable dispose) {
 		return new Member() {
 			@Override
@@ -114,7 +123,10 @@ final class MembershipContender implements Contender, LeaseProbe {
 		};
 	}
 
-	/** When the lease in the database expires (database time; the stand-in runs on this machine's clock). */
+	/**
+	 * When the lease in the database expires (database time; the stand-in runs on this
+	 * machine's clock).
+	 */
 	@Override
 	public Instant leaseExpiry(Duration lease) {
 		MongoMembershipStore store = new MongoMembershipStore(this.probe.getDatabase("bench"),

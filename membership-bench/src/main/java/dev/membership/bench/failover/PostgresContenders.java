@@ -4,7 +4,9 @@ import java.util.List;
 
 import dev.membership.bench.support.CountingDataSource;
 
-/** The failover contenders on one PostgreSQL server, each member with a pool of its own. */
+/**
+ * The failover contenders on one PostgreSQL server, each member with a pool of its own.
+ */
 public final class PostgresContenders {
 
 	/** Spring Integration's lock table (its DDL for PostgreSQL, with IF NOT EXISTS). */
@@ -14,8 +16,9 @@ public final class PostgresContenders {
 	}
 
 	/**
-	 * Ours and Spring Integration's JDBC leader on the server at {@code url}. ShedLock has no leader to fail over: it
-	 * locks each run, and a crashed holder's lock stays for {@code lockAtMostFor} by construction.
+	 * Ours and Spring Integration's JDBC leader on the server at {@code url}. ShedLock
+	 * has no leader to fail over: it locks each run, and a crashed holder's lock stays
+	 * for {@code lockAtMostFor} by construction.
 	 */
 	public static List<Contender> on(String url) {
 		return List.of(new PostgresMembershipContender(url),

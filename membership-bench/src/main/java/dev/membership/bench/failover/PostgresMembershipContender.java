@@ -18,8 +18,9 @@ import dev.membership.jdbc.JdbcStoreSettings;
 import dev.membership.spi.LeaseRecord;
 
 /**
- * Our nodes on PostgreSQL ({@code membership-jdbc}), as the starter runs them in a web application (broadcast of
- * released leases over HTTP on 127.0.0.1), each with a connection pool of its own, as a separate process would.
+ * Our nodes on PostgreSQL ({@code membership-jdbc}), as the starter runs them in a web
+ * application (broadcast of released leases over HTTP on 127.0.0.1), each with a
+ * connection pool of its own, as a separate process would.
  */
 final class PostgresMembershipContender implements Contender, LeaseProbe {
 

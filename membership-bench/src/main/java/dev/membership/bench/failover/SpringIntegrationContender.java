@@ -19,9 +19,10 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import dev.membership.bench.support.CountingDataSource;
 
 /**
- * Spring Integration's {@code LockRegistryLeaderInitiator} over its JDBC lock registry, with the lock's time to live set
- * to our lease and the heartbeat to a third of it: on an embedded H2 database, or on a real PostgreSQL server with a
- * pool per member. A crash cuts the member off from the database (every connection attempt fails) before its
+ * Spring Integration's {@code LockRegistryLeaderInitiator} over its JDBC lock registry,
+ * with the lock's time to live set to our lease and the heartbeat to a third of it: on an
+ * embedded H2 database, or on a real PostgreSQL server with a pool per member. A crash
+ * cuts the member off from the database (every connection attempt fails) before its
  * initiator stops, so the lock row stays until it expires.
  */
 final class SpringIntegrationContender implements Contender {

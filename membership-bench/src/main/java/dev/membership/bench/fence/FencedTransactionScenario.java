@@ -30,11 +30,13 @@ import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 
 /**
- * What fencing a transaction costs on PostgreSQL, and what it does to the leader's renewals, in one run on one real
- * server: workers run the same transaction (2 ms of the application's work, an account's update, an event's insert)
- * unfenced, with our transaction fence, with our row fence on the update, and with the naive fence that holds the
- * lease's own row {@code FOR SHARE}; the holder renews its lease every interval on a pool of its own meanwhile (and
- * in a phase without transactions). Phases alternate, each variant in every round.
+ * What fencing a transaction costs on PostgreSQL, and what it does to the leader's
+ * renewals, in one run on one real server: workers run the same transaction (2 ms of the
+ * application's work, an account's update, an event's insert) unfenced, with our
+ * transaction fence, with our row fence on the update, and with the naive fence that
+ * holds the lease's own row {@code FOR SHARE}; the holder renews its lease every interval
+ * on a pool of its own meanwhile (and in a phase without transactions). Phases alternate,
+ * each variant in every round.
  */
 public final class FencedTransactionScenario {
 
@@ -101,20 +103,20 @@ public final class FencedTransactionScenario {
 			workers.shutdownNow();
 		}
 		double seconds = this.settings.phase().toMillis() / 1000.0 * this.settings.rounds();
-		Table table = new Table("Fenced transactions on PostgreSQL (" + version + "; " + this.settings.workers()
-				+ " workers, " + this.settings.rounds() + " rounds of " + this.settings.phase().toSeconds()
-				+ " s per variant; a renewal every " + this.settings.renewalInterval().toMillis() + " ms; "
-				+ this.settings.work().toMillis() + " ms of work in each transaction)", "variant",
-				"statements per transaction", "transactions/s", "transaction p50 ms", "transaction p99 ms",
+		Table table = new Table(
+				"Fenced transactions on PostgreSQL (" + version + "; " + this.settings.workers() + " workers, "
+						+ this.settings.rounds() + " rounds of " + this.settings.phase().toSeconds()
+						+ " s per variant; a renewal every " + this.settings.renewalInterval().toMillis() + " ms; "
+						+ this.settings.work().toMillis() + " ms of work in each transaction)",
+				"variant", "statements per transaction", "transactions/s", "transaction p50 ms", "transaction p99 ms",
 				"renewals", "renewal p50 ms", "renewal p99 ms", "renewal max ms");
 		for (String variant : VARIANTS) {
 			Stats tx = new Stats(transactions.get(variant));
 			Stats renew = new Stats(renewals.get(variant));
 			boolean idle = tx.count() == 0;
 			table.row(variant, idle ? "-" : statements(variant), idle ? "-" : Table.num(tx.count() / seconds, 0),
-					idle ? "-" : Table.num(tx.median(), 3), idle ? "-" : Table.num(tx.percentile(99), 3),
-					renew.count(), Table.num(renew.median(), 3), Table.num(renew.percentile(99), 3),
-					Table.num(renew.max(), 3));
+					idle ? "-" : Table.num(tx.median(), 3), idle ? "-" : Table.num(tx.percentile(99), 3), renew.count(),
+					Table.num(renew.median(), 3), Table.num(renew.percentile(99), 3), Table.num(renew.max(), 3));
 		}
 		table.note("A transaction: the fence (if any), the application's work (a pause), UPDATE of one of " + ACCOUNTS
 				+ " accounts, INSERT of an event, COMMIT (BEGIN rides the first statement). The transaction fence adds "
@@ -124,15 +126,14 @@ public final class FencedTransactionScenario {
 		return table;
 	}
 
-	private void phase(String variant, JdbcMembershipStore store, Holder holder, LeaseRecord lease,
-			DataSource appPool, ExecutorService workers, List<Double> transactions, List<Double> renewals)
-			throws Exception {
+	private void phase(String variant, JdbcMembershipStore store, Holder holder, LeaseRecord lease, DataSource appPool,
+			ExecutorService workers, List<Double> transactions, List<Double> renewals) throws Exception {
 		long end = System.nanoTime() + this.settings.phase().toNanos();
 		List<Future<?>> running = new ArrayList<>();
 		if (!variant.equals("no transactions")) {
 			for (int i = 0; i < this.settings.workers(); i++) {
-				running.add(workers.submit(() -> work(variant, appPool, lease.epoch(), end, this.settings.work(),
-						transactions)));
+				running.add(workers
+					.submit(() -> work(variant, appPool, lease.epoch(), end, this.settings.work(), transactions)));
 			}
 		}
 		long interval = this.settings.renewalInterval().toNanos();
@@ -162,16 +163,17 @@ public final class FencedTransactionScenario {
 			tx.executeWithoutResult((status) -> {
 				switch (variant) {
 					case "transaction fence (joinTransaction)" -> fence.joinTransaction(pool);
-					case "naive: the lease row held FOR SHARE" -> jdbc
-						.sql("SELECT epoch FROM membership_leases WHERE name = 'ledger' AND epoch = ? FOR SHARE")
-						.param(epoch)
-						.query(Long.class)
-						.single();
+					case "naive: the lease row held FOR SHARE" ->
+						jdbc.sql("SELECT epoch FROM membership_leases WHERE name = 'ledger' AND epoch = ? FOR SHARE")
+							.param(epoch)
+							.query(Long.class)
+							.single();
 					default -> {
 					}
 				}
 				if (!work.isZero()) {
-					java.util.concurrent.locks.LockSupport.parkNanos(work.toNanos()); // the application's own work
+					// the application's own work
+					java.util.concurrent.locks.LockSupport.parkNanos(work.toNanos());
 				}
 				if (variant.startsWith("row fence")) {
 					fence.update(jdbc, "bench_accounts", Map.of("balance", 1L), Map.of("id", account)).orThrow(fence);

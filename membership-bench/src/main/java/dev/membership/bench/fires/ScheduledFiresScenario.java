@@ -37,16 +37,21 @@ import dev.membership.spi.FirePolicy;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * Scheduled fires: N nodes, each with the same J jobs on one fixed rate, for a fixed window, side by side on servers of
- * their own. Ours: the leader fires each job once per instant by the database's clock and records it in the lease,
- * with the default {@code RECORDED} (the record rides the renewal) and with {@code STRICT} (a renewal before each
- * run); and, for the baseline, the same nodes without jobs. ShedLock: every node's scheduler fires every job at the
- * same instants by its own clock, each run through {@code LockingTaskExecutor} with the MongoDB provider. Counted: the
- * MongoDB commands per node, the fires of the window that ran (once, twice or not), and how late each run began.
+ * Scheduled fires: N nodes, each with the same J jobs on one fixed rate, for a fixed
+ * window, side by side on servers of their own. Ours: the leader fires each job once per
+ * instant by the database's clock and records it in the lease, with the default
+ * {@code RECORDED} (the record rides the renewal) and with {@code STRICT} (a renewal
+ * before each run); and, for the baseline, the same nodes without jobs. ShedLock: every
+ * node's scheduler fires every job at the same instants by its own clock, each run
+ * through {@code LockingTaskExecutor} with the MongoDB provider. Counted: the MongoDB
+ * commands per node, the fires of the window that ran (once, twice or not), and how late
+ * each run began.
  */
 public final class ScheduledFiresScenario {
 
-	/** @param period the jobs' rate; @param ours each node's settings, by node id */
+	/**
+	 * @param period the jobs' rate; @param ours each node's settings, by node id
+	 */
 	public record Settings(int nodes, int jobs, Duration period, Duration warmUp, Duration window,
 			Function<String, MembershipSettings> ours) {
 	}
@@ -61,8 +66,9 @@ public final class ScheduledFiresScenario {
 	}
 
 	public Table run() {
-		List<Setup> setups = List.of(new Setup("ours, no scheduled jobs", null), new Setup("ours, RECORDED (default)",
-				FireMode.RECORDED), new Setup("ours, STRICT", FireMode.STRICT), new Setup("ShedLock", null));
+		List<Setup> setups = List.of(new Setup("ours, no scheduled jobs", null),
+				new Setup("ours, RECORDED (default)", FireMode.RECORDED), new Setup("ours, STRICT", FireMode.STRICT),
+				new Setup("ShedLock", null));
 		try {
 			setups.forEach(Setup::start);
 			this.log.printf("  %d configurations started; warming up %s%n", setups.size(), this.settings.warmUp());
@@ -80,9 +86,11 @@ public final class ScheduledFiresScenario {
 		MembershipSettings ours = this.settings.ours().apply("any");
 		double minutes = this.settings.window().toMillis() / 60_000.0;
 		double intervals = this.settings.window().toMillis() / (double) ours.renewalInterval().toMillis();
-		Table table = new Table("Scheduled fires (" + this.settings.nodes() + " nodes, " + this.settings.jobs()
-				+ " jobs every " + this.settings.period().toSeconds() + " s; window " + this.settings.window().toSeconds()
-				+ " s)", "configuration", "cmds/node/min", "leader's cmds per renewal", "fires due", "ran once",
+		Table table = new Table(
+				"Scheduled fires (" + this.settings.nodes() + " nodes, " + this.settings.jobs() + " jobs every "
+						+ this.settings.period().toSeconds() + " s; window " + this.settings.window().toSeconds()
+						+ " s)",
+				"configuration", "cmds/node/min", "leader's cmds per renewal", "fires due", "ran once",
 				"ran twice or more", "not run", "late p50", "late p99");
 		for (Setup s : setups) {
 			table.row(s.name, Table.num(s.total / (double) this.settings.nodes() / minutes, 1),
@@ -168,16 +176,16 @@ public final class ScheduledFiresScenario {
 					MembershipNode member = node.node();
 					FirePolicy policy = new FirePolicy(null, FirePolicy.DEFAULTS.missed(),
 							FirePolicy.DEFAULTS.overlap(), this.mode);
-					this.jobs.add(member.schedule(new ScheduledJob("default", job,
-							FireSchedules.fixedRate(settings.period(), Duration.ZERO), policy,
-							(fire) -> this.runners.execute(() -> {
-								LeadershipTerm.Execution run = member.tryBegin(fire, false, Duration.ZERO);
-								if (run != null) {
-									Instant now = member.serverTimeEstimate().orElseThrow();
-									ran(job, fire.instant(), Duration.between(fire.instant(), now));
-									run.close();
-								}
-							}))));
+					this.jobs.add(member.schedule(
+							new ScheduledJob("default", job, FireSchedules.fixedRate(settings.period(), Duration.ZERO),
+									policy, (fire) -> this.runners.execute(() -> {
+										LeadershipTerm.Execution run = member.tryBegin(fire, false, Duration.ZERO);
+										if (run != null) {
+											Instant now = member.serverTimeEstimate().orElseThrow();
+											ran(job, fire.instant(), Duration.between(fire.instant(), now));
+											run.close();
+										}
+									}))));
 				}
 			}
 		}
@@ -194,8 +202,9 @@ public final class ScheduledFiresScenario {
 				scheduler.scheduleAtFixedRate(() -> {
 					long now = System.currentTimeMillis();
 					Instant fire = Instant.ofEpochMilli(Math.round(now / (double) period) * period);
-					executor.executeWithLock((Runnable) () -> ran(job, fire,
-							Duration.ofMillis(System.currentTimeMillis() - fire.toEpochMilli())),
+					executor.executeWithLock(
+							(Runnable) () -> ran(job, fire,
+									Duration.ofMillis(System.currentTimeMillis() - fire.toEpochMilli())),
 							new LockConfiguration(Instant.now(), job, Duration.ofSeconds(30),
 									settings.period().dividedBy(2)));
 				}, period - System.currentTimeMillis() % period, period, TimeUnit.MILLISECONDS);
@@ -220,7 +229,8 @@ public final class ScheduledFiresScenario {
 			this.lateness = List.copyOf(this.late);
 			Settings settings = ScheduledFiresScenario.this.settings;
 			long period = settings.period().toMillis();
-			for (long at = (from.toEpochMilli() / period + 1) * period; at <= to.toEpochMilli() - period; at += period) {
+			for (long at = (from.toEpochMilli() / period + 1) * period; at <= to.toEpochMilli()
+					- period; at += period) {
 				for (int j = 0; j < settings.jobs(); j++) {
 					AtomicInteger count = this.runs.get((this.shedLock ? "job-" : "bench#job") + j + "@" + at);
 					int times = (count != null) ? count.get() : 0;

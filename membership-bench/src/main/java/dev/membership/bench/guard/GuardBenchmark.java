@@ -43,9 +43,11 @@ import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.spi.RunObserver;
 
 /**
- * The cost of one guarded call of a trivial method, each guard the way its users set it up: {@code @LeaderOnly} on a
- * leader and on a follower, ShedLock's {@code @SchedulerLock} (method proxy, MongoDB provider) when the lock is free
- * and when another node holds it, and the unguarded call. Every guard is a Spring AOP proxy from a Spring context.
+ * The cost of one guarded call of a trivial method, each guard the way its users set it
+ * up: {@code @LeaderOnly} on a leader and on a follower, ShedLock's
+ * {@code @SchedulerLock} (method proxy, MongoDB provider) when the lock is free and when
+ * another node holds it, and the unguarded call. Every guard is a Spring AOP proxy from a
+ * Spring context.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,7 +66,10 @@ public class GuardBenchmark {
 
 	public static final String LEADER_ONLY_FOLLOWER = "LeaderOnly-follower";
 
-	/** On the leader, every run a Micrometer observation timed into a meter registry, as with the actuator. */
+	/**
+	 * On the leader, every run a Micrometer observation timed into a meter registry, as
+	 * with the actuator.
+	 */
 	public static final String LEADER_ONLY_OBSERVED = "LeaderOnly-leader-observed";
 
 	public static final String SHEDLOCK_FREE = "SchedulerLock-free";
@@ -91,10 +96,15 @@ public class GuardBenchmark {
 
 	private Runnable call;
 
-	/** Far ahead: the clock-read guard always lets the call through, as a leader's does. */
+	/**
+	 * Far ahead: the clock-read guard always lets the call through, as a leader's does.
+	 */
 	private final long deadline = System.nanoTime() + TimeUnit.DAYS.toNanos(1);
 
-	/** Driver commands of the guarded node's client; the harness counts them per call in its own JVM. */
+	/**
+	 * Driver commands of the guarded node's client; the harness counts them per call in
+	 * its own JVM.
+	 */
 	public static final CommandCounter COMMANDS = new CommandCounter();
 
 	@Setup(Level.Trial)
@@ -110,7 +120,8 @@ public class GuardBenchmark {
 				this.call = job::run;
 			}
 			case EMPTY_INTERCEPTOR -> {
-				// the floor of any Spring AOP guard: a CGLIB proxy whose interceptor only proceeds
+				// the floor of any Spring AOP guard: a CGLIB proxy whose interceptor only
+				// proceeds
 				ProxyFactory factory = new ProxyFactory(new GuardedJobs.Plain());
 				factory.setProxyTargetClass(true);
 				factory.addAdvice((MethodInterceptor) MethodInvocation::proceed);
@@ -119,7 +130,8 @@ public class GuardBenchmark {
 				this.call = job::run;
 			}
 			case CLOCK_INTERCEPTOR -> {
-				// the floor of a guard that is safe after a pause: the proxy and one read of the monotonic clock
+				// the floor of a guard that is safe after a pause: the proxy and one read
+				// of the monotonic clock
 				ProxyFactory factory = new ProxyFactory(new GuardedJobs.Plain());
 				factory.setProxyTargetClass(true);
 				factory.addAdvice((MethodInterceptor) (invocation) -> (System.nanoTime() - this.deadline < 0)
@@ -185,7 +197,10 @@ public class GuardBenchmark {
 		COMMANDS.reset();
 	}
 
-	/** Observations as Spring Boot's actuator sets them up: each stopped one timed into a meter registry. */
+	/**
+	 * Observations as Spring Boot's actuator sets them up: each stopped one timed into a
+	 * meter registry.
+	 */
 	private static RunObserver observations() {
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(new SimpleMeterRegistry()));
@@ -225,8 +240,7 @@ public class GuardBenchmark {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableSchedulerLock(interceptMode = EnableSchedulerLock.InterceptMode.PROXY_METHOD,
-			defaultLockAtMostFor = "PT30S")
+	@EnableSchedulerLock(interceptMode = EnableSchedulerLock.InterceptMode.PROXY_METHOD, defaultLockAtMostFor = "PT30S")
 	static class ShedLockConfiguration {
 
 	}

@@ -16,7 +16,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import dev.membership.bench.support.Table;
 
 /**
- * Runs {@link GuardBenchmark} under JMH, then counts the driver commands per call of each guard in this JVM.
+ * Runs {@link GuardBenchmark} under JMH, then counts the driver commands per call of each
+ * guard in this JVM.
  */
 public final class GuardScenario {
 
@@ -51,12 +52,12 @@ public final class GuardScenario {
 		Map<String, double[]> scores = new LinkedHashMap<>();
 		for (RunResult result : results) {
 			String guard = result.getParams().getParam("guard");
-			scores.put(guard, new double[] { result.getPrimaryResult().getScore(),
-					result.getPrimaryResult().getScoreError() });
+			scores.put(guard,
+					new double[] { result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreError() });
 		}
 		double leaderOnly = scores.get(GuardBenchmark.LEADER_ONLY_LEADER)[0];
-		Table table = new Table("Leader-only guard cost (JMH, average time per call)", "guard", "ns/op",
-				"+/- (99.9%)", "x LeaderOnly on leader", "driver commands per call");
+		Table table = new Table("Leader-only guard cost (JMH, average time per call)", "guard", "ns/op", "+/- (99.9%)",
+				"x LeaderOnly on leader", "driver commands per call");
 		for (Map.Entry<String, double[]> e : scores.entrySet()) {
 			double[] s = e.getValue();
 			table.row(e.getKey(), Table.num(s[0], 1), Table.num(s[1], 1), Table.num(s[0] / leaderOnly, 1),

@@ -24,11 +24,13 @@ import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 
 /**
- * Graceful hand-over between nodes that are real Spring Boot applications, on each web stack the broadcast receiver
- * supports: a servlet one (Tomcat) and a reactive one (WebFlux on Reactor Netty). Three nodes per stack; each trial
- * closes the leader's application context, as a rolling deploy's SIGTERM does, and measures how long until another
- * node leads: from the old leader's step-down to the new leader's start (both on this JVM's monotonic clock), and from
- * the close() call. A new node then joins, so every trial starts with three.
+ * Graceful hand-over between nodes that are real Spring Boot applications, on each web
+ * stack the broadcast receiver supports: a servlet one (Tomcat) and a reactive one
+ * (WebFlux on Reactor Netty). Three nodes per stack; each trial closes the leader's
+ * application context, as a rolling deploy's SIGTERM does, and measures how long until
+ * another node leads: from the old leader's step-down to the new leader's start (both on
+ * this JVM's monotonic clock), and from the close() call. A new node then joins, so every
+ * trial starts with three.
  */
 public final class WebHandOverScenario {
 
@@ -111,8 +113,8 @@ public final class WebHandOverScenario {
 
 	private static ConfigurableApplicationContext start(String stack, String nodeId, EmbeddedMongoServer mongo,
 			Recorder recorder) {
-		return new SpringApplicationBuilder(HandOverNode.class).initializers((context) -> context.getBeanFactory()
-			.registerSingleton("handOverRecorder", recorder))
+		return new SpringApplicationBuilder(HandOverNode.class)
+			.initializers((context) -> context.getBeanFactory().registerSingleton("handOverRecorder", recorder))
 			.properties("spring.main.web-application-type=" + stack, "spring.main.banner-mode=off",
 					"server.address=127.0.0.1", "server.port=0", "spring.mongodb.uri=" + mongo.uri() + "/handover",
 					"membership.node-id=" + nodeId, "membership.advertised-address=127.0.0.1",
@@ -120,27 +122,35 @@ public final class WebHandOverScenario {
 			.run();
 	}
 
-	/** A node: the starter's auto-configuration and nothing else; the recorder is its {@link LeadershipObserver}. */
+	/**
+	 * A node: the starter's auto-configuration and nothing else; the recorder is its
+	 * {@link LeadershipObserver}.
+	 */
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
 	static class HandOverNode {
 
 		/**
-		 * Reactor Netty's event loops of its own: by default every reactive application in a JVM shares the global
-		 * ones, and closing the stopped leader's context would shut them down under the other nodes.
+		 * Reactor Netty's event loops of its own: by default every reactive application
+		 * in a JVM shares the global ones, and closing the stopped leader's context would
+		 * shut them down under the other nodes.
 		 */
 		@Bean
 		@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)
 		ReactorResourceFactory reactorResourceFactory() {
 			ReactorResourceFactory resources = new ReactorResourceFactory();
 			resources.setUseGlobalResources(false);
-			resources.setShutdownQuietPeriod(Duration.ZERO); // a closed node's loops need not wait for stragglers
+			// a closed node's loops need not wait for stragglers
+			resources.setShutdownQuietPeriod(Duration.ZERO);
 			return resources;
 		}
 
 	}
 
-	/** When each epoch of {@code default} started and ended, on this JVM's monotonic clock. */
+	/**
+	 * When each epoch of {@code default} started and ended, on this JVM's monotonic
+	 * clock.
+	 */
 	static final class Recorder implements LeadershipObserver {
 
 		private final Map<Long, Long> started = new ConcurrentHashMap<>();

@@ -27,17 +27,19 @@ import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 
 /**
- * What one idle node costs the service it runs in: a user's web application (Tomcat, MongoDB, the starter's
- * auto-configuration, no jobs, default timings) started twice in this JVM against one embedded database, with the
- * starter on and with {@code membership.enabled=false}. Counted: the threads the application started (alive once it
- * settled, those of the JVM and the embedded database left out), and their CPU time over an idle window, per second.
- * The starter's cost is the difference.
+ * What one idle node costs the service it runs in: a user's web application (Tomcat,
+ * MongoDB, the starter's auto-configuration, no jobs, default timings) started twice in
+ * this JVM against one embedded database, with the starter on and with
+ * {@code membership.enabled=false}. Counted: the threads the application started (alive
+ * once it settled, those of the JVM and the embedded database left out), and their CPU
+ * time over an idle window, per second. The starter's cost is the difference.
  */
 public final class IdleNodeScenario {
 
 	/**
-	 * @param settle how long after the start before counting; @param window the idle time measured; @param windows how
-	 * many windows one after another (the first and the last reported: code the JIT compiles late runs faster later)
+	 * @param settle how long after the start before counting; @param window the idle time
+	 * measured; @param windows how many windows one after another (the first and the last
+	 * reported: code the JIT compiles late runs faster later)
 	 */
 	public record Settings(Duration settle, Duration window, int windows) {
 
@@ -53,7 +55,10 @@ public final class IdleNodeScenario {
 
 	}
 
-	/** @param storeCallsAlone CPU ms/s of the store calls alone ({@link StoreCallsAlone}), or -1 where not run */
+	/**
+	 * @param storeCallsAlone CPU ms/s of the store calls alone ({@link StoreCallsAlone}),
+	 * or -1 where not run
+	 */
 	private record Measure(Map<String, Long> threads, double cpuMillisPerSecond, double membershipCpuMillisPerSecond,
 			double storeCallsAlone) {
 	}
@@ -76,14 +81,16 @@ public final class IdleNodeScenario {
 		List<Measure> withs = measure(true);
 		rows(table, withouts.get(0), withs.get(0), "");
 		if (this.settings.windows() > 1) {
-			long minute = this.settings.settle().plus(this.settings.window().multipliedBy(this.settings.windows() - 1))
+			long minute = this.settings.settle()
+				.plus(this.settings.window().multipliedBy(this.settings.windows() - 1))
 				.toSeconds();
 			rows(table, withouts.get(withouts.size() - 1), withs.get(withs.size() - 1),
 					" (window " + this.settings.windows() + ", from " + minute + " s after the start)");
 		}
-		table.note("Store calls alone: in the application without the starter, a thread of the bench makes the two store "
-				+ "calls of an idle node's interval (the starter's MongoDB store renews a lease and reads the node "
-				+ "documents) every 5 s, through the application's client; its CPU is left out of the application's.");
+		table
+			.note("Store calls alone: in the application without the starter, a thread of the bench makes the two store "
+					+ "calls of an idle node's interval (the starter's MongoDB store renews a lease and reads the node "
+					+ "documents) every 5 s, through the application's client; its CPU is left out of the application's.");
 		table.note("Threads by name, numbers folded (a pool's threads counted under one name). CPU: the threads' own "
 				+ "CPU time (ThreadMXBean) over the window, of the threads the application started; GC and JIT "
 				+ "threads are the JVM's and left out, as are the embedded database's (it stands for a server).");
@@ -148,7 +155,9 @@ public final class IdleNodeScenario {
 		for (ThreadInfo info : mx.getThreadInfo(cpuAfter.keySet().stream().mapToLong(Long::longValue).toArray())) {
 			if (info == null || info.getThreadName().startsWith("mongo-server")
 					|| info.getThreadName().equals(StoreCallsAlone.THREAD)) {
-				continue; // the embedded database's own workers (the server's cost), the bench's own calls
+				// the embedded database's own workers (the server's cost), the bench's
+				// own calls
+				continue;
 			}
 			long spent = cpuAfter.get(info.getThreadId()) - cpuBefore.getOrDefault(info.getThreadId(), 0L);
 			total += spent / 1e6;

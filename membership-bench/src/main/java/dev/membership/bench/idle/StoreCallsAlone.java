@@ -19,10 +19,11 @@ import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NodeRecord;
 
 /**
- * The store calls an idle node's loop makes, without the node: on a thread of its own, every renewal interval, the
- * starter's MongoDB store renews a lease and reads the node documents (what an idle keeper's tick calls), through the
- * application's own client. What it costs is what those two calls cost at that pace, cold caches and all; the loop's
- * own CPU beyond it is the engine's.
+ * The store calls an idle node's loop makes, without the node: on a thread of its own,
+ * every renewal interval, the starter's MongoDB store renews a lease and reads the node
+ * documents (what an idle keeper's tick calls), through the application's own client.
+ * What it costs is what those two calls cost at that pace, cold caches and all; the
+ * loop's own CPU beyond it is the engine's.
  */
 final class StoreCallsAlone implements AutoCloseable {
 
@@ -53,7 +54,8 @@ final class StoreCallsAlone implements AutoCloseable {
 		this.thread.scheduleWithFixedDelay(() -> {
 			long start = mx.getCurrentThreadCpuTime();
 			try {
-				// the stand-in runs on this machine's clock: this node's estimate of the database's is its own
+				// the stand-in runs on this machine's clock: this node's estimate of the
+				// database's is its own
 				if (store.renew("default", holder, lease.epoch(), Instant.now().plus(LEASE), null).isEmpty()
 						|| store.findNodes().isEmpty()) {
 					this.failures.incrementAndGet();

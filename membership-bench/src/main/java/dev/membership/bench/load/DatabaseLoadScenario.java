@@ -28,10 +28,12 @@ import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 
 /**
- * Database load: N nodes, each with J leader-only jobs firing every second, for a fixed window; the MongoDB commands
- * each node's client sends. Ours: nodes with the starter's default timings (renew every 5 s, lease 15 s), jobs guarded
- * in memory. ShedLock: every node runs every job through {@code LockingTaskExecutor} (what {@code @SchedulerLock}
- * does) with the MongoDB provider. Every configuration has servers of its own, and all run side by side in the window.
+ * Database load: N nodes, each with J leader-only jobs firing every second, for a fixed
+ * window; the MongoDB commands each node's client sends. Ours: nodes with the starter's
+ * default timings (renew every 5 s, lease 15 s), jobs guarded in memory. ShedLock: every
+ * node runs every job through {@code LockingTaskExecutor} (what {@code @SchedulerLock}
+ * does) with the MongoDB provider. Every configuration has servers of its own, and all
+ * run side by side in the window.
  */
 public final class DatabaseLoadScenario {
 
@@ -69,10 +71,11 @@ public final class DatabaseLoadScenario {
 		double minutes = this.settings.window().toMillis() / 60_000.0;
 		MembershipSettings ours = this.settings.ours().apply("any");
 		double intervals = this.settings.window().toMillis() / (double) ours.renewalInterval().toMillis();
-		Table table = new Table("Database load (driver commands; window " + this.settings.window().toSeconds()
-				+ " s, jobs fire every second)", "nodes", "jobs/node", "ours cmds/node/min",
-				"ours max per node per renewal", "ShedLock cmds/node/min", "ShedLock / ours", "job runs/s ours",
-				"job runs/s ShedLock");
+		Table table = new Table(
+				"Database load (driver commands; window " + this.settings.window().toSeconds()
+						+ " s, jobs fire every second)",
+				"nodes", "jobs/node", "ours cmds/node/min", "ours max per node per renewal", "ShedLock cmds/node/min",
+				"ShedLock / ours", "job runs/s ours", "job runs/s ShedLock");
 		Map<String, Long> oursByName = new TreeMap<>();
 		Map<String, Long> shedByName = new TreeMap<>();
 		for (Setup s : setups) {
@@ -96,7 +99,10 @@ public final class DatabaseLoadScenario {
 		return table;
 	}
 
-	/** One configuration: N of our nodes and N ShedLock nodes, J jobs each, on servers of their own. */
+	/**
+	 * One configuration: N of our nodes and N ShedLock nodes, J jobs each, on servers of
+	 * their own.
+	 */
 	private static final class Setup {
 
 		final int nodes;
@@ -141,8 +147,8 @@ public final class DatabaseLoadScenario {
 			for (int n = 0; n < nodes; n++) {
 				CommandCounter oursCounter = new CommandCounter();
 				MongoClient oursClient = this.oursServer.newClient(oursCounter);
-				BenchNode node = BenchNode.start(settings.ours().apply("node-" + n),
-						oursClient.getDatabase("bench"), LeadershipObserver.none(), null);
+				BenchNode node = BenchNode.start(settings.ours().apply("node-" + n), oursClient.getDatabase("bench"),
+						LeadershipObserver.none(), null);
 				this.oursNodes.add(node);
 				this.oursCounters.add(oursCounter);
 				this.clients.add(oursClient);
@@ -160,7 +166,10 @@ public final class DatabaseLoadScenario {
 			}
 		}
 
-		/** J jobs on one node, each on every whole second as a cron schedule fires, give or take this node's jitter. */
+		/**
+		 * J jobs on one node, each on every whole second as a cron schedule fires, give
+		 * or take this node's jitter.
+		 */
 		private void schedule(IntConsumer job) {
 			this.schedulers.add(SecondJobs.schedule(this.jobs, job));
 		}

@@ -23,11 +23,12 @@ import dev.membership.bench.support.Waits;
 import dev.membership.scheduling.ForEachOwnedPartition;
 
 /**
- * Partitions in parallel: N Boot applications in this JVM (the starter, its auto-configuration, one embedded
- * database) with P partitions of group {@code tenants}; once balanced, every node calls its
- * {@code @ForEachOwnedPartition} method at the same moment, as each node's scheduler would, and each partition's run
- * works for W (a sleep: the bench measures the guard's scheduling, not the work). The time of each node's call is one
- * cycle; with concurrency 1 a node's partitions run one after another.
+ * Partitions in parallel: N Boot applications in this JVM (the starter, its
+ * auto-configuration, one embedded database) with P partitions of group {@code tenants};
+ * once balanced, every node calls its {@code @ForEachOwnedPartition} method at the same
+ * moment, as each node's scheduler would, and each partition's run works for W (a sleep:
+ * the bench measures the guard's scheduling, not the work). The time of each node's call
+ * is one cycle; with concurrency 1 a node's partitions run one after another.
  */
 public final class ParallelPartitionsScenario {
 
@@ -45,10 +46,12 @@ public final class ParallelPartitionsScenario {
 	}
 
 	public Table run() throws Exception {
-		Table table = new Table("Partitions in parallel (" + this.settings.nodes() + " Boot nodes in one JVM, "
-				+ this.settings.partitions() + " partitions, " + this.settings.work().toMillis() + " ms of work each; "
-				+ this.settings.cycles() + " cycles)", "concurrency", "partitions per node", "cycle median ms",
-				"cycle max ms", "one after another would take ms");
+		Table table = new Table(
+				"Partitions in parallel (" + this.settings.nodes() + " Boot nodes in one JVM, "
+						+ this.settings.partitions() + " partitions, " + this.settings.work().toMillis()
+						+ " ms of work each; " + this.settings.cycles() + " cycles)",
+				"concurrency", "partitions per node", "cycle median ms", "cycle max ms",
+				"one after another would take ms");
 		if (this.settings.concurrencies().stream().anyMatch((c) -> c != 1 && c != 16)) {
 			throw new IllegalArgumentException("The bench's jobs have concurrency 1 and 16 (annotation constants)");
 		}

@@ -33,12 +33,14 @@ import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcStoreSettings;
 
 /**
- * Database load on PostgreSQL: N nodes per library, each with J jobs that fire every second and a connection pool of
- * its own, on one real server, all configurations side by side; the statements each node executes (and the commits
- * of its transactions, each a round trip of its own). Ours: the JDBC store at the starter's timings, jobs guarded in
- * memory ({@code runIfLeader}). ShedLock: every job through {@code LockingTaskExecutor} with the JDBC provider on
- * the database's clock. Spring Integration: {@code LockRegistryLeaderInitiator} on its JDBC lock registry (lock TTL
- * our lease, heartbeat a third of it), jobs run on the leader.
+ * Database load on PostgreSQL: N nodes per library, each with J jobs that fire every
+ * second and a connection pool of its own, on one real server, all configurations side by
+ * side; the statements each node executes (and the commits of its transactions, each a
+ * round trip of its own). Ours: the JDBC store at the starter's timings, jobs guarded in
+ * memory ({@code runIfLeader}). ShedLock: every job through {@code LockingTaskExecutor}
+ * with the JDBC provider on the database's clock. Spring Integration:
+ * {@code LockRegistryLeaderInitiator} on its JDBC lock registry (lock TTL our lease,
+ * heartbeat a third of it), jobs run on the leader.
  */
 public final class PostgresLoadScenario {
 
@@ -81,23 +83,24 @@ public final class PostgresLoadScenario {
 		}
 		double minutes = this.settings.window().toMillis() / 60_000.0;
 		double seconds = this.settings.window().toMillis() / 1000.0;
-		Table table = new Table("Database load on PostgreSQL (" + version + "; " + this.settings.nodes()
-				+ " nodes per library, a pool each; window " + this.settings.window().toSeconds()
-				+ " s, jobs fire every second)", "library", "jobs/node", "statements/node/min",
-				"commits/node/min", "busiest node, statements/min", "job runs/s");
+		Table table = new Table(
+				"Database load on PostgreSQL (" + version + "; " + this.settings.nodes()
+						+ " nodes per library, a pool each; window " + this.settings.window().toSeconds()
+						+ " s, jobs fire every second)",
+				"library", "jobs/node", "statements/node/min", "commits/node/min", "busiest node, statements/min",
+				"job runs/s");
 		for (Library l : libraries) {
 			table.row(l.name, l.jobs, Table.num(l.statements / (double) this.settings.nodes() / minutes, 1),
 					Table.num(l.commits / (double) this.settings.nodes() / minutes, 1),
 					Table.num(l.busiest / minutes, 1), Table.num(l.runs.sum() / seconds, 2));
 		}
-		table.note("Ours: renew every " + this.settings.renewalInterval().toMillis() + " ms, lease "
-				+ lease.toMillis() + " ms, no broadcast. ShedLock 7.10.1 (JdbcTemplateLockProvider, usingDbTime): "
+		table.note("Ours: renew every " + this.settings.renewalInterval().toMillis() + " ms, lease " + lease.toMillis()
+				+ " ms, no broadcast. ShedLock 7.10.1 (JdbcTemplateLockProvider, usingDbTime): "
 				+ "lockAtMostFor 30 s, lockAtLeastFor 500 ms, as in the MongoDB load table. Spring Integration 7.0.5: "
 				+ "lock TTL " + lease.toMillis() + " ms, heartbeat " + lease.dividedBy(3).toMillis() + " ms; its "
 				+ "followers poll for the lock. Statements: every execute of a statement through the node's pool; "
 				+ "commits: of its transactions (ours runs in autocommit; ShedLock and Spring Integration wrap their "
-				+ "statements in transactions). \"Job runs/s\" counts "
-				+ "executions across the cluster; J is right.");
+				+ "statements in transactions). \"Job runs/s\" counts " + "executions across the cluster; J is right.");
 		return table;
 	}
 
@@ -181,7 +184,8 @@ public final class PostgresLoadScenario {
 					.build();
 				node.start();
 				this.nodes.add(node);
-				this.schedulers.add(SecondJobs.schedule(jobs, (job) -> node.runIfLeader("default", this.runs::increment)));
+				this.schedulers
+					.add(SecondJobs.schedule(jobs, (job) -> node.runIfLeader("default", this.runs::increment)));
 			}
 		}
 
@@ -204,16 +208,18 @@ public final class PostgresLoadScenario {
 							+ "TIMESTAMP NOT NULL, locked_at TIMESTAMP NOT NULL, locked_by VARCHAR(255) NOT NULL, "
 							+ "PRIMARY KEY (name))");
 				}
-				LockingTaskExecutor executor = new DefaultLockingTaskExecutor(new JdbcTemplateLockProvider(
-						JdbcTemplateLockProvider.Configuration.builder()
+				LockingTaskExecutor executor = new DefaultLockingTaskExecutor(
+						new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
 							.withJdbcTemplate(jdbc)
 							.withTableName(table)
 							.withLockedByValue("node-" + n)
 							.usingDbTime()
 							.build()));
-				this.schedulers.add(SecondJobs.schedule(jobs, (job) -> executor.executeWithLock(
-						(Runnable) this.runs::increment, new LockConfiguration(Instant.now(), "job-" + job,
-								Duration.ofSeconds(30), Duration.ofMillis(500)))));
+				this.schedulers.add(
+						SecondJobs.schedule(jobs,
+								(job) -> executor.executeWithLock((Runnable) this.runs::increment,
+										new LockConfiguration(Instant.now(), "job-" + job, Duration.ofSeconds(30),
+												Duration.ofMillis(500)))));
 			}
 		}
 

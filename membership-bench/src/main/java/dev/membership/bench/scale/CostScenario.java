@@ -28,12 +28,14 @@ import dev.membership.mongo.MongoStoreSettings;
 import static dev.membership.bench.scale.PartitionProbes.owners;
 
 /**
- * How the cost grows with N nodes and P partitions: N plain-Java nodes in this JVM, each declaring group {@code t} with
- * P partitions, against one embedded server, at the production timings, without work or run history. Per case: the
- * time until every partition is placed, owned and balanced; then, in steady state, the store calls and documents per
- * interval (followers, the roster's keeper, the cluster), the bytes read, the CPU the keeper's and a follower's engine
- * take per interval (every task of the node's lanes, the client's side of its store calls included, measured with
- * the thread's CPU clock), and the roster document's size.
+ * How the cost grows with N nodes and P partitions: N plain-Java nodes in this JVM, each
+ * declaring group {@code t} with P partitions, against one embedded server, at the
+ * production timings, without work or run history. Per case: the time until every
+ * partition is placed, owned and balanced; then, in steady state, the store calls and
+ * documents per interval (followers, the roster's keeper, the cluster), the bytes read,
+ * the CPU the keeper's and a follower's engine take per interval (every task of the
+ * node's lanes, the client's side of its store calls included, measured with the thread's
+ * CPU clock), and the roster document's size.
  */
 public final class CostScenario {
 
@@ -48,11 +50,13 @@ public final class CostScenario {
 
 	/**
 	 * @param cases N×P, run in this order
-	 * @param renewalInterval the timings: lease 3 and liveness window 2 renewal intervals (the defaults: 5 s)
+	 * @param renewalInterval the timings: lease 3 and liveness window 2 renewal intervals
+	 * (the defaults: 5 s)
 	 * @param countIntervals renewal intervals counted in steady state
 	 * @param bound how long the placement may take
 	 * @param storeThreads threads shared by every node's loop
-	 * @param warmUp whether the first case runs once before the others, unrecorded (the JVM's code warm)
+	 * @param warmUp whether the first case runs once before the others, unrecorded (the
+	 * JVM's code warm)
 	 */
 	public record Settings(List<PartitionScenario.Case> cases, Duration renewalInterval, int countIntervals,
 			Duration bound, int storeThreads, boolean warmUp) {
@@ -84,13 +88,15 @@ public final class CostScenario {
 			}
 			catch (OutOfMemoryError ex) {
 				this.log.printf("  %d x %d: out of memory (%s)%n", c.nodes(), c.partitions(), ex.getMessage());
-				table.row(c.nodes(), c.partitions(), "out of heap (" + Runtime.getRuntime().maxMemory() / (1 << 20)
-						+ " MiB)", "-", "-", "-", "-", "-", "-", "-", "-");
+				table.row(c.nodes(), c.partitions(),
+						"out of heap (" + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB)", "-", "-", "-", "-",
+						"-", "-", "-", "-");
 			}
 		}
 		table.note("- Placed: from the first node's start until every partition is owned by one running node and the "
 				+ "owned counts differ by at most one; settled: from the same start until the roster's version and every "
-				+ "partition's owner stayed the same for two intervals (polled every fifth of one). Then " + this.settings.countIntervals() + " intervals counted: "
+				+ "partition's owner stayed the same for two intervals (polled every fifth of one). Then "
+				+ this.settings.countIntervals() + " intervals counted: "
 				+ "store calls are every call a node made through its runtime; documents are those in cursor replies "
 				+ "plus findAndModify values, and KiB the replies' bytes (the keeper's alone, and all nodes together; the harness's own reads "
 				+ "left out). A keeper that changed during the count is flagged. "
@@ -127,7 +133,8 @@ public final class CostScenario {
 			long versionBefore = rosterVersion(client);
 			MembershipNode keeper = keeper(running);
 			Map<String, Long> commandsBefore = meter.byName();
-			// the nodes' own counts, taken right at the window's ends: the harness's reads are nobody's
+			// the nodes' own counts, taken right at the window's ends: the harness's
+			// reads are nobody's
 			Map<MembershipNode, Snapshot> before = snapshots(running, counts);
 			Map<MembershipNode, Long> cpuBefore = cpu(running, counts);
 			long countStart = System.nanoTime();
@@ -138,8 +145,9 @@ public final class CostScenario {
 			String churn = String.format(Locale.ROOT, "%.2f; %.1f", (rosterVersion(client) - versionBefore) / intervals,
 					PartitionProbes.moved(ownersBefore, owners(running, GROUP, this.doubleOwners)) / intervals);
 			Map<String, Long> commands = new java.util.TreeMap<>();
-			meter.byName().forEach((name, n) -> commands.put(name,
-					Math.round((n - commandsBefore.getOrDefault(name, 0L)) / intervals)));
+			meter.byName()
+				.forEach((name, n) -> commands.put(name,
+						Math.round((n - commandsBefore.getOrDefault(name, 0L)) / intervals)));
 			boolean sameKeeper = keeper != null && keeper == keeper(running);
 			double sum = 0;
 			double max = 0;
@@ -187,12 +195,14 @@ public final class CostScenario {
 	}
 
 	/**
-	 * What a join costs in reads: a node more, then two intervals; the bytes the nodes that were there read meanwhile
-	 * beyond what they read in two intervals of the count ({@code baseline}, per interval), the roster versions the
-	 * keeper wrote for it, and the most one follower read beyond its own baseline.
+	 * What a join costs in reads: a node more, then two intervals; the bytes the nodes
+	 * that were there read meanwhile beyond what they read in two intervals of the count
+	 * ({@code baseline}, per interval), the roster versions the keeper wrote for it, and
+	 * the most one follower read beyond its own baseline.
 	 */
 	private String join(PartitionScenario.Case c, MongoClient client, SharedRuntimes runtimes,
-			List<MembershipNode> running, Map<MembershipNode, NodeCounts> counts, Map<MembershipNode, Double> baseline) {
+			List<MembershipNode> running, Map<MembershipNode, NodeCounts> counts,
+			Map<MembershipNode, Double> baseline) {
 		List<MembershipNode> there = List.copyOf(running);
 		Map<MembershipNode, Snapshot> before = snapshots(there, counts);
 		long version = rosterVersion(client);
@@ -210,8 +220,7 @@ public final class CostScenario {
 				most = Math.max(most, more);
 			}
 		}
-		return String.format(Locale.ROOT, "%.1f; %d; %.1f", extra / 1024, rosterVersion(client) - version,
-				most / 1024);
+		return String.format(Locale.ROOT, "%.1f; %d; %.1f", extra / 1024, rosterVersion(client) - version, most / 1024);
 	}
 
 	private static MembershipNode keeper(List<MembershipNode> running) {
@@ -265,8 +274,9 @@ public final class CostScenario {
 	}
 
 	/**
-	 * Waits until the roster and the owners stayed the same for two intervals (the keeper placed everything, and no
-	 * member missed its liveness meanwhile); the time since {@code since}, or why not.
+	 * Waits until the roster and the owners stayed the same for two intervals (the keeper
+	 * placed everything, and no member missed its liveness meanwhile); the time since
+	 * {@code since}, or why not.
 	 */
 	private String untilSettled(MongoClient client, List<MembershipNode> running, long since) {
 		long deadline = System.nanoTime() + this.settings.bound().toNanos();
@@ -290,7 +300,10 @@ public final class CostScenario {
 		return String.format(Locale.ROOT, "%.2f s", (stableSince - since) / 1e9);
 	}
 
-	/** Until every partition is owned and balanced: the time since {@code since}, or why not. */
+	/**
+	 * Until every partition is owned and balanced: the time since {@code since}, or why
+	 * not.
+	 */
 	private String untilPlaced(PartitionScenario.Case c, List<MembershipNode> running, long since) {
 		double seconds = PartitionProbes.secondsUntilBalanced(running, GROUP, c.partitions(), this.settings.bound(),
 				since, this.doubleOwners);

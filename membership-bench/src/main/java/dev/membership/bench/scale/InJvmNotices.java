@@ -11,10 +11,11 @@ import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * What {@code LeadershipNotices} carries over HTTP in a web application, between the bench's nodes in one JVM, as the
- * nodes' notice channel: a let-go notice to its successor alone (else to the others without its name), and the
- * keeper's roster notice to the nodes it moves partitions for. Off: the nodes learn everything from their reads (plain Java without
- * broadcast).
+ * What {@code LeadershipNotices} carries over HTTP in a web application, between the
+ * bench's nodes in one JVM, as the nodes' notice channel: a let-go notice to its
+ * successor alone (else to the others without its name), and the keeper's roster notice
+ * to the nodes it moves partitions for. Off: the nodes learn everything from their reads
+ * (plain Java without broadcast).
  */
 final class InJvmNotices {
 
@@ -26,7 +27,10 @@ final class InJvmNotices {
 		this.on = on;
 	}
 
-	/** Node {@code id}'s channel: where it hears the others, and how it tells them of a roster. */
+	/**
+	 * Node {@code id}'s channel: where it hears the others, and how it tells them of a
+	 * roster.
+	 */
 	NoticeChannel channel(String id) {
 		return new NoticeChannel() {
 
@@ -37,7 +41,8 @@ final class InJvmNotices {
 
 			@Override
 			public void letGo(Map<String, Long> leases, @Nullable String successor) {
-				// as LeadershipNotices does: the successor alone, else the others without its name
+				// as LeadershipNotices does: the successor alone, else the others without
+				// its name
 				if (!InJvmNotices.this.on) {
 					return;
 				}
@@ -69,7 +74,10 @@ final class InJvmNotices {
 		};
 	}
 
-	/** Node {@code id} is told nothing more (it left); its own notices still reach the others. */
+	/**
+	 * Node {@code id} is told nothing more (it left); its own notices still reach the
+	 * others.
+	 */
 	void remove(String id) {
 		this.receivers.remove(id);
 	}

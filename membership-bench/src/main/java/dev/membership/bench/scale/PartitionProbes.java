@@ -12,13 +12,18 @@ import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipSettings;
 
-/** What {@link PartitionScenario} reads off its nodes, and how it prints the hand-offs. */
+/**
+ * What {@link PartitionScenario} reads off its nodes, and how it prints the hand-offs.
+ */
 final class PartitionProbes {
 
 	private PartitionProbes() {
 	}
 
-	/** A node's settings at renewal interval {@code r} (lease 3r, liveness window 2r), with {@code group} partitioned. */
+	/**
+	 * A node's settings at renewal interval {@code r} (lease 3r, liveness window 2r),
+	 * with {@code group} partitioned.
+	 */
 	static MembershipSettings.Builder settings(String id, Duration r, String group, int partitions) {
 		return MembershipSettings.builder(id)
 			.renewalInterval(r)
@@ -28,8 +33,9 @@ final class PartitionProbes {
 	}
 
 	/**
-	 * Polls every 50 ms until every partition of {@code group} is owned by one running node and the owned counts differ
-	 * by at most one; the seconds since {@code since}, or -1 when not within {@code bound}.
+	 * Polls every 50 ms until every partition of {@code group} is owned by one running
+	 * node and the owned counts differ by at most one; the seconds since {@code since},
+	 * or -1 when not within {@code bound}.
 	 */
 	static double secondsUntilBalanced(List<MembershipNode> running, String group, int partitions, Duration bound,
 			long since, AtomicInteger doubleOwners) {
@@ -55,7 +61,10 @@ final class PartitionProbes {
 		return running.isEmpty() ? 0 : max - min;
 	}
 
-	/** Each owned partition's owner; counts in {@code doubleOwners} a sample where one has two. */
+	/**
+	 * Each owned partition's owner; counts in {@code doubleOwners} a sample where one has
+	 * two.
+	 */
 	static Map<Integer, String> owners(List<MembershipNode> running, String group, AtomicInteger doubleOwners) {
 		Map<Integer, String> owners = new HashMap<>();
 		boolean twice = false;
@@ -107,8 +116,8 @@ final class PartitionProbes {
 				+ "each node in turn, the roster's keeper last, stopped gracefully and replaced by a new node, the "
 				+ "next one only once balanced again; moves: partitions that changed owner, summed over the restarts; "
 				+ "with a restart grace (-Dbench.partitions.restart-grace-seconds), each node restarts under its own "
-				+ "id once its stop ended, and the longest a partition went unowned is given. "
-				+ "Above " + rollingAtMost + " nodes, the last " + rollingAtMost + " of that order (the keeper "
+				+ "id once its stop ended, and the longest a partition went unowned is given. " + "Above "
+				+ rollingAtMost + " nodes, the last " + rollingAtMost + " of that order (the keeper "
 				+ "among them): one node takes one to two intervals to balance, so a hundred would take over 20 "
 				+ "minutes.";
 	}

@@ -30,12 +30,14 @@ import static dev.membership.bench.scale.PartitionProbes.owners;
 import static dev.membership.bench.scale.PartitionProbes.spread;
 
 /**
- * Partitions: N plain-Java nodes in this JVM, each declaring group {@code t} with P partitions, against one embedded
- * server. Per case: time until the partitions are placed and owned, balanced (max − min ≤ 1); store calls and documents
- * read per node per renewal interval in steady state (followers, and the roster's keeper); then a join, a graceful
- * leave and a crash of a node that does not keep the roster, each with the time until balanced again and the partitions
- * that changed owner against the fewest that could. Ownership is sampled every 50 ms throughout: a partition owned by
- * two nodes in one sample is counted as a double owner.
+ * Partitions: N plain-Java nodes in this JVM, each declaring group {@code t} with P
+ * partitions, against one embedded server. Per case: time until the partitions are placed
+ * and owned, balanced (max − min ≤ 1); store calls and documents read per node per
+ * renewal interval in steady state (followers, and the roster's keeper); then a join, a
+ * graceful leave and a crash of a node that does not keep the roster, each with the time
+ * until balanced again and the partitions that changed owner against the fewest that
+ * could. Ownership is sampled every 50 ms throughout: a partition owned by two nodes in
+ * one sample is counted as a double owner.
  */
 public final class PartitionScenario {
 
@@ -57,13 +59,16 @@ public final class PartitionScenario {
 
 	/**
 	 * @param cases run in this order
-	 * @param renewalInterval the timings: lease 3 and liveness window 2 renewal intervals (the defaults: 5 s)
+	 * @param renewalInterval the timings: lease 3 and liveness window 2 renewal intervals
+	 * (the defaults: 5 s)
 	 * @param countIntervals renewal intervals counted in steady state
 	 * @param bound how long any step may take
 	 * @param storeThreads threads shared by every node's loop
-	 * @param notices whether the nodes tell each other of released leases at once (in this JVM, as LeadershipNotices
-	 * does over HTTP in a web application), or learn them from their reads only (plain Java without broadcast)
-	 * @param restartGrace the nodes' restart grace; with one, the rolling restart restarts each node under its own id
+	 * @param notices whether the nodes tell each other of released leases at once (in
+	 * this JVM, as LeadershipNotices does over HTTP in a web application), or learn them
+	 * from their reads only (plain Java without broadcast)
+	 * @param restartGrace the nodes' restart grace; with one, the rolling restart
+	 * restarts each node under its own id
 	 */
 	public record Settings(List<Case> cases, Duration renewalInterval, int countIntervals, Duration bound,
 			int storeThreads, boolean notices, Duration restartGrace) {
@@ -81,7 +86,10 @@ public final class PartitionScenario {
 
 	private final BeliefIntervals beliefs = new BeliefIntervals();
 
-	/** Graceful hand-offs of the current case, per partition, in ms: see {@link BeliefIntervals#handOffMillis}. */
+	/**
+	 * Graceful hand-offs of the current case, per partition, in ms: see
+	 * {@link BeliefIntervals#handOffMillis}.
+	 */
 	private final List<Double> handOffs = new ArrayList<>();
 
 	/** The notices between the running nodes. */
@@ -95,18 +103,21 @@ public final class PartitionScenario {
 
 	public Table run() {
 		Duration r = this.settings.renewalInterval();
-		Table table = new Table("Partitions (one JVM, one embedded server; notices " + (this.settings.notices()
-				? "in-JVM" : "none, reads only") + "; renew / lease / liveness "
-				+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
-				+ r.multipliedBy(2).toMillis() / 1000.0 + " s)", "N", "P", "placed and balanced after",
-				"store calls/node/interval followers mean / max; keeper (of them history writes, max)", "docs read/interval cluster (3N + P)",
-				"joins at " + JOINS + " phases: balanced after; moved by the last (min)", "graceful leave: balanced after; moved (leaver's)",
-				"crash: balanced after; moved (crashed one's)", "max - min", "overlapping beliefs (samples with two owners)",
+		Table table = new Table(
+				"Partitions (one JVM, one embedded server; notices "
+						+ (this.settings.notices() ? "in-JVM" : "none, reads only") + "; renew / lease / liveness "
+						+ r.toMillis() / 1000.0 + " / " + r.multipliedBy(3).toMillis() / 1000.0 + " / "
+						+ r.multipliedBy(2).toMillis() / 1000.0 + " s)",
+				"N", "P", "placed and balanced after",
+				"store calls/node/interval followers mean / max; keeper (of them history writes, max)",
+				"docs read/interval cluster (3N + P)",
+				"joins at " + JOINS + " phases: balanced after; moved by the last (min)",
+				"graceful leave: balanced after; moved (leaver's)", "crash: balanced after; moved (crashed one's)",
+				"max - min", "overlapping beliefs (samples with two owners)",
 				"graceful hand-off per partition: median / p90 / max (partitions)",
 				"rolling restart of every node (at most " + ROLLING_AT_MOST + "): time; moves"
-						+ (this.settings.restartGrace().isZero() ? ""
-								: " (each under its own id, restart grace " + this.settings.restartGrace().toSeconds()
-										+ " s)"));
+						+ (this.settings.restartGrace().isZero() ? "" : " (each under its own id, restart grace "
+								+ this.settings.restartGrace().toSeconds() + " s)"));
 		for (Case c : this.settings.cases()) {
 			runCase(c, table);
 		}
@@ -165,19 +176,22 @@ public final class PartitionScenario {
 				}
 			}
 			double docs = (meter.cluster().snapshot().documents() - clusterBefore.documents()) / intervals;
-			String load = String.format(Locale.ROOT, "%.2f / %.2f; %.2f (history <= %.2f)", sum / Math.max(1, followers),
-					max, keeperCalls, historyMax);
+			String load = String.format(Locale.ROOT, "%.2f / %.2f; %.2f (history <= %.2f)",
+					sum / Math.max(1, followers), max, keeperCalls, historyMax);
 			String read = String.format(Locale.ROOT, "%.0f (%d)", docs, 3 * c.nodes() + c.partitions());
 			this.log.printf("  placed and balanced after %s; calls %s; docs %s%n", placed, load, read);
 
-			// joins at several phases of the interval
-			// (with a restart grace a joiner that leaves is waited for: the joins are measured without one)
-			String join = !this.settings.restartGrace().isZero() ? "-" : new PartitionJoins(this.log, this.settings.renewalInterval(), JOINS).run((id) -> start(c, id, client, runtimes, running, counts),
-					(since) -> secondsUntilBalanced(c, running, since), (joiner) -> {
-						joiner.stopAsync(Duration.ofSeconds(5));
-						running.remove(joiner);
-						this.notices.remove(joiner.nodeId());
-					}, () -> owners(running, GROUP, this.doubleOwners)) + " (" + c.partitions() / (c.nodes() + 1) + ")";
+			// joins at several phases of the interval (with a restart grace a joiner that
+			// leaves is waited for: the joins are measured without one)
+			String join = !this.settings.restartGrace().isZero() ? "-"
+					: new PartitionJoins(this.log, this.settings.renewalInterval(), JOINS).run(
+							(id) -> start(c, id, client, runtimes, running, counts),
+							(since) -> secondsUntilBalanced(c, running, since), (joiner) -> {
+								joiner.stopAsync(Duration.ofSeconds(5));
+								running.remove(joiner);
+								this.notices.remove(joiner.nodeId());
+							}, () -> owners(running, GROUP, this.doubleOwners)) + " ("
+							+ c.partitions() / (c.nodes() + 1) + ")";
 			this.log.printf("  join: %s%n", join);
 
 			// a graceful leave, then a crash, of nodes that do not keep the roster
@@ -187,9 +201,10 @@ public final class PartitionScenario {
 			long leaveStart = System.nanoTime();
 			leaver.stopAsync(Duration.ofSeconds(5));
 			running.remove(leaver);
-			this.notices.remove(leaver.nodeId()); // told nothing more; its own releases still reach the others
-			String leave = untilBalanced(c, running, leaveStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
-					+ leaversOwn + ")";
+			// told nothing more; its own releases still reach the others
+			this.notices.remove(leaver.nodeId());
+			String leave = untilBalanced(c, running, leaveStart) + "; "
+					+ moved(owners, owners(running, GROUP, this.doubleOwners)) + " (" + leaversOwn + ")";
 			this.handOffs.addAll(this.beliefs.handOffMillis(leaver.nodeId(), leaveStart));
 			this.log.printf("  graceful leave: %s%n", leave);
 
@@ -201,8 +216,8 @@ public final class PartitionScenario {
 			this.beliefs.halted(crashed.nodeId(), System.nanoTime());
 			running.remove(crashed);
 			this.notices.remove(crashed.nodeId());
-			String crash = untilBalanced(c, running, crashStart) + "; " + moved(owners, owners(running, GROUP, this.doubleOwners)) + " ("
-					+ crashedOwn + ")";
+			String crash = untilBalanced(c, running, crashStart) + "; "
+					+ moved(owners, owners(running, GROUP, this.doubleOwners)) + " (" + crashedOwn + ")";
 			this.log.printf("  crash: %s%n", crash);
 			String rolling = rollingRestart(c, client, runtimes, running, counts);
 			this.log.printf("  rolling restart: %s%n", rolling);
@@ -215,8 +230,9 @@ public final class PartitionScenario {
 	}
 
 	/**
-	 * Every node in turn, the keeper last: a graceful stop, a new node in its place, balanced again before the next.
-	 * Returns the whole time and the partitions that changed owner on the way.
+	 * Every node in turn, the keeper last: a graceful stop, a new node in its place,
+	 * balanced again before the next. Returns the whole time and the partitions that
+	 * changed owner on the way.
 	 */
 	private String rollingRestart(Case c, MongoClient client, SharedRuntimes runtimes, List<MembershipNode> running,
 			Map<MembershipNode, NodeCounts> counts) {
@@ -234,7 +250,8 @@ public final class PartitionScenario {
 			this.notices.remove(old.nodeId());
 			boolean sameId = !this.settings.restartGrace().isZero();
 			if (sameId) {
-				old.stopAsync(Duration.ofSeconds(5)).join(); // the process ends, then starts again under its id
+				// the process ends, then starts again under its id
+				old.stopAsync(Duration.ofSeconds(5)).join();
 			}
 			start(c, sameId ? old.nodeId() : old.nodeId() + "r", client, runtimes, running, counts);
 			if (untilBalanced(c, running, System.nanoTime()).startsWith("not")) {
@@ -277,18 +294,23 @@ public final class PartitionScenario {
 		return node;
 	}
 
-	/** Polls every 50 ms until balanced; returns the time since {@code since}, or says it was not reached. */
+	/**
+	 * Polls every 50 ms until balanced; returns the time since {@code since}, or says it
+	 * was not reached.
+	 */
 	private String untilBalanced(Case c, List<MembershipNode> running, long since) {
 		double seconds = secondsUntilBalanced(c, running, since);
 		return (seconds >= 0) ? String.format(Locale.ROOT, "%.2f s", seconds)
 				: "not within " + this.settings.bound().toSeconds() + " s";
 	}
 
-	/** Polls every 50 ms until balanced; returns the seconds since {@code since}, or -1 when not within the bound. */
+	/**
+	 * Polls every 50 ms until balanced; returns the seconds since {@code since}, or -1
+	 * when not within the bound.
+	 */
 	private double secondsUntilBalanced(Case c, List<MembershipNode> running, long since) {
 		return PartitionProbes.secondsUntilBalanced(running, GROUP, c.partitions(), this.settings.bound(), since,
 				this.doubleOwners);
 	}
-
 
 }

@@ -18,9 +18,10 @@ import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
 
 /**
- * Work for the partitions bench's nodes, so that their run history has something to write: every half interval each
- * node runs an empty task in every partition it owns ({@code runIfOwner}), and its runs go to a MongoDB run history
- * whose writes are counted per node (each is one of the node's store calls too).
+ * Work for the partitions bench's nodes, so that their run history has something to
+ * write: every half interval each node runs an empty task in every partition it owns
+ * ({@code runIfOwner}), and its runs go to a MongoDB run history whose writes are counted
+ * per node (each is one of the node's store calls too).
  */
 final class PartitionWork implements AutoCloseable {
 
@@ -32,7 +33,9 @@ final class PartitionWork implements AutoCloseable {
 
 	private final Map<String, AtomicLong> writes = new ConcurrentHashMap<>();
 
-	/** The run history of node {@code nodeId}, in {@code database}, its writes counted. */
+	/**
+	 * The run history of node {@code nodeId}, in {@code database}, its writes counted.
+	 */
 	RunHistoryStore history(String nodeId, MongoDatabase database) {
 		RunHistoryStore store = new MongoRunHistory(database, "clusterruns", Duration.ofDays(1), 100,
 				Duration.ofSeconds(5));
@@ -58,7 +61,10 @@ final class PartitionWork implements AutoCloseable {
 		};
 	}
 
-	/** Runs an empty task in every partition of {@code group} that {@code node} owns, every {@code every}. */
+	/**
+	 * Runs an empty task in every partition of {@code group} that {@code node} owns,
+	 * every {@code every}.
+	 */
 	void runOwned(MembershipNode node, String group, Duration every) {
 		this.timer.scheduleWithFixedDelay(() -> {
 			if (node.isRunning()) {

@@ -20,7 +20,10 @@ import static dev.membership.bench.scale.ScaleProbes.pollInterval;
 import static dev.membership.bench.scale.ScaleProbes.untilEvery;
 import static dev.membership.bench.scale.ScaleScenario.GROUP;
 
-/** The joins and crashes of one size of {@link ScaleScenario}, one after another, each timed until all see it. */
+/**
+ * The joins and crashes of one size of {@link ScaleScenario}, one after another, each
+ * timed until all see it.
+ */
 final class ScaleChurn {
 
 	private final PrintStream log;
@@ -35,7 +38,10 @@ final class ScaleChurn {
 		this.crashes = crashes;
 	}
 
-	/** Joins one after another: from start() until every running node lists the new one live. */
+	/**
+	 * Joins one after another: from start() until every running node lists the new one
+	 * live.
+	 */
 	String joins(Config config, MongoClient client, SharedRuntimes runtimes, List<MembershipNode> running,
 			List<MembershipNode> started) {
 		List<Double> times = new ArrayList<>();
@@ -61,7 +67,10 @@ final class ScaleChurn {
 		return cell(times, timedOut, bound);
 	}
 
-	/** Crashes one after another: from halt() of a non-leader until no running node lists it live. */
+	/**
+	 * Crashes one after another: from halt() of a non-leader until no running node lists
+	 * it live.
+	 */
 	String crashes(Config config, List<MembershipNode> running) {
 		List<Double> times = new ArrayList<>();
 		int timedOut = 0;

@@ -2,7 +2,9 @@ package dev.membership.bench.scale;
 
 import java.util.List;
 
-/** What the scale table's columns mean and how its figures were taken, printed under it. */
+/**
+ * What the scale table's columns mean and how its figures were taken, printed under it.
+ */
 final class ScaleNotes {
 
 	private ScaleNotes() {

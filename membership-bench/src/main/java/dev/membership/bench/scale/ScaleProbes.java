@@ -24,8 +24,8 @@ import dev.membership.liveness.Member;
 import dev.membership.mongo.MongoMembershipStore;
 
 /**
- * What {@link ScaleScenario} asks of its nodes and its JVM (who lists whom live, who leads, CPU and heap), how it waits,
- * and how it prints a cell.
+ * What {@link ScaleScenario} asks of its nodes and its JVM (who lists whom live, who
+ * leads, CPU and heap), how it waits, and how it prints a cell.
  */
 final class ScaleProbes {
 
@@ -38,14 +38,18 @@ final class ScaleProbes {
 		return (timedOut == 0) ? cell : cell + " (" + timedOut + " not within " + bound.toSeconds() + " s)";
 	}
 
-	/** Long enough for a join or a crash to show everywhere, with room for a loaded machine. */
+	/**
+	 * Long enough for a join or a crash to show everywhere, with room for a loaded
+	 * machine.
+	 */
 	static Duration eventBound(ScaleScenario.Config config) {
 		return config.leaseDuration().plus(config.renewalInterval().multipliedBy(6)).plusSeconds(30);
 	}
 
 	/**
-	 * Waits until {@code condition} holds for every node, each node checked until it holds once (a node that lists a
-	 * joiner keeps listing it); false after {@code bound}.
+	 * Waits until {@code condition} holds for every node, each node checked until it
+	 * holds once (a node that lists a joiner keeps listing it); false after
+	 * {@code bound}.
 	 */
 	static boolean untilEvery(List<MembershipNode> nodes, Predicate<MembershipNode> condition, Duration bound,
 			Duration pollEvery) {
@@ -63,13 +67,17 @@ final class ScaleProbes {
 		}
 	}
 
-	/** Polling every node costs O(N) lists of N members: poll less often the larger the cluster. */
+	/**
+	 * Polling every node costs O(N) lists of N members: poll less often the larger the
+	 * cluster.
+	 */
 	static Duration pollInterval(int size, int maxMillis) {
 		return Duration.ofMillis(Math.max(10, Math.min(maxMillis, size / 20)));
 	}
 
 	static boolean allListAllLive(List<MembershipNode> nodes, int size) {
-		for (MembershipNode n : nodes) { // stops at the first that does not: cheap while it does not converge
+		// stops at the first that does not: cheap while it does not converge
+		for (MembershipNode n : nodes) {
 			if (n.liveMembers().size() != size) {
 				return false;
 			}
@@ -109,8 +117,12 @@ final class ScaleProbes {
 			return "none in " + samples + " samples";
 		}
 		StringBuilder out = new StringBuilder();
-		ledSamples.forEach((n, k) -> out.append((out.length() > 0) ? ", " : "").append(n.nodeId()).append(' ')
-			.append(k).append('/').append(samples));
+		ledSamples.forEach((n, k) -> out.append((out.length() > 0) ? ", " : "")
+			.append(n.nodeId())
+			.append(' ')
+			.append(k)
+			.append('/')
+			.append(samples));
 		return out.toString();
 	}
 
@@ -135,8 +147,7 @@ final class ScaleProbes {
 	static MembershipNode newNode(ScaleScenario.Config config, String id, MongoClient client, NodeRuntime runtime) {
 		MembershipSettings settings = config.settings(id);
 		return MembershipNode
-			.builder(settings,
-					new MongoMembershipStore(client.getDatabase("bench"), BenchNode.storeSettings(settings)))
+			.builder(settings, new MongoMembershipStore(client.getDatabase("bench"), BenchNode.storeSettings(settings)))
 			.advertisedAddress("127.0.0.1")
 			.runtime(runtime)
 			.build();
@@ -158,11 +169,13 @@ final class ScaleProbes {
 	}
 
 	static String seconds(Duration d) {
-		return (d.toMillis() % 1000 == 0) ? String.valueOf(d.toSeconds())
-				: Table.num(d.toMillis() / 1000.0, 1);
+		return (d.toMillis() % 1000 == 0) ? String.valueOf(d.toSeconds()) : Table.num(d.toMillis() / 1000.0, 1);
 	}
 
-	/** CPU time of this whole JVM (nodes, client, server, harness), or 0 where the JVM does not tell. */
+	/**
+	 * CPU time of this whole JVM (nodes, client, server, harness), or 0 where the JVM
+	 * does not tell.
+	 */
 	static long processCpuNanos() {
 		return (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
 				? os.getProcessCpuTime() : 0;

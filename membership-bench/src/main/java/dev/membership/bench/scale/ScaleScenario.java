@@ -35,25 +35,33 @@ import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 
 /**
- * Scale: N plain-Java nodes in this JVM against one embedded server and one shared client, on a few shared threads
- * ({@link SharedRuntimes}). Per size: how long until every node lists every node as live, the store load per node
- * per renewal interval once it has (store calls, commands, documents and bytes read, split into followers and the
- * leader), how long the {@code find} commands take, how long a new node takes to be listed live everywhere and a
- * crashed one to be listed live nowhere, and heap per node. Measures through the node's public API and the driver's
- * command events only, so it runs unchanged whatever the store's methods are.
+ * Scale: N plain-Java nodes in this JVM against one embedded server and one shared
+ * client, on a few shared threads ({@link SharedRuntimes}). Per size: how long until
+ * every node lists every node as live, the store load per node per renewal interval once
+ * it has (store calls, commands, documents and bytes read, split into followers and the
+ * leader), how long the {@code find} commands take, how long a new node takes to be
+ * listed live everywhere and a crashed one to be listed live nowhere, and heap per node.
+ * Measures through the node's public API and the driver's command events only, so it runs
+ * unchanged whatever the store's methods are.
  */
 public final class ScaleScenario {
 
 	/** One size: N nodes with these timings. */
 	public record Config(int nodes, Duration renewalInterval, Duration leaseDuration, Duration livenessWindow) {
 
-		/** N nodes with the production defaults ({@code MembershipSettings.builder(id)} as it comes). */
+		/**
+		 * N nodes with the production defaults ({@code MembershipSettings.builder(id)} as
+		 * it comes).
+		 */
 		public static Config defaults(int nodes) {
 			MembershipSettings d = MembershipSettings.builder("defaults").build();
 			return new Config(nodes, d.renewalInterval(), d.leaseDuration(), d.livenessWindow());
 		}
 
-		/** {@code N}: N nodes at the defaults; {@code N@R}: renew every R seconds, lease 3R, liveness window 2R. */
+		/**
+		 * {@code N}: N nodes at the defaults; {@code N@R}: renew every R seconds, lease
+		 * 3R, liveness window 2R.
+		 */
 		public static Config parse(String spec) {
 			int at = spec.indexOf('@');
 			if (at < 0) {
@@ -63,8 +71,7 @@ public final class ScaleScenario {
 			return of(Integer.parseInt(spec.substring(0, at)), renew, renew.multipliedBy(3), renew.multipliedBy(2));
 		}
 
-		public static Config of(int nodes, Duration renewalInterval, Duration leaseDuration,
-				Duration livenessWindow) {
+		public static Config of(int nodes, Duration renewalInterval, Duration leaseDuration, Duration livenessWindow) {
 			return new Config(nodes, renewalInterval, leaseDuration, livenessWindow);
 		}
 
@@ -89,13 +96,15 @@ public final class ScaleScenario {
 	}
 
 	/**
-	 * @param configs the sizes, run in this order; once one does not converge, larger ones with the same timings are
-	 * skipped
+	 * @param configs the sizes, run in this order; once one does not converge, larger
+	 * ones with the same timings are skipped
 	 * @param countIntervals renewal intervals counted after convergence
 	 * @param joins nodes started one after another once the cluster has converged
 	 * @param crashes non-leaders halted one after another after the joins
-	 * @param convergeBound how long the nodes may take to list each other, after the last one started
-	 * @param startsPerSecond how fast the nodes are started (staggered, against a thundering herd)
+	 * @param convergeBound how long the nodes may take to list each other, after the last
+	 * one started
+	 * @param startsPerSecond how fast the nodes are started (staggered, against a
+	 * thundering herd)
 	 * @param storeThreads threads shared by every node's loop (store calls block on them)
 	 */
 	public record Settings(List<Config> configs, int countIntervals, int joins, int crashes, Duration convergeBound,
@@ -116,13 +125,15 @@ public final class ScaleScenario {
 	}
 
 	public Table run() {
-		Table table = new Table("Scale (one JVM, one embedded server, one shared client, " + this.settings.storeThreads()
-				+ " + " + LIGHT_THREADS + " shared threads; counted over " + this.settings.countIntervals()
-				+ " renewal intervals)", "nodes", "renew / lease / liveness", "all list all live after",
+		Table table = new Table(
+				"Scale (one JVM, one embedded server, one shared client, " + this.settings.storeThreads() + " + "
+						+ LIGHT_THREADS + " shared threads; counted over " + this.settings.countIntervals()
+						+ " renewal intervals)",
+				"nodes", "renew / lease / liveness", "all list all live after",
 				"store calls/interval followers / leader", "commands/node/interval",
 				"docs read/interval followers / leader", "cluster docs read/interval", "cluster MiB read/interval",
-				"find p50 / p99 ms", "join listed everywhere median / max ms", "crash unlisted everywhere median / max ms",
-				"heap/node KiB", "CPU during count, cores");
+				"find p50 / p99 ms", "join listed everywhere median / max ms",
+				"crash unlisted everywhere median / max ms", "heap/node KiB", "CPU during count, cores");
 		List<Config> collapsed = new ArrayList<>();
 		for (Config config : this.settings.configs()) {
 			Config smaller = collapsed.stream()
@@ -149,14 +160,16 @@ public final class ScaleScenario {
 		int size = config.nodes();
 		StoreMeter meter = new StoreMeter();
 		List<MembershipNode> nodes = new ArrayList<>();
-		List<MembershipNode> started = new ArrayList<>(); // the nodes and the joiners: halted before the client closes
+		// the nodes and the joiners: halted before the client closes
+		List<MembershipNode> started = new ArrayList<>();
 		Map<MembershipNode, NodeCounts> counts = new HashMap<>();
 		this.log.printf("  %d nodes (%s): starting%n", size, config.timings());
 		try (EmbeddedMongoServer server = new EmbeddedMongoServer();
 				MongoClient client = server.newClient(meter);
 				SharedRuntimes runtimes = new SharedRuntimes(this.settings.storeThreads(), LIGHT_THREADS);
 				Halt halt = () -> started.forEach(MembershipNode::halt)) {
-			client.getDatabase("bench").listCollectionNames().first(); // connect before the heap baseline
+			// connect before the heap baseline
+			client.getDatabase("bench").listCollectionNames().first();
 			long heapBefore = usedHeapAfterGc();
 
 			// staggered start: a batch every 100 ms
@@ -221,8 +234,10 @@ public final class ScaleScenario {
 			meter.recordFinds();
 			long cpuBefore = processCpuNanos();
 			long countStart = System.nanoTime();
-			long countEnd = countStart + config.renewalInterval().multipliedBy(this.settings.countIntervals()).toNanos();
-			// who leads, sampled every 100 ms: the leader is the node that led most often, the followers never led
+			long countEnd = countStart
+					+ config.renewalInterval().multipliedBy(this.settings.countIntervals()).toNanos();
+			// who leads, sampled every 100 ms: the leader is the node that led most
+			// often, the followers never led
 			Map<MembershipNode, Integer> ledSamples = new HashMap<>();
 			int samples = 0;
 			for (long now = countStart; now < countEnd; now = System.nanoTime()) {
@@ -260,9 +275,11 @@ public final class ScaleScenario {
 					followerCount++;
 				}
 			}
-			this.log.printf("  counted %.1f intervals: %d commands %s (%d failed), %d outside any store call; led: %s; "
-					+ "CPU %.2f of %d cores%n", intervals, cluster.commands(), names, cluster.failures(),
-					stray.commands(), leaders(ledSamples, samples), cpu, Runtime.getRuntime().availableProcessors());
+			this.log.printf(
+					"  counted %.1f intervals: %d commands %s (%d failed), %d outside any store call; led: %s; "
+							+ "CPU %.2f of %d cores%n",
+					intervals, cluster.commands(), names, cluster.failures(), stray.commands(),
+					leaders(ledSamples, samples), cpu, Runtime.getRuntime().availableProcessors());
 
 			String joinCell = "-";
 			String crashCell = "-";
@@ -292,7 +309,10 @@ public final class ScaleScenario {
 		}
 	}
 
-	/** Closed first of the resources of a size: every node started stops before the client and the server. */
+	/**
+	 * Closed first of the resources of a size: every node started stops before the client
+	 * and the server.
+	 */
 	private interface Halt extends AutoCloseable {
 
 		@Override

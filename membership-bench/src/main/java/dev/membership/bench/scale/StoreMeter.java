@@ -21,9 +21,10 @@ import org.bson.RawBsonDocument;
 import dev.membership.bench.support.SharedRuntimes.CallScope;
 
 /**
- * What the shared client sends and reads, per node: a command listener that charges every command to the node whose
- * store call is running on the calling thread (the synchronous driver reports a command on the thread that runs it),
- * and counts the documents and bytes of its reply. Commands made outside a store call go to {@link #unattributed()}.
+ * What the shared client sends and reads, per node: a command listener that charges every
+ * command to the node whose store call is running on the calling thread (the synchronous
+ * driver reports a command on the thread that runs it), and counts the documents and
+ * bytes of its reply. Commands made outside a store call go to {@link #unattributed()}.
  * Knows nothing of the store's methods: only command names and reply shapes.
  */
 final class StoreMeter implements CommandListener {
@@ -72,7 +73,10 @@ final class StoreMeter implements CommandListener {
 
 	private final Map<String, LongAdder> failuresByKind = new ConcurrentHashMap<>();
 
-	/** Every command of the client, whoever made it (its calls() stay 0: calls are counted per node). */
+	/**
+	 * Every command of the client, whoever made it (its calls() stay 0: calls are counted
+	 * per node).
+	 */
 	NodeCounts cluster() {
 		return this.cluster;
 	}
@@ -102,7 +106,10 @@ final class StoreMeter implements CommandListener {
 		this.recordingFinds = true;
 	}
 
-	/** Stops recording and returns the durations of the {@code find} commands since {@link #recordFinds()}. */
+	/**
+	 * Stops recording and returns the durations of the {@code find} commands since
+	 * {@link #recordFinds()}.
+	 */
 	ConcurrentLinkedQueue<Long> stopRecordingFinds() {
 		this.recordingFinds = false;
 		return this.findNanos;
@@ -146,8 +153,9 @@ final class StoreMeter implements CommandListener {
 	}
 
 	/**
-	 * Documents a reply carries: the batch of a cursor reply ({@code find}, {@code getMore}, {@code aggregate}), or the
-	 * {@code value} of a {@code findAndModify} when it is not null.
+	 * Documents a reply carries: the batch of a cursor reply ({@code find},
+	 * {@code getMore}, {@code aggregate}), or the {@code value} of a
+	 * {@code findAndModify} when it is not null.
 	 */
 	static long documentsIn(BsonDocument reply) {
 		if (reply == null) {
@@ -164,16 +172,16 @@ final class StoreMeter implements CommandListener {
 	}
 
 	/**
-	 * The reply's size: the driver hands listeners the reply as a {@link RawBsonDocument} (its encoded bytes), so
-	 * every reply is measured exactly and without encoding it again.
+	 * The reply's size: the driver hands listeners the reply as a {@link RawBsonDocument}
+	 * (its encoded bytes), so every reply is measured exactly and without encoding it
+	 * again.
 	 */
 	static long bytesOf(BsonDocument reply) {
 		if (reply instanceof RawBsonDocument raw) {
 			return raw.getByteBuffer().remaining();
 		}
-		return (reply != null) ? new RawBsonDocument(reply, new org.bson.codecs.BsonDocumentCodec())
-			.getByteBuffer()
-			.remaining() : 0;
+		return (reply != null)
+				? new RawBsonDocument(reply, new org.bson.codecs.BsonDocumentCodec()).getByteBuffer().remaining() : 0;
 	}
 
 }

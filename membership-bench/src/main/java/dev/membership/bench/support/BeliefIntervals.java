@@ -9,9 +9,10 @@ import java.util.Map;
 import dev.membership.spi.LeadershipObserver;
 
 /**
- * Every belief of every node in this JVM (a group's leadership, a partition's ownership), as its node's engine starts
- * and ends it, on one clock: what tells whether two nodes ever believed in one unit at the same instant. Sampling the
- * nodes one after another cannot: a hand-over between two reads shows as two owners.
+ * Every belief of every node in this JVM (a group's leadership, a partition's ownership),
+ * as its node's engine starts and ends it, on one clock: what tells whether two nodes
+ * ever believed in one unit at the same instant. Sampling the nodes one after another
+ * cannot: a hand-over between two reads shows as two owners.
  */
 public final class BeliefIntervals implements LeadershipObserver {
 
@@ -35,7 +36,10 @@ public final class BeliefIntervals implements LeadershipObserver {
 		}
 	}
 
-	/** Pairs of beliefs in one unit that overlapped in time (a node that halted keeps its belief open). */
+	/**
+	 * Pairs of beliefs in one unit that overlapped in time (a node that halted keeps its
+	 * belief open).
+	 */
 	public synchronized int overlaps() {
 		Map<String, List<Interval>> byUnit = new HashMap<>();
 		this.closed.forEach((i) -> byUnit.computeIfAbsent(i.unit(), (k) -> new ArrayList<>()).add(i));
@@ -55,17 +59,20 @@ public final class BeliefIntervals implements LeadershipObserver {
 	}
 
 	/**
-	 * For each belief of {@code nodeId} that ended at or after {@code sinceNanos}, in milliseconds: the time from its
-	 * end until another node began to believe in that unit (a unit nobody took since is left out). After a graceful
-	 * stop, the node's beliefs end once their drains are over: this is how long its partitions went without an owner.
+	 * For each belief of {@code nodeId} that ended at or after {@code sinceNanos}, in
+	 * milliseconds: the time from its end until another node began to believe in that
+	 * unit (a unit nobody took since is left out). After a graceful stop, the node's
+	 * beliefs end once their drains are over: this is how long its partitions went
+	 * without an owner.
 	 */
 	public synchronized List<Double> handOffMillis(String nodeId, long sinceNanos) {
 		return gapsMillis(nodeId, sinceNanos, false);
 	}
 
 	/**
-	 * As {@link #handOffMillis}, but the next belief may be another process's with the same node id too (a restart
-	 * under its id): how long each of its units went without an owner.
+	 * As {@link #handOffMillis}, but the next belief may be another process's with the
+	 * same node id too (a restart under its id): how long each of its units went without
+	 * an owner.
 	 */
 	public synchronized List<Double> unownedMillis(String nodeId, long sinceNanos) {
 		return gapsMillis(nodeId, sinceNanos, true);
@@ -89,7 +96,10 @@ public final class BeliefIntervals implements LeadershipObserver {
 		return gaps;
 	}
 
-	/** A halted node is a dead process here: whatever it believed ends with it, at {@code atNanos}. */
+	/**
+	 * A halted node is a dead process here: whatever it believed ends with it, at
+	 * {@code atNanos}.
+	 */
 	public synchronized void halted(String nodeId, long atNanos) {
 		this.open.entrySet().removeIf((e) -> {
 			if (!e.getValue().nodeId().equals(nodeId)) {

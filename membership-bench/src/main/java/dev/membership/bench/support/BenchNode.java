@@ -34,9 +34,10 @@ import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.MongoStoreSettings;
 
 /**
- * One membership node as the starter runs it, without Spring: the node, and optionally the broadcast that tells the
- * others about a released lease or a new leader at once. The receiving end is the starter's own
- * {@link BroadcastReceiver} behind the JDK's HTTP server on 127.0.0.1 instead of a servlet container.
+ * One membership node as the starter runs it, without Spring: the node, and optionally
+ * the broadcast that tells the others about a released lease or a new leader at once. The
+ * receiving end is the starter's own {@link BroadcastReceiver} behind the JDK's HTTP
+ * server on 127.0.0.1 instead of a servlet container.
  */
 public final class BenchNode implements AutoCloseable {
 
@@ -62,20 +63,31 @@ public final class BenchNode implements AutoCloseable {
 		return MongoStoreSettings.defaults().withOperationTimeout(timeout);
 	}
 
-	/** A started node; {@code keyring} null means no broadcast, as when the starter runs without a web server. */
+	/**
+	 * A started node; {@code keyring} null means no broadcast, as when the starter runs
+	 * without a web server.
+	 */
 	public static BenchNode start(MembershipSettings settings, MongoDatabase database, LeadershipObserver observer,
 			BroadcastKeyring keyring) {
 		return start(settings, database, observer, keyring, List.of());
 	}
 
-	/** As {@link #start(MembershipSettings, MongoDatabase, LeadershipObserver, BroadcastKeyring)}, runs observed. */
+	/**
+	 * As
+	 * {@link #start(MembershipSettings, MongoDatabase, LeadershipObserver, BroadcastKeyring)},
+	 * runs observed.
+	 */
 	public static BenchNode start(MembershipSettings settings, MongoDatabase database, LeadershipObserver observer,
 			BroadcastKeyring keyring, List<RunObserver> runObservers) {
 		return start(settings, new MongoMembershipStore(database, storeSettings(settings)), observer, keyring,
 				runObservers);
 	}
 
-	/** As {@link #start(MembershipSettings, MongoDatabase, LeadershipObserver, BroadcastKeyring)}, on any store. */
+	/**
+	 * As
+	 * {@link #start(MembershipSettings, MongoDatabase, LeadershipObserver, BroadcastKeyring)},
+	 * on any store.
+	 */
 	public static BenchNode start(MembershipSettings settings, MembershipStore store, LeadershipObserver observer,
 			BroadcastKeyring keyring, List<RunObserver> runObservers) {
 		if (keyring == null) {
@@ -115,8 +127,8 @@ public final class BenchNode implements AutoCloseable {
 			})
 			.build();
 		BroadcastKeySource keys = BroadcastKeySource.of(keyring);
-		ClusterBroadcaster broadcaster = new ClusterBroadcaster(node, keys, mapper, broadcast,
-				BroadcastMetrics.none(), (event) -> {
+		ClusterBroadcaster broadcaster = new ClusterBroadcaster(node, keys, mapper, broadcast, BroadcastMetrics.none(),
+				(event) -> {
 				});
 		notices[0] = new LeadershipNotices(node, broadcaster);
 		BroadcastReceiver receiver = new BroadcastReceiver(node.nodeId(), keys, mapper, broadcast,
@@ -140,8 +152,7 @@ public final class BenchNode implements AutoCloseable {
 	private static void receive(BroadcastReceiver receiver, HttpExchange exchange) throws IOException {
 		try (exchange; InputStream in = exchange.getRequestBody()) {
 			String length = exchange.getRequestHeaders().getFirst("Content-Length");
-			BroadcastReceiver.Response answer = receiver.receive(
-					exchange.getRequestHeaders().getFirst("Content-Type"),
+			BroadcastReceiver.Response answer = receiver.receive(exchange.getRequestHeaders().getFirst("Content-Type"),
 					(length != null) ? Long.parseLong(length) : -1, in,
 					exchange.getRequestHeaders().getFirst(BroadcastSettings.KEY_ID_HEADER),
 					exchange.getRequestHeaders().getFirst(BroadcastSettings.SIGNATURE_HEADER));

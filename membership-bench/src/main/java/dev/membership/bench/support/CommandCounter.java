@@ -9,8 +9,9 @@ import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 
 /**
- * Counts the commands a MongoDB client sends, by name. The driver's own monitoring (server heartbeats, connection
- * handshakes) is not a command and is not counted, for either library.
+ * Counts the commands a MongoDB client sends, by name. The driver's own monitoring
+ * (server heartbeats, connection handshakes) is not a command and is not counted, for
+ * either library.
  */
 public final class CommandCounter implements CommandListener {
 

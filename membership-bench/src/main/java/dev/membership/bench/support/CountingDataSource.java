@@ -12,9 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
 /**
- * One node's view of a database: every statement it executes counted ({@code execute*} of any statement, a batch as
- * one), and so is every commit of a transaction (a round trip of its own); {@link #sever()} cuts it off as a crash
- * or a partition would (every call fails from then on, the connections it holds included). Knows nothing of what the
+ * One node's view of a database: every statement it executes counted ({@code execute*} of
+ * any statement, a batch as one), and so is every commit of a transaction (a round trip
+ * of its own); {@link #sever()} cuts it off as a crash or a partition would (every call
+ * fails from then on, the connections it holds included). Knows nothing of what the
  * statements are.
  */
 public final class CountingDataSource {
@@ -90,7 +91,9 @@ public final class CountingDataSource {
 		return "CountingDataSource[" + this.target + "]";
 	}
 
-	/** A pool of {@code size} connections to {@code url}, as a node's own pool would be. */
+	/**
+	 * A pool of {@code size} connections to {@code url}, as a node's own pool would be.
+	 */
 	public static DataSource pool(String url, int size) {
 		com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
 		pool.setJdbcUrl(url);

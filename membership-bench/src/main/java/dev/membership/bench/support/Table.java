@@ -5,7 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
-/** A Markdown table, printed with aligned columns so it reads well in a terminal and pastes into BENCHMARKS.md. */
+/**
+ * A Markdown table, printed with aligned columns so it reads well in a terminal and
+ * pastes into BENCHMARKS.md.
+ */
 public final class Table {
 
 	private final String title;

@@ -5,13 +5,19 @@ import java.util.function.BooleanSupplier;
 
 import org.awaitility.Awaitility;
 
-/** Bounded waits for the harness: Awaitility for conditions, and plain pauses for measurement windows. */
+/**
+ * Bounded waits for the harness: Awaitility for conditions, and plain pauses for
+ * measurement windows.
+ */
 public final class Waits {
 
 	private Waits() {
 	}
 
-	/** Polls every millisecond, on the calling thread, until the condition holds; fails after {@code timeout}. */
+	/**
+	 * Polls every millisecond, on the calling thread, until the condition holds; fails
+	 * after {@code timeout}.
+	 */
 	public static void until(String what, Duration timeout, BooleanSupplier condition) {
 		Awaitility.await(what)
 			.atMost(timeout)

@@ -16,7 +16,9 @@ import dev.membership.spi.NodeRuntime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The shared runtime keeps the promises of {@link NodeRuntime} that the node relies on. */
+/**
+ * The shared runtime keeps the promises of {@link NodeRuntime} that the node relies on.
+ */
 class SharedRuntimesTests {
 
 	private final SharedRuntimes runtimes = new SharedRuntimes(4, 2);

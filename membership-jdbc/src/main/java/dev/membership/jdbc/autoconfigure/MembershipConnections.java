@@ -20,15 +20,16 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
-
 /**
- * The connections the PostgreSQL store, its run history and its broadcast keys use: by default a small pool of their
- * own ({@code membership.jdbc.pool.size}, two), so that an application that exhausts its own pool cannot hold the
- * node's renewals up, each connection's reads bounded in milliseconds (the operation timeout, as the socket's read
- * timeout) and never using server-side prepared statements (PgBouncer's transaction mode hands each transaction to
- * any server connection). Built from {@code membership.jdbc.url} when set, else from the application's
- * ({@code spring.datasource.*}, or its HikariCP pool's settings); {@code membership.jdbc.pool.shared=true} uses the
- * application's pool as it is.
+ * The connections the PostgreSQL store, its run history and its broadcast keys use: by
+ * default a small pool of their own ({@code membership.jdbc.pool.size}, two), so that an
+ * application that exhausts its own pool cannot hold the node's renewals up, each
+ * connection's reads bounded in milliseconds (the operation timeout, as the socket's read
+ * timeout) and never using server-side prepared statements (PgBouncer's transaction mode
+ * hands each transaction to any server connection). Built from
+ * {@code membership.jdbc.url} when set, else from the application's
+ * ({@code spring.datasource.*}, or its HikariCP pool's settings);
+ * {@code membership.jdbc.pool.shared=true} uses the application's pool as it is.
  */
 final class MembershipConnections implements DisposableBean {
 
@@ -57,14 +58,19 @@ final class MembershipConnections implements DisposableBean {
 		return new MembershipConnections(application, application, List.of());
 	}
 
-	/** The store's connections: a pool of its own, or {@code application}'s when asked or when none can be built. */
+	/**
+	 * The store's connections: a pool of its own, or {@code application}'s when asked or
+	 * when none can be built.
+	 */
 	static MembershipConnections of(DataSource application, ListableBeanFactory beanFactory,
 			MembershipJdbcProperties jdbc, Duration operationTimeout) {
 		if (StringUtils.hasText(jdbc.getUrl()) && (jdbc.getPool().isShared() || !HIKARI_PRESENT)) {
-			// another database than the application's, which only a pool of the store's own can reach
+			// another database than the application's, which only a pool of the store's
+			// own can reach
 			throw new IllegalStateException("membership.jdbc.url names the membership database, but the store "
-					+ (jdbc.getPool().isShared() ? "is set to share the application's pool (membership.jdbc.pool"
-							+ ".shared=true)" : "cannot build a pool of its own: HikariCP is not on the classpath")
+					+ (jdbc.getPool().isShared()
+							? "is set to share the application's pool (membership.jdbc.pool" + ".shared=true)"
+							: "cannot build a pool of its own: HikariCP is not on the classpath")
 					+ ". Remove membership.jdbc.pool.shared, or add com.zaxxer:HikariCP (spring-boot-starter-jdbc "
 					+ "brings it), or remove membership.jdbc.url to keep the cluster in the application's database");
 		}
@@ -73,12 +79,13 @@ final class MembershipConnections implements DisposableBean {
 		}
 		Target target = Target.of(application, beanFactory, jdbc);
 		if (target == null || !HIKARI_PRESENT) {
-			log.warn("The membership store shares the application's connection pool: {}. An application that holds "
-					+ "every connection holds the node's renewals up too. Set membership.jdbc.url (with "
-					+ "membership.jdbc.username and membership.jdbc.password) for a pool of its own, or "
-					+ "membership.jdbc.pool.shared=true to say this is meant", (target == null)
-							? "its URL cannot be read from the application's DataSource" : "HikariCP is not on the "
-									+ "classpath");
+			log.warn(
+					"The membership store shares the application's connection pool: {}. An application that holds "
+							+ "every connection holds the node's renewals up too. Set membership.jdbc.url (with "
+							+ "membership.jdbc.username and membership.jdbc.password) for a pool of its own, or "
+							+ "membership.jdbc.pool.shared=true to say this is meant",
+					(target == null) ? "its URL cannot be read from the application's DataSource"
+							: "HikariCP is not on the " + "classpath");
 			return shared(application);
 		}
 		int size = jdbc.getPool().getSize();
@@ -86,8 +93,9 @@ final class MembershipConnections implements DisposableBean {
 			throw new IllegalStateException("membership.jdbc.pool.size is " + size + ": the store needs at least one "
 					+ "connection of its own. Set it to 2 (the default) or more, or membership.jdbc.pool.shared=true");
 		}
-		// the node's loop apart from the run history and the broadcast keys (their writes and the actuator's reads),
-		// so that neither waits for a connection the other holds; one pool for all with a single connection
+		// the node's loop apart from the run history and the broadcast keys (their writes
+		// and the actuator's reads), so that neither waits for a connection the other
+		// holds; one pool for all with a single connection
 		HikariDataSource loop = Hikari.pool(target, Math.max(1, size - 1), operationTimeout, "membership");
 		if (size == 1) {
 			DataSource bounded = new BoundedReads(loop, operationTimeout);
@@ -120,9 +128,10 @@ final class MembershipConnections implements DisposableBean {
 	}
 
 	/**
-	 * Where the store's own pool connects, and what it keeps from the application's HikariCP pool: the driver's
-	 * properties (SSL, say), the schema and the SQL each connection runs first (a {@code search_path}, say), so that
-	 * the store finds its tables where it found them on the application's pool.
+	 * Where the store's own pool connects, and what it keeps from the application's
+	 * HikariCP pool: the driver's properties (SSL, say), the schema and the SQL each
+	 * connection runs first (a {@code search_path}, say), so that the store finds its
+	 * tables where it found them on the application's pool.
 	 */
 	record Target(String url, @Nullable String username, @Nullable String password, Properties driver,
 			@Nullable String schema, @Nullable String initSql) {
@@ -145,7 +154,10 @@ final class MembershipConnections implements DisposableBean {
 
 	}
 
-	/** Spring Boot's {@code spring.datasource.*}, apart so that nothing of it loads without it. */
+	/**
+	 * Spring Boot's {@code spring.datasource.*}, apart so that nothing of it loads
+	 * without it.
+	 */
 	private static final class BootJdbc {
 
 		static @Nullable Target target(ListableBeanFactory beanFactory) {
@@ -160,12 +172,15 @@ final class MembershipConnections implements DisposableBean {
 	/** HikariCP's part, apart so that nothing of it loads without it. */
 	private static final class Hikari {
 
-		/** The application's HikariCP pool's settings (the DataSource may be a proxy of it). */
+		/**
+		 * The application's HikariCP pool's settings (the DataSource may be a proxy of
+		 * it).
+		 */
 		static @Nullable Target target(DataSource application) {
 			HikariDataSource hikari = null;
 			try {
-				hikari = application.isWrapperFor(HikariDataSource.class)
-						? application.unwrap(HikariDataSource.class) : null;
+				hikari = application.isWrapperFor(HikariDataSource.class) ? application.unwrap(HikariDataSource.class)
+						: null;
 			}
 			catch (SQLException ex) {
 				// not a wrapper of a HikariCP pool
@@ -196,10 +211,13 @@ final class MembershipConnections implements DisposableBean {
 			config.setMinimumIdle(size);
 			config.setAutoCommit(true);
 			long millis = Math.max(250, operationTimeout.toMillis()); // HikariCP's least
-			config.setConnectionTimeout(millis); // a borrow waits no longer than a call may take
+			// a borrow waits no longer than a call may take
+			config.setConnectionTimeout(millis);
 			config.setValidationTimeout(millis);
-			config.setInitializationFailTimeout(-1); // a database down at startup: the node checks it again
-			// pgjdbc: no server-side prepared statements (PgBouncer's transaction mode), keep-alive, whole seconds
+			// a database down at startup: the node checks it again
+			config.setInitializationFailTimeout(-1);
+			// pgjdbc: no server-side prepared statements (PgBouncer's transaction mode),
+			// keep-alive, whole seconds
 			config.addDataSourceProperty("prepareThreshold", "0");
 			config.addDataSourceProperty("tcpKeepAlive", "true");
 			config.addDataSourceProperty("connectTimeout", Long.toString((millis + 999) / 1000));
@@ -209,11 +227,13 @@ final class MembershipConnections implements DisposableBean {
 	}
 
 	/**
-	 * Each connection handed out reads with the operation timeout, in milliseconds, as its socket's read timeout
-	 * ({@link Connection#setNetworkTimeout}): a server that stops answering fails the call then, where a cancel sent
-	 * on a connection of its own would not reach it. The connection is dropped then, and no cancel goes out: a
-	 * statement waiting on the server (for a lock, say) may still complete there, which the protocol tolerates (a write
-	 * whose answer was lost). HikariCP restores the connection's own timeout as it comes back.
+	 * Each connection handed out reads with the operation timeout, in milliseconds, as
+	 * its socket's read timeout ({@link Connection#setNetworkTimeout}): a server that
+	 * stops answering fails the call then, where a cancel sent on a connection of its own
+	 * would not reach it. The connection is dropped then, and no cancel goes out: a
+	 * statement waiting on the server (for a lock, say) may still complete there, which
+	 * the protocol tolerates (a write whose answer was lost). HikariCP restores the
+	 * connection's own timeout as it comes back.
 	 */
 	private static final class BoundedReads extends DelegatingDataSource {
 

@@ -40,10 +40,11 @@ import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.StoreException;
 
 /**
- * The PostgreSQL store on the application's {@link DataSource}: chosen when the application has one and no other store
- * can keep the cluster, or by {@code membership.store=jdbc}. With two possible and no choice made, startup fails and
- * says to choose. A database the store cannot keep leases safe on fails the startup too; one that cannot be reached
- * yet is checked again by the node.
+ * The PostgreSQL store on the application's {@link DataSource}: chosen when the
+ * application has one and no other store can keep the cluster, or by
+ * {@code membership.store=jdbc}. With two possible and no choice made, startup fails and
+ * says to choose. A database the store cannot keep leases safe on fails the startup too;
+ * one that cannot be reached yet is checked again by the node.
  */
 @AutoConfiguration(before = { MembershipAutoConfiguration.class, BroadcastAutoConfiguration.class },
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
@@ -56,7 +57,10 @@ public final class MembershipJdbcAutoConfiguration {
 
 	private static final String MODULE = "dev.membership:membership-jdbc";
 
-	/** What this module offers the application: the starter chooses among the store modules with it. */
+	/**
+	 * What this module offers the application: the starter chooses among the store
+	 * modules with it.
+	 */
 	@Bean
 	MembershipStoreOffer membershipJdbcStoreOffer(ConfigurableListableBeanFactory beans) {
 		String[] dataSources = beans.getBeanNamesForType(DataSource.class, true, false);
@@ -66,9 +70,10 @@ public final class MembershipJdbcAutoConfiguration {
 		if (dataSources.length == 1 || primary == 1) {
 			return MembershipStoreOffer.ready(STORE, MODULE, MembershipJdbcProperties.class);
 		}
-		return MembershipStoreOffer.missing(STORE, MODULE, MembershipJdbcProperties.class, (dataSources.length == 0)
-				? "there is no DataSource bean (is spring-boot-starter-jdbc there, with spring.datasource.url?)"
-				: "there are " + dataSources.length + " DataSource beans and none is @Primary");
+		return MembershipStoreOffer.missing(STORE, MODULE, MembershipJdbcProperties.class,
+				(dataSources.length == 0)
+						? "there is no DataSource bean (is spring-boot-starter-jdbc there, with spring.datasource.url?)"
+						: "there are " + dataSources.length + " DataSource beans and none is @Primary");
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -77,13 +82,17 @@ public final class MembershipJdbcAutoConfiguration {
 
 		private static final Logger log = LoggerFactory.getLogger(MembershipJdbcAutoConfiguration.class);
 
-		/** The store's connections: a small pool of its own unless {@code membership.jdbc.pool.shared=true}. */
+		/**
+		 * The store's connections: a small pool of its own unless
+		 * {@code membership.jdbc.pool.shared=true}.
+		 */
 		@Bean
 		@ConditionalOnMissingBean({ MembershipStore.class, MembershipConnections.class })
 		@ConditionalOnSingleCandidate(DataSource.class)
 		MembershipConnections membershipJdbcConnections(DataSource dataSource, MembershipProperties properties,
 				MembershipJdbcProperties jdbc, MembershipSettings settings, ListableBeanFactory beanFactory) {
-			MembershipStores.check(beanFactory, properties.getStore()); // before a pool is made for a store not chosen
+			// before a pool is made for a store not chosen
+			MembershipStores.check(beanFactory, properties.getStore());
 			return MembershipConnections.of(dataSource, beanFactory, jdbc,
 					storeSettings(jdbc, settings).operationTimeout());
 		}
@@ -93,9 +102,11 @@ public final class MembershipJdbcAutoConfiguration {
 		@ConditionalOnBean(MembershipConnections.class)
 		JdbcMembershipStore membershipStore(MembershipConnections connections, MembershipJdbcProperties jdbc,
 				MembershipSettings settings) {
-			JdbcMembershipStore store = new JdbcMembershipStore(connections.dataSource(), storeSettings(jdbc, settings));
+			JdbcMembershipStore store = new JdbcMembershipStore(connections.dataSource(),
+					storeSettings(jdbc, settings));
 			try {
-				store.initialize(); // an unsupported database fails the startup, naming the fix
+				// an unsupported database fails the startup, naming the fix
+				store.initialize();
 			}
 			catch (StoreException ex) {
 				log.warn("Could not reach the membership database at startup ({}); the node checks it again and "
@@ -104,7 +115,9 @@ public final class MembershipJdbcAutoConfiguration {
 			return store;
 		}
 
-		/** The run history in PostgreSQL beside the store ({@code membership.history.*}). */
+		/**
+		 * The run history in PostgreSQL beside the store ({@code membership.history.*}).
+		 */
 		@Bean
 		@ConditionalOnMissingBean(RunHistoryStore.class)
 		@ConditionalOnBean(JdbcMembershipStore.class)
@@ -117,8 +130,9 @@ public final class MembershipJdbcAutoConfiguration {
 		}
 
 		/**
-		 * The broadcast's keys, generated once and kept in PostgreSQL, where no keys are configured
-		 * ({@code membership.broadcast.keys}) and the PostgreSQL store keeps the cluster.
+		 * The broadcast's keys, generated once and kept in PostgreSQL, where no keys are
+		 * configured ({@code membership.broadcast.keys}) and the PostgreSQL store keeps
+		 * the cluster.
 		 */
 		@Bean
 		@ConditionalOnMissingBean
@@ -130,8 +144,9 @@ public final class MembershipJdbcAutoConfiguration {
 		}
 
 		/**
-		 * The run history's and the broadcast keys' connections: the store's own (apart from the loop's), or the
-		 * application's DataSource beside a store bean of the application's.
+		 * The run history's and the broadcast keys' connections: the store's own (apart
+		 * from the loop's), or the application's DataSource beside a store bean of the
+		 * application's.
 		 */
 		private static DataSource historyDataSource(ObjectProvider<MembershipConnections> connections,
 				DataSource dataSource) {
@@ -139,7 +154,10 @@ public final class MembershipJdbcAutoConfiguration {
 			return (own != null) ? own.historyDataSource() : dataSource;
 		}
 
-		/** The store's settings; the operation timeout as every store's ({@link StoreOperationTimeout}). */
+		/**
+		 * The store's settings; the operation timeout as every store's
+		 * ({@link StoreOperationTimeout}).
+		 */
 		private static JdbcStoreSettings storeSettings(MembershipJdbcProperties jdbc, MembershipSettings settings) {
 			return new JdbcStoreSettings(jdbc.getTablePrefix(),
 					StoreOperationTimeout.of(STORE, jdbc.getOperationTimeout(), settings), jdbc.isInitializeSchema());

@@ -7,29 +7,34 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
 
 /**
- * The PostgreSQL store's own settings, {@code membership.jdbc.*}; the starter's ({@code membership.*}) stay in
- * {@code MembershipProperties}.
+ * The PostgreSQL store's own settings, {@code membership.jdbc.*}; the starter's
+ * ({@code membership.*}) stay in {@code MembershipProperties}.
  */
 @ConfigurationProperties("membership.jdbc")
 public class MembershipJdbcProperties {
 
-	/** Whether the store creates its tables at startup when they are absent (off when Flyway or Liquibase does). */
+	/**
+	 * Whether the store creates its tables at startup when they are absent (off when
+	 * Flyway or Liquibase does).
+	 */
 	private boolean initializeSchema = true;
 
 	/** The start of the store's table names, optionally after a schema name and a dot. */
 	private String tablePrefix = "membership_";
 
 	/**
-	 * How long a borrow from the store's own pool may wait, and each read of an answer (the connection's network
-	 * timeout, in milliseconds); on the application's pool, a statement's cancel after it, rounded up to whole
-	 * seconds. Must be shorter than the lease. Defaults to the renewal interval.
+	 * How long a borrow from the store's own pool may wait, and each read of an answer
+	 * (the connection's network timeout, in milliseconds); on the application's pool, a
+	 * statement's cancel after it, rounded up to whole seconds. Must be shorter than the
+	 * lease. Defaults to the renewal interval.
 	 */
 	@DurationUnit(ChronoUnit.SECONDS)
 	private Duration operationTimeout;
 
 	/**
-	 * The JDBC URL of the database the store keeps the cluster in, when it is not the application's
-	 * (spring.datasource.url); with it, username and password. Needs the store's own pool.
+	 * The JDBC URL of the database the store keeps the cluster in, when it is not the
+	 * application's (spring.datasource.url); with it, username and password. Needs the
+	 * store's own pool.
 	 */
 	private String url;
 
@@ -97,14 +102,15 @@ public class MembershipJdbcProperties {
 	public static class Pool {
 
 		/**
-		 * Whether the store uses the application's connection pool (its DataSource) instead of a pool of its own,
-		 * so that an application that holds every connection holds the node's renewals up too.
+		 * Whether the store uses the application's connection pool (its DataSource)
+		 * instead of a pool of its own, so that an application that holds every
+		 * connection holds the node's renewals up too.
 		 */
 		private boolean shared = false;
 
 		/**
-		 * How many connections the store's own pools keep: one for the run history and the broadcast keys, the
-		 * others for the node's loop (with one, they share it).
+		 * How many connections the store's own pools keep: one for the run history and
+		 * the broadcast keys, the others for the node's loop (with one, they share it).
 		 */
 		private int size = 2;
 

@@ -11,8 +11,9 @@ import dev.membership.spi.PlacementChange;
 import dev.membership.spi.RosterChange;
 
 /**
- * What a native image needs for the PostgreSQL store: the roster row keeps its members, recent changes and placements
- * as JSON, written and read by Jackson through these records' constructors and accessors; and the properties class.
+ * What a native image needs for the PostgreSQL store: the roster row keeps its members,
+ * recent changes and placements as JSON, written and read by Jackson through these
+ * records' constructors and accessors; and the properties class.
  */
 class MembershipJdbcRuntimeHints implements RuntimeHintsRegistrar {
 

@@ -1,5 +1,6 @@
 /**
- * The PostgreSQL store's auto-configuration, its own connection pools and its {@code membership.jdbc.*} properties.
+ * The PostgreSQL store's auto-configuration, its own connection pools and its
+ * {@code membership.jdbc.*} properties.
  */
 @NullMarked
 package dev.membership.jdbc.autoconfigure;

@@ -8,7 +8,10 @@ import java.util.Map;
 
 import dev.membership.spi.LeadershipObserver;
 
-/** Every belief of the nodes in this JVM, as their engines start and end them, on one clock. */
+/**
+ * Every belief of the nodes in this JVM, as their engines start and end them, on one
+ * clock.
+ */
 final class Beliefs implements LeadershipObserver {
 
 	private record Interval(String node, String unit, long start, long end) {

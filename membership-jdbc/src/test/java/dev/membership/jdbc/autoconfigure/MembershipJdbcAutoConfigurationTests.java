@@ -113,12 +113,11 @@ class MembershipJdbcAutoConfigurationTests {
 		pool.setUsername("postgres");
 		pool.setAutoCommit(false);
 		try {
-			// on the application's pool: the store's own connections are always auto-commit
+			// on the application's pool: the store's own connections are always
+			// auto-commit
 			this.runner.withBean(DataSource.class, () -> pool)
 				.withPropertyValues("membership.jdbc.pool.shared=true")
-				.run((context) -> assertThat(context).getFailure()
-					.rootCause()
-					.hasMessageContaining("auto-commit off"));
+				.run((context) -> assertThat(context).getFailure().rootCause().hasMessageContaining("auto-commit off"));
 		}
 		finally {
 			pool.close();
@@ -163,11 +162,14 @@ class MembershipJdbcAutoConfigurationTests {
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
 				MembershipNode node = context.getBean(MembershipNode.class);
-				// two leases long (-Dmembership.jdbc.exhausted=PT35S: past HikariCP's own 30 s connectionTimeout)
+				// two leases long (-Dmembership.jdbc.exhausted=PT35S: past HikariCP's own
+				// 30 s connectionTimeout)
 				Duration exhausted = Duration.parse(System.getProperty("membership.jdbc.exhausted", "PT6S"));
-				try (Connection held = application.getConnection()) { // the application's only connection
+				// the application's only connection
+				try (Connection held = application.getConnection()) {
 					// renewals and heartbeats on the store's own pool go on
-					await().during(exhausted).atMost(exhausted.plusSeconds(2))
+					await().during(exhausted)
+						.atMost(exhausted.plusSeconds(2))
 						.until(() -> membership.isLeader("default") && node.status().consecutiveFailures() == 0
 								&& node.status().lastHeartbeatAge().compareTo(Duration.ofSeconds(3)) < 0);
 				}
@@ -187,9 +189,11 @@ class MembershipJdbcAutoConfigurationTests {
 				assertThat(connections.historyDataSource()).isNotSameAs(connections.dataSource());
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
-				// a history write, or an actuator's read of it, that holds its connection holds no renewal up
+				// a history write, or an actuator's read of it, that holds its connection
+				// holds no renewal up
 				try (Connection held = connections.historyDataSource().getConnection()) {
-					await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6))
+					await().during(Duration.ofSeconds(4))
+						.atMost(Duration.ofSeconds(6))
 						.until(() -> membership.isLeader("default"));
 				}
 			});
@@ -252,7 +256,8 @@ class MembershipJdbcAutoConfigurationTests {
 				assertThat(context.getBean(MembershipConnections.class).isShared()).isFalse();
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
-				// the tables where the application's pool would have put them, as when the store shared it
+				// the tables where the application's pool would have put them, as when
+				// the store shared it
 				assertThat(org.springframework.jdbc.core.simple.JdbcClient.create(postgres.dataSource())
 					.sql("SELECT count(*) FROM tenant_a.auto_leases WHERE name = 'default'")
 					.query(Long.class)
@@ -264,7 +269,10 @@ class MembershipJdbcAutoConfigurationTests {
 		}
 	}
 
-	/** An application's HikariCP pool of one connection, which waits 20 s for it as HikariCP's default would. */
+	/**
+	 * An application's HikariCP pool of one connection, which waits 20 s for it as
+	 * HikariCP's default would.
+	 */
 	private static com.zaxxer.hikari.HikariDataSource applicationPool() {
 		com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
 		pool.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");

@@ -12,7 +12,10 @@ import dev.membership.spi.RosterChange;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The roster's JSON types are bound by reflection in a native image too; see {@code MembershipJdbcRuntimeHints}. */
+/**
+ * The roster's JSON types are bound by reflection in a native image too; see
+ * {@code MembershipJdbcRuntimeHints}.
+ */
 class MembershipJdbcRuntimeHintsTests {
 
 	@Test
@@ -26,8 +29,8 @@ class MembershipJdbcRuntimeHintsTests {
 				.as("%s's constructor", type.getName())
 				.accepts(hints);
 		}
-		assertThat(RuntimeHintsPredicates.reflection()
-			.onMethodInvocation(PlacementChange.class.getMethod("moved"))).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(PlacementChange.class.getMethod("moved")))
+			.accepts(hints);
 	}
 
 }

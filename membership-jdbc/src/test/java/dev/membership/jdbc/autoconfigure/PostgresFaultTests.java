@@ -22,13 +22,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Real faults of a real PostgreSQL server under three nodes, each on the store's own bounded pool as the starter
- * builds it (lease 1 s, a renewal every 200 ms, calls bounded at 300 ms): the server frozen past the lease, a storm of
- * {@code pg_terminate_backend}, a row lock held on the lease row, a switch to read-only, a fast and an immediate
- * restart. For each: never two nodes believe they lead at one instant (every belief recorded by the engines on one
- * clock), the cluster leads again within a lease and an interval (and the calls' bound) once the fault heals, and
- * every node's loop reaches the store again (none left blocked). The application's pool exhausted is
- * {@code MembershipJdbcAutoConfigurationTests}'; PgBouncer's transaction mode, {@code PgBouncerTransactionModeTests}.
+ * Real faults of a real PostgreSQL server under three nodes, each on the store's own
+ * bounded pool as the starter builds it (lease 1 s, a renewal every 200 ms, calls bounded
+ * at 300 ms): the server frozen past the lease, a storm of {@code pg_terminate_backend},
+ * a row lock held on the lease row, a switch to read-only, a fast and an immediate
+ * restart. For each: never two nodes believe they lead at one instant (every belief
+ * recorded by the engines on one clock), the cluster leads again within a lease and an
+ * interval (and the calls' bound) once the fault heals, and every node's loop reaches the
+ * store again (none left blocked). The application's pool exhausted is
+ * {@code MembershipJdbcAutoConfigurationTests}'; PgBouncer's transaction mode,
+ * {@code PgBouncerTransactionModeTests}.
  */
 class PostgresFaultTests {
 
@@ -41,7 +44,9 @@ class PostgresFaultTests {
 
 	static final Duration CALL = Duration.ofMillis(300);
 
-	/** After a fault heals: a lease, an interval, two calls, and room for two busy cores. */
+	/**
+	 * After a fault heals: a lease, an interval, two calls, and room for two busy cores.
+	 */
 	static final Duration RECOVERY = LEASE.plus(INTERVAL).plus(CALL.multipliedBy(2)).plusMillis(1500);
 
 	private final Beliefs beliefs = new Beliefs();
@@ -80,7 +85,8 @@ class PostgresFaultTests {
 	void theServerFrozenPastTheLease() {
 		long frozen = System.nanoTime();
 		this.server.freeze();
-		// the leader cannot renew: its belief ends by its own clock, before the lease could expire in the database
+		// the leader cannot renew: its belief ends by its own clock, before the lease
+		// could expire in the database
 		await().atMost(LEASE.plusSeconds(2)).until(() -> this.nodes.stream().noneMatch((n) -> n.isLeader("default")));
 		beliefEndedWithinALeaseOf(frozen);
 		hold(LEASE); // frozen for twice the lease, in all
@@ -108,21 +114,26 @@ class PostgresFaultTests {
 		try (var connection = postgres.dataSource().getConnection()) {
 			connection.setAutoCommit(false);
 			long locked = System.nanoTime();
-			try (var lock = connection.prepareStatement("SELECT * FROM fault_leases WHERE name = 'default' FOR UPDATE")) {
+			try (var lock = connection
+				.prepareStatement("SELECT * FROM fault_leases WHERE name = 'default' FOR UPDATE")) {
 				lock.executeQuery().close();
 			}
-			await().atMost(LEASE.plusSeconds(2)).until(() -> this.nodes.stream()
-				.noneMatch((n) -> n.isLeader("default")));
+			await().atMost(LEASE.plusSeconds(2))
+				.until(() -> this.nodes.stream().noneMatch((n) -> n.isLeader("default")));
 			beliefEndedWithinALeaseOf(locked);
 			hold(LEASE);
-			// the server gives a wait up as the node's call does: no backend left waiting for the lock
-			assertThat(this.admin.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
-					+ "clock_timestamp() - query_start > ?::interval").param(CALL.multipliedBy(2).toMillis() + " ms")
+			// the server gives a wait up as the node's call does: no backend left waiting
+			// for the lock
+			assertThat(this.admin
+				.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND "
+						+ "clock_timestamp() - query_start > ?::interval")
+				.param(CALL.multipliedBy(2).toMillis() + " ms")
 				.query(Long.class)
-				.single()).as("backends waiting for the lease row longer than two calls: %s", this.admin
-					.sql("SELECT left(query, 60) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-					.query(String.class)
-					.list())
+				.single())
+				.as("backends waiting for the lease row longer than two calls: %s",
+						this.admin.sql("SELECT left(query, 60) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+							.query(String.class)
+							.list())
 				.isZero();
 			connection.rollback();
 		}
@@ -134,8 +145,8 @@ class PostgresFaultTests {
 		this.admin.sql("ALTER SYSTEM SET default_transaction_read_only = on").update();
 		this.admin.sql("SELECT pg_reload_conf()").query(Boolean.class).single();
 		try {
-			await().atMost(LEASE.plusSeconds(3)).until(() -> this.nodes.stream()
-				.noneMatch((n) -> n.isLeader("default")));
+			await().atMost(LEASE.plusSeconds(3))
+				.until(() -> this.nodes.stream().noneMatch((n) -> n.isLeader("default")));
 		}
 		finally {
 			this.admin.sql("ALTER SYSTEM RESET default_transaction_read_only").update();
@@ -153,23 +164,32 @@ class PostgresFaultTests {
 
 	@Test
 	void anImmediateRestart() {
-		this.server.restart("immediate"); // crash recovery: only what was committed is there
+		// crash recovery: only what was committed is there
+		this.server.restart("immediate");
 		serverUp();
 		healed("immediate restart");
 	}
 
-	/** The server answers again after a restart (its start and, after an immediate stop, its recovery). */
+	/**
+	 * The server answers again after a restart (its start and, after an immediate stop,
+	 * its recovery).
+	 */
 	private void serverUp() {
-		await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+		await().atMost(Duration.ofSeconds(60))
+			.ignoreExceptions()
 			.until(() -> this.admin.sql("SELECT 1").query(Integer.class).single() == 1);
 	}
 
-	/** Once the fault is over: a leader within the bound, every node's heartbeat again, never two believers. */
+	/**
+	 * Once the fault is over: a leader within the bound, every node's heartbeat again,
+	 * never two believers.
+	 */
 	private void healed(String fault) {
 		long healed = System.nanoTime();
 		leaderWithin(RECOVERY);
 		Duration leaderless = Duration.ofNanos(System.nanoTime() - healed);
-		// every loop reaches the store again (a leader's renewals keep it live, the others' heartbeats): none blocked
+		// every loop reaches the store again (a leader's renewals keep it live, the
+		// others' heartbeats): none blocked
 		await().atMost(RECOVERY).untilAsserted(() -> assertThat(this.nodes).allSatisfy((node) -> {
 			MembershipStatus status = node.status();
 			assertThat(status.consecutiveFailures()).as("%s: failed calls in a row", node.nodeId()).isZero();
@@ -182,8 +202,9 @@ class PostgresFaultTests {
 	}
 
 	/**
-	 * The leader's belief, as its engine ended it on the shared clock, ended less than a lease after the fault began:
-	 * its last renewal came before the fault, so its lease could not expire in the database any earlier.
+	 * The leader's belief, as its engine ended it on the shared clock, ended less than a
+	 * lease after the fault began: its last renewal came before the fault, so its lease
+	 * could not expire in the database any earlier.
 	 */
 	private void beliefEndedWithinALeaseOf(long faultNanos) {
 		assertThat(this.beliefs.lastEndNanos() - faultNanos).as("nanos from the fault to the belief's end")
@@ -191,7 +212,10 @@ class PostgresFaultTests {
 			.isLessThan(LEASE.toNanos());
 	}
 
-	/** Keeps a fault on for {@code duration}: the fault's length, not a wait for something to happen. */
+	/**
+	 * Keeps a fault on for {@code duration}: the fault's length, not a wait for something
+	 * to happen.
+	 */
 	private static void hold(Duration duration) {
 		java.util.concurrent.locks.LockSupport.parkNanos(duration.toNanos());
 	}

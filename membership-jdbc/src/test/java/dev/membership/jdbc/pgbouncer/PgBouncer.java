@@ -12,9 +12,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Debian's {@code pgbouncer} in front of a PostgreSQL server, in transaction mode with fewer server connections than
- * clients, so that consecutive transactions of one client land on different server connections: a process of its own
- * on a free loopback port, as root under the {@code postgres} user (PgBouncer refuses root). {@link #available()}
+ * Debian's {@code pgbouncer} in front of a PostgreSQL server, in transaction mode with
+ * fewer server connections than clients, so that consecutive transactions of one client
+ * land on different server connections: a process of its own on a free loopback port, as
+ * root under the {@code postgres} user (PgBouncer refuses root). {@link #available()}
  * says whether the package is installed.
  */
 public final class PgBouncer implements AutoCloseable {
@@ -37,14 +38,17 @@ public final class PgBouncer implements AutoCloseable {
 		return Files.isExecutable(BINARY);
 	}
 
-	/** Starts it before the server on {@code postgresPort}, with {@code serverConnections} server connections. */
+	/**
+	 * Starts it before the server on {@code postgresPort}, with {@code serverConnections}
+	 * server connections.
+	 */
 	public static PgBouncer start(int postgresPort, int serverConnections) throws IOException, InterruptedException {
 		int port;
 		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
 			port = socket.getLocalPort();
 		}
-		Path directory = Files.createTempDirectory("pgbouncer", PosixFilePermissions
-			.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+		Path directory = Files.createTempDirectory("pgbouncer",
+				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
 		Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwxrwxrwx"));
 		Path users = directory.resolve("users.txt");
 		Files.writeString(users, "\"postgres\" \"\"\n");
@@ -81,8 +85,8 @@ public final class PgBouncer implements AutoCloseable {
 			}
 		}
 		process.destroyForcibly();
-		throw new IllegalStateException("PgBouncer did not start: " + Files.readString(directory.resolve("stdout.log"))
-				+ log(directory));
+		throw new IllegalStateException(
+				"PgBouncer did not start: " + Files.readString(directory.resolve("stdout.log")) + log(directory));
 	}
 
 	private static String log(Path directory) throws IOException {

@@ -31,11 +31,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Three nodes on PostgreSQL through PgBouncer in transaction mode (two server connections for all of them), with the
- * application's URL as written, no flags: one leader and one epoch for the whole window and no statement error, where
- * on the application's pool alone (pgjdbc's server-side prepared statements after five executions, each transaction on
- * any server connection) the store's calls fail within seconds. Needs Debian's {@code pgbouncer} ({@code .ci/run}
- * installs it; with {@code MEMBERSHIP_REQUIRE_PGBOUNCER} set the test fails rather than skips without it).
+ * Three nodes on PostgreSQL through PgBouncer in transaction mode (two server connections
+ * for all of them), with the application's URL as written, no flags: one leader and one
+ * epoch for the whole window and no statement error, where on the application's pool
+ * alone (pgjdbc's server-side prepared statements after five executions, each transaction
+ * on any server connection) the store's calls fail within seconds. Needs Debian's
+ * {@code pgbouncer} ({@code .ci/run} installs it; with
+ * {@code MEMBERSHIP_REQUIRE_PGBOUNCER} set the test fails rather than skips without it).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class PgBouncerTransactionModeTests {
@@ -43,7 +45,10 @@ class PgBouncerTransactionModeTests {
 	@RegisterExtension
 	static final EmbeddedPostgres postgres = new EmbeddedPostgres();
 
-	/** How long the nodes are watched; {@code -Dmembership.pgbouncer.seconds=60} for the long run. */
+	/**
+	 * How long the nodes are watched; {@code -Dmembership.pgbouncer.seconds=60} for the
+	 * long run.
+	 */
 	private static final Duration WINDOW = Duration.ofSeconds(Long.getLong("membership.pgbouncer.seconds", 10));
 
 	private PgBouncer bouncer;
@@ -74,8 +79,7 @@ class PgBouncerTransactionModeTests {
 				"membership.renewal-interval=300ms", "membership.lease-duration=1200ms",
 				"membership.liveness-window=900ms", "membership.jdbc.table-prefix=" + prefix));
 		properties.addAll(List.of(more));
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(Node.class)
-			.web(WebApplicationType.NONE)
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(Node.class).web(WebApplicationType.NONE)
 			.properties(properties.toArray(String[]::new))
 			.run();
 		this.nodes.add(context);
@@ -100,8 +104,9 @@ class PgBouncerTransactionModeTests {
 	@Test
 	void onTheApplicationsPoolStatementsFailThroughTransactionMode(CapturedOutput output) {
 		start("shared_", "membership.jdbc.pool.shared=true");
-		// pgjdbc's server-side prepared statements, after five executions, meet another client's on a server
-		// connection: 'prepared statement "S_1" already exists' (or does not exist), and the store's calls fail
+		// pgjdbc's server-side prepared statements, after five executions, meet another
+		// client's on a server connection: 'prepared statement "S_1" already exists' (or
+		// does not exist), and the store's calls fail
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(100))
 			.until(() -> output.getAll().contains("a call of the store failed")
@@ -117,7 +122,10 @@ class PgBouncerTransactionModeTests {
 		return members;
 	}
 
-	/** The epochs of the group's terms the nodes saw over the window; fails on two believers at one sample. */
+	/**
+	 * The epochs of the group's terms the nodes saw over the window; fails on two
+	 * believers at one sample.
+	 */
 	private Set<Long> watch(List<Membership> members) {
 		Set<Long> epochs = new TreeSet<>();
 		long end = System.nanoTime() + WINDOW.toNanos();

@@ -35,10 +35,12 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.RunHistoryStore;
 
 /**
- * The MongoDB store on the application's own MongoDB (its {@link MongoDatabaseFactory}, or the
- * {@link ReactiveMongoDatabaseFactory} of a reactive application; no second connection pool), with the run history
- * and the broadcast's generated key beside it. Chosen when the application has MongoDB and no other store can keep
- * the cluster, or by {@code membership.store=mongodb}. Every bean backs off when the application defines its own.
+ * The MongoDB store on the application's own MongoDB (its {@link MongoDatabaseFactory},
+ * or the {@link ReactiveMongoDatabaseFactory} of a reactive application; no second
+ * connection pool), with the run history and the broadcast's generated key beside it.
+ * Chosen when the application has MongoDB and no other store can keep the cluster, or by
+ * {@code membership.store=mongodb}. Every bean backs off when the application defines its
+ * own.
  */
 @AutoConfiguration(before = { MembershipAutoConfiguration.class, BroadcastAutoConfiguration.class },
 		afterName = { "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
@@ -50,7 +52,10 @@ import dev.membership.spi.RunHistoryStore;
 @ImportRuntimeHints(MembershipMongoRuntimeHints.class)
 public final class MembershipMongoAutoConfiguration {
 
-	/** What this module offers the application: the starter chooses among the store modules with it. */
+	/**
+	 * What this module offers the application: the starter chooses among the store
+	 * modules with it.
+	 */
 	@Bean
 	MembershipStoreOffer membershipMongoStoreOffer(ConfigurableListableBeanFactory beans) {
 		return MongoStoreOffer.of(beans, beans.getBeanClassLoader());
@@ -59,7 +64,8 @@ public final class MembershipMongoAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnProperty(name = "membership.store", havingValue = MongoStoreOffer.STORE, matchIfMissing = true)
 	@ConditionalOnClass(name = { "org.springframework.data.mongodb.MongoDatabaseFactory",
-			"com.mongodb.client.MongoDatabase" }) // the blocking driver too: reactive apps have Spring Data but not it
+			// the blocking driver too: reactive apps have Spring Data but not it
+			"com.mongodb.client.MongoDatabase" })
 	static class MongoStoreConfiguration {
 
 		@Bean
@@ -82,7 +88,10 @@ public final class MembershipMongoAutoConfiguration {
 					settings);
 		}
 
-		/** The broadcast's key, generated once and kept in MongoDB, where none is configured. */
+		/**
+		 * The broadcast's key, generated once and kept in MongoDB, where none is
+		 * configured.
+		 */
 		@Bean
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(MongoMembershipStore.class)
@@ -96,8 +105,9 @@ public final class MembershipMongoAutoConfiguration {
 	}
 
 	/**
-	 * A reactive application (only the reactive driver, or no blocking MongoDatabaseFactory): the store runs on its
-	 * ReactiveMongoDatabaseFactory, so no second driver or connection pool is needed.
+	 * A reactive application (only the reactive driver, or no blocking
+	 * MongoDatabaseFactory): the store runs on its ReactiveMongoDatabaseFactory, so no
+	 * second driver or connection pool is needed.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnProperty(name = "membership.store", havingValue = MongoStoreOffer.STORE, matchIfMissing = true)
@@ -130,7 +140,10 @@ public final class MembershipMongoAutoConfiguration {
 					MongoStoreSettingsFactory.storeSettings(mongo, settings).operationTimeout());
 		}
 
-		/** The broadcast's key, generated once and kept in MongoDB on the reactive driver, where none is configured. */
+		/**
+		 * The broadcast's key, generated once and kept in MongoDB on the reactive driver,
+		 * where none is configured.
+		 */
 		@Bean
 		@ConditionalOnMissingBean
 		@ConditionalOnBean(ReactiveMongoMembershipStore.class)

@@ -4,7 +4,10 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 
-/** The properties class that startup introspects to name an unknown {@code membership.mongo.*} property. */
+/**
+ * The properties class that startup introspects to name an unknown
+ * {@code membership.mongo.*} property.
+ */
 class MembershipMongoRuntimeHints implements RuntimeHintsRegistrar {
 
 	@Override

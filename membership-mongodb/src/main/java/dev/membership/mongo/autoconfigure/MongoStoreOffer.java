@@ -6,8 +6,9 @@ import org.springframework.util.ClassUtils;
 import dev.membership.autoconfigure.MembershipStoreOffer;
 
 /**
- * Whether this application can keep the cluster in MongoDB, told from classes and beans by name: an application with
- * membership-mongodb but without Spring Data MongoDB or a driver loads this too.
+ * Whether this application can keep the cluster in MongoDB, told from classes and beans
+ * by name: an application with membership-mongodb but without Spring Data MongoDB or a
+ * driver loads this too.
  */
 final class MongoStoreOffer {
 

@@ -15,7 +15,10 @@ import dev.membership.engine.MembershipSettings;
 import dev.membership.mongo.MongoRunHistory;
 import dev.membership.mongo.MongoStoreSettings;
 
-/** The MongoDB store's own settings, from {@code membership.mongo.*}; used only where MongoDB is on the classpath. */
+/**
+ * The MongoDB store's own settings, from {@code membership.mongo.*}; used only where
+ * MongoDB is on the classpath.
+ */
 final class MongoStoreSettingsFactory {
 
 	private MongoStoreSettingsFactory() {
@@ -36,8 +39,9 @@ final class MongoStoreSettingsFactory {
 	}
 
 	/**
-	 * {@code majority}, or {@code majority-journaled}; anything weaker is refused: a lease write acknowledged by fewer
-	 * than a majority can be rolled back by a failover, and then two nodes lead under one epoch.
+	 * {@code majority}, or {@code majority-journaled}; anything weaker is refused: a
+	 * lease write acknowledged by fewer than a majority can be rolled back by a failover,
+	 * and then two nodes lead under one epoch.
 	 */
 	static WriteConcern leaseWriteConcern(String name) {
 		String value = String.valueOf(name).trim();
@@ -48,7 +52,8 @@ final class MongoStoreSettingsFactory {
 			return WriteConcern.MAJORITY.withJournal(true);
 		}
 		WriteConcern known = WriteConcern.valueOf(value);
-		String what = (known != null) ? "'" + value + "' is weaker than majority" : "'" + value + "' is not a write concern";
+		String what = (known != null) ? "'" + value + "' is weaker than majority"
+				: "'" + value + "' is not a write concern";
 		throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("mongo.lease-write-concern"), what
 				+ ": a lease write acknowledged by fewer than a majority of the replica set can be rolled back by a "
 				+ "failover, and then two nodes lead with the same epoch; use majority (the default) or "

@@ -26,8 +26,9 @@ import dev.membership.broadcast.ClusterBroadcastEvent;
 import dev.membership.broadcast.ClusterBroadcaster;
 
 /**
- * A local cache kept coherent by broadcasts: {@code POST /cache/invalidate?key=...} evicts here and tells every other
- * node; {@code GET /cache/events} lists the invalidations this node received.
+ * A local cache kept coherent by broadcasts: {@code POST /cache/invalidate?key=...}
+ * evicts here and tells every other node; {@code GET /cache/events} lists the
+ * invalidations this node received.
  */
 @RestController
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)

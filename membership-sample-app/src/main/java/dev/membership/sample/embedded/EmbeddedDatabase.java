@@ -10,8 +10,9 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The sample's embedded database of this process (MongoDB's stand-in or PostgreSQL), or a handle on one another
- * sample process already runs on the port. Stops last, after membership has released its leases.
+ * The sample's embedded database of this process (MongoDB's stand-in or PostgreSQL), or a
+ * handle on one another sample process already runs on the port. Stops last, after
+ * membership has released its leases.
  */
 abstract class EmbeddedDatabase implements SmartLifecycle {
 
@@ -25,7 +26,10 @@ abstract class EmbeddedDatabase implements SmartLifecycle {
 		this.description = description;
 	}
 
-	/** Stops the server this process runs, cleanly, so that its data survives a restart; nothing for a handle. */
+	/**
+	 * Stops the server this process runs, cleanly, so that its data survives a restart;
+	 * nothing for a handle.
+	 */
 	abstract void shutdown();
 
 	static boolean accepts(int port) {
@@ -47,7 +51,10 @@ abstract class EmbeddedDatabase implements SmartLifecycle {
 		this.stopped.await();
 	}
 
-	/** What stops the database when the application fails to start, so that the process exits. */
+	/**
+	 * What stops the database when the application fails to start, so that the process
+	 * exits.
+	 */
 	ApplicationListener<ApplicationFailedEvent> stopOnFailedStart() {
 		return new StopOnFailedStart(this);
 	}

@@ -16,12 +16,14 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * With no MongoDB configured, starts (or joins, when its port is taken) the embedded wire-protocol test database and
- * points the application at it. Standalone mode runs only that database.
+ * With no MongoDB configured, starts (or joins, when its port is taken) the embedded
+ * wire-protocol test database and points the application at it. Standalone mode runs only
+ * that database.
  * <p>
- * The database runs only when the application really runs: ahead-of-time processing gets the same properties (they
- * decide conditions frozen at build time) but no database, and a start that fails stops it, since its threads would
- * otherwise keep the failed process alive.
+ * The database runs only when the application really runs: ahead-of-time processing gets
+ * the same properties (they decide conditions frozen at build time) but no database, and
+ * a start that fails stops it, since its threads would otherwise keep the failed process
+ * alive.
  */
 public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -33,7 +35,8 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 
 	@Override
 	public int getOrder() {
-		return ConfigDataEnvironmentPostProcessor.ORDER + 1; // after application.properties is loaded
+		// after application.properties is loaded
+		return ConfigDataEnvironmentPostProcessor.ORDER + 1;
 	}
 
 	@Override
@@ -41,7 +44,8 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 		if (environment.acceptsProfiles(EmbeddedPostgresEnvironmentPostProcessor.POSTGRES)) {
 			return; // the cluster and the sample's data are in PostgreSQL
 		}
-		// bound by hand: this runs before the application context (and @EnableConfigurationProperties) exists
+		// bound by hand: this runs before the application context (and
+		// @EnableConfigurationProperties) exists
 		EmbeddedMongoProperties embedded = Binder.get(environment)
 			.bindOrCreate("sample.embedded-mongo", EmbeddedMongoProperties.class);
 		boolean configured = environment.containsProperty("spring.mongodb.uri")
@@ -63,7 +67,8 @@ public class EmbeddedMongoEnvironmentPostProcessor implements EnvironmentPostPro
 		}
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.mongodb.uri", "mongodb://127.0.0.1:" + port + "/" + database);
-		// Boot's MongoDB health check sends "hello", which the stand-in does not know; membership's own check stays
+		// Boot's MongoDB health check sends "hello", which the stand-in does not know;
+		// membership's own check stays
 		properties.put("management.health.mongodb.enabled", "false");
 		if (standalone) {
 			properties.put("spring.main.web-application-type", "none");

@@ -7,7 +7,10 @@ import de.bwaldvogel.mongo.backend.h2.H2Backend;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 
-/** The embedded test database (mongo-java-server on its H2 file backend) of this process, or a handle on another's. */
+/**
+ * The embedded test database (mongo-java-server on its H2 file backend) of this process,
+ * or a handle on another's.
+ */
 public final class EmbeddedMongoServer extends EmbeddedDatabase {
 
 	private final @Nullable MongoServer server;
@@ -43,7 +46,8 @@ public final class EmbeddedMongoServer extends EmbeddedDatabase {
 	@Override
 	void shutdown() {
 		if (this.server != null) {
-			this.server.shutdown(); // closes the H2 store cleanly, so its data survives a restart
+			// closes the H2 store cleanly, so its data survives a restart
+			this.server.shutdown();
 		}
 	}
 

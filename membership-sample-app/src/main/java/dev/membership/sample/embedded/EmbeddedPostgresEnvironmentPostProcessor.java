@@ -16,8 +16,9 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.Profiles;
 
 /**
- * With the postgres profile and no {@code spring.datasource.url}, starts (or joins, when its port is taken) a real
- * PostgreSQL server from Maven artifacts and points the application at it. Standalone mode runs only that server.
+ * With the postgres profile and no {@code spring.datasource.url}, starts (or joins, when
+ * its port is taken) a real PostgreSQL server from Maven artifacts and points the
+ * application at it. Standalone mode runs only that server.
  */
 public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
@@ -31,7 +32,8 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
 
 	@Override
 	public int getOrder() {
-		return ConfigDataEnvironmentPostProcessor.ORDER + 1; // after application-postgres.properties is loaded
+		// after application-postgres.properties is loaded
+		return ConfigDataEnvironmentPostProcessor.ORDER + 1;
 	}
 
 	@Override

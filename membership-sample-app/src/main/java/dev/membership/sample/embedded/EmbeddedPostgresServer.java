@@ -9,9 +9,10 @@ import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The embedded PostgreSQL of this process (a real server, run from binaries that come in a Maven artifact), or a
- * handle on one another sample process already runs on the port. Stops last, after membership has released its
- * leases; its data directory survives, so a restart on the same directory finds the same data.
+ * The embedded PostgreSQL of this process (a real server, run from binaries that come in
+ * a Maven artifact), or a handle on one another sample process already runs on the port.
+ * Stops last, after membership has released its leases; its data directory survives, so a
+ * restart on the same directory finds the same data.
  */
 public final class EmbeddedPostgresServer extends EmbeddedDatabase {
 
@@ -35,7 +36,8 @@ public final class EmbeddedPostgresServer extends EmbeddedDatabase {
 				.setDataDirectory(data)
 				.setCleanDataDirectory(false)
 				.setServerConfig("listen_addresses", "127.0.0.1")
-				// the library turns it off for speed; membership's store refuses that (a crash may lose a lease)
+				// the library turns it off for speed; membership's store refuses that (a
+				// crash may lose a lease)
 				.setServerConfig("synchronous_commit", "on")
 				.setServerConfig("max_connections", "200")
 				.start();

@@ -8,7 +8,10 @@ import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
-/** In standalone mode, keeps the process (and its embedded database) alive until it is stopped. */
+/**
+ * In standalone mode, keeps the process (and its embedded database) alive until it is
+ * stopped.
+ */
 @Component
 @ConditionalOnExpression("${sample.embedded-mongo.standalone:false} or ${sample.embedded-postgres.standalone:false}")
 class StandaloneDatabase implements ApplicationRunner {

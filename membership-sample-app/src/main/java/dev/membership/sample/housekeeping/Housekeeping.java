@@ -20,10 +20,12 @@ import dev.membership.sample.StandInWork;
 import dev.membership.scheduling.LeaderOnly;
 
 /**
- * Every node writes short-lived items; the leader alone purges the expired ones. Every run is recorded when it starts
- * and when it ends (also when it ended after its node stopped leading), both times stamped by the database, so that
- * anyone can check at {@code GET /housekeeping/runs} that runs never overlapped. Each run ends with a fenced write of the purge checkpoint:
- * a run of an older epoch that comes late is rejected there, and the run says so.
+ * Every node writes short-lived items; the leader alone purges the expired ones. Every
+ * run is recorded when it starts and when it ends (also when it ended after its node
+ * stopped leading), both times stamped by the database, so that anyone can check at
+ * {@code GET /housekeeping/runs} that runs never overlapped. Each run ends with a fenced
+ * write of the purge checkpoint: a run of an older epoch that comes late is rejected
+ * there, and the run says so.
  */
 @RestController
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
@@ -54,7 +56,10 @@ public class Housekeeping {
 			.ifPresent((now) -> this.data.writeItem(this.membership.nodeId(), now, now.plus(this.itemLifetime)));
 	}
 
-	/** Not interrupted on revocation: a graceful stop lets the run finish, then hands over. */
+	/**
+	 * Not interrupted on revocation: a graceful stop lets the run finish, then hands
+	 * over.
+	 */
 	@LeaderOnly
 	@Scheduled(fixedDelayString = "${sample.housekeeping.interval:5s}")
 	public void purgeExpired() {
@@ -67,7 +72,8 @@ public class Housekeeping {
 		try {
 			StandInWork.take(this.workDuration);
 			purged = this.data.purgeExpiredBefore(start);
-			// the checkpoint only moves under the newest epoch: a late run of an old leader is rejected here
+			// the checkpoint only moves under the newest epoch: a late run of an old
+			// leader is rejected here
 			FencedCheckpoint checkpoint = this.data.checkpoint(term, start, this.membership.nodeId());
 			accepted = checkpoint.accepted();
 			if (!accepted) {
@@ -76,7 +82,8 @@ public class Housekeeping {
 			}
 		}
 		catch (RuntimeException ex) {
-			error = ex.getMessage(); // the database went away, say: neither accepted nor rejected
+			// the database went away, say: neither accepted nor rejected
+			error = ex.getMessage();
 			throw ex;
 		}
 		finally {

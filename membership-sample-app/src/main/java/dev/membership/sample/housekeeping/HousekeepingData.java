@@ -9,8 +9,9 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.sample.FencedCheckpoint;
 
 /**
- * Where the housekeeping keeps its items, runs and checkpoint: MongoDB ({@link MongoHousekeepingData}), or PostgreSQL
- * with the postgres profile ({@link JdbcHousekeepingData}). Every run's start and end are stamped by the database.
+ * Where the housekeeping keeps its items, runs and checkpoint: MongoDB
+ * ({@link MongoHousekeepingData}), or PostgreSQL with the postgres profile
+ * ({@link JdbcHousekeepingData}). Every run's start and end are stamped by the database.
  */
 public interface HousekeepingData {
 

@@ -21,7 +21,10 @@ import dev.membership.sample.SampleTables;
 import static dev.membership.sample.SampleTables.instant;
 import static dev.membership.sample.SampleTables.timestamp;
 
-/** The housekeeping's data in PostgreSQL (postgres profile): tables {@code sample_items}, {@code housekeeping_runs}. */
+/**
+ * The housekeeping's data in PostgreSQL (postgres profile): tables {@code sample_items},
+ * {@code housekeeping_runs}.
+ */
 @Component
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @Profile("postgres")
@@ -35,7 +38,8 @@ class JdbcHousekeepingData implements HousekeepingData {
 				"CREATE TABLE IF NOT EXISTS sample_items (node_id text, created_at timestamptz, expires_at timestamptz)",
 				"CREATE TABLE IF NOT EXISTS housekeeping_runs (id text PRIMARY KEY, node_id text, epoch bigint, "
 						+ "started_at timestamptz, ended_at timestamptz, purged bigint, accepted boolean, error text)",
-				// fence: the epoch of the last term that moved the checkpoint (JdbcEpochFence)
+				// fence: the epoch of the last term that moved the checkpoint
+				// (JdbcEpochFence)
 				"CREATE TABLE IF NOT EXISTS housekeeping_state (id text PRIMARY KEY, purged_before timestamptz, "
 						+ "by_node text, fence bigint)");
 	}
@@ -50,9 +54,13 @@ class JdbcHousekeepingData implements HousekeepingData {
 	@Override
 	public String startRun(String nodeId, long epoch) {
 		String id = UUID.randomUUID().toString();
-		// stamped by the database's clock, like the leases: runs of different nodes compare exactly
-		this.jdbc.sql("INSERT INTO housekeeping_runs (id, node_id, epoch, started_at, purged) "
-				+ "VALUES (?, ?, ?, clock_timestamp(), 0)").params(id, nodeId, epoch).update();
+		// stamped by the database's clock, like the leases: runs of different nodes
+		// compare exactly
+		this.jdbc
+			.sql("INSERT INTO housekeeping_runs (id, node_id, epoch, started_at, purged) "
+					+ "VALUES (?, ?, ?, clock_timestamp(), 0)")
+			.params(id, nodeId, epoch)
+			.update();
 		return id;
 	}
 
@@ -71,8 +79,11 @@ class JdbcHousekeepingData implements HousekeepingData {
 
 	@Override
 	public void endRun(String id, long purged, @Nullable Boolean accepted, @Nullable String error) {
-		this.jdbc.sql("UPDATE housekeeping_runs SET ended_at = clock_timestamp(), purged = ?, accepted = ?, error = ? "
-				+ "WHERE id = ?").params(purged, accepted, error, id).update();
+		this.jdbc
+			.sql("UPDATE housekeeping_runs SET ended_at = clock_timestamp(), purged = ?, accepted = ?, error = ? "
+					+ "WHERE id = ?")
+			.params(purged, accepted, error, id)
+			.update();
 	}
 
 	@Override

@@ -21,7 +21,10 @@ import dev.membership.mongo.EpochFence;
 import dev.membership.mongo.FencedWriteResult;
 import dev.membership.sample.FencedCheckpoint;
 
-/** The housekeeping's data in MongoDB: collections {@code sample_items}, {@code housekeeping_runs} and state. */
+/**
+ * The housekeeping's data in MongoDB: collections {@code sample_items},
+ * {@code housekeeping_runs} and state.
+ */
 @Component
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @Profile("!postgres")
@@ -47,8 +50,10 @@ class MongoHousekeepingData implements HousekeepingData {
 
 	@Override
 	public String startRun(String nodeId, long epoch) {
-		String id = UUID.randomUUID().toString(); // a plain string id: never converted to an ObjectId
-		// stamped by the database's clock, like the leases: runs of different nodes compare exactly
+		// a plain string id: never converted to an ObjectId
+		String id = UUID.randomUUID().toString();
+		// stamped by the database's clock, like the leases: runs of different nodes
+		// compare exactly
 		this.mongo.upsert(run(id),
 				new Update().set("nodeId", nodeId).set("epoch", epoch).currentDate("startedAt").set("purged", 0), RUNS);
 		return id;

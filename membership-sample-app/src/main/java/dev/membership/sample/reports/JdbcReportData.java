@@ -32,8 +32,11 @@ class JdbcReportData implements ReportData {
 	@Override
 	public String startRun(String nodeId, long epoch, Instant fireAt) {
 		String id = UUID.randomUUID().toString();
-		this.jdbc.sql("INSERT INTO report_runs (id, node_id, epoch, fire_at, started_at) "
-				+ "VALUES (?, ?, ?, ?, clock_timestamp())").params(id, nodeId, epoch, timestamp(fireAt)).update();
+		this.jdbc
+			.sql("INSERT INTO report_runs (id, node_id, epoch, fire_at, started_at) "
+					+ "VALUES (?, ?, ?, ?, clock_timestamp())")
+			.params(id, nodeId, epoch, timestamp(fireAt))
+			.update();
 		return id;
 	}
 

@@ -31,10 +31,12 @@ class MongoReportData implements ReportData {
 	@Override
 	public String startRun(String nodeId, long epoch, Instant fireAt) {
 		String id = UUID.randomUUID().toString();
-		this.mongo.upsert(run(id), new Update().set("nodeId", nodeId)
-			.set("epoch", epoch)
-			.set("fireAt", Date.from(fireAt))
-			.currentDate("startedAt"), RUNS);
+		this.mongo.upsert(run(id),
+				new Update().set("nodeId", nodeId)
+					.set("epoch", epoch)
+					.set("fireAt", Date.from(fireAt))
+					.currentDate("startedAt"),
+				RUNS);
 		return id;
 	}
 

@@ -16,10 +16,11 @@ import dev.membership.sample.StandInWork;
 import dev.membership.scheduling.LeaderOnly;
 
 /**
- * A cron job whose fires are the cluster's: the leader fires it at each instant of its schedule by the database's
- * clock, once, and a fire a failover missed runs late (within one period). Every run is recorded with its fire's
- * instant, when it starts and when it ends (stamped by the database), so that anyone can check at
- * {@code GET /reports/runs} that no fire ran twice and none was lost.
+ * A cron job whose fires are the cluster's: the leader fires it at each instant of its
+ * schedule by the database's clock, once, and a fire a failover missed runs late (within
+ * one period). Every run is recorded with its fire's instant, when it starts and when it
+ * ends (stamped by the database), so that anyone can check at {@code GET /reports/runs}
+ * that no fire ran twice and none was lost.
  */
 @RestController
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
@@ -41,7 +42,8 @@ public class Reports {
 	@LeaderOnly
 	@Scheduled(cron = "${sample.reports.cron:*/10 * * * * *}", zone = "UTC")
 	public void report() {
-		Instant fire = LeaderContext.currentFire().orElseThrow(); // which fire this run is: its key cluster-wide
+		// which fire this run is: its key cluster-wide
+		Instant fire = LeaderContext.currentFire().orElseThrow();
 		String id = this.data.startRun(this.membership.nodeId(), LeaderContext.currentTerm().epoch(), fire);
 		try {
 			StandInWork.take(this.workDuration);

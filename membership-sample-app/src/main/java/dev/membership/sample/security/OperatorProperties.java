@@ -5,10 +5,12 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The sample's one operator, who may steer the cluster ({@code POST /actuator/cluster/<action>}) over HTTP Basic.
+ * The sample's one operator, who may steer the cluster
+ * ({@code POST /actuator/cluster/<action>}) over HTTP Basic.
  *
  * @param name the operator's user name
- * @param password the operator's password; unset, the sample makes one up at startup and logs it
+ * @param password the operator's password; unset, the sample makes one up at startup and
+ * logs it
  */
 @ConfigurationProperties("sample.operator")
 public record OperatorProperties(@Nullable String name, @Nullable String password) {

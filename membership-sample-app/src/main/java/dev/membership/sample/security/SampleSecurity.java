@@ -21,14 +21,18 @@ import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
- * Who may do what: anyone who reaches the node reads (the page, {@code /actuator/cluster}, health, metrics); only the
- * operator writes to the actuator (among them the cluster's operations, {@code POST /actuator/cluster/<action>}, HTTP
- * Basic), and each action is recorded with that name. The endpoint's writes are opened in {@code application.properties}
- * ({@code management.endpoint.cluster.access=unrestricted}) because this guards them. Nodes' broadcasts carry their
- * own signature ({@code /membership/broadcast}) and need no login.
+ * Who may do what: anyone who reaches the node reads (the page,
+ * {@code /actuator/cluster}, health, metrics); only the operator writes to the actuator
+ * (among them the cluster's operations, {@code POST /actuator/cluster/<action>}, HTTP
+ * Basic), and each action is recorded with that name. The endpoint's writes are opened in
+ * {@code application.properties}
+ * ({@code management.endpoint.cluster.access=unrestricted}) because this guards them.
+ * Nodes' broadcasts carry their own signature ({@code /membership/broadcast}) and need no
+ * login.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET) // the standalone database serves nothing
+// the standalone database serves nothing
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(OperatorProperties.class)
 class SampleSecurity {
 
@@ -36,15 +40,17 @@ class SampleSecurity {
 
 	@Bean
 	SecurityFilterChain operatorOnlySteers(HttpSecurity http) throws Exception {
-		return http
-			.authorizeHttpRequests((requests) -> requests
-				.requestMatchers(HttpMethod.GET, "/**").permitAll()
-				// every actuator write, wherever the actuator's base path or port: the cluster's operations among them
-				.requestMatchers(EndpointRequest.toAnyEndpoint()).hasRole("OPERATOR")
-				.anyRequest().permitAll())
+		return http.authorizeHttpRequests((requests) -> requests.requestMatchers(HttpMethod.GET, "/**")
+			.permitAll()
+			// every actuator write, wherever the actuator's base path or port: the
+			// cluster's operations among them
+			.requestMatchers(EndpointRequest.toAnyEndpoint())
+			.hasRole("OPERATOR")
+			.anyRequest()
+			.permitAll())
 			.httpBasic(Customizer.withDefaults())
-			// scripts with HTTP Basic and no session: nothing for a forged cross-site request to ride on, and the
-			// endpoint's writes take JSON only
+			// scripts with HTTP Basic and no session: nothing for a forged cross-site
+			// request to ride on, and the endpoint's writes take JSON only
 			.csrf((csrf) -> csrf.disable())
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.build();

@@ -19,7 +19,10 @@ import dev.membership.sample.SampleTables;
 
 import static dev.membership.sample.SampleTables.instant;
 
-/** The roll-up's data in PostgreSQL (postgres profile): tables {@code tenant_runs} and {@code tenant_checkpoints}. */
+/**
+ * The roll-up's data in PostgreSQL (postgres profile): tables {@code tenant_runs} and
+ * {@code tenant_checkpoints}.
+ */
 @Component
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @Profile("postgres")
@@ -32,7 +35,8 @@ class JdbcTenantData implements TenantData {
 		SampleTables.create(jdbc,
 				"CREATE TABLE IF NOT EXISTS tenant_runs (id text PRIMARY KEY, node_id text, partition integer, "
 						+ "epoch bigint, started_at timestamptz, ended_at timestamptz, accepted boolean)",
-				// fence: the epoch of the partition's last term that moved its checkpoint (JdbcEpochFence)
+				// fence: the epoch of the partition's last term that moved its checkpoint
+				// (JdbcEpochFence)
 				"CREATE TABLE IF NOT EXISTS tenant_checkpoints (id text PRIMARY KEY, rolled_up_at timestamptz, "
 						+ "by_node text, fence bigint)");
 	}
@@ -40,8 +44,11 @@ class JdbcTenantData implements TenantData {
 	@Override
 	public String startRun(String nodeId, int partition, long epoch) {
 		String id = UUID.randomUUID().toString();
-		this.jdbc.sql("INSERT INTO tenant_runs (id, node_id, partition, epoch, started_at) "
-				+ "VALUES (?, ?, ?, ?, clock_timestamp())").params(id, nodeId, partition, epoch).update();
+		this.jdbc
+			.sql("INSERT INTO tenant_runs (id, node_id, partition, epoch, started_at) "
+					+ "VALUES (?, ?, ?, ?, clock_timestamp())")
+			.params(id, nodeId, partition, epoch)
+			.update();
 		return id;
 	}
 

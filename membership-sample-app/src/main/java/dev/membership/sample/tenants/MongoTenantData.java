@@ -19,7 +19,10 @@ import dev.membership.mongo.EpochFence;
 import dev.membership.mongo.FencedWriteResult;
 import dev.membership.sample.FencedCheckpoint;
 
-/** The roll-up's data in MongoDB: collections {@code tenant_runs} and {@code tenant_checkpoints}. */
+/**
+ * The roll-up's data in MongoDB: collections {@code tenant_runs} and
+ * {@code tenant_checkpoints}.
+ */
 @Component
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 @Profile("!postgres")
@@ -38,10 +41,12 @@ class MongoTenantData implements TenantData {
 	@Override
 	public String startRun(String nodeId, int partition, long epoch) {
 		String id = UUID.randomUUID().toString();
-		this.mongo.upsert(run(id), new Update().set("nodeId", nodeId)
-			.set("partition", partition)
-			.set("epoch", epoch)
-			.currentDate("startedAt"), RUNS);
+		this.mongo.upsert(run(id),
+				new Update().set("nodeId", nodeId)
+					.set("partition", partition)
+					.set("epoch", epoch)
+					.currentDate("startedAt"),
+				RUNS);
 		return id;
 	}
 

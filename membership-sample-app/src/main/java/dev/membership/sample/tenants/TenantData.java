@@ -8,12 +8,16 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.sample.FencedCheckpoint;
 
 /**
- * Where the tenant roll-up keeps its runs and checkpoints: MongoDB ({@link MongoTenantData}), or PostgreSQL with the
- * postgres profile ({@link JdbcTenantData}). Every run's start and end are stamped by the database.
+ * Where the tenant roll-up keeps its runs and checkpoints: MongoDB
+ * ({@link MongoTenantData}), or PostgreSQL with the postgres profile
+ * ({@link JdbcTenantData}). Every run's start and end are stamped by the database.
  */
 public interface TenantData {
 
-	/** Records a run of {@code partition} that starts now (the database's time); returns its id. */
+	/**
+	 * Records a run of {@code partition} that starts now (the database's time); returns
+	 * its id.
+	 */
 	String startRun(String nodeId, int partition, long epoch);
 
 	/** Moves the partition's checkpoint, fenced with the partition's {@code term}. */

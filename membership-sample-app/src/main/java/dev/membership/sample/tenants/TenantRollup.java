@@ -19,10 +19,12 @@ import dev.membership.sample.StandInWork;
 import dev.membership.scheduling.ForEachOwnedPartition;
 
 /**
- * Partitioned work: the tenants are split into {@code sample.tenants.partitions} partitions of group {@code tenants},
- * spread over the live nodes, and each node rolls up the partitions it owns. Every run is recorded when it starts and
- * when it ends, both stamped by the database, so that {@code GET /tenants/runs} shows that no partition ever ran on two
- * nodes at once; each run ends with a fenced write of its partition's checkpoint under the partition's own epoch.
+ * Partitioned work: the tenants are split into {@code sample.tenants.partitions}
+ * partitions of group {@code tenants}, spread over the live nodes, and each node rolls up
+ * the partitions it owns. Every run is recorded when it starts and when it ends, both
+ * stamped by the database, so that {@code GET /tenants/runs} shows that no partition ever
+ * ran on two nodes at once; each run ends with a fenced write of its partition's
+ * checkpoint under the partition's own epoch.
  */
 @RestController
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
@@ -43,7 +45,10 @@ public class TenantRollup {
 		this.workDuration = workDuration;
 	}
 
-	/** Once per owned partition, each under its partition's term; a move waits for the run to end. */
+	/**
+	 * Once per owned partition, each under its partition's term; a move waits for the run
+	 * to end.
+	 */
 	@ForEachOwnedPartition(group = "tenants")
 	@Scheduled(fixedDelayString = "${sample.tenants.interval:2s}")
 	public void rollup() {
@@ -53,7 +58,8 @@ public class TenantRollup {
 		Boolean accepted = null;
 		try {
 			StandInWork.take(this.workDuration);
-			// the partition's checkpoint only moves under its newest epoch: a late run of an old owner is rejected
+			// the partition's checkpoint only moves under its newest epoch: a late run of
+			// an old owner is rejected
 			FencedCheckpoint checkpoint = this.data.checkpoint(term, partition, this.membership.nodeId());
 			accepted = checkpoint.accepted();
 			if (!accepted) {
@@ -66,7 +72,10 @@ public class TenantRollup {
 		}
 	}
 
-	/** One line: each partition's owner as this node knows it ({@code 0=node-a:3}, epoch after the colon). */
+	/**
+	 * One line: each partition's owner as this node knows it ({@code 0=node-a:3}, epoch
+	 * after the colon).
+	 */
 	@GetMapping(path = "/tenants/owners", produces = "text/plain")
 	public String owners() {
 		StringBuilder line = new StringBuilder();

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Which database the end-to-end tests run the sample on: MongoDB's embedded stand-in (the default), or a real
- * PostgreSQL server with the sample's postgres profile ({@code -De2e.backend=postgres}, as Failsafe's second run sets).
+ * Which database the end-to-end tests run the sample on: MongoDB's embedded stand-in (the
+ * default), or a real PostgreSQL server with the sample's postgres profile
+ * ({@code -De2e.backend=postgres}, as Failsafe's second run sets).
  */
 enum Backend {
 
@@ -14,7 +15,10 @@ enum Backend {
 
 	static final Backend CURRENT = valueOf(System.getProperty("e2e.backend", "mongodb").toUpperCase(Locale.ROOT));
 
-	/** The arguments of a process that runs only the database, on {@code port}, kept in {@code directory}. */
+	/**
+	 * The arguments of a process that runs only the database, on {@code port}, kept in
+	 * {@code directory}.
+	 */
 	List<String> databaseArgs(int port, Path directory) {
 		return (this == MONGODB)
 				? List.of("--sample.embedded-mongo.standalone=true", "--sample.embedded-mongo.port=" + port,

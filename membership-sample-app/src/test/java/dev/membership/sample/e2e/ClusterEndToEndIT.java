@@ -33,8 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged sample app as real processes: a standalone embedded database and three nodes on free loopback ports,
- * with short timings, checked over HTTP only. Every process is stopped at the end, even when a check fails.
+ * The packaged sample app as real processes: a standalone embedded database and three
+ * nodes on free loopback ports, with short timings, checked over HTTP only. Every process
+ * is stopped at the end, even when a check fails.
  */
 class ClusterEndToEndIT {
 
@@ -101,7 +102,8 @@ class ClusterEndToEndIT {
 		awaitReady(nodes);
 		leader = awaitOneLeaderSeenByAll(nodes);
 
-		// database outage: the leader steps down before its lease could end, and leads again once it is back
+		// database outage: the leader steps down before its lease could end, and leads
+		// again once it is back
 		epoch = epochOf(leader);
 		Instant leaseEnd = stopDatabaseAndWatchTheLeader(database, leader);
 		Instant steppedDown = Instant.now();
@@ -119,17 +121,17 @@ class ClusterEndToEndIT {
 	}
 
 	/**
-	 * Rolling-deploy style: the leader gets SIGTERM in the middle of a housekeeping run that works 1.5 s, several
-	 * times in a row. The run must finish before any other node starts one, and the next leader should start right
-	 * after it.
+	 * Rolling-deploy style: the leader gets SIGTERM in the middle of a housekeeping run
+	 * that works 1.5 s, several times in a row. The run must finish before any other node
+	 * starts one, and the next leader should start right after it.
 	 */
 	@Test
 	void aLeaderStoppedMidRunHandsOverOnlyAfterTheRunEnds() throws Exception {
 		int database = freePort();
 		startDatabase(database, Files.createTempDirectory(LOGS, "drain-db"));
 		String[] work = { "--sample.housekeeping.work-duration=1500ms", "--sample.housekeeping.interval=20ms" };
-		List<Proc> nodes = new ArrayList<>(
-				List.of(startNode("d1", database, work), startNode("d2", database, work), startNode("d3", database, work)));
+		List<Proc> nodes = new ArrayList<>(List.of(startNode("d1", database, work), startNode("d2", database, work),
+				startNode("d3", database, work)));
 		awaitReady(nodes);
 		Proc leader = awaitOneLeaderSeenByAll(nodes);
 		List<Long> gaps = new ArrayList<>();
@@ -137,7 +139,8 @@ class ClusterEndToEndIT {
 		int stops = 3;
 		for (int stop = 0; stop < stops; stop++) {
 			Proc stopping = leader;
-			// the run seen in progress, from the same read: a second read could fall between two runs
+			// the run seen in progress, from the same read: a second read could fall
+			// between two runs
 			JsonNode running = await("a run in progress on " + stopping.name()).atMost(Duration.ofSeconds(10))
 				.until(() -> runs(stopping).stream()
 					.filter((r) -> r.get("nodeId").asString().equals(stopping.name()) && !r.hasNonNull("endedAt"))
@@ -157,14 +160,17 @@ class ClusterEndToEndIT {
 			Instant drainedEnd = Instant.parse(drained.get("endedAt").asString());
 			long gap = Duration.between(drainedEnd, Instant.parse(next.get("startedAt").asString())).toMillis();
 			gaps.add(gap);
-			// the new leader's acquisition as the database stamped it ($currentDate), beside the run's end
-			long handOver = Duration.between(drainedEnd, StoredData.leaseAcquiredAt(database, next.get("epoch").asLong()))
+			// the new leader's acquisition as the database stamped it ($currentDate),
+			// beside the run's end
+			long handOver = Duration
+				.between(drainedEnd, StoredData.leaseAcquiredAt(database, next.get("epoch").asLong()))
 				.toMillis();
 			handOvers.add(handOver);
 			assertThat(handOver).as("the next leader acquired the lease after the drained run ended").isNotNegative();
-			System.out.printf("e2e SIGTERM mid-run #%d: %s's run ended; %s acquired the lease %d ms later and started "
-					+ "its first run %d ms later%n", stop + 1, stopping.name(), next.get("nodeId").asString(), handOver,
-					gap);
+			System.out.printf(
+					"e2e SIGTERM mid-run #%d: %s's run ended; %s acquired the lease %d ms later and started "
+							+ "its first run %d ms later%n",
+					stop + 1, stopping.name(), next.get("nodeId").asString(), handOver, gap);
 			nodes.add(startNode("d" + (4 + stop), database, work));
 			awaitReady(nodes);
 			leader = awaitOneLeaderSeenByAll(nodes);
@@ -177,11 +183,14 @@ class ClusterEndToEndIT {
 				}
 			}
 		}
-		System.out.printf("e2e SIGTERM mid-run: %d stops, %d runs checked, no overlap; from the drained run's end to "
-				+ "the next leader's acquisition: median %d ms, all %s; to its first run: median %d ms, all %s "
-				+ "(housekeeping every 20 ms)%n", stops, all.size(), median(handOvers), handOvers, median(gaps), gaps);
+		System.out.printf(
+				"e2e SIGTERM mid-run: %d stops, %d runs checked, no overlap; from the drained run's end to "
+						+ "the next leader's acquisition: median %d ms, all %s; to its first run: median %d ms, all %s "
+						+ "(housekeeping every 20 ms)%n",
+				stops, all.size(), median(handOvers), handOvers, median(gaps), gaps);
 		assertThat(gaps).allSatisfy((gap) -> assertThat(gap).isNotNegative());
-		// told at once, not found at the next read: no hand-over as slow as a renewal interval, tens of ms typically
+		// told at once, not found at the next read: no hand-over as slow as a renewal
+		// interval, tens of ms typically
 		assertThat(handOvers).as("hand-overs, ms").allSatisfy((ms) -> assertThat(ms).isLessThan(INTERVAL.toMillis()));
 		assertThat(median(handOvers)).as("median hand-over, ms").isLessThan(100);
 	}
@@ -212,7 +221,10 @@ class ClusterEndToEndIT {
 		}
 	}
 
-	/** Two runs overlap if each started before the other ended; a run still going has not ended. */
+	/**
+	 * Two runs overlap if each started before the other ended; a run still going has not
+	 * ended.
+	 */
 	private static boolean overlap(JsonNode a, JsonNode b) {
 		Instant aStart = Instant.parse(a.get("startedAt").asString());
 		Instant bStart = Instant.parse(b.get("startedAt").asString());
@@ -229,7 +241,8 @@ class ClusterEndToEndIT {
 			await().atMost(Duration.ofSeconds(5)).until(() -> invalidations(other, "e2e-key") == 1);
 		}
 		// and not again
-		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(2))
 			.until(() -> nodes.subList(1, nodes.size()).stream().allMatch((p) -> invalidations(p, "e2e-key") == 1));
 		assertThat(invalidations(sender, "e2e-key")).isZero();
 	}
@@ -240,15 +253,16 @@ class ClusterEndToEndIT {
 			assertThat(scrape).contains("membership_leader{", "membership_leader_epoch{", "membership_members_live",
 					"membership_leadership_acquisitions_total{", "membership_leadership_renewals_total{",
 					"membership_heartbeat_last_seconds{", "membership_broadcast_sent_total{",
-					"membership_broadcast_received_total{",
-					"membership_store_operations_seconds_count{", "membership_leader_only_executions_total{");
+					"membership_broadcast_received_total{", "membership_store_operations_seconds_count{",
+					"membership_leader_only_executions_total{");
 		}
 	}
 
 	private static void checkHousekeepingRuns(List<Proc> nodes) throws Exception {
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> StoredData.runs(databasePort, "housekeeping_runs").size() > 10);
-		// every run since the first, straight from the database: the endpoint serves the newest 500 only
+		// every run since the first, straight from the database: the endpoint serves the
+		// newest 500 only
 		List<JsonNode> runs = StoredData.runs(databasePort, "housekeeping_runs")
 			.stream()
 			.filter((r) -> r.hasNonNull("endedAt"))
@@ -260,14 +274,17 @@ class ClusterEndToEndIT {
 			long epoch = run.get("epoch").asLong();
 			String node = run.get("nodeId").asString();
 			String first = leaderOfEpoch.putIfAbsent(epoch, node);
-			assertThat(first == null || first.equals(node)).as("epoch %d run by %s and %s", epoch, first, node).isTrue();
+			assertThat(first == null || first.equals(node)).as("epoch %d run by %s and %s", epoch, first, node)
+				.isTrue();
 			leaders.add(node);
 			if (previous != null) {
 				assertThat(epoch).as("epochs never go back").isGreaterThanOrEqualTo(previous.get("epoch").asLong());
 				boolean overlaps = Instant.parse(run.get("startedAt").asString())
 					.isBefore(Instant.parse(previous.get("endedAt").asString()));
-				// only a run that outlived its leadership (the outage) may overlap the next, and the fence refused it
-				assertThat(!overlaps || (previous.path("accepted").isBoolean() && !previous.get("accepted").asBoolean()))
+				// only a run that outlived its leadership (the outage) may overlap the
+				// next, and the fence refused it
+				assertThat(
+						!overlaps || (previous.path("accepted").isBoolean() && !previous.get("accepted").asBoolean()))
 					.as("run %s overlaps %s, whose fenced write was not refused", run, previous)
 					.isTrue();
 			}
@@ -275,7 +292,8 @@ class ClusterEndToEndIT {
 		}
 		System.out.printf("e2e housekeeping: %d runs checked, %d epochs, run by %s%n", runs.size(),
 				leaderOfEpoch.size(), leaders);
-		// a run rejected by the fence (it outlived its leadership through the outage) was superseded by a newer epoch
+		// a run rejected by the fence (it outlived its leadership through the outage) was
+		// superseded by a newer epoch
 		long newest = runs.stream().mapToLong((r) -> r.get("epoch").asLong()).max().orElseThrow();
 		for (JsonNode run : runs) {
 			if (run.path("accepted").isBoolean() && !run.get("accepted").asBoolean()) {
@@ -286,9 +304,11 @@ class ClusterEndToEndIT {
 	}
 
 	/**
-	 * The partitioned roll-up through everything the cluster went through (a graceful stop, a kill -9, joins, a
-	 * database outage): per partition, runs never overlapped unless the earlier one's fenced write was refused (a run
-	 * that outlived its ownership, which the fence is for), epochs never went back, and the partitions were spread.
+	 * The partitioned roll-up through everything the cluster went through (a graceful
+	 * stop, a kill -9, joins, a database outage): per partition, runs never overlapped
+	 * unless the earlier one's fenced write was refused (a run that outlived its
+	 * ownership, which the fence is for), epochs never went back, and the partitions were
+	 * spread.
 	 */
 	private static void checkTenantRuns(List<Proc> nodes) throws Exception {
 		List<JsonNode> all = new ArrayList<>(StoredData.runs(databasePort, "tenant_runs"));
@@ -302,8 +322,9 @@ class ClusterEndToEndIT {
 			long epoch = run.get("epoch").asLong();
 			String node = run.get("nodeId").asString();
 			String first = ownerOfEpoch.putIfAbsent(partition + "/" + epoch, node);
-			assertThat(first == null || first.equals(node)).as("partition %d epoch %d run by %s and %s", partition, epoch,
-					first, node).isTrue();
+			assertThat(first == null || first.equals(node))
+				.as("partition %d epoch %d run by %s and %s", partition, epoch, first, node)
+				.isTrue();
 			owners.add(node);
 			JsonNode previous = previousOf.put(partition, run);
 			if (previous != null) {
@@ -312,7 +333,8 @@ class ClusterEndToEndIT {
 				boolean overlaps = Instant.parse(run.get("startedAt").asString())
 					.isBefore(Instant.parse(previous.get("endedAt").asString()));
 				if (overlaps) {
-					// only the fence's refusal excuses it: a run whose fenced write was never made proves nothing
+					// only the fence's refusal excuses it: a run whose fenced write was
+					// never made proves nothing
 					assertThat(previous.path("accepted").isBoolean() && !previous.get("accepted").asBoolean())
 						.as("partition %d: run %s overlapped %s, whose fenced write was not refused", partition, run,
 								previous)
@@ -326,10 +348,14 @@ class ClusterEndToEndIT {
 		assertThat(owners).hasSizeGreaterThan(1);
 	}
 
-	/** Stops the database once the leader has just renewed; returns the end of its last lease, as the leader wrote it. */
+	/**
+	 * Stops the database once the leader has just renewed; returns the end of its last
+	 * lease, as the leader wrote it.
+	 */
 	private static Instant stopDatabaseAndWatchTheLeader(Proc database, Proc leader) throws Exception {
 		Instant seen = leaseExpiry(leader).orElseThrow();
-		await().atMost(Duration.ofSeconds(2)).until(() -> leaseExpiry(leader).filter((e) -> e.isAfter(seen)).isPresent());
+		await().atMost(Duration.ofSeconds(2))
+			.until(() -> leaseExpiry(leader).filter((e) -> e.isAfter(seen)).isPresent());
 		database.process().destroy();
 		Instant latest = seen;
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -395,7 +421,8 @@ class ClusterEndToEndIT {
 
 	private static long epochOf(Proc node) {
 		JsonNode cluster = cluster(node);
-		return (cluster != null && cluster.path("leader").isObject()) ? cluster.get("leader").get("epoch").asLong() : -1;
+		return (cluster != null && cluster.path("leader").isObject()) ? cluster.get("leader").get("epoch").asLong()
+				: -1;
 	}
 
 	/** The lease end this node wrote, while it leads. */

@@ -13,9 +13,9 @@ import static dev.membership.sample.e2e.SampleProcesses.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The packaged sample app, started with a typo in a property while it runs its own embedded database: it says what is
- * wrong and exits with a non-zero status, instead of hanging on the database's threads (an orchestrator would never
- * restart or report it).
+ * The packaged sample app, started with a typo in a property while it runs its own
+ * embedded database: it says what is wrong and exits with a non-zero status, instead of
+ * hanging on the database's threads (an orchestrator would never restart or report it).
  */
 class FailedStartIT {
 

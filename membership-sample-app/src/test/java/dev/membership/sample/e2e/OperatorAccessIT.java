@@ -22,10 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Who may steer the cluster, on a real process of the sample as it starts out of the box (no password given: it
- * makes one up and prints it): anyone reads the endpoint and the history; an anonymous or wrongly authenticated
- * {@code POST} changes nothing; the operator's {@code POST} drains the node, and the history and the node's log say
- * who asked and from where. Its health is UP on the embedded database.
+ * Who may steer the cluster, on a real process of the sample as it starts out of the box
+ * (no password given: it makes one up and prints it): anyone reads the endpoint and the
+ * history; an anonymous or wrongly authenticated {@code POST} changes nothing; the
+ * operator's {@code POST} drains the node, and the history and the node's log say who
+ * asked and from where. Its health is UP on the embedded database.
  */
 class OperatorAccessIT {
 
@@ -67,7 +68,8 @@ class OperatorAccessIT {
 				.as("anonymous POST /actuator/cluster/%s", action)
 				.isEqualTo(401);
 			assertThat(post(node, "/actuator/cluster/" + action, body, "operator:" + password + "x").statusCode())
-				.as("a wrong password").isEqualTo(401);
+				.as("a wrong password")
+				.isEqualTo(401);
 		}
 		assertThat(leads(node)).as("nothing was done").isTrue();
 
@@ -88,7 +90,8 @@ class OperatorAccessIT {
 
 	private static boolean leads(Proc node) {
 		JsonNode cluster = SampleProcesses.cluster(node);
-		return cluster != null && cluster.hasNonNull("leader") && "o1".equals(cluster.get("leader").get("nodeId").asString());
+		return cluster != null && cluster.hasNonNull("leader")
+				&& "o1".equals(cluster.get("leader").get("nodeId").asString());
 	}
 
 }

@@ -27,11 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The tenant roll-up (group {@code tenants}, 8 partitions) on real processes through what a deployment does without a
- * fault: a node joins, a node is stopped gracefully in the middle of its runs (SIGTERM), the cluster scales down to
- * two. Each run works 200 ms (2 s on the node stopped mid-run) and the next starts 20 ms after. Per partition, no two
- * runs ever overlap, every run's fenced write is accepted, and its epoch rises at every move: each move waited for the
- * old owner's run to end.
+ * The tenant roll-up (group {@code tenants}, 8 partitions) on real processes through what
+ * a deployment does without a fault: a node joins, a node is stopped gracefully in the
+ * middle of its runs (SIGTERM), the cluster scales down to two. Each run works 200 ms (2
+ * s on the node stopped mid-run) and the next starts 20 ms after. Per partition, no two
+ * runs ever overlap, every run's fenced write is accepted, and its epoch rises at every
+ * move: each move waited for the old owner's run to end.
  */
 class PartitionHandOverIT {
 
@@ -40,7 +41,10 @@ class PartitionHandOverIT {
 	private static final String[] WORK = { "--sample.tenants.work-duration=200ms", "--sample.tenants.interval=20ms",
 			"--sample.tenants.partitions=" + PARTITIONS };
 
-	/** The node stopped mid-run works longer: a hand-over that did not wait for its run would overlap the next. */
+	/**
+	 * The node stopped mid-run works longer: a hand-over that did not wait for its run
+	 * would overlap the next.
+	 */
 	private static final String LONG_WORK = "--sample.tenants.work-duration=2s";
 
 	private static SampleProcesses processes;
@@ -67,7 +71,8 @@ class PartitionHandOverIT {
 		nodes.add(processes.startNode("p3", database, WORK));
 		processes.awaitReady(nodes);
 		awaitBalanced(nodes, "three nodes");
-		// moves count from here (the start may place on one node first), once every partition ran since
+		// moves count from here (the start may place on one node first), once every
+		// partition ran since
 		Instant placed = Instant.now();
 		awaitARunOfEveryPartitionSince(placed, "after the placement over three nodes");
 
@@ -114,9 +119,10 @@ class PartitionHandOverIT {
 	}
 
 	/**
-	 * Per partition, in the order the database stamped their starts: each run ended before the next began, its fenced
-	 * write was accepted, one epoch belongs to one node, and the epoch rises whenever the owner changes. Once placed
-	 * over three nodes, the partitions move only as often as the join and the stops need.
+	 * Per partition, in the order the database stamped their starts: each run ended
+	 * before the next began, its fenced write was accepted, one epoch belongs to one
+	 * node, and the epoch rises whenever the owner changes. Once placed over three nodes,
+	 * the partitions move only as often as the join and the stops need.
 	 */
 	private static void checkRuns(List<Run> all, Instant placed) {
 		Map<Integer, List<Run>> byPartition = new TreeMap<>();
@@ -133,8 +139,9 @@ class PartitionHandOverIT {
 				long epoch = run.epoch();
 				owners.add(node);
 				String first = ownerOfEpoch.putIfAbsent(epoch, node);
-				assertThat(first == null || first.equals(node)).as("partition %d epoch %d run by %s and %s", partition,
-						epoch, first, node).isTrue();
+				assertThat(first == null || first.equals(node))
+					.as("partition %d epoch %d run by %s and %s", partition, epoch, first, node)
+					.isTrue();
 				if (previous != null) {
 					assertThat(previous.endedAt()).as("partition %d: %s ended before %s", partition, previous, run)
 						.isNotNull();
@@ -159,16 +166,19 @@ class PartitionHandOverIT {
 				previous = run;
 			}
 		}
-		System.out.printf("e2e partitions: %d runs of %d partitions by %s, %d moves, no overlap, every write "
-				+ "accepted%n", all.size(), byPartition.size(), owners, moves);
+		System.out.printf(
+				"e2e partitions: %d runs of %d partitions by %s, %d moves, no overlap, every write " + "accepted%n",
+				all.size(), byPartition.size(), owners, moves);
 		assertThat(owners).hasSize(4);
-		// the fewest moves: 2 to the joiner (8 over 4), then each leaver's own (2 of 2-2-2-2, then 2 or 3 of 3-3-2)
+		// the fewest moves: 2 to the joiner (8 over 4), then each leaver's own (2 of
+		// 2-2-2-2, then 2 or 3 of 3-3-2)
 		assertThat(moves).as("partitions moved at the join and the two stops").isBetween(6, 7);
 	}
 
 	/**
-	 * Waits until the nodes own every partition between them, once each, their counts within one of each other: what
-	 * each node's own gauge (membership.partitions.owned) says.
+	 * Waits until the nodes own every partition between them, once each, their counts
+	 * within one of each other: what each node's own gauge (membership.partitions.owned)
+	 * says.
 	 */
 	private static void awaitBalanced(List<Proc> nodes, String when) {
 		await("partitions balanced " + when).atMost(Duration.ofSeconds(30)).until(() -> {
@@ -195,8 +205,8 @@ class PartitionHandOverIT {
 	}
 
 	/**
-	 * Every run recorded so far, oldest start first, read from the database itself: {@code /tenants/runs} shows the
-	 * newest 500, and this test makes more.
+	 * Every run recorded so far, oldest start first, read from the database itself:
+	 * {@code /tenants/runs} shows the newest 500, and this test makes more.
 	 */
 	private static List<Run> runs() {
 		List<Run> runs = new ArrayList<>();
@@ -211,9 +221,12 @@ class PartitionHandOverIT {
 		return runs;
 	}
 
-	/** A run as the sample records it; {@code endedAt} and {@code accepted} are null while it runs. */
-	private record Run(String id, String nodeId, int partition, long epoch, Instant startedAt, @Nullable Instant endedAt,
-			@Nullable Boolean accepted) {
+	/**
+	 * A run as the sample records it; {@code endedAt} and {@code accepted} are null while
+	 * it runs.
+	 */
+	private record Run(String id, String nodeId, int partition, long epoch, Instant startedAt,
+			@Nullable Instant endedAt, @Nullable Boolean accepted) {
 	}
 
 }

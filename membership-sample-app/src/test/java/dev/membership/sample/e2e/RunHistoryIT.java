@@ -33,18 +33,21 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The run history on real processes, and the sample's page in a real headless browser: three sample JVMs run the
- * housekeeping and the tenant roll-up; one is stopped gracefully, one killed in the middle of a tenant run. Every run
- * the sample recorded in its own collections appears once in {@code /actuator/cluster/runs} with the node and epoch
- * that ran it, the killed node's run as never ended, and the page draws every run of the history, a hand-over and the
- * run that never ended. Chromium renders the page (Debian's {@code chromium}, which {@code .ci/run} installs; the test
- * is skipped without it unless {@code MEMBERSHIP_REQUIRE_BROWSER} is set), and its screenshot is kept in the
+ * The run history on real processes, and the sample's page in a real headless browser:
+ * three sample JVMs run the housekeeping and the tenant roll-up; one is stopped
+ * gracefully, one killed in the middle of a tenant run. Every run the sample recorded in
+ * its own collections appears once in {@code /actuator/cluster/runs} with the node and
+ * epoch that ran it, the killed node's run as never ended, and the page draws every run
+ * of the history, a hand-over and the run that never ended. Chromium renders the page
+ * (Debian's {@code chromium}, which {@code .ci/run} installs; the test is skipped without
+ * it unless {@code MEMBERSHIP_REQUIRE_BROWSER} is set), and its screenshot is kept in the
  * test's output.
  */
 class RunHistoryIT {
 
 	private static final String[] WORK = { "--sample.housekeeping.interval=500ms", "--sample.tenants.interval=500ms",
-			"--sample.tenants.work-duration=100ms", "--sample.tenants.partitions=4", "--membership.history.max-runs=1000" };
+			"--sample.tenants.work-duration=100ms", "--sample.tenants.partitions=4",
+			"--membership.history.max-runs=1000" };
 
 	private static SampleProcesses processes;
 
@@ -67,13 +70,18 @@ class RunHistoryIT {
 				processes.startNode("h3", database, WORK)));
 		processes.awaitReady(nodes);
 		await("runs of every node").atMost(Duration.ofSeconds(30))
-			.until(() -> StoredData.runs(database, "tenant_runs").stream().map((r) -> r.get("nodeId").asString())
-				.distinct().count() == 3);
+			.until(() -> StoredData.runs(database, "tenant_runs")
+				.stream()
+				.map((r) -> r.get("nodeId").asString())
+				.distinct()
+				.count() == 3);
 
-		// a kill in the middle of a tenant run of h2 (whose runs take 3 s), once the history has its start
+		// a kill in the middle of a tenant run of h2 (whose runs take 3 s), once the
+		// history has its start
 		Proc victim = nodes.get(1);
 		JsonNode inFlight = await("a run of h2 in flight for two intervals").atMost(Duration.ofSeconds(30))
-			.until(() -> StoredData.runs(database, "tenant_runs").stream()
+			.until(() -> StoredData.runs(database, "tenant_runs")
+				.stream()
 				.filter((r) -> r.get("nodeId").asString().equals("h2") && r.get("endedAt").isNull()
 						&& Instant.parse(r.get("startedAt").asString())
 							.isBefore(Instant.now().minus(SampleProcesses.INTERVAL.multipliedBy(3))))
@@ -91,14 +99,17 @@ class RunHistoryIT {
 		await("the survivor leads and owns every partition").atMost(Duration.ofSeconds(30))
 			.until(() -> survivor.name().equals(leaderOf(survivor)));
 
-		// every finished run the sample recorded is in the history, once, with its node and epoch
+		// every finished run the sample recorded is in the history, once, with its node
+		// and epoch
 		await("the survivor's latest runs written").atMost(Duration.ofSeconds(10))
 			.until(() -> history(survivor, "housekeeping%23purgeExpired").stream()
 				.anyMatch((r) -> r.get("nodeId").asString().equals(survivor.name())));
-		// the page marks a hand-over where a partition's runs change node: the survivor ran one it took over
+		// the page marks a hand-over where a partition's runs change node: the survivor
+		// ran one it took over
 		await("a tenant partition's runs handed over, in the history").atMost(Duration.ofSeconds(30))
 			.until(() -> handedOver(history(survivor, "tenantRollup%23rollup")));
-		// the history first, then what the sample stored: a run that ended since is not in that read yet
+		// the history first, then what the sample stored: a run that ended since is not
+		// in that read yet
 		Instant readAt = Instant.now();
 		List<JsonNode> housekeeping = history(survivor, "housekeeping%23purgeExpired");
 		List<JsonNode> tenants = history(survivor, "tenantRollup%23rollup");
@@ -116,9 +127,10 @@ class RunHistoryIT {
 	}
 
 	/**
-	 * Each finished run of {@code stored} is in {@code history} exactly once: same node, epoch, partition, start;
-	 * but for runs whose end their node had not written yet (a node writes its runs once an interval): the killed
-	 * node's that ended in the last two intervals before the kill ({@code killed}), and any that ended in the last two
+	 * Each finished run of {@code stored} is in {@code history} exactly once: same node,
+	 * epoch, partition, start; but for runs whose end their node had not written yet (a
+	 * node writes its runs once an interval): the killed node's that ended in the last
+	 * two intervals before the kill ({@code killed}), and any that ended in the last two
 	 * intervals before the history was read ({@code readAt}).
 	 */
 	private static void checkOnce(List<JsonNode> stored, List<JsonNode> history, String what, Instant killed,
@@ -137,7 +149,8 @@ class RunHistoryIT {
 				.filter((h) -> h.get("nodeId").asString().equals(run.get("nodeId").asString())
 						&& h.get("epoch").asLong() == run.get("epoch").asLong()
 						&& (run.get("partition") == null || h.get("partition").asInt() == run.get("partition").asInt())
-						&& Duration.between(started, Instant.parse(h.get("startedAt").asString())).abs()
+						&& Duration.between(started, Instant.parse(h.get("startedAt").asString()))
+							.abs()
 							.compareTo(Duration.ofMillis(250)) < 0
 						&& !h.get("endedAt").isNull())
 				.count();
@@ -149,7 +162,10 @@ class RunHistoryIT {
 		assertThat(checked).isPositive();
 	}
 
-	/** Chromium renders the page: every run of the history drawn, a hand-over marked, the killed run unended. */
+	/**
+	 * Chromium renders the page: every run of the history drawn, a hand-over marked, the
+	 * killed run unended.
+	 */
 	private static void page(Proc node, JsonNode never) throws Exception {
 		Path chromium = chromium();
 		List<JsonNode> before = history(node, null);
@@ -161,7 +177,8 @@ class RunHistoryIT {
 		run(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=8000",
 				"--window-size=1600,1400", "--screenshot=" + screenshot, url);
 		Set<String> drawn = new HashSet<>();
-		Matcher bar = Pattern.compile("<div class=\"run[^\"]*\"[^>]*data-node=\"([^\"]+)\"[^>]*data-started=\"([^\"]+)\"")
+		Matcher bar = Pattern
+			.compile("<div class=\"run[^\"]*\"[^>]*data-node=\"([^\"]+)\"[^>]*data-started=\"([^\"]+)\"")
 			.matcher(dom);
 		while (bar.find()) {
 			drawn.add(bar.group(1) + "@" + bar.group(2));
@@ -212,7 +229,9 @@ class RunHistoryIT {
 		return runs;
 	}
 
-	/** Whether some partition's runs, oldest first, change node from one run to the next. */
+	/**
+	 * Whether some partition's runs, oldest first, change node from one run to the next.
+	 */
 	private static boolean handedOver(List<JsonNode> runs) {
 		Map<Integer, String> last = new HashMap<>();
 		List<JsonNode> oldestFirst = new ArrayList<>(runs);

@@ -26,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged sample app as real processes on free loopback ports, with short timings: a standalone embedded
- * database, and nodes that join it, each logging to its own file. Closing stops every process it started, even when
- * a check failed; so does the JVM's exit.
+ * The packaged sample app as real processes on free loopback ports, with short timings: a
+ * standalone embedded database, and nodes that join it, each logging to its own file.
+ * Closing stops every process it started, even when a check failed; so does the JVM's
+ * exit.
  */
 final class SampleProcesses implements AutoCloseable {
 
@@ -48,7 +49,10 @@ final class SampleProcesses implements AutoCloseable {
 	record Proc(String name, Process process, int port, Path log) {
 	}
 
-	/** The operator's password the nodes start with (a node started with an empty one makes one up and logs it). */
+	/**
+	 * The operator's password the nodes start with (a node started with an empty one
+	 * makes one up and logs it).
+	 */
 	static final String OPERATOR_PASSWORD = "e2e-operator";
 
 	private final List<Proc> processes = new CopyOnWriteArrayList<>();
@@ -62,7 +66,10 @@ final class SampleProcesses implements AutoCloseable {
 		Awaitility.setDefaultPollDelay(Duration.ZERO);
 	}
 
-	/** A standalone database on {@code port}, kept in {@code directory}; returns once it accepts connections. */
+	/**
+	 * A standalone database on {@code port}, kept in {@code directory}; returns once it
+	 * accepts connections.
+	 */
 	Proc startDatabase(int port, Path directory) throws IOException {
 		Proc database = start("database", 0, Backend.CURRENT.databaseArgs(port, directory).toArray(String[]::new));
 		await("the database port").atMost(Duration.ofSeconds(60)).until(() -> accepts(port));
@@ -70,31 +77,42 @@ final class SampleProcesses implements AutoCloseable {
 	}
 
 	/**
-	 * A node of the database on port {@code database}; {@code extra} properties replace the defaults of the same name
-	 * (the same property twice would reach the application as "a,b").
+	 * A node of the database on port {@code database}; {@code extra} properties replace
+	 * the defaults of the same name (the same property twice would reach the application
+	 * as "a,b").
 	 */
 	Proc startNode(String name, int database, String... extra) throws IOException {
 		return startNode(name, database, Map.of(), extra);
 	}
 
 	/**
-	 * As {@link #startNode(String, int, String...)}, with the process's wall clock {@code ahead} of this machine's
-	 * (whole seconds; Debian's {@code libfaketime}, preloaded into the JVM itself so that signals reach it; its
-	 * monotonic clock untouched, as a skewed host's would be).
+	 * As {@link #startNode(String, int, String...)}, with the process's wall clock
+	 * {@code ahead} of this machine's (whole seconds; Debian's {@code libfaketime},
+	 * preloaded into the JVM itself so that signals reach it; its monotonic clock
+	 * untouched, as a skewed host's would be).
 	 */
 	Proc startNodeAhead(String name, int database, Duration ahead, String... extra) throws IOException {
 		Path library = FAKETIME;
 		assertThat(library).as("Debian's libfaketime").isNotNull();
-		return startNode(name, database, Map.of("LD_PRELOAD", library.toString(), "FAKETIME",
-				"+" + ahead.toSeconds() + "s", "FAKETIME_DONT_FAKE_MONOTONIC", "1",
-				// without the fix for monotonic waits (not needed when the monotonic clock is left alone): a JVM under
-				// the fix spends several times the CPU on its calls of the clocks
-				"FAKETIME_FORCE_MONOTONIC_FIX", "0"), extra);
+		return startNode(name, database,
+				Map.of("LD_PRELOAD", library.toString(), "FAKETIME", "+" + ahead.toSeconds() + "s",
+						"FAKETIME_DONT_FAKE_MONOTONIC", "1",
+						// without the fix for monotonic waits (not needed when the
+						// monotonic
+						// clock is left alone): a JVM under the fix spends several times
+						// the CPU
+						// on its calls of the clocks
+						"FAKETIME_FORCE_MONOTONIC_FIX", "0"),
+				extra);
 	}
 
-	/** Debian's {@code libfaketime} (package {@code faketime}), or null where it is not installed. */
-	static final Path FAKETIME = Stream.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
-			"/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1")
+	/**
+	 * Debian's {@code libfaketime} (package {@code faketime}), or null where it is not
+	 * installed.
+	 */
+	static final Path FAKETIME = Stream
+		.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
+				"/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1")
 		.map(Path::of)
 		.filter(Files::isReadable)
 		.findFirst()
@@ -103,13 +121,13 @@ final class SampleProcesses implements AutoCloseable {
 	private Proc startNode(String name, int database, Map<String, String> environment, String... extra)
 			throws IOException {
 		int port = freePort();
-		List<String> args = new ArrayList<>(Backend.CURRENT.nodeArgs(database)); // the database's port is taken: join
+		// the database's port is taken: join
+		List<String> args = new ArrayList<>(Backend.CURRENT.nodeArgs(database));
 		args.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1", "--membership.node-id=" + name,
 				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
 				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
-				"--sample.operator.password=" + OPERATOR_PASSWORD,
-				"--sample.housekeeping.interval=100ms", "--sample.items.interval=200ms",
-				"--sample.items.lifetime=500ms", "--sample.tenants.interval=1s"));
+				"--sample.operator.password=" + OPERATOR_PASSWORD, "--sample.housekeeping.interval=100ms",
+				"--sample.items.interval=200ms", "--sample.items.lifetime=500ms", "--sample.tenants.interval=1s"));
 		for (String override : extra) {
 			String key = override.substring(0, override.indexOf('=') + 1);
 			args.removeIf((arg) -> arg.startsWith(key));
@@ -123,8 +141,9 @@ final class SampleProcesses implements AutoCloseable {
 	}
 
 	private Proc start(String name, int port, Map<String, String> environment, String... args) throws IOException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+						"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", JAR.toString()));
 		command.addAll(List.of(args));
 		Path log = LOGS.resolve(name + "-" + System.nanoTime() % 100000 + ".log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -162,7 +181,8 @@ final class SampleProcesses implements AutoCloseable {
 	}
 
 	static HttpResponse<String> get(Proc node, String path) throws IOException, InterruptedException {
-		return http.send(HttpRequest.newBuilder(uri(node, path)).timeout(Duration.ofSeconds(2)).header("Accept", "*/*").build(),
+		return http.send(
+				HttpRequest.newBuilder(uri(node, path)).timeout(Duration.ofSeconds(2)).header("Accept", "*/*").build(),
 				HttpResponse.BodyHandlers.ofString());
 	}
 
@@ -173,7 +193,10 @@ final class SampleProcesses implements AutoCloseable {
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	/** A JSON {@code POST} with HTTP Basic {@code user:password}, or anonymous when {@code credentials} is null. */
+	/**
+	 * A JSON {@code POST} with HTTP Basic {@code user:password}, or anonymous when
+	 * {@code credentials} is null.
+	 */
 	static HttpResponse<String> post(Proc node, String path, String json, String credentials)
 			throws IOException, InterruptedException {
 		HttpRequest.Builder request = HttpRequest.newBuilder(uri(node, path))
@@ -218,7 +241,10 @@ final class SampleProcesses implements AutoCloseable {
 		}
 	}
 
-	/** SIGTERM to every process still running, SIGKILL to those that do not exit within 10 s. */
+	/**
+	 * SIGTERM to every process still running, SIGKILL to those that do not exit within 10
+	 * s.
+	 */
 	@Override
 	public void close() throws InterruptedException {
 		this.processes.forEach((p) -> p.process.destroy());

@@ -25,11 +25,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Each fire of the sample's cron job (every {@value #SECONDS} s) once, cluster-wide, on real processes: three leaders
- * killed 1.5 s before a fire lose none (each successor, which leads only after the fire's instant, catches it up), and
- * graceful hand-overs between nodes whose clocks disagree by 2 s run none twice. What ran is read from the sample's
- * own records (each run's fire, node, epoch, start and end stamped by the database), not from membership's. The skewed
- * nodes need Debian's {@code libfaketime} ({@code .ci/run} installs it; without it that test is skipped unless
+ * Each fire of the sample's cron job (every {@value #SECONDS} s) once, cluster-wide, on
+ * real processes: three leaders killed 1.5 s before a fire lose none (each successor,
+ * which leads only after the fire's instant, catches it up), and graceful hand-overs
+ * between nodes whose clocks disagree by 2 s run none twice. What ran is read from the
+ * sample's own records (each run's fire, node, epoch, start and end stamped by the
+ * database), not from membership's. The skewed nodes need Debian's {@code libfaketime}
+ * ({@code .ci/run} installs it; without it that test is skipped unless
  * {@code MEMBERSHIP_REQUIRE_FAKETIME} is set). On both backends.
  */
 class ScheduledFiresIT {
@@ -80,13 +82,15 @@ class ScheduledFiresIT {
 			assertThat(killed.process().waitFor(10, TimeUnit.SECONDS)).isTrue();
 			this.processes.exited(killed);
 			nodes.remove(killed);
-			nodes.add(this.processes.startNode("f" + (3 + crash), this.database, settings)); // a node joins again
-			await("the fire of " + fire + " run after " + killed.name() + " was killed")
-				.atMost(Duration.ofSeconds(30))
+			// a node joins again
+			nodes.add(this.processes.startNode("f" + (3 + crash), this.database, settings));
+			await("the fire of " + fire + " run after " + killed.name() + " was killed").atMost(Duration.ofSeconds(30))
 				.until(() -> ended(fire));
 			JsonNode caughtUp = runsByFire().get(fire).get(0);
-			System.out.printf("e2e fires, crash %d: %s killed 1.5 s before the fire of %s; %s ran it %d ms late "
-					+ "(epoch %d)%n", crash, killed.name(), fire, caughtUp.get("nodeId").asString(),
+			System.out.printf(
+					"e2e fires, crash %d: %s killed 1.5 s before the fire of %s; %s ran it %d ms late "
+							+ "(epoch %d)%n",
+					crash, killed.name(), fire, caughtUp.get("nodeId").asString(),
 					Duration.between(fire, Instant.parse(caughtUp.get("startedAt").asString())).toMillis(),
 					caughtUp.get("epoch").asLong());
 			assertThat(caughtUp.get("nodeId").asString()).isNotEqualTo(killed.name());
@@ -123,8 +127,10 @@ class ScheduledFiresIT {
 		await("g1 leads").atMost(Duration.ofSeconds(30)).until(() -> "g1".equals(leader(nodes.get(0))));
 		Instant first = await("a fire run by g1").atMost(PERIOD.multipliedBy(3))
 			.until(() -> lastFire("g1"), (fire) -> fire != null);
-		// each hand-over goes to a node whose clock is 2 s behind or ahead of the leader's; the SIGTERM comes 1 s
-		// before a fire by this machine's (and the database's) clock, when the node ahead believes it passed, or
+		// each hand-over goes to a node whose clock is 2 s behind or ahead of the
+		// leader's; the SIGTERM comes 1 s
+		// before a fire by this machine's (and the database's) clock, when the node ahead
+		// believes it passed, or
 		// 0.3 s after one, in the middle of its run
 		long[] offsets = { -1000, 300, -1000 };
 		for (int i = 0; i < offsets.length; i++) {
@@ -149,7 +155,10 @@ class ScheduledFiresIT {
 		assertThat(missed(nodes.get(nodes.size() - 1))).as("fires recorded as missed").isEmpty();
 	}
 
-	/** Every fire from {@code first} to {@code last} ran exactly once, and ran no earlier than its instant. */
+	/**
+	 * Every fire from {@code first} to {@code last} ran exactly once, and ran no earlier
+	 * than its instant.
+	 */
 	private static void assertEachRanOnce(Map<Instant, List<JsonNode>> runs, Instant first, Instant last) {
 		for (Instant fire = first; !fire.isAfter(last); fire = fire.plus(PERIOD)) {
 			List<JsonNode> ran = runs.getOrDefault(fire, List.of());
@@ -195,7 +204,9 @@ class ScheduledFiresIT {
 		return Instant.ofEpochSecond((after.getEpochSecond() / SECONDS + 1) * SECONDS);
 	}
 
-	/** The report job's fires the history recorded as missed, as {@code node} serves them. */
+	/**
+	 * The report job's fires the history recorded as missed, as {@code node} serves them.
+	 */
 	private static List<JsonNode> missed(Proc node) throws Exception {
 		JsonNode history = SampleProcesses.json
 			.readTree(SampleProcesses.get(node, "/actuator/cluster/runs?job=reports%23report").body());

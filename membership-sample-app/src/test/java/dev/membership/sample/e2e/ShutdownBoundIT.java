@@ -22,24 +22,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The shutdown bound of the guides, on a real process: SIGTERM to the leader in the middle of a housekeeping run that
- * works 8 s, with a drain timeout of 2 s. Membership's phase ends within the drain timeout plus the leave's bound (the
- * lease here, shorter than what Spring's 30 s phase leaves) plus a second; then Spring's scheduler waits for the run
- * that outlived the drain (its own shutdown phase), and the process exits once that ended and the context closed.
- * No other node starts a run before the drain timed out, and the run that outlived the drain is fenced out. On both
- * backends: the MongoDB stand-in, and PostgreSQL (the Failsafe execution {@code postgres}).
+ * The shutdown bound of the guides, on a real process: SIGTERM to the leader in the
+ * middle of a housekeeping run that works 8 s, with a drain timeout of 2 s. Membership's
+ * phase ends within the drain timeout plus the leave's bound (the lease here, shorter
+ * than what Spring's 30 s phase leaves) plus a second; then Spring's scheduler waits for
+ * the run that outlived the drain (its own shutdown phase), and the process exits once
+ * that ended and the context closed. No other node starts a run before the drain timed
+ * out, and the run that outlived the drain is fenced out. On both backends: the MongoDB
+ * stand-in, and PostgreSQL (the Failsafe execution {@code postgres}).
  */
 class ShutdownBoundIT {
 
 	private static final Duration DRAIN = Duration.ofSeconds(2);
 
-	/** The leave after the drain: min(lease, phase - drain - 1.5 s) = the lease with these settings. */
+	/**
+	 * The leave after the drain: min(lease, phase - drain - 1.5 s) = the lease with these
+	 * settings.
+	 */
 	private static final Duration LEAVE = LEASE;
 
 	/** How long the run works. */
 	private static final Duration RUN = Duration.ofSeconds(8);
 
-	/** What the web server's graceful shutdown (no request in flight) and the context's close take here, at most. */
+	/**
+	 * What the web server's graceful shutdown (no request in flight) and the context's
+	 * close take here, at most.
+	 */
 	private static final Duration CLOSE = Duration.ofSeconds(2);
 
 	private static SampleProcesses processes;
@@ -62,8 +70,9 @@ class ShutdownBoundIT {
 			throws Exception {
 		database = freePort();
 		processes.startDatabase(database, Files.createTempDirectory(LOGS, "shutdown-db"));
-		Proc stopping = processes.startNode("s1", database, "--sample.housekeeping.work-duration=" + RUN.toMillis() + "ms",
-				"--sample.housekeeping.interval=20ms", "--membership.shutdown.drain-timeout=" + DRAIN.toMillis() + "ms");
+		Proc stopping = processes.startNode("s1", database,
+				"--sample.housekeeping.work-duration=" + RUN.toMillis() + "ms", "--sample.housekeeping.interval=20ms",
+				"--membership.shutdown.drain-timeout=" + DRAIN.toMillis() + "ms");
 		processes.awaitReady(List.of(stopping));
 		await("s1 leads").atMost(Duration.ofSeconds(30)).until(() -> "s1".equals(leader(stopping)));
 		Proc next = processes.startNode("s2", database, "--sample.housekeeping.work-duration=100ms",
@@ -91,15 +100,16 @@ class ShutdownBoundIT {
 				+ "%d ms after SIGTERM; s2's first run began %d ms after SIGTERM, under epoch %d (s1's run: epoch %d)%n",
 				DRAIN.toMillis(), LEAVE.toMillis(), exit.toMillis(), afterSigterm.toMillis(),
 				first.get("epoch").asLong(), running.get("epoch").asLong());
-		// membership's phase (drain, leave, a second of slack), or the run's end if later: the scheduler waits for it
+		// membership's phase (drain, leave, a second of slack), or the run's end if
+		// later: the scheduler waits for it
 		Duration runLeft = Duration.between(sigterm, Instant.parse(running.get("startedAt").asString()).plus(RUN));
 		Duration membership = DRAIN.plus(LEAVE).plusSeconds(1);
 		Duration bound = ((runLeft.compareTo(membership) > 0) ? runLeft : membership).plus(CLOSE);
 		System.out.printf("e2e SIGTERM in a run longer than the drain: the run had %d ms left; bound %d ms%n",
 				runLeft.toMillis(), bound.toMillis());
 		assertThat(exit).as("SIGTERM to exit").isLessThanOrEqualTo(bound);
-		// the drain starts once the signal is handled: nothing of s2 before it timed out (both clocks are this
-		// machine's: the database stamps with its own)
+		// the drain starts once the signal is handled: nothing of s2 before it timed out
+		// (both clocks are this machine's: the database stamps with its own)
 		assertThat(afterSigterm).as("from SIGTERM to the next run").isGreaterThanOrEqualTo(DRAIN.minusMillis(20));
 		assertThat(first.get("epoch").asLong()).isGreaterThan(running.get("epoch").asLong());
 		JsonNode drained = runs().stream()

@@ -22,22 +22,28 @@ import tools.jackson.databind.node.ObjectNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the sample and membership wrote, read straight from the database of the current {@link Backend}: the sample's
- * endpoints serve only the newest 500 runs, and the lease's acquisition time is the database's own stamp.
+ * What the sample and membership wrote, read straight from the database of the current
+ * {@link Backend}: the sample's endpoints serve only the newest 500 runs, and the lease's
+ * acquisition time is the database's own stamp.
  */
 final class StoredData {
 
-	/** One client per database port for the whole run (a client per poll would start its monitors every time). */
+	/**
+	 * One client per database port for the whole run (a client per poll would start its
+	 * monitors every time).
+	 */
 	private static final Map<Integer, MongoClient> mongoClients = new ConcurrentHashMap<>();
 
 	private StoredData() {
 	}
 
 	/**
-	 * Every run recorded in {@code table} (a collection on MongoDB) of the sample's database on port {@code database},
-	 * oldest first, as the endpoints show them: {@code id}, {@code nodeId}, {@code epoch}, {@code partition} (tenant
-	 * runs), {@code fireAt} (report runs), {@code startedAt} and {@code endedAt} (ISO, null while running or never
-	 * ended), {@code accepted} (null when no fenced write was made).
+	 * Every run recorded in {@code table} (a collection on MongoDB) of the sample's
+	 * database on port {@code database}, oldest first, as the endpoints show them:
+	 * {@code id}, {@code nodeId}, {@code epoch}, {@code partition} (tenant runs),
+	 * {@code fireAt} (report runs), {@code startedAt} and {@code endedAt} (ISO, null
+	 * while running or never ended), {@code accepted} (null when no fenced write was
+	 * made).
 	 */
 	static List<JsonNode> runs(int database, String table) {
 		List<JsonNode> runs = (Backend.CURRENT == Backend.MONGODB) ? mongoRuns(database, table)
@@ -46,7 +52,9 @@ final class StoredData {
 		return runs;
 	}
 
-	/** When the database says the default group's lease was acquired with {@code epoch}. */
+	/**
+	 * When the database says the default group's lease was acquired with {@code epoch}.
+	 */
 	static Instant leaseAcquiredAt(int database, long epoch) {
 		if (Backend.CURRENT == Backend.MONGODB) {
 			Document lease = mongo(database).getDatabase("membership-sample")

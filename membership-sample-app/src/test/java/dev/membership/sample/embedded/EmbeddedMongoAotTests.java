@@ -16,9 +16,10 @@ import org.springframework.mock.env.MockEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Ahead-of-time processing runs the application's environment post-processors but never the application: the
- * embedded database must not start then (it did, and its threads kept {@code spring-boot:process-aot} from ever
- * ending), while the properties that decide conditions at build time are the same as at run time.
+ * Ahead-of-time processing runs the application's environment post-processors but never
+ * the application: the embedded database must not start then (it did, and its threads
+ * kept {@code spring-boot:process-aot} from ever ending), while the properties that
+ * decide conditions at build time are the same as at run time.
  */
 class EmbeddedMongoAotTests {
 
@@ -37,7 +38,8 @@ class EmbeddedMongoAotTests {
 		int initializers = application.getInitializers().size();
 		int listeners = application.getListeners().size();
 		new EmbeddedMongoEnvironmentPostProcessor(new DeferredLogs()).postProcessEnvironment(environment, application);
-		assertThat(environment.getProperty("spring.mongodb.uri")).isEqualTo("mongodb://127.0.0.1:" + port + "/membership-sample");
+		assertThat(environment.getProperty("spring.mongodb.uri"))
+			.isEqualTo("mongodb://127.0.0.1:" + port + "/membership-sample");
 		assertThat(environment.getProperty("management.health.mongodb.enabled")).isEqualTo("false");
 		assertThat(accepts(port)).as("a database listening on %d", port).isFalse();
 		assertThat(application.getInitializers()).hasSize(initializers);

@@ -22,9 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample's leader-only housekeeping with leadership under the test's control: the application's data stays in its
- * MongoDB (an embedded one, closed with the context), membership runs on a simulated cluster. Runs happen only while this node leads, each
- * under its own epoch, and a revoke waits for the run in progress (caught early in its half second of work).
+ * The sample's leader-only housekeeping with leadership under the test's control: the
+ * application's data stays in its MongoDB (an embedded one, closed with the context),
+ * membership runs on a simulated cluster. Runs happen only while this node leads, each
+ * under its own epoch, and a revoke waits for the run in progress (caught early in its
+ * half second of work).
  */
 @SpringBootTest(properties = { "management.health.mongodb.enabled=false", "sample.housekeeping.interval=20ms",
 		"sample.housekeeping.work-duration=500ms", "sample.items.interval=1h" })
@@ -50,10 +52,11 @@ class HousekeepingLeadershipTests {
 			.pollInterval(Duration.ofMillis(5))
 			.until(this::runningSinceMoments, Objects::nonNull);
 
-		Instant revoking = Instant.now(); // the embedded database stamps with this JVM's clock
+		// the embedded database stamps with this JVM's clock
+		Instant revoking = Instant.now();
 		this.cluster.revoke("default");
-		// the drain: the run in progress ended before the revoke returned, after it began, and none starts while
-		// following
+		// the drain: the run in progress ended before the revoke returned, after it
+		// began, and none starts while following
 		List<HousekeepingRun> whileLeading = this.housekeeping.runs();
 		assertThat(whileLeading).allSatisfy((run) -> assertThat(run.endedAt()).isNotNull());
 		assertThat(whileLeading).filteredOn((run) -> run.id().equals(inFlight.id()))
@@ -89,8 +92,9 @@ class HousekeepingLeadershipTests {
 	}
 
 	private double skipped() {
-		return this.meters.counter("membership.leader.only.executions", "group", "default", "method",
-				"Housekeeping.purgeExpired", "outcome", "skipped")
+		return this.meters
+			.counter("membership.leader.only.executions", "group", "default", "method", "Housekeeping.purgeExpired",
+					"outcome", "skipped")
 			.count();
 	}
 

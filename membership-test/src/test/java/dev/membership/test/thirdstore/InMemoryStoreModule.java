@@ -17,9 +17,10 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.test.InMemoryMembershipStore;
 
 /**
- * A third store module, as one would be written outside this repository: the test kit's in-memory store, offered and
- * made the way membership-mongodb and membership-jdbc make theirs, with properties of its own
- * ({@code membership.memory.*}). Nothing in the starter names it.
+ * A third store module, as one would be written outside this repository: the test kit's
+ * in-memory store, offered and made the way membership-mongodb and membership-jdbc make
+ * theirs, with properties of its own ({@code membership.memory.*}). Nothing in the
+ * starter names it.
  */
 @AutoConfiguration(before = MembershipAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
@@ -39,7 +40,10 @@ public final class InMemoryStoreModule {
 		return new InMemoryMembershipStore();
 	}
 
-	/** The module's own properties: their names are known, a typo among them fails the start. */
+	/**
+	 * The module's own properties: their names are known, a typo among them fails the
+	 * start.
+	 */
 	@ConfigurationProperties("membership.memory")
 	public static class MemoryProperties {
 

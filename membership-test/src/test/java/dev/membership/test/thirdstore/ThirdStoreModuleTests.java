@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A store module the starter has never heard of, registered the way the real ones are: a node starts on it and leads,
- * its properties are known, {@code membership.store} chooses it, and with no store module at all the start fails
- * naming the modules to add. Neither MongoDB nor JDBC is on this module's classpath.
+ * A store module the starter has never heard of, registered the way the real ones are: a
+ * node starts on it and leads, its properties are known, {@code membership.store} chooses
+ * it, and with no store module at all the start fails naming the modules to add. Neither
+ * MongoDB nor JDBC is on this module's classpath.
  */
 class ThirdStoreModuleTests {
 
@@ -72,8 +73,7 @@ class ThirdStoreModuleTests {
 
 	@Test
 	void withNoStoreModuleAtAllTheStartFailsSayingSo() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(MembershipAutoConfiguration.class))
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(MembershipAutoConfiguration.class))
 			.withPropertyValues("membership.advertised-address=127.0.0.1:8080")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
