@@ -62,12 +62,19 @@ public final class BroadcastAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		BroadcastKeySource broadcastKeySource(MembershipProperties properties, BroadcastSettings broadcastSettings) {
+		BroadcastKeySource broadcastKeySource(MembershipProperties properties, BroadcastSettings broadcastSettings,
+				ObjectProvider<StoreBroadcastKeys> stored) {
 			// broadcastSettings first: its checks name every bad property (a short key
 			// too) before a key is parsed
 			if (!properties.getBroadcast().getKeys().isEmpty()) {
 				BroadcastKeyring keyring = BroadcastKeyring.ofStrings(properties.getBroadcast().getKeys());
 				return BroadcastKeySource.of(keyring);
+			}
+			// chosen here, as the application starts: an ahead-of-time image built
+			// without keys may be given some
+			StoreBroadcastKeys kept = stored.getIfUnique();
+			if (kept != null) {
+				return kept.keys();
 			}
 			throw new InvalidMembershipSettingsException(List.of(new Violation(List.of("broadcast.keys"),
 					"no key is configured and the store keeps none (a store module keeps a generated one in its "

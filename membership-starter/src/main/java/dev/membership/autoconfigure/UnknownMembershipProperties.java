@@ -13,6 +13,8 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.annotation.MergedAnnotation;
+import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
@@ -62,8 +64,10 @@ final class UnknownMembershipProperties {
 	static List<Violation> check(Environment environment, List<Class<?>> modules) {
 		List<String> known = new ArrayList<>(KNOWN);
 		for (Class<?> type : modules) {
-			ConfigurationProperties properties = type.getAnnotation(ConfigurationProperties.class);
-			String prefix = (properties != null) ? properties.value() : "";
+			// value or prefix, whichever the module wrote
+			MergedAnnotation<ConfigurationProperties> properties = MergedAnnotations.from(type)
+				.get(ConfigurationProperties.class);
+			String prefix = properties.isPresent() ? properties.getString("prefix") : "";
 			if (prefix.startsWith("membership.")) {
 				known.add(prefix);
 				known.addAll(known(prefix, type, type));

@@ -7,11 +7,13 @@ import java.util.List;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigureOrder;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.Ordered;
 
 import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
@@ -28,6 +30,9 @@ import dev.membership.spi.RunHistoryStore;
  * auto-configuration imports: only a test that asks gets it.
  */
 @AutoConfiguration(before = MembershipAutoConfiguration.class)
+// before every store module too (they sort ahead of this one by name): their store, run
+// history and key back off
+@AutoConfigureOrder(Ordered.HIGHEST_PRECEDENCE)
 @ConditionalOnBooleanProperty(name = "membership.enabled", matchIfMissing = true)
 public final class MembershipTestAutoConfiguration {
 

@@ -16,7 +16,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -27,10 +26,9 @@ import dev.membership.autoconfigure.MembershipProperties;
 import dev.membership.autoconfigure.HistoryProperties;
 import dev.membership.autoconfigure.MembershipStoreOffer;
 import dev.membership.autoconfigure.MembershipStores;
-import dev.membership.autoconfigure.NoBroadcastKeysConfigured;
+import dev.membership.autoconfigure.StoreBroadcastKeys;
 import dev.membership.autoconfigure.StoreOperationTimeout;
 import dev.membership.engine.MembershipSettings;
-import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.jdbc.JdbcBroadcastKeys;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcRunHistory;
@@ -63,11 +61,17 @@ public final class MembershipJdbcAutoConfiguration {
 	 */
 	@Bean
 	MembershipStoreOffer membershipJdbcStoreOffer(ConfigurableListableBeanFactory beans) {
+		// one candidate as @ConditionalOnSingleCandidate counts them: the only one, the
+		// one @Primary, or the one
+		// that is not a @Fallback
 		String[] dataSources = beans.getBeanNamesForType(DataSource.class, true, false);
 		long primary = Arrays.stream(dataSources)
 			.filter((name) -> beans.containsBeanDefinition(name) && beans.getBeanDefinition(name).isPrimary())
 			.count();
-		if (dataSources.length == 1 || primary == 1) {
+		long notFallback = Arrays.stream(dataSources)
+			.filter((name) -> !beans.containsBeanDefinition(name) || !beans.getBeanDefinition(name).isFallback())
+			.count();
+		if (dataSources.length == 1 || primary == 1 || (primary == 0 && notFallback == 1)) {
 			return MembershipStoreOffer.ready(STORE, MODULE, MembershipJdbcProperties.class);
 		}
 		return MembershipStoreOffer.missing(STORE, MODULE, MembershipJdbcProperties.class,
@@ -135,12 +139,12 @@ public final class MembershipJdbcAutoConfiguration {
 		 * the cluster.
 		 */
 		@Bean
-		@ConditionalOnMissingBean
+		@ConditionalOnMissingBean(StoreBroadcastKeys.class)
 		@ConditionalOnBean(JdbcMembershipStore.class)
-		@Conditional(NoBroadcastKeysConfigured.class)
-		BroadcastKeySource jdbcBroadcastKeys(ObjectProvider<MembershipConnections> connections, DataSource dataSource,
+		StoreBroadcastKeys jdbcBroadcastKeys(ObjectProvider<MembershipConnections> connections, DataSource dataSource,
 				MembershipJdbcProperties jdbc, MembershipSettings settings) {
-			return new JdbcBroadcastKeys(historyDataSource(connections, dataSource), storeSettings(jdbc, settings));
+			return new StoreBroadcastKeys(
+					new JdbcBroadcastKeys(historyDataSource(connections, dataSource), storeSettings(jdbc, settings)));
 		}
 
 		/**

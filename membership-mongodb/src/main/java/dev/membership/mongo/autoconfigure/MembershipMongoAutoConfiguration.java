@@ -10,7 +10,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
@@ -22,8 +21,7 @@ import dev.membership.autoconfigure.MembershipProperties;
 import dev.membership.autoconfigure.HistoryProperties;
 import dev.membership.autoconfigure.MembershipStoreOffer;
 import dev.membership.autoconfigure.MembershipStores;
-import dev.membership.autoconfigure.NoBroadcastKeysConfigured;
-import dev.membership.broadcast.BroadcastKeySource;
+import dev.membership.autoconfigure.StoreBroadcastKeys;
 import dev.membership.engine.MembershipSettings;
 import dev.membership.mongo.MongoBroadcastKeys;
 import dev.membership.mongo.MongoMembershipStore;
@@ -89,17 +87,17 @@ public final class MembershipMongoAutoConfiguration {
 		}
 
 		/**
-		 * The broadcast's key, generated once and kept in MongoDB, where none is
-		 * configured.
+		 * The broadcast's key, generated once and kept in MongoDB: the starter uses it
+		 * where none is configured.
 		 */
 		@Bean
-		@ConditionalOnMissingBean
+		@ConditionalOnMissingBean(StoreBroadcastKeys.class)
 		@ConditionalOnBean(MongoMembershipStore.class)
-		@Conditional(NoBroadcastKeysConfigured.class)
-		BroadcastKeySource mongoBroadcastKeys(MongoDatabaseFactory databaseFactory, MembershipMongoProperties mongo,
+		StoreBroadcastKeys mongoBroadcastKeys(MongoDatabaseFactory databaseFactory, MembershipMongoProperties mongo,
 				MembershipSettings settings) {
-			return new MongoBroadcastKeys(databaseFactory.getMongoDatabase(), mongo.getKeysCollection(),
-					MongoStoreSettingsFactory.storeSettings(mongo, settings).operationTimeout());
+			return new StoreBroadcastKeys(
+					new MongoBroadcastKeys(databaseFactory.getMongoDatabase(), mongo.getKeysCollection(),
+							MongoStoreSettingsFactory.storeSettings(mongo, settings).operationTimeout()));
 		}
 
 	}
@@ -141,17 +139,17 @@ public final class MembershipMongoAutoConfiguration {
 		}
 
 		/**
-		 * The broadcast's key, generated once and kept in MongoDB on the reactive driver,
-		 * where none is configured.
+		 * The broadcast's key, generated once and kept in MongoDB on the reactive driver:
+		 * the starter uses it where none is configured.
 		 */
 		@Bean
-		@ConditionalOnMissingBean
+		@ConditionalOnMissingBean(StoreBroadcastKeys.class)
 		@ConditionalOnBean(ReactiveMongoMembershipStore.class)
-		@Conditional(NoBroadcastKeysConfigured.class)
-		BroadcastKeySource reactiveMongoBroadcastKeys(ReactiveMongoDatabaseFactory databaseFactory,
+		StoreBroadcastKeys reactiveMongoBroadcastKeys(ReactiveMongoDatabaseFactory databaseFactory,
 				MembershipMongoProperties mongo, MembershipSettings settings) {
-			return ReactiveMongoBroadcastKeys.of(databaseFactory.getMongoDatabase().block(), mongo.getKeysCollection(),
-					MongoStoreSettingsFactory.storeSettings(mongo, settings).operationTimeout());
+			return new StoreBroadcastKeys(
+					ReactiveMongoBroadcastKeys.of(databaseFactory.getMongoDatabase().block(), mongo.getKeysCollection(),
+							MongoStoreSettingsFactory.storeSettings(mongo, settings).operationTimeout()));
 		}
 
 	}

@@ -40,17 +40,25 @@ final class MongoStoreOffer {
 	}
 
 	private static String missing(ClassLoader classLoader, boolean sync, boolean reactive) {
+		boolean springData = ClassUtils.isPresent(FACTORY, classLoader);
+		boolean driver = ClassUtils.isPresent(DRIVER, classLoader);
+		boolean reactiveDriver = ClassUtils.isPresent(REACTIVE_DRIVER, classLoader);
+		if (!springData && (driver || reactiveDriver)) {
+			return "the MongoDB driver is there but not Spring Data MongoDB, whose database factory the store runs on "
+					+ "(spring-boot-starter-mongodb brings only the driver: add spring-boot-starter-data-mongodb, or "
+					+ "its -reactive sibling)";
+		}
+		if (!springData) {
+			return "there is no MongoDB driver and Spring Data MongoDB on the classpath (add "
+					+ "spring-boot-starter-data-mongodb, or its -reactive sibling)";
+		}
+		if (!driver && !reactiveDriver) {
+			return "Spring Data MongoDB is there but no MongoDB driver (add spring-boot-starter-data-mongodb, or its "
+					+ "-reactive sibling)";
+		}
 		if (!sync && reactive) {
 			return "the application has the reactive MongoDB driver but no ReactiveMongoDatabaseFactory bean (is "
 					+ "spring-boot-starter-data-mongodb-reactive there, and its auto-configuration not excluded?)";
-		}
-		if (!sync && ClassUtils.isPresent(DRIVER, classLoader)) {
-			return "the MongoDB driver is there but not Spring Data MongoDB, whose MongoDatabaseFactory the store runs "
-					+ "on (spring-boot-starter-mongodb brings only the driver: add spring-boot-starter-data-mongodb)";
-		}
-		if (!sync) {
-			return "there is no MongoDB driver and Spring Data MongoDB on the classpath (add "
-					+ "spring-boot-starter-data-mongodb, or its -reactive sibling)";
 		}
 		return "there is no MongoDatabaseFactory bean (is the MongoDB auto-configuration excluded, or replaced by "
 				+ "configuration without one?)";

@@ -44,7 +44,7 @@ public final class InMemoryStoreModule {
 	 * The module's own properties: their names are known, a typo among them fails the
 	 * start.
 	 */
-	@ConfigurationProperties("membership.memory")
+	@ConfigurationProperties(prefix = "membership.memory")
 	public static class MemoryProperties {
 
 		/** A made-up setting. */
