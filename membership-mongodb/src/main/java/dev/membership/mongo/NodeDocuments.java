@@ -31,6 +31,7 @@ import org.bson.RawBsonDocument;
 import org.bson.codecs.Codec;
 import org.bson.codecs.DocumentCodec;
 import org.bson.conversions.Bson;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,16 +162,36 @@ final class NodeDocuments {
 	static Heartbeat heartbeat(NodeRecord node, FindOneAndUpdate findOneAndUpdate) {
 		Bson update = heartbeatUpdate(node);
 		try {
-			return new Heartbeat(updatedAt(findOneAndUpdate.apply(ownNode(node), update, heartbeatOptions())), false);
+			return new Heartbeat(
+					stamped(node, findOneAndUpdate.apply(ownNode(node), update, heartbeatOptions()), findOneAndUpdate),
+					false);
 		}
 		catch (MongoCommandException | MongoWriteException ex) {
 			if (!MembershipDocuments.isDuplicateKey(ex)) {
 				throw ex;
 			}
 		}
-		return new Heartbeat(
-				updatedAt(findOneAndUpdate.apply(MembershipDocuments.byId(node.nodeId()), update, heartbeatOptions())),
-				true);
+		return new Heartbeat(stamped(node,
+				findOneAndUpdate.apply(MembershipDocuments.byId(node.nodeId()), update, heartbeatOptions()),
+				findOneAndUpdate), true);
+	}
+
+	/**
+	 * The write's stamp. Where the write stamped the start too (a node that did not know
+	 * when it started), each {@code $currentDate} reads the clock on its own, so the two
+	 * can differ by a tick: the start is then set to the write's stamp, one call more,
+	 * once in the node's life.
+	 */
+	private static @Nullable Instant stamped(NodeRecord node, Document after, FindOneAndUpdate findOneAndUpdate) {
+		Instant writtenAt = updatedAt(after);
+		if (node.startedAt() == null && after != null && writtenAt != null
+				&& !writtenAt.equals(MembershipDocuments.instant(after.getDate("startedAt")))) {
+			// never an upsert: a document another incarnation took meanwhile stays as it
+			// is
+			findOneAndUpdate.apply(ownNode(node), Updates.set("startedAt", Date.from(writtenAt)),
+					new FindOneAndUpdateOptions());
+		}
+		return writtenAt;
 	}
 
 	/** A collection's findOneAndUpdate, blocking or not. */
