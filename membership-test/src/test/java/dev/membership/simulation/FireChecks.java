@@ -122,6 +122,8 @@ final class FireChecks {
 
 	private final List<Instant[]> crashes = new ArrayList<>();
 
+	private final NotesMade notesMade;
+
 	/**
 	 * Each process's latest record that reached the store (database time): its write was
 	 * sent after that, so that it carried every note the node had made before.
@@ -143,6 +145,7 @@ final class FireChecks {
 		this.random = random;
 		this.database = database;
 		this.now = now;
+		this.notesMade = new NotesMade(now);
 		this.clockSettled = clockSettled;
 		this.store = store;
 		this.violations = violations;
@@ -161,6 +164,10 @@ final class FireChecks {
 		this.policy = new FirePolicy(catchUp, MissedFires.values()[random.nextInt(MissedFires.values().length)],
 				random.nextBoolean() ? OverlappingFires.SKIP : OverlappingFires.BUFFER_ONE,
 				(random.nextInt(3) == 0) ? FireMode.STRICT : FireMode.RECORDED);
+	}
+
+	NotesMade notesMade() {
+		return this.notesMade;
 	}
 
 	long began() {
@@ -183,6 +190,7 @@ final class FireChecks {
 
 			@Override
 			public void save(List<RunRecord> records) {
+				records.stream().map(RunRecord::process).distinct().forEach(FireChecks.this.notesMade::written);
 				// sent no earlier than its latest record: a note made before that was in
 				// it
 				records.stream()
@@ -316,6 +324,7 @@ final class FireChecks {
 		// the run history's name of the process
 		String plain = incarnation.replace("-", "");
 		String process = plain.substring(0, Math.min(12, plain.length()));
+		this.notesMade.ended(nodeId, process);
 		this.crashes.add(new Instant[] { this.database.get(), this.termBegan.getOrDefault(nodeId, Instant.MIN),
 				this.lastSave.getOrDefault(process, Instant.MIN) });
 	}
@@ -332,7 +341,7 @@ final class FireChecks {
 		for (Instant fire = this.firstRecorded; fire != null && !fire.isAfter(last); fire = this.schedule.next(fire)) {
 			Instant f = fire;
 			boolean noted = this.notes.stream().anyMatch((r) -> !f.isBefore(r.startedAt()) && !f.isAfter(r.endedAt()));
-			if (!this.runs.containsKey(f) && !noted && !lostInACrash(f)) {
+			if (!this.runs.containsKey(f) && !noted && !lostInACrash(f) && !this.notesMade.lostWithItsProcess(f)) {
 				fail(Invariant.FIRES_ACCOUNTED, "the fire of " + f + " neither ran nor is in the history as missed "
 						+ "or skipped (" + describe() + "); notes near it: "
 						+ this.notes.stream()

@@ -221,6 +221,15 @@ final class Simulation {
 	}
 
 	SimulationResult run() {
+		try (AutoCloseable notes = this.fires.notesMade().collect()) {
+			return runChecked();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private SimulationResult runChecked() {
 		for (SimulatedNode node : this.nodes) {
 			// a fault may have started it already: one process per node id
 			this.scheduler.after(nanos(this.random.nextInt(1000)), null, node::restart);
@@ -1005,6 +1014,9 @@ final class Simulation {
 				if (!this.twin) {
 					Simulation.this.work.crashed(this.id);
 					Simulation.this.fires.crashed(this.id, this.lastIncarnation);
+				}
+				else {
+					Simulation.this.fires.notesMade().ended(this.id, null);
 				}
 				this.node = null;
 				this.stoppedAt = Simulation.this.scheduler.now();
