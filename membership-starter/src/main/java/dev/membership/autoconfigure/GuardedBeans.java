@@ -2,14 +2,11 @@ package dev.membership.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import dev.membership.broadcast.BroadcastMetrics;
+import dev.membership.engine.Guarded;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 
 /**
@@ -19,8 +16,6 @@ import dev.membership.spi.LeaderOnlyExecutionListener;
  * the broadcast's own notices depend on an application's metrics.
  */
 final class GuardedBeans {
-
-	private static final Logger log = LoggerFactory.getLogger(GuardedBeans.class);
 
 	private GuardedBeans() {
 	}
@@ -99,41 +94,6 @@ final class GuardedBeans {
 			}
 
 		};
-	}
-
-	/** One bean, and whether its failures were warned of yet. */
-	private static final class Guarded<T> {
-
-		private final String kind;
-
-		private final T bean;
-
-		private final AtomicBoolean warned = new AtomicBoolean();
-
-		Guarded(String kind, T bean) {
-			this.kind = kind;
-			this.bean = bean;
-		}
-
-		void call(String method, Consumer<T> call) {
-			try {
-				call.accept(this.bean);
-			}
-			catch (VirtualMachineError err) {
-				throw err;
-			}
-			catch (Throwable ex) {
-				if (this.warned.compareAndSet(false, true)) {
-					log.warn("The {} {} threw from {} (ignored; later failures are logged at debug)", this.kind,
-							this.bean.getClass().getName(), method, ex);
-				}
-				else {
-					log.debug("The {} {} threw from {} (ignored): {}", this.kind, this.bean.getClass().getName(),
-							method, ex.toString());
-				}
-			}
-		}
-
 	}
 
 }

@@ -3,13 +3,9 @@ package dev.membership.engine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.membership.spi.BalancedPlacement;
 import dev.membership.spi.ElectionMetrics;
@@ -25,8 +21,6 @@ import dev.membership.spi.PlacementPolicy;
  * does.
  */
 final class GuardedCallbacks {
-
-	private static final Logger log = LoggerFactory.getLogger(GuardedCallbacks.class);
 
 	private GuardedCallbacks() {
 	}
@@ -95,51 +89,6 @@ final class GuardedCallbacks {
 					(target) -> target.place(demands, fixed));
 			return (placed != null) ? placed : fallback.place(demands, fixed);
 		};
-	}
-
-	/** One callback, and whether its failures were warned of yet. */
-	private static final class Guarded<T> {
-
-		private final String kind;
-
-		private final T target;
-
-		private final AtomicBoolean warned = new AtomicBoolean();
-
-		Guarded(String kind, T target) {
-			this.kind = kind;
-			this.target = target;
-		}
-
-		void call(String method, Consumer<T> call) {
-			apply(method, (target) -> {
-				call.accept(target);
-				return null;
-			});
-		}
-
-		/** The callback's answer, or null when it threw. */
-		<R> @Nullable R apply(String method, Function<T, R> call) {
-			try {
-				return call.apply(this.target);
-			}
-			catch (VirtualMachineError err) {
-				// out of memory, a stack overflow: not the callback's own failure
-				throw err;
-			}
-			catch (Throwable ex) {
-				if (this.warned.compareAndSet(false, true)) {
-					log.warn("The {} {} threw from {} (ignored; later failures are logged at debug)", this.kind,
-							this.target.getClass().getName(), method, ex);
-				}
-				else {
-					log.debug("The {} {} threw from {} (ignored): {}", this.kind, this.target.getClass().getName(),
-							method, ex.toString());
-				}
-				return null;
-			}
-		}
-
 	}
 
 }

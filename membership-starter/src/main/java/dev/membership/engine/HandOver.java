@@ -23,18 +23,17 @@ import dev.membership.leadership.RevocationReason;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * Graceful hand-overs, for a resign and for a stop: no new leader-only work starts, work
- * that asked to be interrupted is, and the lease stays renewed while the rest finishes
- * (at most the drain timeout); only then does the belief end and the lease get released,
- * so that the next leader never starts while this one's work still runs. Called from any
- * thread: what must happen at once (no new work) happens on the caller's; the rest on the
- * loop.
+ * A unit's graceful hand-over while the node stays: no new leader-only work of it starts,
+ * work that asked to be interrupted is, and the lease stays renewed while the rest
+ * finishes (at most the drain timeout); only then does the belief end and the lease get
+ * released, so that the next leader never starts while this one's work still runs. The
+ * ways a unit leaves differ in their reason, their hold-off and whom the release names as
+ * successor: a resign, an operator's hand-over to a node, a hung run, a move by the
+ * placement, an operator's drain. The node's own stop is {@link Leaving}'s. Called from
+ * any thread: what must happen at once (no new work) happens on the caller's; the rest on
+ * the loop.
  */
 final class HandOver {
-
-	private static final Logger log = LoggerFactory.getLogger(HandOver.class);
-
-	private final String nodeId;
 
 	private final MembershipSettings settings;
 
@@ -44,11 +43,7 @@ final class HandOver {
 
 	private final Farewell farewell;
 
-	private final Lifecycle lifecycle;
-
 	private final Supplier<Collection<GroupElection>> groups;
-
-	private final CompletableFuture<Void> stopped;
 
 	/** The node the placement puts a unit on now, as this node last read it. */
 	private final Function<Unit, @Nullable String> placedOwner;
@@ -59,30 +54,16 @@ final class HandOver {
 	 */
 	private final Function<Unit, @Nullable String> successorOnLeave;
 
-	private final LetGo letGo;
-
-	/**
-	 * Whether a group's release carries fires of its scheduled jobs (and so is said only
-	 * once it landed).
-	 */
-	private final Predicate<String> carriesFires;
-
-	HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell, Lifecycle lifecycle,
-			Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped,
-			Function<Unit, @Nullable String> placedOwner, Function<Unit, @Nullable String> successorOnLeave,
-			LetGo letGo, Predicate<String> carriesFires) {
-		this.carriesFires = carriesFires;
-		this.placedOwner = placedOwner;
-		this.successorOnLeave = successorOnLeave;
-		this.letGo = letGo;
-		this.nodeId = settings.nodeId();
+	HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell,
+			Supplier<Collection<GroupElection>> groups, Function<Unit, @Nullable String> placedOwner,
+			Function<Unit, @Nullable String> successorOnLeave) {
 		this.settings = settings;
 		this.runtime = runtime;
 		this.loop = loop;
 		this.farewell = farewell;
-		this.lifecycle = lifecycle;
 		this.groups = groups;
-		this.stopped = stopped;
+		this.placedOwner = placedOwner;
+		this.successorOnLeave = successorOnLeave;
 	}
 
 	/**
@@ -162,197 +143,13 @@ final class HandOver {
 
 	/**
 	 * Runs {@code then} once {@code drained} completed or the drain timeout passed,
-	 * whichever comes first.
+	 * whichever comes first (at once, here, when it did already).
 	 */
 	private void whenDrained(String group, Term term, CompletableFuture<Void> drained, Runnable then) {
-		if (drained.isDone()) {
-			then.run();
-			return;
-		}
-		CompletableFuture<Void> once = new CompletableFuture<>();
-		NodeRuntime.Timer timeout = this.runtime.watchdog().schedule(() -> {
-			warnDrainTimedOut(group, drained, term);
-			once.complete(null);
-		}, this.settings.drainTimeout().toNanos());
-		drained.whenComplete((ok, ex) -> {
-			if (timeout != null) {
-				timeout.cancel();
-			}
-			once.complete(null);
-		});
-		if (timeout == null) {
-			once.complete(null); // halted meanwhile
-		}
-		once.thenRun(then);
-	}
-
-	/** Runs {@code task} on the watchdog, or here once the watchdog has stopped. */
-	void onWatchdog(Runnable task) {
-		if (!this.runtime.watchdog().execute(task)) {
-			task.run(); // halted: the task finds nothing left to do
-		}
-	}
-
-	/**
-	 * Hands every led group over; completes when its leader-only work is done or the
-	 * drain timeout passed.
-	 */
-	CompletableFuture<Void> drain() {
-		// every term there is: the lifecycle moved on before this, and the loop begins a
-		// term only while it has not (Campaign checks that under the lifecycle's lock),
-		// so a term either is here or never begins
-		Map<GroupElection, CompletableFuture<Void>> drains = new LinkedHashMap<>();
-		for (GroupElection group : this.groups.get()) {
-			Term term = group.term();
-			if (term != null && term.isValid()) {
-				drains.put(group, term.handOver());
-				group.events().handingOver(term.epoch(), RevocationReason.SHUTDOWN);
-			}
-		}
-		this.loop.submit(LoopJob.of("graceful stop", () -> this.groups.get().forEach(GroupElection::stopping)));
-		CompletableFuture<Void> all = CompletableFuture.allOf(drains.values().toArray(CompletableFuture[]::new));
-		if (all.isDone()) {
-			return all;
-		}
-		CompletableFuture<Void> drainedOrTimedOut = new CompletableFuture<>();
-		NodeRuntime.Timer timeout = this.runtime.watchdog().schedule(() -> {
-			drains.forEach((group, drained) -> warnDrainTimedOut(group.name(), drained, group.term()));
-			drainedOrTimedOut.complete(null);
-		}, this.settings.drainTimeout().toNanos());
-		all.whenComplete((ok, ex) -> {
-			if (timeout != null) {
-				timeout.cancel();
-			}
-			drainedOrTimedOut.complete(null);
-		});
-		if (timeout == null) {
-			drainedOrTimedOut.complete(null); // halted meanwhile
-		}
-		return drainedOrTimedOut;
-	}
-
-	/**
-	 * A graceful stop, once: the drain, then {@link #leave} on this thread when
-	 * {@code callerWaits} (no hop between the drain's end and the successor), else on the
-	 * watchdog (not on whichever thread ended the drain: a job's, or one ending a term).
-	 * A node that never started just stops.
-	 */
-	void stop(Duration timeout, boolean callerWaits) {
-		if (this.lifecycle.move(Phase.NEW, Phase.STOPPED)) {
-			this.runtime.shutdown();
-			this.stopped.complete(null);
-		}
-		// the loop keeps renewing, competes no more
-		else if (this.lifecycle.move(Phase.RUNNING, Phase.DRAINING)) {
-			CompletableFuture<Void> drained = drain();
-			if (callerWaits) {
-				leaveHere(drained, timeout);
-			}
-			else {
-				drained.whenCompleteAsync((ok, ex) -> leave(timeout, false), this::onWatchdog);
-			}
-		}
-	}
-
-	/**
-	 * For a caller that waits for the stop anyway: waits here for {@code drained} (which
-	 * ends by the drain timeout at the latest), then leaves from this thread, which
-	 * carries the notices to the successors (no hop for them).
-	 */
-	private void leaveHere(CompletableFuture<Void> drained, Duration timeout) {
-		try {
-			drained.get(this.settings.drainTimeout().plusSeconds(1).toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			// the drain's own timeout said what still ran
-		}
-		leave(timeout, true);
-	}
-
-	private void warnDrainTimedOut(String group, CompletableFuture<Void> drained, @Nullable Term term) {
-		if (term != null && !drained.isDone()) {
-			log.warn(
-					"Node {} hands group '{}' over after waiting {} for leader-only work that is still running: {}. "
-							+ "The next leader may start while it runs; fence its writes with the epoch ({}), or raise "
-							+ "membership.shutdown.drain-timeout",
-					this.nodeId, group, this.settings.drainTimeout(), term.runningWork(), term.epoch());
-		}
-	}
-
-	/**
-	 * After the drain: ends every belief at once (from here, since the loop may be
-	 * waiting on a call), releases the leases and says goodbye on the loop, within
-	 * {@code timeout}, and meanwhile says that it let go of each lease, to its successor:
-	 * here when {@code callerWaits} (the thread that stops the node), else on the
-	 * reactions lane.
-	 */
-	void leave(Duration timeout, boolean callerWaits) {
-		if (!this.lifecycle.move(Phase.DRAINING, Phase.STOPPING)) {
-			return; // halted meanwhile
-		}
-		CompletableFuture<Void> left = new CompletableFuture<>();
-		NodeRuntime.Timer timer = null;
-		try {
-			Map<GroupElection, Long> released = new LinkedHashMap<>();
-			List<GroupElection> all = new ArrayList<>(this.groups.get());
-			for (GroupElection group : all) {
-				Term term = group.term();
-				if (term != null && term.isValid() && group.end(term, RevocationReason.SHUTDOWN)) {
-					released.put(group, term.epoch());
-				}
-			}
-			timer = this.runtime.watchdog()
-				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
-						timeout.toNanos());
-			// first, not after the release: the successor takes each lease over from this
-			// very term, and the release (for the others, should the notice be lost) does
-			// not compete with it for the store meanwhile a group with scheduled jobs is
-			// said once its release, which carries their fires, landed
-			Map<GroupElection, Long> untold = new LinkedHashMap<>();
-			released.entrySet()
-				.removeIf((e) -> this.carriesFires.test(e.getKey().name())
-						&& untold.put(e.getKey(), e.getValue()) == null);
-			this.letGo.said(released, this.successorOnLeave, this::waitsForRestart, callerWaits);
-			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left), untold,
-					(told) -> this.letGo.said(told, this.successorOnLeave, this::waitsForRestart, false));
-			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
-				left.completeExceptionally(new IllegalStateException("loop stopped"));
-			}
-		}
-		catch (RuntimeException ex) {
-			left.completeExceptionally(ex);
-		}
-		NodeRuntime.Timer leaveTimer = timer;
-		left.whenComplete((ok, ex) -> {
-			try {
-				if (leaveTimer != null) {
-					leaveTimer.cancel();
-				}
-				if (ex != null) {
-					log.warn("Membership node {} could not release its leases in time ({}); followers take over when "
-							+ "the leases expire", this.nodeId, ex.toString());
-				}
-				this.runtime.shutdown();
-				this.lifecycle.move(Phase.STOPPING, Phase.STOPPED);
-				log.info("Membership node {} stopped", this.nodeId);
-			}
-			finally {
-				// whatever happened, a waiting stop() returns
-				this.stopped.complete(null);
-			}
-		});
-	}
-
-	/**
-	 * With a restart grace, a partition placed on this node waits for it to come back:
-	 * nobody is told to take it.
-	 */
-	private boolean waitsForRestart(Unit unit) {
-		return !this.settings.restartGrace().isZero() && unit.isPartition()
-				&& this.nodeId.equals(this.placedOwner.apply(unit));
+		DrainWait
+			.orTimeout(this.runtime, this.settings, drained,
+					() -> DrainWait.warnTimedOut(this.settings, group, drained, term))
+			.thenRun(then);
 	}
 
 }

@@ -2,7 +2,6 @@ package dev.membership.engine;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +17,6 @@ import dev.membership.liveness.MemberLeftEvent;
  * keeper), and who joined or left since the one before. Updated by the loop only.
  */
 final class MemberRoster {
-
-	static final Comparator<Member> LIVE_THEN_OLDEST = Comparator.comparing(Member::live)
-		.reversed()
-		.thenComparing(Member::startedAt, Comparator.nullsLast(Comparator.naturalOrder()))
-		.thenComparing(Member::nodeId);
 
 	private final String selfId;
 
@@ -94,7 +88,7 @@ final class MemberRoster {
 	void take(long version, List<Member> stored, List<Member> shown) {
 		this.stored = List.copyOf(stored);
 		List<Member> listed = new ArrayList<>(shown);
-		listed.sort(LIVE_THEN_OLDEST);
+		listed.sort(RosterKeeping.LIVE_THEN_OLDEST);
 		this.members = List.copyOf(listed);
 		this.liveMembers = listed.stream().filter(Member::live).toList();
 		this.version = version;

@@ -32,10 +32,11 @@ import dev.membership.spi.WorkRegistry;
  * One cluster member: heartbeats, the member roster and leader leases, driven from a
  * store, a clock and settings. Plain Java, so tests and benchmarks can run many nodes in
  * one JVM, and a simulator many nodes in virtual time. The entry point of the engine
- * (lifecycle and queries); the rest of this package is the engine's own: {@link Tick}
- * says what a tick does, with {@link Campaign}, {@link Heartbeats},
- * {@link RosterFollower} and {@link RosterKeeper}; {@link GroupElection} is a group's
- * state machine; {@link HandOver} and {@link Farewell} the drain and the goodbye. The
+ * (queries here; the lifecycle is {@link NodeLifecycle}'s, the parts {@link NodeParts}');
+ * the rest of this package is the engine's own: {@link Tick} says what a tick does, with
+ * {@link Campaign}, {@link Heartbeats}, {@link RosterFollower} and {@link RosterKeeper};
+ * {@link GroupElection} is a group's state machine; {@link HandOver} a unit's drain and
+ * release, {@link Leaving} and {@link Farewell} the node's stop and goodbye. The
  * {@link NodeRuntime} says where it runs: by default one loop thread (every store call
  * and every change of state), one watchdog (ends a belief at its deadline even when the
  * loop is stuck in a call) and two event threads.
@@ -47,11 +48,15 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	/** Everything the node is made of. */
 	private final NodeParts parts;
 
+	/** Its start and its stops. */
+	private final NodeLifecycle lifecycle;
+
 	/** What operators ask of it, checked. */
 	private final Operators operators;
 
 	MembershipNode(MembershipNodeBuilder b) {
 		this.parts = new NodeParts(b);
+		this.lifecycle = new NodeLifecycle(this.parts);
 		this.operators = new Operators(this.parts, this::liveMembers);
 	}
 
@@ -72,26 +77,12 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	}
 
 	public boolean isRunning() {
-		return this.parts.lifecycle.phase() == Phase.RUNNING;
+		return this.lifecycle.isRunning();
 	}
 
+	/** Joins the cluster: registers, heartbeats and competes for its groups. Once. */
 	public void start() {
-		synchronized (this.parts.lifecycle) {
-			if (this.parts.lifecycle.phase() != Phase.NEW) {
-				throw new IllegalStateException("A membership node starts once; create a new one to rejoin");
-			}
-			this.parts.events.reactions(this.parts.built.allReactions());
-			String address = this.parts.built.advertisedAddress.get();
-			this.parts.holder = new Holder(nodeId(), this.parts.incarnation, address);
-			this.parts.lifecycle.move(Phase.NEW, Phase.RUNNING);
-			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId(),
-					this.parts.incarnation, address, groups());
-			NoticeReceiver notices = new Notices(this.parts.units.byLease(), this.parts.loop, this.parts.campaign,
-					nodeId(), this.parts.rosterRead);
-			this.parts.letGo.connect(notices, this.parts.built.noticeChannels,
-					this.parts.built.lateNoticeChannels.get());
-			this.parts.loop.startTicking(this.parts.tick::job);
-		}
+		this.lifecycle.start();
 	}
 
 	/**
@@ -104,10 +95,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 * first.
 	 */
 	public void stop(Duration timeout) {
-		long started = System.nanoTime();
-		// this thread waits anyway: it carries the notices to the successors
-		this.parts.handOver.stop(timeout, true);
-		StopWait.await(this.parts.settings, this.parts.runtime, this.parts.stopped.copy(), timeout, started);
+		this.lifecycle.stop(timeout);
 	}
 
 	/**
@@ -115,9 +103,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 * the node has stopped. For simulations and callers that must not block.
 	 */
 	public CompletableFuture<Void> stopAsync(Duration timeout) {
-		this.parts.handOver.stop(timeout, false);
-		// the caller's copy: completing it cannot fake a stop
-		return this.parts.stopped.copy();
+		return this.lifecycle.stopAsync(timeout);
 	}
 
 	@Override
@@ -130,12 +116,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	 * benchmarks of failover; a real crash needs no method.
 	 */
 	public void halt() {
-		if (this.parts.lifecycle.halt() == Phase.STOPPED) {
-			return;
-		}
-		this.parts.stopped.complete(null);
-		this.parts.units.all().forEach(GroupElection::halt);
-		this.parts.runtime.halt();
+		this.lifecycle.halt();
 	}
 
 	@Override

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
@@ -64,7 +65,11 @@ final class NodeParts {
 
 	final Tick tick;
 
+	/** A unit's hand-over while the node stays. */
 	final HandOver handOver;
+
+	/** The node's graceful stop. */
+	final Leaving leaving;
 
 	final Assignments assignments;
 
@@ -138,10 +143,12 @@ final class NodeParts {
 				this.roster, this.readiness, this.assignments, reads);
 		RosterKeeper keeper = new RosterKeeper(this.settings, b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads, this.letGo);
-		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.lifecycle, this.units::all,
-				this.stopped, this.assignments::owner,
-				(unit) -> this.assignments.successorOnLeave(unit, this.roster.members()), this.letGo,
-				this.fires::carries);
+		Function<Unit, @Nullable String> successorOnLeave = (unit) -> this.assignments.successorOnLeave(unit,
+				this.roster.members());
+		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.units::all,
+				this.assignments::owner, successorOnLeave);
+		this.leaving = new Leaving(this.settings, this.runtime, this.loop, farewell, this.lifecycle, this.units::all,
+				this.stopped, this.assignments::owner, successorOnLeave, this.letGo, this.fires::carries);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
 		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);

@@ -3,6 +3,7 @@ package dev.membership.engine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,6 +32,12 @@ import dev.membership.spi.RosterChange;
  * document should that be removed meanwhile. Decisions only; no store calls.
  */
 final class RosterKeeping {
+
+	/** The roster's order: live members first, then the oldest (by start) first. */
+	static final Comparator<Member> LIVE_THEN_OLDEST = Comparator.comparing(Member::live)
+		.reversed()
+		.thenComparing(Member::startedAt, Comparator.nullsLast(Comparator.naturalOrder()))
+		.thenComparing(Member::nodeId);
 
 	/**
 	 * How many recent changes the roster keeps, and every member reads at each change: a
@@ -119,7 +126,7 @@ final class RosterKeeping {
 					: new Member(key.nodeId(), key.incarnation(), addresses.get(key), null, renewed,
 							List.copyOf(heldGroups.get(key)), true));
 		});
-		roster.sort(MemberRoster.LIVE_THEN_OLDEST);
+		roster.sort(LIVE_THEN_OLDEST);
 		return roster;
 	}
 
@@ -226,7 +233,7 @@ final class RosterKeeping {
 			change.upserted().forEach((m) -> members.put(Key.of(m), m));
 		}
 		List<Member> caughtUp = new ArrayList<>(members.values());
-		caughtUp.sort(MemberRoster.LIVE_THEN_OLDEST);
+		caughtUp.sort(LIVE_THEN_OLDEST);
 		return caughtUp;
 	}
 

@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 import dev.membership.spi.NodeRuntime;
 
 /**
- * How long a caller of {@link MembershipNode#stop(Duration)} waits: the stop's own bound,
- * and no longer.
+ * How long a caller of a node's graceful {@code stop(Duration)} waits: the stop's own
+ * bound, and no longer.
  */
 final class StopWait {
 
