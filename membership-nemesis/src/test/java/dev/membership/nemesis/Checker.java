@@ -1,0 +1,222 @@
+package dev.membership.nemesis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.membership.nemesis.History.Event;
+import dev.membership.nemesis.History.Kind;
+
+/**
+ * Reads a whole run and names every violation: two believers of one unit at any instant
+ * (on the one clock of the history, with no tolerance: the engine stamps a belief's end
+ * at its deadline, even when the process was paused past it); an epoch of a unit begun by
+ * two processes; a fenced write accepted from an epoch older than one already accepted
+ * for the same target (in the database's commit order); a write a node was told was
+ * accepted and that is not there; a unit without a believer longer than the bound after
+ * the faults healed.
+ */
+final class Checker {
+
+	/** A write the fence accepted, in commit order ({@code id}). */
+	record Logged(long id, String target, long fence, String byNode) {
+	}
+
+	/** A run whose node was told its fenced write was accepted. */
+	record Acked(String target, long epoch, String node) {
+	}
+
+	/**
+	 * One belief: {@code process} believed it leads {@code unit} from {@code from} to
+	 * {@code to}.
+	 */
+	record Belief(String process, String unit, long epoch, long from, long to) {
+	}
+
+	private final List<String> violations = new ArrayList<>();
+
+	/** The longest time without a believer after a heal, by the fault that healed. */
+	private final Map<String, Duration> longestWithout = new LinkedHashMap<>();
+
+	/**
+	 * The longest time without a believer from a fault's start to the next fault's, by
+	 * kind: what the fault cost, unbounded (a leader cut off is replaced after its
+	 * lease).
+	 */
+	private final Map<String, Duration> longestDuring = new LinkedHashMap<>();
+
+	List<String> violations() {
+		return this.violations;
+	}
+
+	Map<String, Duration> longestWithout() {
+		return this.longestWithout;
+	}
+
+	Map<String, Duration> longestDuring() {
+		return this.longestDuring;
+	}
+
+	/** Checks the beliefs of {@code history}, which ended at {@code end}. */
+	Checker beliefs(History history, long end, Set<String> units, Duration bound) {
+		List<Event> events = history.events();
+		List<Belief> beliefs = beliefs(events, end);
+		twoBelievers(beliefs);
+		epochsOnce(events);
+		leaderless(events, beliefs, units, bound, end);
+		return this;
+	}
+
+	/** Checks the fenced writes and what their nodes were told of them. */
+	Checker writes(List<Logged> log, List<Acked> acked) {
+		Map<String, Logged> newest = new HashMap<>();
+		for (Logged write : log) {
+			Logged before = newest.get(write.target());
+			if (before != null && write.fence() < before.fence()) {
+				this.violations.add("fence: " + write.target() + " accepted epoch " + write.fence() + " from "
+						+ write.byNode() + " (write " + write.id() + ") after epoch " + before.fence() + " from "
+						+ before.byNode() + " (write " + before.id() + ")");
+			}
+			if (before == null || write.fence() >= before.fence()) {
+				newest.put(write.target(), write);
+			}
+		}
+		Set<String> written = new java.util.HashSet<>();
+		log.forEach((w) -> written.add(w.target() + " " + w.fence() + " " + w.byNode()));
+		for (Acked run : acked) {
+			if (!written.contains(run.target() + " " + run.epoch() + " " + run.node())) {
+				this.violations.add("lost: " + run.node() + " was told its write of " + run.target() + " under epoch "
+						+ run.epoch() + " was accepted, and the database has no such write");
+			}
+		}
+		return this;
+	}
+
+	static List<Belief> beliefs(List<Event> events, long end) {
+		Map<String, Event> open = new LinkedHashMap<>();
+		List<Belief> beliefs = new ArrayList<>();
+		for (Event e : events) {
+			String key = e.process() + " " + e.unit();
+			switch (e.kind()) {
+				case BELIEVES -> open.put(key, e);
+				case ENDS -> {
+					Event began = open.remove(key);
+					if (began != null) {
+						beliefs.add(new Belief(e.process(), e.unit(), began.epoch(), began.at(), e.at()));
+					}
+				}
+				case EXITED -> open.entrySet().removeIf((o) -> {
+					boolean mine = o.getValue().process().equals(e.process());
+					if (mine) {
+						Event began = o.getValue();
+						beliefs.add(new Belief(began.process(), began.unit(), began.epoch(), began.at(), e.at()));
+					}
+					return mine;
+				});
+				default -> {
+				}
+			}
+		}
+		open.values().forEach((b) -> beliefs.add(new Belief(b.process(), b.unit(), b.epoch(), b.at(), end)));
+		return beliefs;
+	}
+
+	private void twoBelievers(List<Belief> beliefs) {
+		for (int i = 0; i < beliefs.size(); i++) {
+			Belief a = beliefs.get(i);
+			for (int j = i + 1; j < beliefs.size(); j++) {
+				Belief b = beliefs.get(j);
+				if (a.unit().equals(b.unit()) && !a.process().equals(b.process())
+						&& Math.max(a.from(), b.from()) < Math.min(a.to(), b.to())) {
+					this.violations.add("two believers of " + a.unit() + ": " + a + " and " + b + ", for "
+							+ Duration.ofNanos(Math.min(a.to(), b.to()) - Math.max(a.from(), b.from())));
+				}
+			}
+		}
+	}
+
+	private void epochsOnce(List<Event> events) {
+		Map<String, String> began = new HashMap<>();
+		for (Event e : events) {
+			if (e.kind() == Kind.BELIEVES) {
+				String first = began.putIfAbsent(e.unit() + " " + e.epoch(), e.process());
+				if (first != null && !first.equals(e.process())) {
+					this.violations.add(
+							"epoch " + e.epoch() + " of " + e.unit() + " begun by " + first + " and by " + e.process());
+				}
+			}
+		}
+	}
+
+	/**
+	 * After each heal, how long each unit went without a believer: none when one believed
+	 * across it.
+	 */
+	private void leaderless(List<Event> events, List<Belief> beliefs, Set<String> units, Duration bound, long end) {
+		String fault = "start";
+		long faultAt = 0;
+		for (Event e : events) {
+			if (e.kind() == Kind.FAULT) {
+				during(fault, beliefs, units, faultAt, e.at());
+				fault = e.unit().split(" ")[0];
+				faultAt = e.at();
+			}
+			if (e.kind() != Kind.HEALED) {
+				continue;
+			}
+			for (String unit : new TreeSet<>(units)) {
+				long gap = gapAfter(beliefs, unit, e.at(), end);
+				Duration without = Duration.ofNanos(gap);
+				this.longestWithout.merge(fault, without, (a, b) -> (a.compareTo(b) >= 0) ? a : b);
+				if (without.compareTo(bound) > 0) {
+					this.violations.add(unit + " had no believer for " + without + " after the heal of " + fault
+							+ " (the bound: " + bound + ")");
+				}
+			}
+		}
+	}
+
+	private void during(String fault, List<Belief> beliefs, Set<String> units, long from, long to) {
+		if (from == 0) {
+			return;
+		}
+		for (String unit : units) {
+			List<long[]> covered = new ArrayList<>();
+			for (Belief b : beliefs) {
+				if (b.unit().equals(unit) && b.to() > from && b.from() < to) {
+					covered.add(new long[] { Math.max(b.from(), from), Math.min(b.to(), to) });
+				}
+			}
+			covered.sort((a, b) -> Long.compare(a[0], b[0]));
+			long longest = 0;
+			long reached = from;
+			for (long[] c : covered) {
+				longest = Math.max(longest, c[0] - reached);
+				reached = Math.max(reached, c[1]);
+			}
+			longest = Math.max(longest, to - reached);
+			this.longestDuring.merge(fault, Duration.ofNanos(longest), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
+		}
+	}
+
+	private static long gapAfter(List<Belief> beliefs, String unit, long healed, long end) {
+		long first = end;
+		for (Belief b : beliefs) {
+			if (b.unit().equals(unit)) {
+				if (b.from() <= healed && b.to() > healed) {
+					return 0;
+				}
+				if (b.from() > healed) {
+					first = Math.min(first, b.from());
+				}
+			}
+		}
+		return first - healed;
+	}
+
+}

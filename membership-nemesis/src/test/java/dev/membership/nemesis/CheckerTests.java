@@ -1,0 +1,119 @@
+package dev.membership.nemesis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import dev.membership.nemesis.Checker.Acked;
+import dev.membership.nemesis.Checker.Logged;
+import dev.membership.nemesis.History.Kind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The checker catches each broken variant, by the check it breaks, and passes the history
+ * of a node that behaves: a node that ignores its own deadline (two believers), a store
+ * that hands an epoch out twice, a fence that accepts an older epoch, a write lost after
+ * it was acknowledged, a cluster slow to elect after a heal. (A live run's broken
+ * variants need a broken node; these are its histories, exactly as the harness records
+ * them.)
+ */
+class CheckerTests {
+
+	private static final Duration BOUND = Duration.ofMillis(1600);
+
+	private static final long MS = 1_000_000;
+
+	@Test
+	void aCleanHandOverPasses() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 1);
+		history.add(900 * MS, Kind.ENDS, "n1#1", "default", 1);
+		history.add(1000 * MS, Kind.BELIEVES, "n2#1", "default", 2);
+		assertThat(check(history).violations()).isEmpty();
+	}
+
+	@Test
+	void aNodeThatIgnoresItsDeadlineIsCaught() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 1);
+		// paused past its deadline, it went on believing after it resumed
+		history.add(1000 * MS, Kind.BELIEVES, "n2#1", "default", 2);
+		history.add(1300 * MS, Kind.ENDS, "n1#1", "default", 1);
+		assertThat(check(history).violations()).singleElement().asString().startsWith("two believers of default");
+	}
+
+	@Test
+	void aKilledProcessBelievesNothingAfterItsEnd() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "tenants#2", 4);
+		history.add(500 * MS, Kind.EXITED, "n1#1", "", 0);
+		history.add(1600 * MS, Kind.BELIEVES, "n2#1", "tenants#2", 5);
+		history.add(1700 * MS, Kind.BELIEVES, "n1#2", "default", 9);
+		assertThat(check(history).violations()).isEmpty();
+		history.add(400 * MS, Kind.BELIEVES, "n3#1", "tenants#2", 6);
+		assertThat(check(history).violations()).isNotEmpty()
+			.allSatisfy((v) -> assertThat(v).startsWith("two believers of tenants#2"));
+	}
+
+	@Test
+	void anEpochHandedOutTwiceIsCaught() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 3);
+		history.add(100 * MS, Kind.ENDS, "n1#1", "default", 3);
+		history.add(2000 * MS, Kind.BELIEVES, "n2#1", "default", 3);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.isEqualTo("epoch 3 of default begun by n1#1 and by n2#1");
+	}
+
+	@Test
+	void aFenceThatAcceptsAnOlderEpochIsCaught() {
+		List<Logged> log = List.of(new Logged(1, "housekeeping_state/purge", 4, "n1"),
+				new Logged(2, "housekeeping_state/purge", 5, "n2"),
+				new Logged(3, "tenant_checkpoints/partition-1", 2, "n1"),
+				new Logged(4, "housekeeping_state/purge", 4, "n1"));
+		assertThat(new Checker().writes(log, List.of()).violations()).singleElement()
+			.asString()
+			.startsWith("fence: housekeeping_state/purge accepted epoch 4 from n1 (write 4) after epoch 5");
+		assertThat(new Checker().writes(log.subList(0, 3), List.of()).violations()).isEmpty();
+	}
+
+	@Test
+	void anAcknowledgedWriteThatIsNotThereIsCaught() {
+		List<Logged> log = List.of(new Logged(1, "housekeeping_state/purge", 4, "n1"));
+		assertThat(new Checker().writes(log, List.of(new Acked("housekeeping_state/purge", 4, "n1"))).violations())
+			.isEmpty();
+		assertThat(new Checker().writes(log, List.of(new Acked("housekeeping_state/purge", 5, "n2"))).violations())
+			.singleElement()
+			.asString()
+			.startsWith("lost: n2 was told its write of housekeeping_state/purge under epoch 5");
+	}
+
+	@Test
+	void aUnitWithoutABelieverPastTheBoundAfterAHealIsCaught() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 1);
+		history.add(100 * MS, Kind.FAULT, "nemesis", "CRASH n1", 0);
+		history.add(200 * MS, Kind.EXITED, "n1#1", "", 0);
+		history.add(5000 * MS, Kind.HEALED, "nemesis", "CRASH", 0);
+		history.add(6000 * MS, Kind.BELIEVES, "n2#1", "default", 2);
+		Checker fast = check(history);
+		assertThat(fast.violations()).isEmpty();
+		assertThat(fast.longestWithout()).containsEntry("CRASH", Duration.ofSeconds(1));
+		history.add(9000 * MS, Kind.FAULT, "nemesis", "PAUSE n2", 0);
+		history.add(9100 * MS, Kind.ENDS, "n2#1", "default", 2);
+		history.add(10000 * MS, Kind.HEALED, "nemesis", "PAUSE", 0);
+		history.add(12000 * MS, Kind.BELIEVES, "n3#1", "default", 3);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.startsWith("default had no believer for PT2S after the heal of PAUSE");
+	}
+
+	private static Checker check(History history) {
+		return new Checker().beliefs(history, 20_000 * MS, Set.of("default"), BOUND);
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.membership.nemesis;
+
+/**
+ * The faults the nemesis injects, each on one node (its target) unless it says otherwise,
+ * held for a while and then healed.
+ */
+enum Fault {
+
+	/** The node and the database no longer reach each other (its peers still do). */
+	DATABASE_CUT,
+
+	/** The node and its peers no longer reach each other (the database still does). */
+	PEERS_CUT,
+
+	/** The node alone on one side (no peer, no database), the rest on the other. */
+	MINORITY,
+
+	/** The node's packets to the database are lost; the database's to it arrive. */
+	ONE_WAY,
+
+	/**
+	 * Every byte to and from the database late by more than the renewal interval, with
+	 * jitter.
+	 */
+	DELAY,
+
+	/** A third of the packets to and from the database lost. */
+	LOSS,
+
+	/** The link to the database cut for a few hundred milliseconds: it heals mid-call. */
+	FLAP,
+
+	/** {@code SIGSTOP} for longer than the lease, then {@code SIGCONT}. */
+	PAUSE,
+
+	/** {@code SIGKILL}, then a new process of the node. */
+	CRASH,
+
+	/** {@code SIGTERM} (the graceful stop), then a new process of the node. */
+	STOP,
+
+	/** The node's wall clock jumps five minutes ahead. */
+	CLOCK_AHEAD,
+
+	/** The node's wall clock jumps five minutes back. */
+	CLOCK_BACK,
+
+	/**
+	 * The database's server and backends frozen ({@code SIGSTOP}) for longer than the
+	 * lease.
+	 */
+	DATABASE_PAUSE
+
+}

@@ -1,0 +1,74 @@
+package dev.membership.nemesis;
+
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Injects one fault, holds it, heals it, and returns once every node runs and is ready
+ * again. A hold is longer than the lease (a second and a half to three), but for the
+ * flap, which heals within a few hundred milliseconds: mid-call.
+ */
+final class Faults {
+
+	private final Network network;
+
+	private final Forwarder forwarder;
+
+	private final Nodes nodes;
+
+	private final Database database;
+
+	private final Random random;
+
+	Faults(Network network, Forwarder forwarder, Nodes nodes, Database database, Random random) {
+		this.network = network;
+		this.forwarder = forwarder;
+		this.nodes = nodes;
+		this.database = database;
+		this.random = random;
+	}
+
+	/**
+	 * Injects {@code fault} on {@code node}, holds it, heals it ({@code healed} runs
+	 * then), and waits for the nodes.
+	 */
+	void inject(Fault fault, int node, Runnable healed) throws Exception {
+		long hold = 1500 + this.random.nextInt(1500);
+		switch (fault) {
+			case DATABASE_CUT -> this.network.cutDatabase(node);
+			case PEERS_CUT -> this.network.cutPeers(node);
+			case MINORITY -> {
+				this.network.cutDatabase(node);
+				this.network.cutPeers(node);
+			}
+			case ONE_WAY -> this.network.cutToDatabase(node);
+			case DELAY -> this.forwarder.delay(this.network.address(node), 250, 150);
+			case LOSS -> this.network.lose(node, 33);
+			case FLAP -> {
+				this.network.cutDatabase(node);
+				hold = 100 + this.random.nextInt(400);
+			}
+			case PAUSE -> this.nodes.signal(node, "STOP");
+			case CRASH -> this.nodes.end(node, false);
+			case STOP -> this.nodes.end(node, true);
+			case CLOCK_AHEAD -> this.nodes.clock(node, 300);
+			case CLOCK_BACK -> this.nodes.clock(node, -300);
+			case DATABASE_PAUSE -> this.database.signal("STOP");
+		}
+		// the fault's own duration: what is measured is what the cluster does meanwhile
+		TimeUnit.MILLISECONDS.sleep(hold);
+		switch (fault) {
+			case DATABASE_CUT, PEERS_CUT, MINORITY, ONE_WAY, LOSS, FLAP -> this.network.heal(node);
+			case DELAY -> this.forwarder.heal(this.network.address(node));
+			case PAUSE -> this.nodes.signal(node, "CONT");
+			case CRASH, STOP -> this.nodes.start(node);
+			case CLOCK_AHEAD, CLOCK_BACK -> this.nodes.clock(node, 0);
+			case DATABASE_PAUSE -> this.database.signal("CONT");
+		}
+		healed.run();
+		for (int n = 1; n <= this.nodes.count(); n++) {
+			this.nodes.awaitReady(n);
+		}
+	}
+
+}

@@ -1,0 +1,126 @@
+package dev.membership.nemesis;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+import dev.membership.nemesis.History.Event;
+import dev.membership.nemesis.History.Kind;
+
+/**
+ * One run: a real PostgreSQL, the nodes in their namespaces, and a schedule of faults
+ * drawn from a seed; every fault held past the lease, then healed, the nodes ready again,
+ * and a quiet moment before the next. The short schedule injects every kind once, in an
+ * order drawn from the seed; a long one draws kinds until its time is up. At the end the
+ * nodes stop gracefully and the checker reads everything.
+ */
+final class Nemesis {
+
+	/** What a run found: its figures and its violations. */
+	record Report(long seed, Map<Fault, Integer> faults, int units, long beliefs, long runs, int fencedWrites,
+			Map<String, Duration> longestWithout, Map<String, Duration> longestDuring, Duration bound,
+			java.util.List<String> violations) {
+
+		String table() {
+			StringBuilder table = new StringBuilder();
+			table.append("seed ").append(this.seed).append('\n');
+			table.append("| fault | injected | longest without a believer, fault to next fault | after its heal |\n");
+			table.append("|---|---|---|---|\n");
+			this.faults.forEach((fault, n) -> table.append("| ")
+				.append(fault)
+				.append(" | ")
+				.append(n)
+				.append(" | ")
+				.append(this.longestDuring.getOrDefault(fault.name(), Duration.ZERO).toMillis())
+				.append(" ms | ")
+				.append(this.longestWithout.getOrDefault(fault.name(), Duration.ZERO).toMillis())
+				.append(" ms |\n"));
+			table.append("units ").append(this.units).append(", beliefs ").append(this.beliefs);
+			table.append(", guarded runs ").append(this.runs).append(", fenced writes ").append(this.fencedWrites);
+			table.append(", bound ").append(this.bound.toMillis()).append(" ms, violations ");
+			table.append(this.violations.size()).append('\n');
+			this.violations.forEach((v) -> table.append("VIOLATION ").append(v).append('\n'));
+			return table.toString();
+		}
+
+	}
+
+	/** The documented bound on a unit without a leader once the faults healed. */
+	static final Duration BOUND = Nodes.LEASE.plus(Nodes.INTERVAL.multipliedBy(3));
+
+	private static final int NODES = 3;
+
+	private final long seed;
+
+	private final Random random;
+
+	private final Path logs;
+
+	private final History history = new History();
+
+	private final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
+
+	Nemesis(long seed, Path logs) {
+		this.seed = seed;
+		this.random = new Random(seed);
+		this.logs = logs;
+	}
+
+	/** Runs the short schedule ({@code minutes} 0) or a long one, and checks it. */
+	Report run(Path jar, int minutes) throws Exception {
+		Files.createDirectories(this.logs);
+		int subnet = 1 + (int) (ProcessHandle.current().pid() % 250);
+		try (Database database = new Database(jar, this.logs.resolve("db"), this.logs, Ports.free());
+				Network network = new Network(subnet, NODES);
+				Forwarder forwarder = new Forwarder(network.hostAddress, database.port);
+				Nodes nodes = new Nodes(jar, this.logs, network, forwarder.port, NODES, this.history)) {
+			for (int node = 1; node <= NODES; node++) {
+				nodes.start(node);
+			}
+			for (int node = 1; node <= NODES; node++) {
+				nodes.awaitReady(node);
+			}
+			Faults faults = new Faults(network, forwarder, nodes, database, this.random);
+			long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
+			Fault[] kinds = Fault.values();
+			for (int i = 0; (minutes == 0) ? i < kinds.length : System.nanoTime() < until; i++) {
+				Fault fault = (minutes == 0) ? kinds[(i + (int) Math.floorMod(this.seed, kinds.length)) % kinds.length]
+						: kinds[this.random.nextInt(kinds.length)];
+				int target = 1 + this.random.nextInt(NODES);
+				this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", fault + " n" + target, 0);
+				this.injected.merge(fault, 1, Integer::sum);
+				faults.inject(fault, target,
+						() -> this.history.add(System.nanoTime(), Kind.HEALED, "nemesis", fault.name(), 0));
+				// quiet: the cluster settles before the next fault
+				TimeUnit.MILLISECONDS.sleep(1500);
+			}
+			nodes.close();
+			return report(database, System.nanoTime());
+		}
+	}
+
+	private Report report(Database database, long end) throws Exception {
+		Set<String> units = new TreeSet<>();
+		long beliefs = 0;
+		for (Event e : this.history.events()) {
+			if (e.kind() == Kind.BELIEVES) {
+				units.add(e.unit());
+				beliefs++;
+			}
+		}
+		Checker checker = new Checker().beliefs(this.history, end, units, BOUND)
+			.writes(database.log(), database.acknowledged());
+		Report report = new Report(this.seed, this.injected, units.size(), beliefs, database.runs(),
+				database.log().size(), checker.longestWithout(), checker.longestDuring(), BOUND, checker.violations());
+		Files.writeString(this.logs.resolve("report.md"), report.table());
+		Files.write(this.logs.resolve("history.txt"), this.history.events().stream().map(Object::toString).toList());
+		return report;
+	}
+
+}

@@ -1,0 +1,65 @@
+package dev.membership.nemesis;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The nemesis in the build: the short schedule (every kind of fault once, about two
+ * minutes) on a real PostgreSQL, checked; {@code -Dnemesis.minutes=60} runs a long one
+ * ({@code scripts/nemesis.sh}), {@code -Dnemesis.seed} replays one. Needs root, Linux's
+ * network namespaces, nftables and libfaketime ({@code .ci/run} installs what is
+ * missing); where {@code MEMBERSHIP_REQUIRE_NEMESIS} is set it fails rather than skips
+ * without them.
+ */
+class NemesisIT {
+
+	@Test
+	void noFaultFoolsTheChecker() throws Exception {
+		assumeTheMachineAllowsIt();
+		long seed = Long.getLong("nemesis.seed", System.nanoTime());
+		int minutes = Integer.getInteger("nemesis.minutes", 0);
+		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "seed-" + seed);
+		Nemesis.Report report = new Nemesis(seed, logs).run(Path.of(System.getProperty("sample.jar")), minutes);
+		System.out.println(report.table());
+		assertThat(report.violations()).as(report.table()).isEmpty();
+		assertThat(report.faults()).as("every kind of fault injected").hasSize(Fault.values().length);
+		assertThat(report.fencedWrites()).as("fenced writes checked").isPositive();
+	}
+
+	/**
+	 * A fence that accepts an older epoch, on the real server: the writes it let through
+	 * reach the log in commit order, and the checker names the older one.
+	 */
+	@Test
+	void aFenceThatAcceptsAnOlderEpochIsCaughtFromTheServersLog() throws Exception {
+		assumeTheMachineAllowsIt();
+		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "broken-fence");
+		java.nio.file.Files.createDirectories(logs);
+		try (Database database = new Database(Path.of(System.getProperty("sample.jar")), logs.resolve("db"), logs,
+				Ports.free()); Connection c = database.connect(); Statement s = c.createStatement()) {
+			s.execute("INSERT INTO housekeeping_state (id, by_node, fence) VALUES ('purge', 'n2', 5)");
+			// what a fence that ignores its epoch would let a stale node write
+			s.execute("UPDATE housekeeping_state SET by_node = 'n1', fence = 4 WHERE id = 'purge'");
+			s.execute("UPDATE housekeeping_state SET by_node = 'n2', fence = 5 WHERE id = 'purge'");
+			assertThat(new Checker().writes(database.log(), database.acknowledged()).violations()).singleElement()
+				.asString()
+				.startsWith("fence: housekeeping_state/purge accepted epoch 4 from n1");
+		}
+	}
+
+	private static void assumeTheMachineAllowsIt() {
+		String missing = (Shell.missing() != null) ? Shell.missing()
+				: Nodes.FAKETIME.toFile().canRead() ? null : "Debian's libfaketime is not installed";
+		if (System.getenv("MEMBERSHIP_REQUIRE_NEMESIS") != null) {
+			assertThat(missing).as("what the nemesis needs").isNull();
+		}
+		assumeTrue(missing == null, () -> "the nemesis needs what is missing here: " + missing);
+	}
+
+}
