@@ -40,6 +40,11 @@ final class Checker {
 
 	private final List<String> violations = new ArrayList<>();
 
+	/**
+	 * The beliefs the history showed: a fenced write must come from one of their terms.
+	 */
+	private List<Belief> believed = List.of();
+
 	/** The longest time without a believer after a heal, by the fault that healed. */
 	private final Map<String, Duration> longestWithout = new LinkedHashMap<>();
 
@@ -65,7 +70,9 @@ final class Checker {
 	/** Checks the beliefs of {@code history}, which ended at {@code end}. */
 	Checker beliefs(History history, long end, Set<String> units, Duration bound) {
 		List<Event> events = history.events();
+		history.malformed().forEach((line) -> this.violations.add("journal: a line not read: " + line));
 		List<Belief> beliefs = beliefs(events, end);
+		this.believed = beliefs;
 		twoBelievers(beliefs);
 		epochsOnce(events);
 		leaderless(events, beliefs, units, bound, end);
@@ -86,6 +93,16 @@ final class Checker {
 				newest.put(write.target(), write);
 			}
 		}
+		Set<String> terms = new java.util.HashSet<>();
+		this.believed.forEach((b) -> terms.add(b.process().split("#")[0] + " " + b.unit() + " " + b.epoch()));
+		for (Logged write : log) {
+			String unit = write.target().startsWith("tenant_checkpoints/partition-")
+					? "tenants#" + write.target().substring("tenant_checkpoints/partition-".length()) : "default";
+			if (!this.believed.isEmpty() && !terms.contains(write.byNode() + " " + unit + " " + write.fence())) {
+				this.violations.add("fence: " + write.target() + " written by " + write.byNode() + " under epoch "
+						+ write.fence() + " (write " + write.id() + "), a term of " + unit + " it never believed");
+			}
+		}
 		Set<String> written = new java.util.HashSet<>();
 		log.forEach((w) -> written.add(w.target() + " " + w.fence() + " " + w.byNode()));
 		for (Acked run : acked) {
@@ -97,15 +114,57 @@ final class Checker {
 		return this;
 	}
 
-	static List<Belief> beliefs(List<Event> events, long end) {
+	/**
+	 * Checks what the fenced writes left where the database keeps no log of them (the
+	 * MongoDB stand-in): each target's final fence is no older than any epoch whose run
+	 * was told its write was accepted.
+	 */
+	Checker finalFences(Map<String, Long> fences, List<Acked> acked) {
+		Map<String, Acked> newest = new HashMap<>();
+		for (Acked run : acked) {
+			newest.merge(run.target(), run, (a, b) -> (a.epoch() >= b.epoch()) ? a : b);
+		}
+		newest.forEach((target, run) -> {
+			long fence = fences.getOrDefault(target, -1L);
+			if (fence < run.epoch()) {
+				this.violations.add("fence: " + target + " ends at epoch " + fence + ", older than epoch " + run.epoch()
+						+ " whose write " + run.node() + " was told was accepted");
+			}
+		});
+		return this;
+	}
+
+	/**
+	 * Each belief from its start to its end; a process's exit ends all of its beliefs
+	 * (one stamped between the kill and the death: at its own start).
+	 */
+	List<Belief> beliefs(List<Event> events, long end) {
 		Map<String, Event> open = new LinkedHashMap<>();
+		Map<String, Long> exited = new HashMap<>();
+		events.stream().filter((e) -> e.kind() == Kind.EXITED).forEach((e) -> exited.put(e.process(), e.at()));
 		List<Belief> beliefs = new ArrayList<>();
 		for (Event e : events) {
 			String key = e.process() + " " + e.unit();
 			switch (e.kind()) {
-				case BELIEVES -> open.put(key, e);
+				case BELIEVES -> {
+					Event before = open.put(key, e);
+					if (before != null) {
+						this.violations.add("journal: " + e.process() + " believes " + e.unit() + " under epoch "
+								+ e.epoch() + " while its belief under epoch " + before.epoch() + " never ended");
+						beliefs.add(new Belief(e.process(), e.unit(), before.epoch(), before.at(), end));
+					}
+					if (exited.getOrDefault(e.process(), Long.MAX_VALUE) <= e.at()) {
+						open.remove(key);
+						beliefs.add(new Belief(e.process(), e.unit(), e.epoch(), e.at(), e.at()));
+					}
+				}
 				case ENDS -> {
 					Event began = open.remove(key);
+					if (began == null || began.epoch() != e.epoch()) {
+						this.violations.add("journal: " + e.process() + " ends " + e.unit() + " under epoch "
+								+ e.epoch() + ((began == null) ? ", which it did not believe"
+										: ", believing epoch " + began.epoch()));
+					}
 					if (began != null) {
 						beliefs.add(new Belief(e.process(), e.unit(), began.epoch(), began.at(), e.at()));
 					}
@@ -169,8 +228,13 @@ final class Checker {
 			if (e.kind() != Kind.HEALED) {
 				continue;
 			}
+			long next = events.stream()
+				.filter((f) -> f.kind() == Kind.FAULT && f.at() > e.at())
+				.mapToLong(Event::at)
+				.findFirst()
+				.orElse(end);
 			for (String unit : new TreeSet<>(units)) {
-				long gap = gapAfter(beliefs, unit, e.at(), end);
+				long gap = longestGap(beliefs, unit, e.at(), next);
 				Duration without = Duration.ofNanos(gap);
 				this.longestWithout.merge(fault, without, (a, b) -> (a.compareTo(b) >= 0) ? a : b);
 				if (without.compareTo(bound) > 0) {
@@ -186,37 +250,30 @@ final class Checker {
 			return;
 		}
 		for (String unit : units) {
-			List<long[]> covered = new ArrayList<>();
-			for (Belief b : beliefs) {
-				if (b.unit().equals(unit) && b.to() > from && b.from() < to) {
-					covered.add(new long[] { Math.max(b.from(), from), Math.min(b.to(), to) });
-				}
-			}
-			covered.sort((a, b) -> Long.compare(a[0], b[0]));
-			long longest = 0;
-			long reached = from;
-			for (long[] c : covered) {
-				longest = Math.max(longest, c[0] - reached);
-				reached = Math.max(reached, c[1]);
-			}
-			longest = Math.max(longest, to - reached);
-			this.longestDuring.merge(fault, Duration.ofNanos(longest), (a, b) -> (a.compareTo(b) >= 0) ? a : b);
+			this.longestDuring.merge(fault, Duration.ofNanos(longestGap(beliefs, unit, from, to)),
+					(a, b) -> (a.compareTo(b) >= 0) ? a : b);
 		}
 	}
 
-	private static long gapAfter(List<Belief> beliefs, String unit, long healed, long end) {
-		long first = end;
+	/**
+	 * The longest stretch of {@code from..to} in which nobody believed it leads
+	 * {@code unit}.
+	 */
+	private static long longestGap(List<Belief> beliefs, String unit, long from, long to) {
+		List<long[]> covered = new ArrayList<>();
 		for (Belief b : beliefs) {
-			if (b.unit().equals(unit)) {
-				if (b.from() <= healed && b.to() > healed) {
-					return 0;
-				}
-				if (b.from() > healed) {
-					first = Math.min(first, b.from());
-				}
+			if (b.unit().equals(unit) && b.to() > from && b.from() < to) {
+				covered.add(new long[] { Math.max(b.from(), from), Math.min(b.to(), to) });
 			}
 		}
-		return first - healed;
+		covered.sort((a, b) -> Long.compare(a[0], b[0]));
+		long longest = 0;
+		long reached = from;
+		for (long[] c : covered) {
+			longest = Math.max(longest, c[0] - reached);
+			reached = Math.max(reached, c[1]);
+		}
+		return Math.max(longest, to - reached);
 	}
 
 }

@@ -93,6 +93,46 @@ class CheckerTests {
 	}
 
 	@Test
+	void aWriteUnderATermItsNodeNeverBelievedIsCaught() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 4);
+		history.add(0, Kind.BELIEVES, "n2#1", "tenants#1", 2);
+		List<Logged> log = List.of(new Logged(1, "housekeeping_state/purge", 4, "n1"),
+				new Logged(2, "tenant_checkpoints/partition-1", 2, "n2"));
+		assertThat(check(history).writes(log, List.of()).violations()).isEmpty();
+		List<Logged> forged = List.of(new Logged(3, "tenant_checkpoints/partition-1", 2, "n1"));
+		assertThat(check(history).writes(forged, List.of()).violations()).singleElement()
+			.asString()
+			.contains("a term of tenants#1 it never believed");
+	}
+
+	@Test
+	void aJournalThatContradictsItselfIsCaught() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 4);
+		history.add(10 * MS, Kind.BELIEVES, "n1#1", "default", 5);
+		history.add(20 * MS, Kind.ENDS, "n1#1", "default", 6);
+		history.read("n1#1", "JOURNAL believes default four 123");
+		assertThat(check(history).violations()).hasSize(3)
+			.anySatisfy((v) -> assertThat(v).contains("while its belief under epoch 4 never ended"))
+			.anySatisfy((v) -> assertThat(v).contains("ends default under epoch 6, believing epoch 5"))
+			.anySatisfy((v) -> assertThat(v).startsWith("journal: a line not read"));
+	}
+
+	@Test
+	void onTheStandInAFinalFenceOlderThanAnAcknowledgedWriteIsCaught() {
+		List<Acked> acked = List.of(new Acked("housekeeping_state/purge", 4, "n1"),
+				new Acked("housekeeping_state/purge", 6, "n2"));
+		assertThat(new Checker().finalFences(java.util.Map.of("housekeeping_state/purge", 6L), acked).violations())
+			.isEmpty();
+		// an older epoch's write that came last, or the newest acknowledged write lost
+		assertThat(new Checker().finalFences(java.util.Map.of("housekeeping_state/purge", 4L), acked).violations())
+			.singleElement()
+			.asString()
+			.startsWith("fence: housekeeping_state/purge ends at epoch 4, older than epoch 6");
+	}
+
+	@Test
 	void aUnitWithoutABelieverPastTheBoundAfterAHealIsCaught() {
 		History history = new History();
 		history.add(0, Kind.BELIEVES, "n1#1", "default", 1);

@@ -16,11 +16,11 @@ final class Faults {
 
 	private final Nodes nodes;
 
-	private final Database database;
+	private final SampleDatabase database;
 
 	private final Random random;
 
-	Faults(Network network, Forwarder forwarder, Nodes nodes, Database database, Random random) {
+	Faults(Network network, Forwarder forwarder, Nodes nodes, SampleDatabase database, Random random) {
 		this.network = network;
 		this.forwarder = forwarder;
 		this.nodes = nodes;
@@ -55,8 +55,21 @@ final class Faults {
 			case CLOCK_BACK -> this.nodes.clock(node, -300);
 			case DATABASE_PAUSE -> this.database.signal("STOP");
 		}
-		// the fault's own duration: what is measured is what the cluster does meanwhile
-		TimeUnit.MILLISECONDS.sleep(hold);
+		try {
+			// the fault's own duration: what is measured is what the cluster does
+			// meanwhile
+			TimeUnit.MILLISECONDS.sleep(hold);
+		}
+		finally {
+			heal(fault, node);
+		}
+		healed.run();
+		for (int n = 1; n <= this.nodes.count(); n++) {
+			this.nodes.awaitReady(n);
+		}
+	}
+
+	private void heal(Fault fault, int node) throws Exception {
 		switch (fault) {
 			case DATABASE_CUT, PEERS_CUT, MINORITY, ONE_WAY, LOSS, FLAP -> this.network.heal(node);
 			case DELAY -> this.forwarder.heal(this.network.address(node));
@@ -64,10 +77,6 @@ final class Faults {
 			case CRASH, STOP -> this.nodes.start(node);
 			case CLOCK_AHEAD, CLOCK_BACK -> this.nodes.clock(node, 0);
 			case DATABASE_PAUSE -> this.database.signal("CONT");
-		}
-		healed.run();
-		for (int n = 1; n <= this.nodes.count(); n++) {
-			this.nodes.awaitReady(n);
 		}
 	}
 

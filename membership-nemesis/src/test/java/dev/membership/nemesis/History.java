@@ -44,6 +44,8 @@ final class History {
 
 	private final List<Event> events = new ArrayList<>();
 
+	private final List<String> malformed = new ArrayList<>();
+
 	synchronized void add(Event event) {
 		this.events.add(event);
 	}
@@ -68,10 +70,26 @@ final class History {
 			return;
 		}
 		String[] parts = line.split(" ");
-		if (parts.length == 5) {
-			Kind kind = "believes".equals(parts[1]) ? Kind.BELIEVES : Kind.ENDS;
+		try {
+			Kind kind = "believes".equals(parts[1]) ? Kind.BELIEVES : "ends".equals(parts[1]) ? Kind.ENDS : null;
+			if (parts.length != 5 || kind == null) {
+				throw new IllegalArgumentException("not a journal line");
+			}
 			add(Long.parseLong(parts[4]), kind, process, parts[2], Long.parseLong(parts[3]));
 		}
+		catch (RuntimeException ex) {
+			synchronized (this) {
+				this.malformed.add(process + ": " + line);
+			}
+		}
+	}
+
+	/**
+	 * The journal lines that could not be read: each a violation (a belief unaccounted
+	 * for).
+	 */
+	synchronized List<String> malformed() {
+		return new ArrayList<>(this.malformed);
 	}
 
 }

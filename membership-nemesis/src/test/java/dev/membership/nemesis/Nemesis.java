@@ -23,7 +23,7 @@ import dev.membership.nemesis.History.Kind;
 final class Nemesis {
 
 	/** What a run found: its figures and its violations. */
-	record Report(long seed, Map<Fault, Integer> faults, int units, long beliefs, long runs, int fencedWrites,
+	record Report(long seed, Map<Fault, Integer> faults, int units, long beliefs, long runs, long fencedWrites,
 			Map<String, Duration> longestWithout, Map<String, Duration> longestDuring, Duration bound,
 			java.util.List<String> violations) {
 
@@ -73,13 +73,21 @@ final class Nemesis {
 	}
 
 	/** Runs the short schedule ({@code minutes} 0) or a long one, and checks it. */
-	Report run(Path jar, int minutes) throws Exception {
+	Report run(Path jar, int minutes, boolean mongo) throws Exception {
 		Files.createDirectories(this.logs);
 		int subnet = 1 + (int) (ProcessHandle.current().pid() % 250);
-		try (Database database = new Database(jar, this.logs.resolve("db"), this.logs, Ports.free());
+		try (SampleDatabase database = mongo ? new MongoStandIn(jar, this.logs.resolve("db"), this.logs, Ports.free())
+				: new PostgresDatabase(jar, this.logs.resolve("db"), this.logs, Ports.free());
 				Network network = new Network(subnet, NODES);
 				Forwarder forwarder = new Forwarder(network.hostAddress, database.port);
-				Nodes nodes = new Nodes(jar, this.logs, network, forwarder.port, NODES, this.history)) {
+				Nodes nodes = new Nodes(jar, this.logs, network, database.nodeArgs(network.hostAddress, forwarder.port),
+						NODES, this.history)) {
+			// a harness killed midway leaves no node or database running
+			Thread cleanup = new Thread(() -> {
+				nodes.handles().forEach(ProcessHandle::destroyForcibly);
+				database.process().destroyForcibly();
+			});
+			Runtime.getRuntime().addShutdownHook(cleanup);
 			for (int node = 1; node <= NODES; node++) {
 				nodes.start(node);
 			}
@@ -100,12 +108,15 @@ final class Nemesis {
 				// quiet: the cluster settles before the next fault
 				TimeUnit.MILLISECONDS.sleep(1500);
 			}
+			// the last fault's quiet ends here: the stop of every node is no fault
+			this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", "END", 0);
 			nodes.close();
+			Runtime.getRuntime().removeShutdownHook(cleanup);
 			return report(database, System.nanoTime());
 		}
 	}
 
-	private Report report(Database database, long end) throws Exception {
+	private Report report(SampleDatabase database, long end) throws Exception {
 		Set<String> units = new TreeSet<>();
 		long beliefs = 0;
 		for (Event e : this.history.events()) {
@@ -114,10 +125,11 @@ final class Nemesis {
 				beliefs++;
 			}
 		}
-		Checker checker = new Checker().beliefs(this.history, end, units, BOUND)
-			.writes(database.log(), database.acknowledged());
+		Checker checker = new Checker().beliefs(this.history, end, units, BOUND);
+		database.checkWrites(checker);
 		Report report = new Report(this.seed, this.injected, units.size(), beliefs, database.runs(),
-				database.log().size(), checker.longestWithout(), checker.longestDuring(), BOUND, checker.violations());
+				database.fencedWrites(), checker.longestWithout(), checker.longestDuring(), BOUND,
+				checker.violations());
 		Files.writeString(this.logs.resolve("report.md"), report.table());
 		Files.write(this.logs.resolve("history.txt"), this.history.events().stream().map(Object::toString).toList());
 		return report;

@@ -12,8 +12,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The nemesis in the build: the short schedule (every kind of fault once, about two
  * minutes) on a real PostgreSQL, checked; {@code -Dnemesis.minutes=60} runs a long one
- * ({@code scripts/nemesis.sh}), {@code -Dnemesis.seed} replays one. Needs root, Linux's
- * network namespaces, nftables and libfaketime ({@code .ci/run} installs what is
+ * ({@code scripts/nemesis.sh}), {@code -Dnemesis.seed} replays one, and
+ * {@code -Dnemesis.backend=mongodb} runs on the MongoDB stand-in instead. Needs root,
+ * Linux's network namespaces, nftables and libfaketime ({@code .ci/run} installs what is
  * missing); where {@code MEMBERSHIP_REQUIRE_NEMESIS} is set it fails rather than skips
  * without them.
  */
@@ -25,11 +26,14 @@ class NemesisIT {
 		long seed = Long.getLong("nemesis.seed", System.nanoTime());
 		int minutes = Integer.getInteger("nemesis.minutes", 0);
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "seed-" + seed);
-		Nemesis.Report report = new Nemesis(seed, logs).run(Path.of(System.getProperty("sample.jar")), minutes);
+		boolean mongo = "mongodb".equals(System.getProperty("nemesis.backend", "postgres"));
+		Nemesis.Report report = new Nemesis(seed, logs).run(Path.of(System.getProperty("sample.jar")), minutes, mongo);
 		System.out.println(report.table());
 		assertThat(report.violations()).as(report.table()).isEmpty();
 		assertThat(report.faults()).as("every kind of fault injected").hasSize(Fault.values().length);
 		assertThat(report.fencedWrites()).as("fenced writes checked").isPositive();
+		assertThat(report.units()).as("every unit's beliefs journaled: default and each partition of tenants")
+			.isEqualTo(1 + Nodes.PARTITIONS);
 	}
 
 	/**
@@ -41,8 +45,10 @@ class NemesisIT {
 		assumeTheMachineAllowsIt();
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "broken-fence");
 		java.nio.file.Files.createDirectories(logs);
-		try (Database database = new Database(Path.of(System.getProperty("sample.jar")), logs.resolve("db"), logs,
-				Ports.free()); Connection c = database.connect(); Statement s = c.createStatement()) {
+		try (PostgresDatabase database = new PostgresDatabase(Path.of(System.getProperty("sample.jar")),
+				logs.resolve("db"), logs, Ports.free());
+				Connection c = database.connect();
+				Statement s = c.createStatement()) {
 			s.execute("INSERT INTO housekeeping_state (id, by_node, fence) VALUES ('purge', 'n2', 5)");
 			// what a fence that ignores its epoch would let a stale node write
 			s.execute("UPDATE housekeeping_state SET by_node = 'n1', fence = 4 WHERE id = 'purge'");

@@ -22,20 +22,40 @@ final class Network implements AutoCloseable {
 
 	private final List<String> namespaces = new ArrayList<>();
 
-	Network(int subnet, int nodes) {
+	/**
+	 * The network of {@code nodes} nodes on the first subnet from {@code first} (1 to
+	 * 250) that no other run uses now: its bridge is taken atomically, and nothing
+	 * another run made is ever removed.
+	 */
+	Network(int first, int nodes) {
+		int subnet = first;
+		for (int tries = 0; Shell.tryRun("ip", "link", "add", "nm" + subnet + "b", "type", "bridge")
+			.contains("exists"); tries++) {
+			if (tries == 250) {
+				throw new IllegalStateException("no free subnet 10.77.K.0/24 for the nemesis's bridge");
+			}
+			subnet = subnet % 250 + 1;
+		}
 		this.subnet = subnet;
 		this.prefix = "nm" + subnet;
 		this.hostAddress = "10.77." + subnet + ".1";
+		try {
+			build(nodes);
+		}
+		catch (RuntimeException ex) {
+			close();
+			throw ex;
+		}
+	}
+
+	private void build(int nodes) {
 		String bridge = this.prefix + "b";
-		Shell.tryRun("ip", "link", "del", bridge);
-		Shell.run("ip", "link", "add", bridge, "type", "bridge");
 		Shell.run("ip", "addr", "add", this.hostAddress + "/24", "dev", bridge);
 		Shell.run("ip", "link", "set", bridge, "up");
 		for (int i = 1; i <= nodes; i++) {
 			String ns = namespace(i);
-			Shell.tryRun("ip", "netns", "del", ns);
-			Shell.run("ip", "netns", "add", ns);
 			this.namespaces.add(ns);
+			Shell.run("ip", "netns", "add", ns);
 			String host = this.prefix + "h" + i;
 			String peer = this.prefix + "p" + i;
 			Shell.run("ip", "link", "add", host, "type", "veth", "peer", "name", peer);

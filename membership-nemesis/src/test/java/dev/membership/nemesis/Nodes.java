@@ -27,7 +27,17 @@ import static org.awaitility.Awaitility.await;
  */
 final class Nodes implements AutoCloseable {
 
-	static final Path FAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1");
+	/**
+	 * Debian's {@code libfaketime}, or a path that does not exist where it is not
+	 * installed.
+	 */
+	static final Path FAKETIME = java.util.stream.Stream
+		.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
+				"/usr/lib/aarch64-linux-gnu/faketime/libfaketimeMT.so.1")
+		.map(Path::of)
+		.filter(Files::isReadable)
+		.findFirst()
+		.orElse(Path.of("/usr/lib/faketime/libfaketimeMT.so.1"));
 
 	static final Duration LEASE = Duration.ofMillis(1000);
 
@@ -43,7 +53,8 @@ final class Nodes implements AutoCloseable {
 
 	private final Network network;
 
-	private final String databaseUrl;
+	/** What a node is given to reach the database through the relay. */
+	private final List<String> databaseArgs;
 
 	private final History history;
 
@@ -53,11 +64,11 @@ final class Nodes implements AutoCloseable {
 
 	private final Thread[] readers;
 
-	Nodes(Path jar, Path logs, Network network, int forwarderPort, int count, History history) {
+	Nodes(Path jar, Path logs, Network network, List<String> databaseArgs, int count, History history) {
 		this.jar = jar;
 		this.logs = logs;
 		this.network = network;
-		this.databaseUrl = "jdbc:postgresql://" + network.hostAddress + ":" + forwarderPort + "/postgres";
+		this.databaseArgs = databaseArgs;
 		this.history = history;
 		this.processes = new Process[count + 1];
 		this.incarnations = new int[count + 1];
@@ -83,19 +94,20 @@ final class Nodes implements AutoCloseable {
 		this.incarnations[node]++;
 		String process = process(node);
 		Path clock = clockFile(node);
-		if (!Files.exists(clock)) {
-			Files.writeString(clock, "+0s");
+		if (this.incarnations[node] == 1) {
+			// a run starts on the host's time, whatever a failed run left
+			clock(node, 0);
 		}
 		List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", this.network.namespace(node), java(),
 				"-Xmx200m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar", this.jar.toString(),
-				"--spring.profiles.active=postgres", "--spring.datasource.url=" + this.databaseUrl,
-				"--spring.datasource.username=postgres", "--server.address=" + this.network.address(node),
-				"--server.port=8080", "--membership.advertised-address=" + this.network.address(node),
-				"--membership.node-id=n" + node, "--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
+				"--server.address=" + this.network.address(node), "--server.port=8080",
+				"--membership.advertised-address=" + this.network.address(node), "--membership.node-id=n" + node,
+				"--membership.renewal-interval=" + INTERVAL.toMillis() + "ms",
 				"--membership.lease-duration=" + LEASE.toMillis() + "ms", "--membership.liveness-window=600ms",
 				"--sample.operator.password=nemesis", "--sample.housekeeping.interval=100ms",
 				"--sample.items.interval=200ms", "--sample.items.lifetime=500ms", "--sample.tenants.interval=300ms",
 				"--sample.tenants.partitions=" + PARTITIONS, "--sample.journal.enabled=true"));
+		command.addAll(this.databaseArgs);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().put("LD_PRELOAD", FAKETIME.toString());
 		builder.environment().put("FAKETIME_TIMESTAMP_FILE", clock.toString());
@@ -132,7 +144,11 @@ final class Nodes implements AutoCloseable {
 
 	/** Sets node {@code node}'s wall clock {@code seconds} away from the host's. */
 	void clock(int node, long seconds) throws IOException {
-		Files.writeString(clockFile(node), ((seconds >= 0) ? "+" : "") + seconds + "s");
+		// whole or not at all: libfaketime may read it at any moment
+		Path next = this.logs.resolve("n" + node + ".faketime.next");
+		Files.writeString(next, ((seconds >= 0) ? "+" : "") + seconds + "s");
+		Files.move(next, clockFile(node), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+				java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 	}
 
 	void awaitReady(int node) {
@@ -156,6 +172,17 @@ final class Nodes implements AutoCloseable {
 	/** {@code SIGSTOP} or {@code SIGCONT}. */
 	void signal(int node, String signal) {
 		Shell.run("kill", "-" + signal, Long.toString(this.processes[node].pid()));
+	}
+
+	/** Every node process there is: for a shutdown hook of the harness. */
+	List<ProcessHandle> handles() {
+		List<ProcessHandle> all = new ArrayList<>();
+		for (Process process : this.processes) {
+			if (process != null) {
+				all.add(process.toHandle());
+			}
+		}
+		return all;
 	}
 
 	/**
@@ -187,7 +214,7 @@ final class Nodes implements AutoCloseable {
 		for (int node = 1; node <= count(); node++) {
 			Process process = this.processes[node];
 			if (process != null && process.isAlive()) {
-				signal(node, "CONT");
+				Shell.tryRun("kill", "-CONT", Long.toString(process.pid()));
 				end(node, true);
 			}
 		}

@@ -1,8 +1,6 @@
 package dev.membership.nemesis;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -13,18 +11,17 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real PostgreSQL server (the packaged sample's standalone embedded one, in the host's
- * network namespace on 127.0.0.1), with a log of every fenced write in commit order: a
- * trigger on the sample's fenced tables appends each write's target, fence and node in
- * the write's own transaction, so the log holds exactly the writes that committed, and
- * two writes of one target in the order their row lock let them commit.
+ * A real PostgreSQL server (the packaged sample's standalone embedded one), with a log of
+ * every fenced write in commit order: a trigger on the sample's fenced tables appends
+ * each write's target, fence and node in the write's own transaction, so the log holds
+ * exactly the writes that committed, and two writes of one target in the order their row
+ * lock let them commit.
  */
-final class Database implements AutoCloseable {
+final class PostgresDatabase extends SampleDatabase {
 
 	/** The sample's fenced tables, as the sample makes them, and the log. */
 	private static final List<String> SCHEMA = List.of(
@@ -46,37 +43,45 @@ final class Database implements AutoCloseable {
 			"CREATE OR REPLACE TRIGGER nemesis_log AFTER INSERT OR UPDATE ON tenant_checkpoints "
 					+ "FOR EACH ROW EXECUTE FUNCTION nemesis_log_fence()");
 
-	final int port;
-
 	private final Path data;
 
-	private final Process process;
-
-	Database(Path jar, Path directory, Path logs, int port) throws IOException, SQLException {
-		this.port = port;
+	PostgresDatabase(Path jar, Path directory, Path logs, int port) throws IOException {
+		super(jar, directory, logs, port,
+				List.of("--spring.profiles.active=postgres", "--sample.embedded-postgres.standalone=true",
+						"--sample.embedded-postgres.port=" + port,
+						"--sample.embedded-postgres.directory=" + directory.resolve("data")));
 		this.data = directory.resolve("data");
-		Files.createDirectories(directory);
-		this.process = new ProcessBuilder(Nodes.java(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-				"-jar", jar.toString(), "--spring.profiles.active=postgres",
-				"--sample.embedded-postgres.standalone=true", "--sample.embedded-postgres.port=" + port,
-				"--sample.embedded-postgres.directory=" + this.data)
-			.redirectErrorStream(true)
-			.redirectOutput(logs.resolve("database.log").toFile())
-			.start();
-		await("PostgreSQL on 127.0.0.1:" + port).atMost(Duration.ofSeconds(90)).until(() -> {
-			if (!this.process.isAlive()) {
-				throw new IllegalStateException("the database process exited: see " + logs.resolve("database.log"));
-			}
-			return accepts(port);
-		});
-		await("PostgreSQL answers").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
-			try (Connection c = connect(); Statement s = c.createStatement()) {
-				for (String statement : SCHEMA) {
-					s.execute(statement);
+		try {
+			await("PostgreSQL answers").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+				try (Connection c = connect(); Statement s = c.createStatement()) {
+					for (String statement : SCHEMA) {
+						s.execute(statement);
+					}
 				}
-			}
-			return true;
-		});
+				return true;
+			});
+		}
+		catch (RuntimeException ex) {
+			closeQuietly();
+			throw ex;
+		}
+	}
+
+	@Override
+	List<String> nodeArgs(String host, int port) {
+		return List.of("--spring.profiles.active=postgres",
+				"--spring.datasource.url=jdbc:postgresql://" + host + ":" + port + "/postgres",
+				"--spring.datasource.username=postgres");
+	}
+
+	@Override
+	void checkWrites(Checker checker) throws SQLException {
+		checker.writes(log(), acknowledged());
+	}
+
+	@Override
+	long fencedWrites() throws SQLException {
+		return log().size();
 	}
 
 	Connection connect() throws SQLException {
@@ -111,7 +116,7 @@ final class Database implements AutoCloseable {
 		return acked;
 	}
 
-	/** How many guarded runs the nodes recorded. */
+	@Override
 	long runs() throws SQLException {
 		try (Connection c = connect();
 				Statement s = c.createStatement();
@@ -123,28 +128,27 @@ final class Database implements AutoCloseable {
 	}
 
 	/** Freezes ({@code STOP}) or thaws ({@code CONT}) the server and its backends. */
+	@Override
 	void signal(String signal) throws IOException {
-		String postmaster = Files.readAllLines(this.data.resolve("postmaster.pid")).get(0).strip();
-		Shell.tryRun("pkill", "-" + signal, "-P", postmaster);
-		Shell.run("kill", "-" + signal, postmaster);
+		// the postmaster first: a backend it forks meanwhile is frozen with it
+		Shell.run("kill", "-" + signal, postmaster());
+		Shell.tryRun("pkill", "-" + signal, "-P", postmaster());
+	}
+
+	private String postmaster() throws IOException {
+		return Files.readAllLines(this.data.resolve("postmaster.pid")).get(0).strip();
 	}
 
 	@Override
 	public void close() throws InterruptedException {
-		this.process.destroy();
-		if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
-			this.process.destroyForcibly();
+		try {
+			// never left frozen by a run that failed
+			signal("CONT");
 		}
-	}
-
-	static boolean accepts(int port) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-			return true;
+		catch (IOException | RuntimeException ex) {
+			// not running
 		}
-		catch (IOException ex) {
-			return false;
-		}
+		super.close();
 	}
 
 }
