@@ -106,7 +106,7 @@ final class Nemesis {
 				faults.inject(fault, target,
 						() -> this.history.add(System.nanoTime(), Kind.HEALED, "nemesis", fault.name(), 0));
 				// quiet: the cluster settles before the next fault
-				TimeUnit.MILLISECONDS.sleep(1500);
+				TimeUnit.MILLISECONDS.sleep(1000);
 			}
 			// the last fault's quiet ends here: the stop of every node is no fault
 			this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", "END", 0);
