@@ -45,6 +45,40 @@ class CheckerTests {
 		assertThat(check(history).violations()).singleElement().asString().startsWith("two believers of default");
 	}
 
+	/**
+	 * A node whose clocks ran at half speed: its journal says it believed for 900 ms, by
+	 * its own clock; on the host's clock (its stamps brought there by its rate and by
+	 * when its lines arrived) that was 1.8 s, past its successor's start.
+	 */
+	@Test
+	void aClockThatDriftedPastTheBoundIsCaughtOnTheHostsClock() {
+		History history = new History();
+		history.rate("n1#2", 0.5);
+		long own = 1_795_760_000_000_000_000L;
+		history.read("n1#2", "JOURNAL believes default 7 " + own, 10 * MS);
+		history.read("n1#2", "JOURNAL ends default 7 " + (own + 900 * MS), 1811 * MS);
+		history.add(1200 * MS, Kind.BELIEVES, "n2#1", "default", 8);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.startsWith("two believers of default")
+			.contains("from=10000000, to=1810000000");
+	}
+
+	/** At the drift the docs allow, the same belief ends before its successor begins. */
+	@Test
+	void aClockAtTheDriftBoundIsPlacedByItsRate() {
+		History history = new History();
+		history.rate("n1#2", 1 - Nemesis.DRIFT);
+		long own = 1_795_760_000_000_000_000L;
+		history.read("n1#2", "JOURNAL believes default 7 " + own, 10 * MS);
+		history.read("n1#2", "JOURNAL ends default 7 " + (own + 900 * MS), 1300 * MS);
+		history.add(1000 * MS, Kind.BELIEVES, "n2#1", "default", 8);
+		List<History.Event> events = history.events();
+		// 900 ms at 0.9998 is 900.18 ms of the host's
+		assertThat(events.get(1).at()).isEqualTo(910_180_037L);
+		assertThat(check(history).violations()).isEmpty();
+	}
+
 	@Test
 	void aKilledProcessBelievesNothingAfterItsEnd() {
 		History history = new History();
@@ -112,7 +146,7 @@ class CheckerTests {
 		history.add(0, Kind.BELIEVES, "n1#1", "default", 4);
 		history.add(10 * MS, Kind.BELIEVES, "n1#1", "default", 5);
 		history.add(20 * MS, Kind.ENDS, "n1#1", "default", 6);
-		history.read("n1#1", "JOURNAL believes default four 123");
+		history.read("n1#1", "JOURNAL believes default four 123", 124);
 		assertThat(check(history).violations()).hasSize(3)
 			.anySatisfy((v) -> assertThat(v).contains("while its belief under epoch 4 never ended"))
 			.anySatisfy((v) -> assertThat(v).contains("ends default under epoch 6, believing epoch 5"))

@@ -46,9 +46,22 @@ enum Fault {
 	CLOCK_BACK,
 
 	/**
+	 * A new process of the node whose every clock, monotonic included, runs fast or slow
+	 * at the drift the docs allow (200 ppm), cut off from the database once it leads
+	 * something, so that its own clock ends its beliefs; then a process at the true rate.
+	 */
+	DRIFT,
+
+	/**
 	 * The database's server and backends frozen ({@code SIGSTOP}) for longer than the
 	 * lease.
 	 */
-	DATABASE_PAUSE
+	DATABASE_PAUSE,
+
+	/**
+	 * The database's server stopped (fast or immediate, at random) and started again on
+	 * its data: every connection lost.
+	 */
+	DATABASE_RESTART
 
 }

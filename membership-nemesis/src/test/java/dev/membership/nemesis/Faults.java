@@ -20,12 +20,17 @@ final class Faults {
 
 	private final Random random;
 
-	Faults(Network network, Forwarder forwarder, Nodes nodes, SampleDatabase database, Random random) {
+	/** The rates a drifting node's clocks run at, one drawn per fault. */
+	private final double[] driftRates;
+
+	Faults(Network network, Forwarder forwarder, Nodes nodes, SampleDatabase database, Random random,
+			double[] driftRates) {
 		this.network = network;
 		this.forwarder = forwarder;
 		this.nodes = nodes;
 		this.database = database;
 		this.random = random;
+		this.driftRates = driftRates;
 	}
 
 	/**
@@ -54,6 +59,16 @@ final class Faults {
 			case CLOCK_AHEAD -> this.nodes.clock(node, 300);
 			case CLOCK_BACK -> this.nodes.clock(node, -300);
 			case DATABASE_PAUSE -> this.database.signal("STOP");
+			case DRIFT -> {
+				this.nodes.end(node, true);
+				this.nodes.start(node, this.driftRates[this.random.nextInt(this.driftRates.length)]);
+				this.nodes.awaitReady(node);
+				// its deadline decides only what it believes when its renewals fail
+				this.nodes.awaitBelieving(node, java.time.Duration.ofSeconds(15));
+				this.network.cutDatabase(node);
+				hold = 3000;
+			}
+			case DATABASE_RESTART -> this.database.stopServer(this.random.nextBoolean());
 		}
 		try {
 			// the fault's own duration: what is measured is what the cluster does
@@ -77,6 +92,12 @@ final class Faults {
 			case CRASH, STOP -> this.nodes.start(node);
 			case CLOCK_AHEAD, CLOCK_BACK -> this.nodes.clock(node, 0);
 			case DATABASE_PAUSE -> this.database.signal("CONT");
+			case DRIFT -> {
+				this.network.heal(node);
+				this.nodes.end(node, true);
+				this.nodes.start(node);
+			}
+			case DATABASE_RESTART -> this.database.startServer();
 		}
 	}
 

@@ -1,12 +1,22 @@
 package dev.membership.nemesis;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything that happened in a run, on one clock (the host's monotonic clock, which a
  * node's {@code System.nanoTime()} reads as well while only its wall clock is faked):
  * what each node process believed, from its journal, and what the nemesis did.
+ * <p>
+ * A process whose clocks run at a rate ({@link #rate}: its monotonic clock faked too)
+ * stamps its journal on a clock of its own. Its stamps are brought onto the host's by the
+ * rate the nemesis gave it and by the collector's reading of each line (the host's clock
+ * when the line arrived, never before the event): a stamp {@code s} is at
+ * {@code a + (s - s0) / rate}, with {@code a} the latest offset every line allows. Each
+ * event is then placed no earlier than it happened, and later by at most the shortest
+ * time any of the process's lines took to arrive.
  */
 final class History {
 
@@ -46,6 +56,24 @@ final class History {
 
 	private final List<String> malformed = new ArrayList<>();
 
+	/** The rate of each process whose clocks run at one. */
+	private final Map<String, Double> rates = new HashMap<>();
+
+	/** Their journals' events, on their own clocks, each with when it arrived. */
+	private final Map<String, List<Stamped>> own = new HashMap<>();
+
+	private record Stamped(Event event, long arrived) {
+	}
+
+	/**
+	 * Process {@code process}'s clocks run at {@code rate} (1: the host's).
+	 */
+	synchronized void rate(String process, double rate) {
+		if (rate != 1) {
+			this.rates.put(process, rate);
+		}
+	}
+
 	synchronized void add(Event event) {
 		this.events.add(event);
 	}
@@ -54,18 +82,49 @@ final class History {
 		add(new Event(at, kind, process, unit, epoch));
 	}
 
-	/** Every event so far, in the order of their instants. */
+	/** Every event so far, on the host's clock, in the order of their instants. */
 	synchronized List<Event> events() {
 		List<Event> all = new ArrayList<>(this.events);
+		this.own.forEach((process, stamped) -> all.addAll(onHostClock(stamped, this.rates.get(process))));
 		all.sort((a, b) -> Long.compare(a.at(), b.at()));
 		return all;
 	}
 
+	private static List<Event> onHostClock(List<Stamped> stamped, double rate) {
+		long first = stamped.get(0).event().at();
+		long offset = Long.MAX_VALUE;
+		for (Stamped s : stamped) {
+			offset = Math.min(offset, s.arrived() - (long) ((s.event().at() - first) / rate));
+		}
+		List<Event> events = new ArrayList<>();
+		for (Stamped s : stamped) {
+			Event e = s.event();
+			events.add(new Event(offset + (long) Math.ceil((e.at() - first) / rate), e.kind(), e.process(), e.unit(),
+					e.epoch()));
+		}
+		return events;
+	}
+
 	/**
-	 * Reads one line of a node's output: its journal's lines are events of
-	 * {@code process}.
+	 * Whether {@code process}'s journal says it believes it leads some unit now.
 	 */
-	void read(String process, String line) {
+	synchronized boolean believes(String process) {
+		Map<String, Integer> open = new HashMap<>();
+		List<Event> mine = new ArrayList<>(this.events);
+		this.own.getOrDefault(process, List.of()).forEach((s) -> mine.add(s.event()));
+		for (Event e : mine) {
+			if (e.process().equals(process) && (e.kind() == Kind.BELIEVES || e.kind() == Kind.ENDS)) {
+				open.merge(e.unit(), (e.kind() == Kind.BELIEVES) ? 1 : -1, Integer::sum);
+			}
+		}
+		return open.values().stream().anyMatch((n) -> n > 0);
+	}
+
+	/**
+	 * Reads one line of a node's output, which arrived at {@code arrived} (the host's
+	 * clock): its journal's lines are events of {@code process}.
+	 */
+	void read(String process, String line, long arrived) {
 		if (!line.startsWith("JOURNAL ")) {
 			return;
 		}
@@ -75,7 +134,15 @@ final class History {
 			if (parts.length != 5 || kind == null) {
 				throw new IllegalArgumentException("not a journal line");
 			}
-			add(Long.parseLong(parts[4]), kind, process, parts[2], Long.parseLong(parts[3]));
+			Event event = new Event(Long.parseLong(parts[4]), kind, process, parts[2], Long.parseLong(parts[3]));
+			synchronized (this) {
+				if (this.rates.containsKey(process)) {
+					this.own.computeIfAbsent(process, (p) -> new ArrayList<>()).add(new Stamped(event, arrived));
+				}
+				else {
+					this.events.add(event);
+				}
+			}
 		}
 		catch (RuntimeException ex) {
 			synchronized (this) {

@@ -23,9 +23,9 @@ import dev.membership.nemesis.History.Kind;
 final class Nemesis {
 
 	/** What a run found: its figures and its violations. */
-	record Report(long seed, Map<Fault, Integer> faults, int units, long beliefs, long runs, long fencedWrites,
-			Map<String, Duration> longestWithout, Map<String, Duration> longestDuring, Duration bound,
-			java.util.List<String> violations) {
+	record Report(long seed, Set<Fault> kinds, Map<Fault, Integer> faults, int units, long beliefs, long runs,
+			long fencedWrites, Map<String, Duration> longestWithout, Map<String, Duration> longestDuring,
+			Duration bound, java.util.List<String> violations) {
 
 		String table() {
 			StringBuilder table = new StringBuilder();
@@ -66,10 +66,31 @@ final class Nemesis {
 
 	private final Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
 
+	/** The drift the docs allow a node's clocks against the database's: 200 ppm. */
+	static final double DRIFT = 200e-6;
+
+	/** The rates of a drifting node's clocks: fast or slow, at the drift allowed. */
+	private double[] driftRates = { 1 - DRIFT, 1 + DRIFT };
+
+	/** The kinds of fault drawn, of those the database takes. */
+	private Set<Fault> kinds = java.util.EnumSet.allOf(Fault.class);
+
 	Nemesis(long seed, Path logs) {
 		this.seed = seed;
 		this.random = new Random(seed);
 		this.logs = logs;
+	}
+
+	/** Draws only {@code kinds}: for a run that shows the checker one broken variant. */
+	Nemesis only(Fault... kinds) {
+		this.kinds = java.util.EnumSet.copyOf(java.util.List.of(kinds));
+		return this;
+	}
+
+	/** Drifting nodes' clocks run at {@code rates}: past the bound, a broken variant. */
+	Nemesis driftRates(double... rates) {
+		this.driftRates = rates;
+		return this;
 	}
 
 	/** Runs the short schedule ({@code minutes} 0) or a long one, and checks it. */
@@ -94,9 +115,10 @@ final class Nemesis {
 			for (int node = 1; node <= NODES; node++) {
 				nodes.awaitReady(node);
 			}
-			Faults faults = new Faults(network, forwarder, nodes, database, this.random);
+			Faults faults = new Faults(network, forwarder, nodes, database, this.random, this.driftRates);
 			long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
-			Fault[] kinds = Fault.values();
+			this.kinds.retainAll(database.faults());
+			Fault[] kinds = this.kinds.toArray(new Fault[0]);
 			for (int i = 0; (minutes == 0) ? i < kinds.length : System.nanoTime() < until; i++) {
 				Fault fault = (minutes == 0) ? kinds[(i + (int) Math.floorMod(this.seed, kinds.length)) % kinds.length]
 						: kinds[this.random.nextInt(kinds.length)];
@@ -127,7 +149,7 @@ final class Nemesis {
 		}
 		Checker checker = new Checker().beliefs(this.history, end, units, BOUND);
 		database.checkWrites(checker);
-		Report report = new Report(this.seed, this.injected, units.size(), beliefs, database.runs(),
+		Report report = new Report(this.seed, this.kinds, this.injected, units.size(), beliefs, database.runs(),
 				database.fencedWrites(), checker.longestWithout(), checker.longestDuring(), BOUND,
 				checker.violations());
 		Files.writeString(this.logs.resolve("report.md"), report.table());

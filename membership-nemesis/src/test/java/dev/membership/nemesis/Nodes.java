@@ -21,9 +21,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * The packaged sample app's nodes, each in its network namespace, under Debian's
  * {@code libfaketime} with a wall-clock offset the nemesis can change while it runs (its
- * monotonic clock left alone: the journal's stamps stay on the host's clock). Each line a
- * node prints goes to its log; its journal's lines to the history, as events of the
- * node's current process ({@code n1#2}: its second).
+ * monotonic clock left alone: the journal's stamps stay on the host's clock), or with
+ * every clock running at a rate for the process's life. Each line a node prints goes to
+ * its log; its journal's lines to the history, as events of the node's current process
+ * ({@code n1#2}: its second).
  */
 final class Nodes implements AutoCloseable {
 
@@ -91,8 +92,17 @@ final class Nodes implements AutoCloseable {
 	 * Starts node {@code node} (a new process of it), with its wall clock as it was set.
 	 */
 	void start(int node) throws IOException {
+		start(node, 1);
+	}
+
+	/**
+	 * Starts node {@code node} with every clock it has, monotonic included, running at
+	 * {@code rate} (1: its wall clock as it was set, its monotonic clock the host's).
+	 */
+	void start(int node, double rate) throws IOException {
 		this.incarnations[node]++;
 		String process = process(node);
+		this.history.rate(process, rate);
 		Path clock = clockFile(node);
 		if (this.incarnations[node] == 1) {
 			// a run starts on the host's time, whatever a failed run left
@@ -110,11 +120,23 @@ final class Nodes implements AutoCloseable {
 		command.addAll(this.databaseArgs);
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		builder.environment().put("LD_PRELOAD", FAKETIME.toString());
-		builder.environment().put("FAKETIME_TIMESTAMP_FILE", clock.toString());
-		// the offset is read again at most every second: a jump takes effect within one
-		builder.environment().put("FAKETIME_CACHE_DURATION", "1");
-		builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
-		builder.environment().put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
+		if (rate == 1) {
+			builder.environment().put("FAKETIME_TIMESTAMP_FILE", clock.toString());
+			// the offset is read again at most every second: a jump takes effect within
+			// one
+			builder.environment().put("FAKETIME_CACHE_DURATION", "1");
+			builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+			builder.environment().put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
+		}
+		else {
+			// a rate for the process's life, set once: changed while it runs, libfaketime
+			// applies it from the process's start (a jump of every clock), and an offset
+			// that makes up for the jump leaves a JVM's timed waits unwoken (tried)
+			builder.environment().put("FAKETIME", "+0 x" + rate);
+			builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "0");
+			// left to libfaketime (on with glibc): off, a JVM's timed waits on a faked
+			// monotonic clock never return
+		}
 		Process started = builder.start();
 		this.processes[node] = started;
 		Thread reader = new Thread(() -> read(process, started), "journal-" + process);
@@ -129,7 +151,7 @@ final class Nodes implements AutoCloseable {
 				new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
 				PrintWriter out = new PrintWriter(Files.newBufferedWriter(log))) {
 			for (String line = in.readLine(); line != null; line = in.readLine()) {
-				this.history.read(process, line);
+				this.history.read(process, line, System.nanoTime());
 				out.println(line);
 			}
 		}
@@ -167,6 +189,21 @@ final class Nodes implements AutoCloseable {
 				return false;
 			}
 		});
+	}
+
+	/**
+	 * Waits, for at most {@code atMost}, until node {@code node}'s process believes it
+	 * leads some unit; returns whether it does.
+	 */
+	boolean awaitBelieving(int node, Duration atMost) {
+		String process = process(node);
+		try {
+			await(process + " believes").atMost(atMost).until(() -> this.history.believes(process));
+			return true;
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			return false;
+		}
 	}
 
 	/** {@code SIGSTOP} or {@code SIGCONT}. */

@@ -45,6 +45,12 @@ final class PostgresDatabase extends SampleDatabase {
 
 	private final Path data;
 
+	/** The server's command line, read before a restart. */
+	private String options = "";
+
+	/** The server a restart started, which the embedded one's owner does not know. */
+	private Process restarted;
+
 	PostgresDatabase(Path jar, Path directory, Path logs, int port) throws IOException {
 		super(jar, directory, logs, port,
 				List.of("--spring.profiles.active=postgres", "--sample.embedded-postgres.standalone=true",
@@ -135,6 +141,46 @@ final class PostgresDatabase extends SampleDatabase {
 		Shell.tryRun("pkill", "-" + signal, "-P", postmaster());
 	}
 
+	@Override
+	java.util.Set<Fault> faults() {
+		return java.util.EnumSet.allOf(Fault.class);
+	}
+
+	/**
+	 * Stops the server as {@code pg_ctl stop -m fast} ({@code SIGINT}: sessions ended, a
+	 * checkpoint) or {@code -m immediate} ({@code SIGQUIT}: every process killed, crash
+	 * recovery at the next start) would, by hand: {@code pg_ctl} refuses root.
+	 */
+	@Override
+	void stopServer(boolean immediate) throws IOException {
+		this.options = Files.readString(this.data.resolve("postmaster.opts")).strip();
+		ProcessHandle postmaster = ProcessHandle.of(Long.parseLong(postmaster())).orElseThrow();
+		Shell.run("kill", immediate ? "-QUIT" : "-INT", Long.toString(postmaster.pid()));
+		postmaster.onExit().orTimeout(60, java.util.concurrent.TimeUnit.SECONDS).join();
+	}
+
+	/**
+	 * Starts the server again with the command line it was started with
+	 * ({@code postmaster.opts}), as the embedded server did as root: in a user namespace
+	 * of its own, where it is not root.
+	 */
+	@Override
+	void startServer() throws IOException {
+		List<String> command = new ArrayList<>(List.of("unshare", "-U"));
+		java.util.regex.Matcher word = java.util.regex.Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(this.options);
+		while (word.find()) {
+			command.add((word.group(1) != null) ? word.group(1) : word.group(2));
+		}
+		this.restarted = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
+		await("PostgreSQL answers again").atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+			try (Connection c = connect(); Statement s = c.createStatement()) {
+				return s.execute("SELECT 1");
+			}
+		});
+	}
+
 	private String postmaster() throws IOException {
 		return Files.readAllLines(this.data.resolve("postmaster.pid")).get(0).strip();
 	}
@@ -147,6 +193,10 @@ final class PostgresDatabase extends SampleDatabase {
 		}
 		catch (IOException | RuntimeException ex) {
 			// not running
+		}
+		if (this.restarted != null) {
+			this.restarted.toHandle().destroy();
+			this.restarted.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
 		}
 		super.close();
 	}

@@ -74,6 +74,26 @@ abstract class SampleDatabase implements AutoCloseable {
 	/** Freezes ({@code STOP}) or thaws ({@code CONT}) the database. */
 	abstract void signal(String signal) throws IOException;
 
+	/**
+	 * The kinds of fault this database takes: all but a restart, unless it keeps its data
+	 * across one.
+	 */
+	java.util.Set<Fault> faults() {
+		return java.util.EnumSet.complementOf(java.util.EnumSet.of(Fault.DATABASE_RESTART));
+	}
+
+	/**
+	 * Stops the database's server ({@code immediate}: as a crash would), its data kept.
+	 */
+	void stopServer(boolean immediate) throws Exception {
+		throw new UnsupportedOperationException("this database is not restarted: it keeps no data across a restart");
+	}
+
+	/** Starts the server stopped by {@link #stopServer} again, on its data. */
+	void startServer() throws Exception {
+		throw new UnsupportedOperationException("this database is not restarted: it keeps no data across a restart");
+	}
+
 	/** Closes, for a constructor that failed after the process started. */
 	void closeQuietly() {
 		try {
