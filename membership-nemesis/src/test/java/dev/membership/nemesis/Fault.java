@@ -15,6 +15,12 @@ enum Fault {
 	/** The node alone on one side (no peer, no database), the rest on the other. */
 	MINORITY,
 
+	/**
+	 * The node alone with the database, the other nodes together on the other side, cut
+	 * off from both: the minority holds the database, the majority of the nodes does not.
+	 */
+	MAJORITY_CUT,
+
 	/** The node's packets to the database are lost; the database's to it arrive. */
 	ONE_WAY,
 

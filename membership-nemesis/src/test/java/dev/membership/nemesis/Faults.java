@@ -38,6 +38,23 @@ final class Faults {
 	 * then), and waits for the nodes.
 	 */
 	void inject(Fault fault, int node, Runnable healed) throws Exception {
+		try {
+			// the fault's own duration: what is measured is what the cluster does
+			// meanwhile
+			TimeUnit.MILLISECONDS.sleep(begin(fault, node));
+		}
+		finally {
+			// healed even when it could not be injected whole
+			heal(fault, node);
+		}
+		healed.run();
+		for (int n = 1; n <= this.nodes.count(); n++) {
+			this.nodes.awaitReady(n);
+		}
+	}
+
+	/** Injects {@code fault} on {@code node}; returns how long to hold it, in ms. */
+	private long begin(Fault fault, int node) throws Exception {
 		long hold = 1500 + this.random.nextInt(1500);
 		switch (fault) {
 			case DATABASE_CUT -> this.network.cutDatabase(node);
@@ -45,6 +62,14 @@ final class Faults {
 			case MINORITY -> {
 				this.network.cutDatabase(node);
 				this.network.cutPeers(node);
+			}
+			case MAJORITY_CUT -> {
+				this.network.cutPeers(node);
+				for (int other = 1; other <= this.nodes.count(); other++) {
+					if (other != node) {
+						this.network.cutDatabase(other);
+					}
+				}
 			}
 			case ONE_WAY -> this.network.cutToDatabase(node);
 			case DELAY -> this.forwarder.delay(this.network.address(node), 250, 150);
@@ -63,30 +88,28 @@ final class Faults {
 				this.nodes.end(node, true);
 				this.nodes.start(node, this.driftRates[this.random.nextInt(this.driftRates.length)]);
 				this.nodes.awaitReady(node);
-				// its deadline decides only what it believes when its renewals fail
-				this.nodes.awaitBelieving(node, java.time.Duration.ofSeconds(15));
+				// its deadline decides only what it believes when its renewals fail: a
+				// node
+				// that leads nothing would test nothing
+				if (!this.nodes.awaitBelieving(node, java.time.Duration.ofSeconds(15))) {
+					throw new IllegalStateException("n" + node + " led nothing within 15 s of its start at a drift");
+				}
 				this.network.cutDatabase(node);
 				hold = 3000;
 			}
 			case DATABASE_RESTART -> this.database.stopServer(this.random.nextBoolean());
 		}
-		try {
-			// the fault's own duration: what is measured is what the cluster does
-			// meanwhile
-			TimeUnit.MILLISECONDS.sleep(hold);
-		}
-		finally {
-			heal(fault, node);
-		}
-		healed.run();
-		for (int n = 1; n <= this.nodes.count(); n++) {
-			this.nodes.awaitReady(n);
-		}
+		return hold;
 	}
 
 	private void heal(Fault fault, int node) throws Exception {
 		switch (fault) {
 			case DATABASE_CUT, PEERS_CUT, MINORITY, ONE_WAY, LOSS, FLAP -> this.network.heal(node);
+			case MAJORITY_CUT -> {
+				for (int n = 1; n <= this.nodes.count(); n++) {
+					this.network.heal(n);
+				}
+			}
 			case DELAY -> this.forwarder.heal(this.network.address(node));
 			case PAUSE -> this.nodes.signal(node, "CONT");
 			case CRASH, STOP -> this.nodes.start(node);

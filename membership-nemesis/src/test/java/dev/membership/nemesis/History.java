@@ -94,7 +94,7 @@ final class History {
 		long first = stamped.get(0).event().at();
 		long offset = Long.MAX_VALUE;
 		for (Stamped s : stamped) {
-			offset = Math.min(offset, s.arrived() - (long) ((s.event().at() - first) / rate));
+			offset = Math.min(offset, s.arrived() - (long) Math.ceil((s.event().at() - first) / rate));
 		}
 		List<Event> events = new ArrayList<>();
 		for (Stamped s : stamped) {
@@ -105,13 +105,40 @@ final class History {
 		return events;
 	}
 
+	/** How a journal line that could not be read is kept in a history's file. */
+	static final String MALFORMED = "MALFORMED ";
+
+	/**
+	 * A history as a run wrote it ({@link #events}, a line an event, then the
+	 * {@link #malformed} lines), to be checked again. A drifting process's events are as
+	 * the run placed them on the host's clock.
+	 */
+	static History parse(List<String> lines) {
+		java.util.regex.Pattern event = java.util.regex.Pattern
+			.compile("Event\\[at=(-?\\d+), kind=(\\w+), process=([^,]*), unit=(.*), epoch=(-?\\d+)]");
+		History history = new History();
+		for (String line : lines) {
+			if (line.startsWith(MALFORMED)) {
+				history.malformed.add(line.substring(MALFORMED.length()));
+				continue;
+			}
+			java.util.regex.Matcher m = event.matcher(line);
+			if (!m.matches()) {
+				throw new IllegalArgumentException("not an event of a history: " + line);
+			}
+			history.add(Long.parseLong(m.group(1)), Kind.valueOf(m.group(2)), m.group(3), m.group(4),
+					Long.parseLong(m.group(5)));
+		}
+		return history;
+	}
+
 	/**
 	 * Whether {@code process}'s journal says it believes it leads some unit now.
 	 */
 	synchronized boolean believes(String process) {
 		Map<String, Integer> open = new HashMap<>();
-		List<Event> mine = new ArrayList<>(this.events);
-		this.own.getOrDefault(process, List.of()).forEach((s) -> mine.add(s.event()));
+		List<Event> mine = this.own.containsKey(process) ? this.own.get(process).stream().map(Stamped::event).toList()
+				: this.events;
 		for (Event e : mine) {
 			if (e.process().equals(process) && (e.kind() == Kind.BELIEVES || e.kind() == Kind.ENDS)) {
 				open.merge(e.unit(), (e.kind() == Kind.BELIEVES) ? 1 : -1, Integer::sum);

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
@@ -106,7 +107,7 @@ final class Nemesis {
 			// a harness killed midway leaves no node or database running
 			Thread cleanup = new Thread(() -> {
 				nodes.handles().forEach(ProcessHandle::destroyForcibly);
-				database.process().destroyForcibly();
+				database.processes().forEach(ProcessHandle::destroyForcibly);
 			});
 			Runtime.getRuntime().addShutdownHook(cleanup);
 			for (int node = 1; node <= NODES; node++) {
@@ -118,6 +119,9 @@ final class Nemesis {
 			Faults faults = new Faults(network, forwarder, nodes, database, this.random, this.driftRates);
 			long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
 			this.kinds.retainAll(database.faults());
+			if (this.kinds.isEmpty()) {
+				throw new IllegalArgumentException("no kind of fault drawn that this database takes");
+			}
 			Fault[] kinds = this.kinds.toArray(new Fault[0]);
 			for (int i = 0; (minutes == 0) ? i < kinds.length : System.nanoTime() < until; i++) {
 				Fault fault = (minutes == 0) ? kinds[(i + (int) Math.floorMod(this.seed, kinds.length)) % kinds.length]
@@ -125,8 +129,15 @@ final class Nemesis {
 				int target = 1 + this.random.nextInt(NODES);
 				this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", fault + " n" + target, 0);
 				this.injected.merge(fault, 1, Integer::sum);
-				faults.inject(fault, target,
-						() -> this.history.add(System.nanoTime(), Kind.HEALED, "nemesis", fault.name(), 0));
+				try {
+					faults.inject(fault, target,
+							() -> this.history.add(System.nanoTime(), Kind.HEALED, "nemesis", fault.name(), 0));
+				}
+				catch (Exception | AssertionError ex) {
+					// what happened up to the failure, for its reader
+					writeHistory();
+					throw ex;
+				}
 				// quiet: the cluster settles before the next fault
 				TimeUnit.MILLISECONDS.sleep(1000);
 			}
@@ -136,6 +147,13 @@ final class Nemesis {
 			Runtime.getRuntime().removeShutdownHook(cleanup);
 			return report(database, System.nanoTime());
 		}
+	}
+
+	/** The history so far, to read or to check again ({@link Recheck}). */
+	private void writeHistory() throws java.io.IOException {
+		List<String> lines = new java.util.ArrayList<>(this.history.events().stream().map(Object::toString).toList());
+		this.history.malformed().forEach((line) -> lines.add(History.MALFORMED + line));
+		Files.write(this.logs.resolve("history.txt"), lines);
 	}
 
 	private Report report(SampleDatabase database, long end) throws Exception {
@@ -153,7 +171,7 @@ final class Nemesis {
 				database.fencedWrites(), checker.longestWithout(), checker.longestDuring(), BOUND,
 				checker.violations());
 		Files.writeString(this.logs.resolve("report.md"), report.table());
-		Files.write(this.logs.resolve("history.txt"), this.history.events().stream().map(Object::toString).toList());
+		writeHistory();
 		return report;
 	}
 

@@ -91,13 +91,22 @@ final class PostgresDatabase extends SampleDatabase {
 	}
 
 	Connection connect() throws SQLException {
-		return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + this.port + "/postgres", "postgres", "");
+		return connect(this.port);
 	}
 
 	/** The fenced writes that committed, in commit order per target. */
 	List<Checker.Logged> log() throws SQLException {
+		return log(this.port);
+	}
+
+	static Connection connect(int port) throws SQLException {
+		return DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/postgres", "postgres", "");
+	}
+
+	/** The fenced writes that committed on the server at {@code port}. */
+	static List<Checker.Logged> log(int port) throws SQLException {
 		List<Checker.Logged> log = new ArrayList<>();
-		try (Connection c = connect();
+		try (Connection c = connect(port);
 				Statement s = c.createStatement();
 				ResultSet r = s.executeQuery("SELECT id, target, fence, by_node FROM nemesis_fence_log ORDER BY id")) {
 			while (r.next()) {
@@ -109,8 +118,13 @@ final class PostgresDatabase extends SampleDatabase {
 
 	/** The runs whose node was told that their fenced write was accepted. */
 	List<Checker.Acked> acknowledged() throws SQLException {
+		return acknowledged(this.port);
+	}
+
+	/** ... on the server at {@code port}. */
+	static List<Checker.Acked> acknowledged(int port) throws SQLException {
 		List<Checker.Acked> acked = new ArrayList<>();
-		try (Connection c = connect();
+		try (Connection c = connect(port);
 				Statement s = c.createStatement();
 				ResultSet r = s.executeQuery("SELECT 'housekeeping_state/purge', epoch, node_id FROM housekeeping_runs "
 						+ "WHERE accepted UNION ALL SELECT 'tenant_checkpoints/partition-' || partition, epoch, node_id "
@@ -161,24 +175,55 @@ final class PostgresDatabase extends SampleDatabase {
 
 	/**
 	 * Starts the server again with the command line it was started with
-	 * ({@code postmaster.opts}), as the embedded server did as root: in a user namespace
-	 * of its own, where it is not root.
+	 * ({@code postmaster.opts}).
 	 */
 	@Override
 	void startServer() throws IOException {
-		List<String> command = new ArrayList<>(List.of("unshare", "-U"));
-		java.util.regex.Matcher word = java.util.regex.Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(this.options);
-		while (word.find()) {
-			command.add((word.group(1) != null) ? word.group(1) : word.group(2));
-		}
-		this.restarted = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
-			.start();
+		this.restarted = postmaster(this.options);
 		await("PostgreSQL answers again").atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
 			try (Connection c = connect(); Statement s = c.createStatement()) {
 				return s.execute("SELECT 1");
 			}
 		});
+	}
+
+	/**
+	 * Starts a server with {@code options} (a {@code postmaster.opts}: its command line)
+	 * as the embedded server did as root: in a user namespace of its own, where it is not
+	 * root.
+	 */
+	static Process postmaster(String options) throws IOException {
+		List<String> command = new ArrayList<>(List.of("unshare", "-U"));
+		java.util.regex.Matcher word = java.util.regex.Pattern.compile("\"([^\"]*)\"|(\\S+)").matcher(options);
+		while (word.find()) {
+			command.add((word.group(1) != null) ? word.group(1) : word.group(2));
+		}
+		return new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
+	}
+
+	/**
+	 * Stops a server we started ({@code SIGINT}: fast; {@code SIGTERM} would wait for
+	 * every session), killed if it did not exit within 30 s.
+	 */
+	static void stop(ProcessHandle server) {
+		Shell.tryRun("kill", "-INT", Long.toString(server.pid()));
+		try {
+			server.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			server.destroyForcibly();
+		}
+	}
+
+	@Override
+	List<ProcessHandle> processes() {
+		List<ProcessHandle> all = new ArrayList<>(super.processes());
+		if (this.restarted != null) {
+			all.add(this.restarted.toHandle());
+		}
+		return all;
 	}
 
 	private String postmaster() throws IOException {
@@ -195,8 +240,7 @@ final class PostgresDatabase extends SampleDatabase {
 			// not running
 		}
 		if (this.restarted != null) {
-			this.restarted.toHandle().destroy();
-			this.restarted.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+			stop(this.restarted.toHandle());
 		}
 		super.close();
 	}

@@ -59,6 +59,11 @@ abstract class SampleDatabase implements AutoCloseable {
 		return this.process.toHandle();
 	}
 
+	/** Every process that serves the database: for a shutdown hook of the harness. */
+	List<ProcessHandle> processes() {
+		return List.of(this.process.toHandle());
+	}
+
 	/** What a node is given to reach the database at {@code host}:{@code port}. */
 	abstract List<String> nodeArgs(String host, int port);
 
