@@ -52,9 +52,18 @@ class NemesisIT {
 		assumeTheMachineAllowsIt();
 		long seed = Long.getLong("nemesis.seed", System.nanoTime());
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "drift-past-bound-" + seed);
-		Nemesis.Report report = new Nemesis(seed, logs).only(Fault.DRIFT)
-			.driftRates(0.5)
-			.run(Path.of(System.getProperty("sample.jar")), 0, false);
+		Nemesis.Report report;
+		try {
+			report = new Nemesis(seed, logs).only(Fault.DRIFT)
+				.driftRates(0.5)
+				.run(Path.of(System.getProperty("sample.jar")), 0, false);
+		}
+		catch (IllegalStateException ex) {
+			// at half speed the node sees the drift as jumps and may lead nothing at all
+			// (1 run in 4): then there is nothing to catch, said as a skip
+			assumeTrue(!ex.getMessage().contains("led nothing"), ex.getMessage());
+			throw ex;
+		}
 		System.out.println(report.table());
 		// the drifting process (a node's second) believed on for hundreds of milliseconds
 		assertThat(report.violations()).as(report.table())
