@@ -45,25 +45,16 @@ class NemesisIT {
 	 * its lease expires and another node takes it over, while its own deadline is still
 	 * half a lease away. Its samples of the database's clock show the drift (as jumps),
 	 * which keeps it from taking over a lease that was not released; one that was (the
-	 * placement hands it a partition) it leads.
+	 * placement, or else the operator's move, hands it a partition) it leads.
 	 */
 	@Test
 	void aClockPastTheDriftBoundIsCaught() throws Exception {
 		assumeTheMachineAllowsIt();
 		long seed = Long.getLong("nemesis.seed", System.nanoTime());
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "drift-past-bound-" + seed);
-		Nemesis.Report report;
-		try {
-			report = new Nemesis(seed, logs).only(Fault.DRIFT)
-				.driftRates(0.5)
-				.run(Path.of(System.getProperty("sample.jar")), 0, false);
-		}
-		catch (IllegalStateException ex) {
-			// at half speed the node sees the drift as jumps and may lead nothing at all
-			// (1 run in 4): then there is nothing to catch, said as a skip
-			assumeTrue(!ex.getMessage().contains("led nothing"), ex.getMessage());
-			throw ex;
-		}
+		Nemesis.Report report = new Nemesis(seed, logs).only(Fault.DRIFT)
+			.driftRates(0.5)
+			.run(Path.of(System.getProperty("sample.jar")), 0, false);
 		System.out.println(report.table());
 		// the drifting process (a node's second) believed on for hundreds of milliseconds
 		assertThat(report.violations()).as(report.table())

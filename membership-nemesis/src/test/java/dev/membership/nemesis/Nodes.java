@@ -206,6 +206,36 @@ final class Nodes implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Asks the coordinator, whichever node leads {@code default}, to move partition
+	 * {@code partition} of {@code tenants} to node {@code node}, as the sample's operator
+	 * ({@code POST /actuator/cluster/move}: the other nodes refuse it); returns whether
+	 * one took it.
+	 */
+	boolean move(int partition, int node) throws InterruptedException {
+		String body = "{\"group\": \"tenants\", \"partition\": " + partition + ", \"to\": \"n" + node + "\"}";
+		String operator = java.util.Base64.getEncoder()
+			.encodeToString("operator:nemesis".getBytes(StandardCharsets.UTF_8));
+		for (int n = 1; n <= count(); n++) {
+			try {
+				HttpRequest request = HttpRequest
+					.newBuilder(URI.create("http://" + this.network.address(n) + ":8080/actuator/cluster/move"))
+					.timeout(Duration.ofSeconds(2))
+					.header("Authorization", "Basic " + operator)
+					.header("Content-Type", "application/json")
+					.POST(HttpRequest.BodyPublishers.ofString(body))
+					.build();
+				if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+					return true;
+				}
+			}
+			catch (IOException ex) {
+				// not reachable: the next one
+			}
+		}
+		return false;
+	}
+
 	/** {@code SIGSTOP} or {@code SIGCONT}. */
 	void signal(int node, String signal) {
 		Shell.run("kill", "-" + signal, Long.toString(this.processes[node].pid()));
