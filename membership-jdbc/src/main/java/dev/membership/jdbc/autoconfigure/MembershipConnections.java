@@ -96,12 +96,15 @@ final class MembershipConnections implements DisposableBean {
 		// the node's loop apart from the run history and the broadcast keys (their writes
 		// and the actuator's reads), so that neither waits for a connection the other
 		// holds; one pool for all with a single connection
-		HikariDataSource loop = Hikari.pool(target, Math.max(1, size - 1), operationTimeout, "membership");
+		// each made anew when an outage left it without a connection: HikariCP's own
+		// attempts to connect again slow down to one every 5 s
+		RenewedPool loop = new RenewedPool(
+				() -> Hikari.pool(target, Math.max(1, size - 1), operationTimeout, "membership"));
 		if (size == 1) {
 			DataSource bounded = new BoundedReads(loop, operationTimeout);
 			return new MembershipConnections(bounded, bounded, List.of(loop));
 		}
-		HikariDataSource history = Hikari.pool(target, 1, operationTimeout, "membership-history");
+		RenewedPool history = new RenewedPool(() -> Hikari.pool(target, 1, operationTimeout, "membership-history"));
 		return new MembershipConnections(new BoundedReads(loop, operationTimeout),
 				new BoundedReads(history, operationTimeout), List.of(loop, history));
 	}

@@ -171,6 +171,21 @@ class PostgresFaultTests {
 	}
 
 	/**
+	 * The server down for 6 s, as a slow restart or a failover would leave it: the nodes
+	 * are back within the bound once it answers, not when HikariCP's connection creator,
+	 * whose pauses between attempts double to 5 s while the server refuses it, next
+	 * tries.
+	 */
+	@Test
+	void aServerDownForSixSeconds() {
+		this.server.stop("fast");
+		hold(Duration.ofSeconds(6));
+		this.server.start(this.server.dataDirectory(), null);
+		serverUp();
+		healed("server down for 6 s");
+	}
+
+	/**
 	 * The server answers again after a restart (its start and, after an immediate stop,
 	 * its recovery).
 	 */
