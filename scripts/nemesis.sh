@@ -31,5 +31,6 @@ fi
 status=0
 ./mvnw -B -q verify -pl membership-nemesis -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=NemesisIT#noFaultFoolsTheChecker \
   -Dnemesis.minutes="$minutes" -Dnemesis.seed="$seed" -Dnemesis.backend="$backend" || status=$?
-cat "membership-nemesis/target/nemesis-logs/seed-$seed/report.md"
+report="membership-nemesis/target/nemesis-logs/seed-$seed/report.md"
+if [ -f "$report" ]; then cat "$report"; else echo "no report: the run failed before its end; see $(dirname "$report")" >&2; fi
 exit $status

@@ -18,8 +18,9 @@ import dev.membership.nemesis.History.Kind;
  * at its deadline, even when the process was paused past it); an epoch of a unit begun by
  * two processes; a fenced write accepted from an epoch older than one already accepted
  * for the same target (in the database's commit order); a write a node was told was
- * accepted and that is not there; a unit without a believer longer than the bound after
- * the faults healed.
+ * accepted and that is not there, or that came under a term its process never believed; a
+ * guarded run past the end of a belief its process handed over ({@link Drained}); a unit
+ * without a believer longer than the bound after the faults healed.
  */
 final class Checker {
 
@@ -27,7 +28,7 @@ final class Checker {
 	record Logged(long id, String target, long fence, String byNode) {
 	}
 
-	/** A run whose node was told its fenced write was accepted. */
+	/** A fenced write whose node was told it was accepted. */
 	record Acked(String target, long epoch, String node) {
 	}
 
@@ -44,6 +45,9 @@ final class Checker {
 	 * The beliefs the history showed: a fenced write must come from one of their terms.
 	 */
 	private List<Belief> believed = List.of();
+
+	/** The writes the nodes' journals say the database accepted. */
+	private final List<Acked> acked = new ArrayList<>();
 
 	/** The longest time without a believer after a heal, by the fault that healed. */
 	private final Map<String, Duration> longestWithout = new LinkedHashMap<>();
@@ -67,6 +71,11 @@ final class Checker {
 		return this.longestDuring;
 	}
 
+	/** The fenced writes the nodes were told were accepted, from their journals. */
+	List<Acked> acked() {
+		return this.acked;
+	}
+
 	/** Checks the beliefs of {@code history}, which ended at {@code end}. */
 	Checker beliefs(History history, long end, Set<String> units, Duration bound) {
 		List<Event> events = history.events();
@@ -75,6 +84,8 @@ final class Checker {
 		this.believed = beliefs;
 		twoBelievers(beliefs);
 		epochsOnce(events);
+		toldAccepted(events, beliefs);
+		this.violations.addAll(Drained.check(events, beliefs, end));
 		leaderless(events, beliefs, units, bound, end);
 		return this;
 	}
@@ -96,22 +107,50 @@ final class Checker {
 		Set<String> terms = new java.util.HashSet<>();
 		this.believed.forEach((b) -> terms.add(b.process().split("#")[0] + " " + b.unit() + " " + b.epoch()));
 		for (Logged write : log) {
-			String unit = write.target().startsWith("tenant_checkpoints/partition-")
-					? "tenants#" + write.target().substring("tenant_checkpoints/partition-".length()) : "default";
+			String unit = unitOf(write.target());
 			if (!this.believed.isEmpty() && !terms.contains(write.byNode() + " " + unit + " " + write.fence())) {
 				this.violations.add("fence: " + write.target() + " written by " + write.byNode() + " under epoch "
 						+ write.fence() + " (write " + write.id() + "), a term of " + unit + " it never believed");
 			}
 		}
-		Set<String> written = new java.util.HashSet<>();
-		log.forEach((w) -> written.add(w.target() + " " + w.fence() + " " + w.byNode()));
-		for (Acked run : acked) {
-			if (!written.contains(run.target() + " " + run.epoch() + " " + run.node())) {
-				this.violations.add("lost: " + run.node() + " was told its write of " + run.target() + " under epoch "
-						+ run.epoch() + " was accepted, and the database has no such write");
+		// counted: each write a node was told of is one the database keeps
+		Map<String, Integer> written = new HashMap<>();
+		log.forEach(
+				(w) -> written.merge(w.target() + " under epoch " + w.fence() + " by " + w.byNode(), 1, Integer::sum));
+		Map<String, Integer> told = new java.util.TreeMap<>();
+		acked.forEach((a) -> told.merge(a.target() + " under epoch " + a.epoch() + " by " + a.node(), 1, Integer::sum));
+		told.forEach((write, times) -> {
+			int kept = written.getOrDefault(write, 0);
+			if (kept < times) {
+				this.violations.add("lost: " + times + " writes of " + write + " told they were accepted, and the "
+						+ "database has " + kept);
+			}
+		});
+		return this;
+	}
+
+	/** The unit whose epoch fences writes of {@code target}. */
+	private static String unitOf(String target) {
+		return target.startsWith("tenant_checkpoints/partition-")
+				? "tenants#" + target.substring("tenant_checkpoints/partition-".length()) : "default";
+	}
+
+	/**
+	 * Every write a process was told was accepted came under a term that process believed
+	 * (its own: not its node's earlier process's).
+	 */
+	private void toldAccepted(List<Event> events, List<Belief> beliefs) {
+		Set<String> terms = new java.util.HashSet<>();
+		beliefs.forEach((b) -> terms.add(b.process() + " " + b.unit() + " " + b.epoch()));
+		for (Event e : events) {
+			if (e.kind() == Kind.WROTE) {
+				this.acked.add(new Acked(e.unit(), e.epoch(), e.node()));
+				if (!terms.contains(e.process() + " " + unitOf(e.unit()) + " " + e.epoch())) {
+					this.violations.add("fence: " + e.process() + " was told its write of " + e.unit() + " under epoch "
+							+ e.epoch() + " was accepted, a term of " + unitOf(e.unit()) + " it never believed");
+				}
 			}
 		}
-		return this;
 	}
 
 	/**
@@ -240,6 +279,11 @@ final class Checker {
 				if (without.compareTo(bound) > 0) {
 					this.violations.add(unit + " had no believer for " + without + " after the heal of " + fault
 							+ " (the bound: " + bound + ")");
+				}
+				else if (gap == next - e.at()) {
+					// none at all before the next fault, which came too soon to tell
+					this.violations.add(unit + " had no believer in the " + without + " from the heal of " + fault
+							+ " to the next fault, sooner than the bound (" + bound + "): not judged");
 				}
 			}
 		}

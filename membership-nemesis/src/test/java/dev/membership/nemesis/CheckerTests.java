@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The checker catches each broken variant, by the check it breaks, and passes the history
  * of a node that behaves: a node that ignores its own deadline (two believers), a store
  * that hands an epoch out twice, a fence that accepts an older epoch, a write lost after
- * it was acknowledged, a cluster slow to elect after a heal. (A live run's broken
- * variants need a broken node; these are its histories, exactly as the harness records
- * them.)
+ * it was acknowledged, a write or a run under a term its process never believed, a run
+ * that outlived a belief its process handed over, a cluster slow to elect after a heal.
+ * (A live run's broken variants need a broken node; these are its histories, exactly as
+ * the harness records them.)
  */
 class CheckerTests {
 
@@ -123,7 +124,34 @@ class CheckerTests {
 		assertThat(new Checker().writes(log, List.of(new Acked("housekeeping_state/purge", 5, "n2"))).violations())
 			.singleElement()
 			.asString()
-			.startsWith("lost: n2 was told its write of housekeeping_state/purge under epoch 5");
+			.isEqualTo("lost: 1 writes of housekeeping_state/purge under epoch 5 by n2 told they were accepted, "
+					+ "and the database has 0");
+		// counted: two writes told, one kept
+		Acked twice = new Acked("housekeeping_state/purge", 4, "n1");
+		assertThat(new Checker().writes(log, List.of(twice, twice)).violations()).singleElement()
+			.asString()
+			.startsWith("lost: 2 writes of housekeeping_state/purge under epoch 4 by n1");
+	}
+
+	/**
+	 * What a node's journal says of its writes is checked against its process's own
+	 * terms: a new process of a node writing under its previous process's epoch is
+	 * caught.
+	 */
+	@Test
+	void aWriteToldAcceptedUnderATermOfAnEarlierProcessIsCaught() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 4);
+		history.read("n1#1", "JOURNAL wrote housekeeping_state/purge 4 " + 100 * MS, 0);
+		history.add(200 * MS, Kind.EXITED, "n1#1", "", 0);
+		Checker checker = check(history);
+		assertThat(checker.violations()).isEmpty();
+		assertThat(checker.acked()).containsExactly(new Acked("housekeeping_state/purge", 4, "n1"));
+		history.read("n1#2", "JOURNAL wrote housekeeping_state/purge 4 " + 900 * MS, 0);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.isEqualTo("fence: n1#2 was told its write of housekeeping_state/purge under epoch 4 was accepted, "
+					+ "a term of default it never believed");
 	}
 
 	@Test
@@ -184,6 +212,58 @@ class CheckerTests {
 		assertThat(check(history).violations()).singleElement()
 			.asString()
 			.startsWith("default had no believer for PT2S after the heal of PAUSE");
+	}
+
+	/**
+	 * A fault that comes before a unit was led again, and sooner than the bound after the
+	 * heal, leaves it unjudged: said, not passed (the nemesis waits the bound out).
+	 */
+	@Test
+	void aUnitNotLedAgainBeforeAFaultThatCameTooSoonIsNotJudged() {
+		History history = new History();
+		history.add(0, Kind.BELIEVES, "n1#1", "default", 1);
+		history.add(100 * MS, Kind.FAULT, "nemesis", "CRASH n1", 0);
+		history.add(200 * MS, Kind.EXITED, "n1#1", "", 0);
+		history.add(3000 * MS, Kind.HEALED, "nemesis", "CRASH", 0);
+		history.add(4000 * MS, Kind.FAULT, "nemesis", "PAUSE n2", 0);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.isEqualTo("default had no believer in the PT1S from the heal of CRASH to the next fault, sooner than "
+					+ "the bound (PT1.6S): not judged");
+	}
+
+	/**
+	 * A graceful hand-over drains the work first: a run that outlived the belief its
+	 * process handed over is caught; one that outlived a belief that ended at its
+	 * deadline (a pause, a cut) is the fence's to guard.
+	 */
+	@Test
+	void aRunPastTheEndOfABeliefItsProcessHandedOverIsCaught() {
+		History history = new History();
+		history.read("n1#1", "JOURNAL believes tenants#2 3 0", 0);
+		history.read("n1#1", "JOURNAL runs tenants#2 3 " + 100 * MS, 0);
+		history.read("n1#1", "JOURNAL ends tenants#2 3 " + 500 * MS, 0);
+		history.read("n1#1", "JOURNAL ran tenants#2 3 " + 600 * MS, 0);
+		history.read("n2#1", "JOURNAL believes tenants#2 4 " + 510 * MS, 0);
+		assertThat(check(history).violations()).isEmpty();
+		history.read("n1#1", "JOURNAL gave tenants#2 3 " + 501 * MS, 0);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.startsWith("drain: n1#1 ran tenants#2 under epoch 3 from 100000000 to 600000000, PT0.1S past the end");
+	}
+
+	@Test
+	void aRunUnderATermItsProcessNeverBelievedIsCaught() {
+		History history = new History();
+		history.read("n1#1", "JOURNAL believes default 3 0", 0);
+		history.read("n1#1", "JOURNAL runs default 3 " + 100 * MS, 0);
+		history.read("n1#1", "JOURNAL ran default 3 " + 200 * MS, 0);
+		assertThat(check(history).violations()).isEmpty();
+		history.read("n2#1", "JOURNAL runs default 3 " + 300 * MS, 0);
+		history.add(400 * MS, Kind.EXITED, "n2#1", "", 0);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.isEqualTo("run: n2#1 ran default under epoch 3, a term it never believed");
 	}
 
 	private static Checker check(History history) {

@@ -28,6 +28,24 @@ final class History {
 		/** ... and ended (for a missed deadline: at the deadline). */
 		ENDS,
 
+		/**
+		 * A node process was told its fenced write of {@code unit} (a target:
+		 * {@code table/id}) under {@code epoch} was accepted.
+		 */
+		WROTE,
+
+		/** A node process began a guarded run of {@code unit} under {@code epoch}. */
+		RUNS,
+
+		/** ... and ended it. */
+		RAN,
+
+		/**
+		 * A node process handed {@code unit}, held under {@code epoch}, over: its work
+		 * drained first.
+		 */
+		GAVE,
+
 		/** A node process ended (killed, or stopped): nothing it believed outlives it. */
 		EXITED,
 
@@ -157,7 +175,15 @@ final class History {
 		}
 		String[] parts = line.split(" ");
 		try {
-			Kind kind = "believes".equals(parts[1]) ? Kind.BELIEVES : "ends".equals(parts[1]) ? Kind.ENDS : null;
+			Kind kind = switch (parts[1]) {
+				case "believes" -> Kind.BELIEVES;
+				case "ends" -> Kind.ENDS;
+				case "wrote" -> Kind.WROTE;
+				case "runs" -> Kind.RUNS;
+				case "ran" -> Kind.RAN;
+				case "gave" -> Kind.GAVE;
+				default -> null;
+			};
 			if (parts.length != 5 || kind == null) {
 				throw new IllegalArgumentException("not a journal line");
 			}

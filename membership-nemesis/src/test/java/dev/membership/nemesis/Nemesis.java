@@ -129,17 +129,22 @@ final class Nemesis {
 				int target = 1 + this.random.nextInt(NODES);
 				this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", fault + " n" + target, 0);
 				this.injected.merge(fault, 1, Integer::sum);
+				long[] healed = new long[1];
 				try {
-					faults.inject(fault, target,
-							() -> this.history.add(System.nanoTime(), Kind.HEALED, "nemesis", fault.name(), 0));
+					faults.inject(fault, target, () -> {
+						healed[0] = System.nanoTime();
+						this.history.add(healed[0], Kind.HEALED, "nemesis", fault.name(), 0);
+					});
 				}
 				catch (Exception | AssertionError ex) {
 					// what happened up to the failure, for its reader
 					writeHistory();
 					throw ex;
 				}
-				// quiet: the cluster settles before the next fault
-				TimeUnit.MILLISECONDS.sleep(1000);
+				// quiet: the cluster settles before the next fault, which comes no sooner
+				// than the bound after the heal: a unit never led again is past it
+				long judged = healed[0] + BOUND.plusMillis(400).toNanos() - System.nanoTime();
+				TimeUnit.NANOSECONDS.sleep(Math.max(TimeUnit.MILLISECONDS.toNanos(1000), judged));
 			}
 			// the last fault's quiet ends here: the stop of every node is no fault
 			this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", "END", 0);

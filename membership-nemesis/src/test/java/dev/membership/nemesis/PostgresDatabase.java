@@ -82,7 +82,11 @@ final class PostgresDatabase extends SampleDatabase {
 
 	@Override
 	void checkWrites(Checker checker) throws SQLException {
-		checker.writes(log(), acknowledged());
+		List<Checker.Logged> log = log();
+		if (checker.acked().isEmpty() && !log.isEmpty()) {
+			checker.violations().add("journal: no node told of any of the " + log.size() + " accepted writes");
+		}
+		checker.writes(log, checker.acked());
 	}
 
 	@Override
@@ -116,7 +120,10 @@ final class PostgresDatabase extends SampleDatabase {
 		return log;
 	}
 
-	/** The runs whose node was told that their fenced write was accepted. */
+	/**
+	 * The runs whose node was told that their fenced write was accepted, as the runs'
+	 * table says: for a run whose journal did not tell (before it did).
+	 */
 	List<Checker.Acked> acknowledged() throws SQLException {
 		return acknowledged(this.port);
 	}

@@ -6,6 +6,7 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -17,6 +18,7 @@ import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.sample.FencedCheckpoint;
 import dev.membership.sample.StandInWork;
+import dev.membership.sample.journal.Journal;
 import dev.membership.scheduling.LeaderOnly;
 
 /**
@@ -37,15 +39,18 @@ public class Housekeeping {
 
 	private final Membership membership;
 
+	private final ObjectProvider<Journal> journal;
+
 	private final Duration itemLifetime;
 
 	private final Duration workDuration;
 
 	public Housekeeping(HousekeepingData data, Membership membership,
 			@Value("${sample.items.lifetime:3s}") Duration itemLifetime,
-			@Value("${sample.housekeeping.work-duration:0s}") Duration workDuration) {
+			@Value("${sample.housekeeping.work-duration:0s}") Duration workDuration, ObjectProvider<Journal> journal) {
 		this.data = data;
 		this.membership = membership;
+		this.journal = journal;
 		this.itemLifetime = itemLifetime;
 		this.workDuration = workDuration;
 	}
@@ -64,6 +69,16 @@ public class Housekeeping {
 	@Scheduled(fixedDelayString = "${sample.housekeeping.interval:5s}")
 	public void purgeExpired() {
 		LeadershipTerm term = LeaderContext.currentTerm();
+		this.journal.ifAvailable((journal) -> journal.runs(term));
+		try {
+			purge(term);
+		}
+		finally {
+			this.journal.ifAvailable((journal) -> journal.ran(term));
+		}
+	}
+
+	private void purge(LeadershipTerm term) {
 		Instant start = now();
 		String id = this.data.startRun(this.membership.nodeId(), term.epoch());
 		long purged = 0;
@@ -76,7 +91,10 @@ public class Housekeeping {
 			// leader is rejected here
 			FencedCheckpoint checkpoint = this.data.checkpoint(term, start, this.membership.nodeId());
 			accepted = checkpoint.accepted();
-			if (!accepted) {
+			if (accepted) {
+				this.journal.ifAvailable((journal) -> journal.wrote("housekeeping_state/purge", term.epoch()));
+			}
+			else {
 				log.warn("Housekeeping of epoch {} was fenced out: epoch {} has written since", term.epoch(),
 						checkpoint.supersededBy());
 			}

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -16,6 +17,7 @@ import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.sample.FencedCheckpoint;
 import dev.membership.sample.StandInWork;
+import dev.membership.sample.journal.Journal;
 import dev.membership.scheduling.ForEachOwnedPartition;
 
 /**
@@ -36,12 +38,15 @@ public class TenantRollup {
 
 	private final Membership membership;
 
+	private final ObjectProvider<Journal> journal;
+
 	private final Duration workDuration;
 
 	public TenantRollup(TenantData data, Membership membership,
-			@Value("${sample.tenants.work-duration:0s}") Duration workDuration) {
+			@Value("${sample.tenants.work-duration:0s}") Duration workDuration, ObjectProvider<Journal> journal) {
 		this.data = data;
 		this.membership = membership;
+		this.journal = journal;
 		this.workDuration = workDuration;
 	}
 
@@ -53,6 +58,16 @@ public class TenantRollup {
 	@Scheduled(fixedDelayString = "${sample.tenants.interval:2s}")
 	public void rollup() {
 		LeadershipTerm term = LeaderContext.currentTerm();
+		this.journal.ifAvailable((journal) -> journal.runs(term));
+		try {
+			rollup(term);
+		}
+		finally {
+			this.journal.ifAvailable((journal) -> journal.ran(term));
+		}
+	}
+
+	private void rollup(LeadershipTerm term) {
 		int partition = term.partition().orElseThrow();
 		String id = this.data.startRun(this.membership.nodeId(), partition, term.epoch());
 		Boolean accepted = null;
@@ -62,7 +77,11 @@ public class TenantRollup {
 			// an old owner is rejected
 			FencedCheckpoint checkpoint = this.data.checkpoint(term, partition, this.membership.nodeId());
 			accepted = checkpoint.accepted();
-			if (!accepted) {
+			if (accepted) {
+				this.journal
+					.ifAvailable((journal) -> journal.wrote("tenant_checkpoints/partition-" + partition, term.epoch()));
+			}
+			else {
 				log.warn("Roll-up of partition {} under epoch {} was fenced out: epoch {} has written since", partition,
 						term.epoch(), checkpoint.supersededBy());
 			}
