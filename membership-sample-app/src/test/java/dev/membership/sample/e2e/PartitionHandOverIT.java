@@ -178,19 +178,25 @@ class PartitionHandOverIT {
 	/**
 	 * Waits until the nodes own every partition between them, once each, their counts
 	 * within one of each other: what each node's own gauge (membership.partitions.owned)
-	 * says.
+	 * says; and still so five renewal intervals on, so that the coordinator (a new one,
+	 * after a stop) placed the group again and every node read that placement. A node
+	 * that leaves names its partitions' successors from the placement it read last: one
+	 * that left on an older placement (the coordinator stopped just before) named
+	 * successors the placement then moved again.
 	 */
 	private static void awaitBalanced(List<Proc> nodes, String when) {
-		await("partitions balanced " + when).atMost(Duration.ofSeconds(30)).until(() -> {
-			List<Integer> counts = new ArrayList<>();
-			for (Proc node : nodes) {
-				counts.add(owned(node));
-			}
-			int sum = counts.stream().mapToInt(Integer::intValue).sum();
-			int max = counts.stream().mapToInt(Integer::intValue).max().orElse(0);
-			int min = counts.stream().mapToInt(Integer::intValue).min().orElse(0);
-			return sum == PARTITIONS && max - min <= 1 && counts.stream().allMatch((c) -> c >= 0);
-		});
+		await("partitions balanced " + when).during(SampleProcesses.INTERVAL.multipliedBy(5))
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> {
+				List<Integer> counts = new ArrayList<>();
+				for (Proc node : nodes) {
+					counts.add(owned(node));
+				}
+				int sum = counts.stream().mapToInt(Integer::intValue).sum();
+				int max = counts.stream().mapToInt(Integer::intValue).max().orElse(0);
+				int min = counts.stream().mapToInt(Integer::intValue).min().orElse(0);
+				return sum == PARTITIONS && max - min <= 1 && counts.stream().allMatch((c) -> c >= 0);
+			});
 	}
 
 	private static int owned(Proc node) {
