@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The nemesis in the build: the short schedule (every kind of fault once, about two
- * minutes) on a real PostgreSQL, checked; {@code -Dnemesis.minutes=60} runs a long one
+ * The nemesis in the build: the short schedule (every kind of fault once, about 95 s) on
+ * a real PostgreSQL, checked; {@code -Dnemesis.minutes=60} runs a long one
  * ({@code scripts/nemesis.sh}), {@code -Dnemesis.seed} replays one, and
  * {@code -Dnemesis.backend=mongodb} runs on the MongoDB stand-in instead. Needs root,
  * Linux's network namespaces, nftables and libfaketime ({@code .ci/run} installs what is
