@@ -125,7 +125,11 @@ class RandomizedFaultTests {
 					injected.values().stream().mapToInt(Integer::intValue).sum(), injected, transitions,
 					cluster.recorder().intervals().size(),
 					recoveries.stream().mapToLong(Long::longValue).max().orElse(0), recoveries);
-			assertThat(transitions).isGreaterThan(ROUNDS / 2);
+			// the first leader's start, then an end and a start at least for every leader
+			// killed (a leader paused, cut off or hung for a short fault may keep its
+			// lease: a fixed share of the rounds failed on seeds that drew few kills,
+			// 75889805447823 among them)
+			assertThat(transitions).isGreaterThanOrEqualTo(1 + 2 * injected.getOrDefault(Fault.KILL_LEADER, 0));
 		}
 	}
 
