@@ -16,13 +16,11 @@ import dev.membership.spi.LeadershipObserver;
  * exact monotonic instant the engine gives ({@code JOURNAL believes <unit> <epoch>
  * <nanos>}, {@code JOURNAL ends ...}; a unit is a group, or {@code group#partition}), and
  * each fenced write the database accepted, once it said so ({@code JOURNAL wrote
- *
-<table>
-/<id> <epoch> <nanos>}); each guarded run's start and end ({@code runs}, {@code ran}), and
- * each unit this node handed over ({@code gave}: after its work drained): for the nemesis
- * of {@code membership-nemesis}, whose harness reads the lines of every node on the
- * host's monotonic clock (a node's own, when its wall clock alone is faked). Off unless
- * {@code sample.journal.enabled=true}.
+ * table/id epoch nanos}); each guarded run's start and end ({@code runs}, {@code ran}),
+ * and each unit this node handed over ({@code gave}: after its work drained): for the
+ * nemesis of {@code membership-nemesis}, whose harness reads the lines of every node on
+ * the host's monotonic clock (a node's own, when its wall clock alone is faked). Off
+ * unless {@code sample.journal.enabled=true}.
  */
 @Component
 @ConditionalOnBooleanProperty("sample.journal.enabled")
