@@ -96,7 +96,7 @@ final class LeaseRows {
 		// the server's clock
 		this.renew = "UPDATE " + sql.leases + " SET expires_at = GREATEST(expires_at, ?::timestamptz), renewed_at = "
 				+ NOW + ", fires = coalesce(?::jsonb, fires) WHERE name = ? AND node_id = ? AND incarnation = ? AND "
-				+ "epoch = ? AND expires_at > " + RELEASED + " AND expires_at > " + NOW + " AND " + sql.lockTimeout
+				+ "epoch = ? AND expires_at > " + RELEASED + " AND expires_at > " + NOW + " AND " + sql.writeSettings
 				+ " RETURNING renewed_at";
 		// each row stamped as it is written, and only rows whose expiry is older than
 		// this request's
@@ -105,13 +105,13 @@ final class LeaseRows {
 				+ "AS r(name, epoch, fires) "
 				+ "WHERE l.name = r.name AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? "
 				+ "AND l.expires_at > " + RELEASED + " AND l.expires_at > " + NOW
-				+ " AND l.expires_at < ?::timestamptz AND " + sql.lockTimeout;
+				+ " AND l.expires_at < ?::timestamptz AND " + sql.writeSettings;
 		this.release = "UPDATE " + sql.leases + " SET expires_at = " + RELEASED + ", fires = coalesce(?::jsonb, fires)"
-				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ? AND " + sql.lockTimeout;
+				+ " WHERE name = ? AND node_id = ? AND incarnation = ? AND epoch = ? AND " + sql.writeSettings;
 		this.releaseAll = "UPDATE " + sql.leases + " l SET expires_at = " + RELEASED
 				+ ", fires = coalesce(r.fires::jsonb, "
 				+ "l.fires) FROM unnest(?::text[], ?::bigint[], ?::text[]) AS r(name, epoch, fires) WHERE l.name = r.name "
-				+ "AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? AND " + sql.lockTimeout;
+				+ "AND l.epoch = r.epoch AND l.node_id = ? AND l.incarnation = ? AND " + sql.writeSettings;
 		this.find = "SELECT " + COLUMNS + " FROM " + sql.leases + " WHERE name = ?";
 		// every member's read of an interval: its leases and, when it changed, the roster
 		// without its members and placements

@@ -18,6 +18,7 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
+import org.springframework.jdbc.SQLWarningException;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import dev.membership.spi.StoreException;
@@ -65,14 +66,28 @@ final class Statements {
 	final long operationMillis;
 
 	/**
-	 * For a lease write's {@code WHERE}: the server's {@code lock_timeout} for the rest
-	 * of the statement, a quarter of the operation timeout. Evaluated on the row before
-	 * the write waits for its lock (the row lock taken by another session, say), so that
-	 * the server gives the wait up as the node does, rather than leave a backend waiting
-	 * after the node's call timed out. Local to the statement's transaction: nothing
-	 * stays on the connection (PgBouncer's transaction mode shares it).
+	 * A lease write's own {@code synchronous_commit}: the session's, raised to {@code on}
+	 * where it is {@code off} or {@code local}, local to the write's transaction. A
+	 * setting changed under the store ({@code ALTER SYSTEM} and a reload switch open
+	 * sessions, with no word to their clients) must not let a crash lose a lease it
+	 * acknowledged: the commit reads the setting as its transaction has it. The startup
+	 * still refuses a server whose sessions have it off, for the fenced writes of the
+	 * application, which the store does not make.
 	 */
-	final String lockTimeout;
+	static final String DURABLE_COMMIT = "set_config('synchronous_commit', CASE WHEN "
+			+ "current_setting('synchronous_commit') IN ('off', 'local') THEN 'on' ELSE "
+			+ "current_setting('synchronous_commit') END, true)";
+
+	/**
+	 * For a lease write's {@code WHERE}: its {@link #DURABLE_COMMIT commit made durable},
+	 * and the server's {@code lock_timeout} for the rest of the statement, a quarter of
+	 * the operation timeout. Evaluated on the row before the write waits for its lock
+	 * (the row lock taken by another session, say), so that the server gives the wait up
+	 * as the node does, rather than leave a backend waiting after the node's call timed
+	 * out. Local to the statement's transaction: nothing stays on the connection
+	 * (PgBouncer's transaction mode shares it).
+	 */
+	final String writeSettings;
 
 	/**
 	 * Whether the next call reads the server's durability first: a retryable failure came
@@ -81,7 +96,7 @@ final class Statements {
 	private volatile boolean recheck;
 
 	Statements(DataSource dataSource, JdbcStoreSettings settings) {
-		this.jdbc = new JdbcTemplate(dataSource);
+		this.jdbc = new ConfirmedWrites(dataSource);
 		this.jdbc.setQueryTimeout((int) Math.max(1, (settings.operationTimeout().toMillis() + 999) / 1000));
 		this.leases = settings.table("leases");
 		this.nodes = settings.table("nodes");
@@ -89,7 +104,8 @@ final class Statements {
 		this.terms = settings.table("terms");
 		this.operationMillis = Math.max(1, settings.operationTimeout().toMillis());
 		this.takeOverWaitMillis = Math.max(1, this.operationMillis / 4);
-		this.lockTimeout = "set_config('lock_timeout', '" + this.takeOverWaitMillis + "ms', true) IS NOT NULL";
+		this.writeSettings = DURABLE_COMMIT + " IS NOT NULL AND set_config('lock_timeout', '" + this.takeOverWaitMillis
+				+ "ms', true) IS NOT NULL";
 	}
 
 	/**
@@ -116,6 +132,13 @@ final class Statements {
 				throw new StoreException("PostgreSQL: could not " + what + ": the server is read-only (" + why
 						+ "): a standby, or default_transaction_read_only; point the store at the primary "
 						+ "(targetServerType=primary in a URL that lists several hosts)", ex, true);
+			}
+			if (ex instanceof SQLWarningException unconfirmed) {
+				// committed on this server, perhaps on no other: never taken as done
+				this.recheck = true;
+				throw new StoreException("PostgreSQL: could not " + what + ": the outcome is unknown, the server did "
+						+ "not confirm the write as replicated (" + unconfirmed.getSQLWarning().getMessage() + ")", ex,
+						false);
 			}
 			boolean retryable = ex instanceof TransientDataAccessException
 					|| ex instanceof RecoverableDataAccessException || ex instanceof DataAccessResourceFailureException;

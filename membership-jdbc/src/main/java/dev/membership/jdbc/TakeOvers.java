@@ -77,6 +77,7 @@ final class TakeOvers {
 			RowMapper<LeaseRecord> rows) {
 		return this.sql.jdbc.execute((ConnectionCallback<Optional<LeaseRecord>>) (connection) -> {
 			boolean autoCommit = connection.getAutoCommit();
+			Exception failure = null;
 			connection.setAutoCommit(false);
 			try {
 				bound(connection);
@@ -90,10 +91,11 @@ final class TakeOvers {
 						}
 					}
 				}
-				connection.commit();
+				commit(connection);
 				return taken.stream().findFirst();
 			}
 			catch (SQLException | RuntimeException ex) {
+				failure = ex;
 				try {
 					connection.rollback();
 				}
@@ -103,17 +105,51 @@ final class TakeOvers {
 				throw ex;
 			}
 			finally {
-				connection.setAutoCommit(autoCommit);
+				restore(connection, autoCommit, failure);
 			}
 		});
 	}
 
 	/**
-	 * The transaction's lock waits and statements bounded on the server, in milliseconds.
+	 * Commits as a statement, bounded as every other ({@link Connection#commit()} has no
+	 * query timeout: a commit that waits for a synchronous standby that is gone would
+	 * wait for ever); a commit whose wait was cancelled ended with a warning, and its
+	 * outcome is unknown ({@link ConfirmedWrites}).
+	 */
+	private void commit(Connection connection) throws SQLException {
+		try (PreparedStatement commit = connection.prepareStatement("COMMIT")) {
+			commit.setQueryTimeout(this.sql.jdbc.getQueryTimeout());
+			commit.execute();
+			ConfirmedWrites.check(commit.getWarnings());
+		}
+	}
+
+	/**
+	 * Sets the connection's auto-commit back; where that fails too (a connection the
+	 * server closed), the first failure is the one the caller gets, and this one is kept
+	 * beside it.
+	 */
+	private static void restore(Connection connection, boolean autoCommit, @Nullable Exception failure)
+			throws SQLException {
+		try {
+			connection.setAutoCommit(autoCommit);
+		}
+		catch (SQLException ex) {
+			if (failure == null) {
+				throw ex;
+			}
+			failure.addSuppressed(ex);
+		}
+	}
+
+	/**
+	 * The transaction's lock waits and statements bounded on the server, in milliseconds,
+	 * and its commit {@linkplain Statements#DURABLE_COMMIT durable}.
 	 */
 	private void bound(Connection connection) throws SQLException {
-		try (PreparedStatement ps = connection.prepareStatement(
-				"SELECT set_config('lock_timeout', ?, true), " + "set_config('statement_timeout', ?, true)")) {
+		try (PreparedStatement ps = connection
+			.prepareStatement("SELECT set_config('lock_timeout', ?, true), set_config('statement_timeout', ?, true), "
+					+ Statements.DURABLE_COMMIT)) {
 			ps.setString(1, this.sql.takeOverWaitMillis + "ms");
 			ps.setString(2, this.sql.operationMillis + "ms");
 			ps.execute();

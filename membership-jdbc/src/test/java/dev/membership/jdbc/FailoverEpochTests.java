@@ -1,12 +1,8 @@
 package dev.membership.jdbc;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
@@ -51,14 +47,8 @@ class FailoverEpochTests {
 		// the replica: a copy of the data directory made while the primary is stopped,
 		// streaming from it
 		Path copy = temp.resolve("replica");
-		primary.stop("fast");
-		run("cp", "-a", primary.dataDirectory(), copy.toString());
-		primary.start(primary.dataDirectory(), null);
-		Files.writeString(copy.resolve("standby.signal"), "");
-		Files.writeString(copy.resolve("postgresql.auto.conf"),
-				"primary_conninfo = 'host=127.0.0.1 port=" + postgres.port() + " user=postgres'\n",
-				java.nio.file.StandardOpenOption.APPEND);
-		int port = freePort();
+		primary.copyAsStandby(copy, postgres.port(), "replica");
+		int port = ServerProcesses.freePort();
 		DataSource replicaDataSource = new DriverManagerDataSource(
 				"jdbc:postgresql://127.0.0.1:" + port + "/postgres?connectTimeout=2", "postgres", "");
 		JdbcClient replica = JdbcClient.create(replicaDataSource);
@@ -91,14 +81,7 @@ class FailoverEpochTests {
 		finally {
 			replicaServer.destroyForcibly();
 			replicaServer.waitFor(60, TimeUnit.SECONDS);
-			// the embedded server's own stop, after the class, needs it running
-			primary.start(primary.dataDirectory(), null);
-			await().atMost(Duration.ofSeconds(60))
-				.ignoreExceptions()
-				.until(() -> JdbcClient.create(postgres.dataSource())
-					.sql("SELECT 1")
-					.query(Integer.class)
-					.single() == 1);
+			ServerProcesses.startAgain(postgres, primary);
 		}
 	}
 
@@ -115,18 +98,6 @@ class FailoverEpochTests {
 
 	private static long epochOn(JdbcClient server) {
 		return server.sql("SELECT epoch FROM fo_leases WHERE name = 'x'").query(Long.class).single();
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
-	}
-
-	private static void run(String... command) throws IOException, InterruptedException {
-		Process process = new ProcessBuilder(List.of(command)).inheritIO().start();
-		assertThat(process.waitFor(120, TimeUnit.SECONDS)).isTrue();
-		assertThat(process.exitValue()).as(String.join(" ", command)).isZero();
 	}
 
 }

@@ -2,8 +2,12 @@ package dev.membership.jdbc;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The PostgreSQL server's processes (the postmaster and every process it forked), frozen
@@ -109,6 +115,41 @@ public final class ServerProcesses {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Starts {@code server}'s own server again, after a test stopped it: the embedded
+	 * server's stop, after the class, needs it running.
+	 */
+	static void startAgain(EmbeddedPostgres server, ServerProcesses processes) {
+		processes.start(processes.dataDirectory(), null);
+		await().atMost(Duration.ofSeconds(60))
+			.ignoreExceptions()
+			.until(() -> JdbcClient.create(server.dataSource()).sql("SELECT 1").query(Integer.class).single() == 1);
+	}
+
+	/**
+	 * A standby of this server in {@code copy}, named {@code name} to it: its data
+	 * directory copied while it is stopped, then this server started again. Start it with
+	 * {@link #start}.
+	 */
+	void copyAsStandby(Path copy, int port, String name) throws IOException, InterruptedException {
+		stop("fast");
+		Process cp = new ProcessBuilder("cp", "-a", this.dataDirectory, copy.toString()).inheritIO().start();
+		if (!cp.waitFor(120, TimeUnit.SECONDS) || cp.exitValue() != 0) {
+			throw new IllegalStateException("Could not copy " + this.dataDirectory);
+		}
+		start(this.dataDirectory, null);
+		Files.writeString(copy.resolve("standby.signal"), "");
+		Files.writeString(copy.resolve("postgresql.auto.conf"),
+				"primary_conninfo = 'host=127.0.0.1 port=" + port + " user=postgres application_name=" + name + "'\n",
+				StandardOpenOption.APPEND);
+	}
+
+	static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
 		}
 	}
 
