@@ -271,7 +271,8 @@ class MembershipAutoConfigurationTests {
 					.analyze(context.getStartupFailure());
 				assertThat(analysis.getDescription()).contains(
 						"membership.shutdown.drain-timeout, spring.lifecycle.timeout-per-shutdown-phase: the drain (PT29S) "
-								+ "must end at least PT2S before Spring's shutdown phase does (PT30S)");
+								+ "must end at least PT2S before Spring's shutdown phase does (PT30S)")
+					.contains("lower membership.shutdown.drain-timeout to PT28S or less");
 				assertThat(analysis.getAction()).contains("spring.lifecycle.timeout-per-shutdown-phase");
 			});
 		this.runner
@@ -281,6 +282,24 @@ class MembershipAutoConfigurationTests {
 			.run((context) -> assertThat(context.getBean(MembershipLifecycle.class).leaveTimeout())
 				.as("a bare number is milliseconds there, as Spring Boot reads it")
 				.isEqualTo(Duration.ofMillis(8500)));
+	}
+
+	@Test
+	void anUnsetDrainFollowsSpringsShutdownPhase() {
+		this.runner.withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=6s").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(MembershipSettings.class).drainTimeout()).as("2 s before the phase ends")
+				.isEqualTo(Duration.ofSeconds(4));
+		});
+		this.runner.run((context) -> assertThat(context.getBean(MembershipSettings.class).drainTimeout())
+			.isEqualTo(Duration.ofSeconds(20)));
+		this.runner.withPropertyValues("spring.lifecycle.timeout-per-shutdown-phase=1s").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(new InvalidMembershipSettingsFailureAnalyzer().analyze(context.getStartupFailure())
+				.getDescription())
+				.contains("spring.lifecycle.timeout-per-shutdown-phase: Spring's shutdown phase (PT1S)")
+				.contains("to at least PT2S");
+		});
 	}
 
 	@Test

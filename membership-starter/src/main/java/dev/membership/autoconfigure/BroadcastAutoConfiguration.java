@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -26,6 +27,7 @@ import org.springframework.web.reactive.function.server.ServerResponse;
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
 import dev.membership.engine.MembershipNode;
+import dev.membership.spi.MembershipStore;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastMetrics;
@@ -63,7 +65,12 @@ public final class BroadcastAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		BroadcastKeySource broadcastKeySource(MembershipProperties properties, BroadcastSettings broadcastSettings,
-				ObjectProvider<StoreBroadcastKeys> stored) {
+				ObjectProvider<StoreBroadcastKeys> stored, ListableBeanFactory beans) {
+			// a web server's start asks for the key before the node is made: a missing
+			// store module is what to fix first, not the key it would have kept
+			if (beans.getBeanNamesForType(MembershipStore.class, true, false).length == 0) {
+				throw new NoMembershipStoreException(MembershipStores.offers(beans), properties.getStore());
+			}
 			// broadcastSettings first: its checks name every bad property (a short key
 			// too) before a key is parsed
 			if (!properties.getBroadcast().getKeys().isEmpty()) {

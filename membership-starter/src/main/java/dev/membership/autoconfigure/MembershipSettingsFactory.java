@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
@@ -72,21 +73,8 @@ final class MembershipSettingsFactory {
 						+ "); to not gate readiness at all, set " + "membership.readiness.enabled=false"));
 		}
 		violations.addAll(historyViolations(properties.getHistory(), properties.getLeaderOnly()));
-		Duration drainTimeout = properties.getShutdown().getDrainTimeout();
-		if (drainTimeout == null || drainTimeout.isNegative()) {
-			violations.add(new Violation(List.of("shutdown.drain-timeout"),
-					"must be zero or a positive duration (was " + drainTimeout + ")"));
-		}
-		else {
-			Duration phase = shutdownPhase(environment);
-			if (drainTimeout.plus(MembershipLifecycle.LEAVE_ALLOWANCE).compareTo(phase) > 0) {
-				violations.add(new Violation(List.of("shutdown.drain-timeout", SHUTDOWN_PHASE),
-						"the drain (" + drainTimeout + ") must end at least " + MembershipLifecycle.LEAVE_ALLOWANCE
-								+ " before Spring's shutdown phase does (" + phase + "), so that the node can still "
-								+ "release its leases and say goodbye; Spring would otherwise cut the stop short and "
-								+ "the others would wait for the leases to expire"));
-			}
-		}
+		Duration drainTimeout = drainTimeout(properties.getShutdown().getDrainTimeout(), shutdownPhase(environment),
+				violations);
 		Duration grace = properties.getRebalance().getRestartGrace();
 		if (grace != null && !grace.isZero() && !grace.isNegative() && properties.getNodeId() == null) {
 			violations.add(new Violation(List.of("rebalance.restart-grace", "node-id"),
@@ -122,6 +110,43 @@ final class MembershipSettingsFactory {
 			.maxMovesPercent(properties.getRebalance().getMaxMovesPercent())
 			.restartGrace(grace)
 			.build();
+	}
+
+	/** The drain when {@code membership.shutdown.drain-timeout} is unset. */
+	static final Duration DEFAULT_DRAIN = Duration.ofSeconds(20);
+
+	/**
+	 * The drain: the one set, which must end {@link MembershipLifecycle#LEAVE_ALLOWANCE}
+	 * before Spring's shutdown phase does; unset, {@link #DEFAULT_DRAIN}, or shorter so
+	 * that it does (a phase set short for Kubernetes, and nothing of ours, must not stop
+	 * the start).
+	 */
+	static Duration drainTimeout(@Nullable Duration set, Duration phase, List<Violation> violations) {
+		Duration room = phase.minus(MembershipLifecycle.LEAVE_ALLOWANCE);
+		if (set == null) {
+			if (room.isNegative()) {
+				violations.add(new Violation(List.of(SHUTDOWN_PHASE),
+						"Spring's shutdown phase (" + phase + ") is shorter than the "
+								+ MembershipLifecycle.LEAVE_ALLOWANCE
+								+ " a node needs to release its leases and say goodbye after its drain; set "
+								+ SHUTDOWN_PHASE + " to at least " + MembershipLifecycle.LEAVE_ALLOWANCE));
+				return Duration.ZERO;
+			}
+			return (room.compareTo(DEFAULT_DRAIN) < 0) ? room : DEFAULT_DRAIN;
+		}
+		if (set.isNegative()) {
+			violations.add(new Violation(List.of("shutdown.drain-timeout"),
+					"must be zero or a positive duration (was " + set + ")"));
+		}
+		else if (set.compareTo(room) > 0) {
+			violations.add(new Violation(List.of("shutdown.drain-timeout", SHUTDOWN_PHASE),
+					"the drain (" + set + ") must end at least " + MembershipLifecycle.LEAVE_ALLOWANCE
+							+ " before Spring's shutdown phase does (" + phase + "), so that the node can still "
+							+ "release its leases and say goodbye; Spring would otherwise cut the stop short and "
+							+ "the others would wait for the leases to expire: lower membership.shutdown.drain-timeout "
+							+ "to " + room + " or less, or raise " + SHUTDOWN_PHASE));
+		}
+		return set;
 	}
 
 	/**
