@@ -94,16 +94,15 @@ final class Campaign {
 	 * wait for it to expire.
 	 */
 	void compete(LoopJob job, GroupElection group, boolean released) {
-		compete(job, group, released, null, 0, null);
+		compete(job, group, released, null, null);
 	}
 
 	/**
-	 * As {@link #compete(LoopJob, GroupElection, boolean)}; {@code releasedBy},
-	 * {@code releasedEpoch} and {@code successor}: who let go of which term, and to whom,
-	 * when the notice said so.
+	 * As {@link #compete(LoopJob, GroupElection, boolean)}; {@code releasedBy} and
+	 * {@code successor}: who let go, and to whom, when the notice said so.
 	 */
 	private void compete(LoopJob job, GroupElection group, boolean released, @Nullable String releasedBy,
-			long releasedEpoch, @Nullable String successor) {
+			@Nullable String successor) {
 		GroupElection.State state = group.state();
 		if (!this.lifecycle.competes()
 				|| (state != GroupElection.State.FOLLOWING && state != GroupElection.State.HOLDING_OFF)
@@ -127,14 +126,13 @@ final class Campaign {
 			job.next();
 			return;
 		}
-		tryAcquire(job, group, released ? releasedBy : null, releasedEpoch);
+		// a notice that the lease was let go only brings the attempt forward: the store
+		// decides, on what it holds (never a take-over on the notice's word)
+		tryAcquire(job, group);
 	}
 
-	/**
-	 * Tries for the lease; {@code from} (not null): the node that said it let go of the
-	 * term {@code releasedEpoch}, which may then be taken over before its release lands.
-	 */
-	private void tryAcquire(LoopJob job, GroupElection group, @Nullable String from, long releasedEpoch) {
+	/** Tries for the lease: free in the store, or expired by the database's clock. */
+	private void tryAcquire(LoopJob job, GroupElection group) {
 		long sent = this.loop.clock().nanoTime();
 		Instant certainlyPassed = this.loop.serverClock().lowerBoundAt(sent);
 		// a node new to the database's clock takes no lease that another node may still
@@ -142,10 +140,7 @@ final class Campaign {
 		Instant expiredBefore = this.samples.trustsExpiries(sent) ? certainlyPassed : ONLY_RELEASED;
 		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
 		Holder holder = this.self.holder();
-		this.loop.call(job,
-				() -> (from != null)
-						? this.store.tryTakeOver(group.name(), holder, from, releasedEpoch, expiredBefore, expiresAt)
-						: this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
+		this.loop.call(job, () -> this.store.tryAcquire(group.name(), holder, expiredBefore, expiresAt),
 				(Optional<LeaseRecord> won, long sentNanos, long received) -> {
 					this.metrics.acquisition(group.unit().group(),
 							won.isPresent() ? ElectionMetrics.AcquisitionOutcome.ACQUIRED
@@ -298,7 +293,7 @@ final class Campaign {
 				j.next(); // late: a newer leader is known already
 				return;
 			}
-			compete(j, group, true, holder, releasedEpoch, successor);
+			compete(j, group, true, holder, successor);
 		});
 	}
 
@@ -308,8 +303,12 @@ final class Campaign {
 	 */
 	LoopJob elected(GroupElection group, LeaderInfo leader) {
 		return LoopJob.of("leader news for group " + group.name(), () -> {
-			if (group.leader().isNews(leader) && !group.isLeader()) {
-				group.leader().learn(leader);
+			if (!group.isLeader()) {
+				// no later than a lease taken now could run
+				Instant latest = this.loop.serverClock()
+					.upperBoundAt(this.loop.clock().nanoTime())
+					.plus(this.settings.leaseDuration());
+				group.leader().learnFromNotice(leader, latest);
 			}
 		});
 	}

@@ -62,27 +62,17 @@ final class Farewell {
 
 	/**
 	 * Lets go of the lease of {@code unit} held with {@code epoch} (no belief in it any
-	 * more): says so at once, naming {@code successor} (the node a move hands it to) when
-	 * not null, so that the successor can take it over from this term now, then releases
-	 * it, so that the others see it in their next read of the leases too. Heartbeats
-	 * before the release: the released lease no longer keeps this node live, and the
-	 * keeper must not take it for gone meanwhile.
+	 * more): releases it, then says so, naming {@code successor} (the node a move hands
+	 * it to) when not null. The notice comes after the release, never before: the
+	 * successor takes a lease the store shows free, never one a notice alone says was let
+	 * go (a forged or mistaken notice must not make a second leader), and finds the fires
+	 * the release carries. Heartbeats before the release: the released lease no longer
+	 * keeps this node live, and the keeper must not take it for gone meanwhile.
 	 */
 	LoopJob release(GroupElection unit, long epoch, @Nullable String successor) {
 		String group = unit.name();
 		LoopJob job = new LoopJob("release of group " + group,
 				(ex) -> log.warn("Membership release of group {} failed: {}", group, ex.getMessage()));
-		// a group with scheduled jobs says so once its release, which carries their
-		// fires, landed: a successor that took it over from this term first would not
-		// find the last of them
-		boolean carries = this.fires.carries(group);
-		if (!carries) {
-			job.then((j) -> {
-				// the loop never waits for the notice
-				this.letGo.said(Map.of(unit, epoch), (u) -> successor, false);
-				j.next();
-			});
-		}
 		job.then((j) -> {
 			if (this.lifecycle.ticks()) {
 				this.heartbeats.beat(j, (ex) -> true); // the release matters more
@@ -99,10 +89,9 @@ final class Farewell {
 					(released, sent, received) -> {
 					}, (ex) -> false);
 		});
-		if (carries) {
-			job.onEnd(() -> this.letGo.said(Map.of(unit, epoch), (u) -> successor, false));
-		}
-		return job;
+		// told even when the release failed: the successor tries for the lease, and the
+		// store decides
+		return job.onEnd(() -> this.letGo.said(Map.of(unit, epoch), (u) -> successor, false));
 	}
 
 	private void releaseAll(LoopJob job, Map<String, Long> epochs, boolean mayReissue) {
@@ -134,19 +123,11 @@ final class Farewell {
 	 * The goodbye of a graceful stop: {@code beforehand} (on the loop, first), then
 	 * releases the given leases (epochs by group; let go of already), removes this node's
 	 * document (with the restart grace: writes it, last seen now) and writes the runs
-	 * that ended since the last tick.
+	 * that ended since the last tick. {@code tell} says that this node let go of the
+	 * leases once their release was written (the successors take leases the store shows
+	 * free, never one a notice alone says was let go).
 	 */
-	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand) {
-		return leave(released, beforehand, Map.of(), (told) -> {
-		});
-	}
-
-	/**
-	 * As {@link #leave(Map, Runnable)}; {@code untold} (released too), the leases of
-	 * groups with scheduled jobs, whose release carries their fires: {@code tell} says
-	 * that this node let go of them once the release landed.
-	 */
-	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand, Map<GroupElection, Long> untold,
+	LoopJob leave(Map<GroupElection, Long> released, Runnable beforehand,
 			java.util.function.Consumer<Map<GroupElection, Long>> tell) {
 		LoopJob job = new LoopJob("leave", (ex) -> {
 		});
@@ -156,18 +137,17 @@ final class Farewell {
 			j.next();
 		});
 		// every lease in one call, a lease it did not release was no longer held in that
-		// term (a successor took it over on the notice, or it expired), so there is
-		// nothing left to release. Reissued once when it failed in a way a reissue may
-		// get through (a step-down); after anything else (a write-concern error, a
-		// timeout) one call per lease would fail the same way: the leases expire, and the
-		// successors were told already
+		// term (it expired), so there is nothing left to release. Reissued once when it
+		// failed in a way a reissue may get through (a step-down); after anything else (a
+		// write-concern error, a timeout) one call per lease would fail the same way: the
+		// leases expire. The successors are told either way: each tries for its lease,
+		// and the store decides
 		Map<String, Long> epochs = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
-		untold.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
 		job.then((j) -> releaseAll(j, epochs, true));
-		if (!untold.isEmpty()) {
+		if (!released.isEmpty()) {
 			job.then((j) -> {
-				tell.accept(untold);
+				tell.accept(released);
 				j.next();
 			});
 		}

@@ -29,6 +29,15 @@ final class LeaderKnowledge {
 
 	private long highestKnownEpoch;
 
+	/**
+	 * The highest epoch the store showed this node (a lease read, its own term): a
+	 * notice's epoch may be at most one ahead of it.
+	 */
+	private long storeEpoch;
+
+	/** Whether {@link #known} came from a notice the store has not shown yet. */
+	private boolean fromNotice;
+
 	LeaderKnowledge(String selfId, UnitEvents events) {
 		this.selfId = selfId;
 		this.events = events;
@@ -44,12 +53,36 @@ final class LeaderKnowledge {
 		return (info != null && !this.selfId.equals(info.nodeId())) ? info : null;
 	}
 
-	/** Takes {@code info} as the leader unless a newer epoch is known already. */
+	/**
+	 * Takes {@code info}, which the store showed (a lease read, this node's own term), as
+	 * the leader unless a newer epoch is known already.
+	 */
 	void learn(LeaderInfo info) {
+		this.storeEpoch = Math.max(this.storeEpoch, info.epoch());
+		take(info, false);
+	}
+
+	/**
+	 * Takes a notice's {@code info} as the leader when it is news, its epoch at most one
+	 * past what the store showed (one term ahead of the last read; a later one is left to
+	 * the next read), and its expiry no later than {@code latestExpiry} (what a lease
+	 * taken now could have). A notice speeds up what the store would show anyway; it
+	 * never holds back what the store shows ({@link #updateFromLease}).
+	 */
+	void learnFromNotice(LeaderInfo info, Instant latestExpiry) {
+		if (!isNews(info) || info.epoch() > this.storeEpoch + 1) {
+			return;
+		}
+		Instant expiry = info.leaseExpiresAt().isAfter(latestExpiry) ? latestExpiry : info.leaseExpiresAt();
+		take(new LeaderInfo(info.group(), info.nodeId(), info.address(), info.epoch(), expiry), true);
+	}
+
+	private void take(LeaderInfo info, boolean notice) {
 		if (info.epoch() < this.highestKnownEpoch) {
 			return;
 		}
 		this.highestKnownEpoch = info.epoch();
+		this.fromNotice = notice;
 		LeaderInfo previous = this.known;
 		this.known = info;
 		String before = (previous != null) ? previous.nodeId() : null;
@@ -95,7 +128,16 @@ final class LeaderKnowledge {
 	void updateFromLease(LeaseRecord lease, Instant certainlyPassed) {
 		LeaderInfo info = this.known;
 		if (lease != null && info != null && lease.epoch() < info.epoch()) {
-			return; // read before the notice of a newer term
+			if (!this.fromNotice || info.leaseExpiresAt().isAfter(certainlyPassed)) {
+				return; // read before the notice of a newer term
+			}
+			// a notice whose term the store never showed, and whose lease would have
+			// expired by now: the store's reading wins
+			this.highestKnownEpoch = lease.epoch();
+			this.fromNotice = false;
+		}
+		if (lease != null) {
+			this.storeEpoch = Math.max(this.storeEpoch, lease.epoch());
 		}
 		Holder holder = (lease != null) ? lease.holder() : null;
 		if (holder != null && lease.expiresAt() != null && lease.expiresAt().isAfter(certainlyPassed)

@@ -11,7 +11,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -60,16 +59,10 @@ final class Leaving {
 
 	private final LetGo letGo;
 
-	/**
-	 * Whether a group's release carries fires of its scheduled jobs (and so is said only
-	 * once it landed).
-	 */
-	private final Predicate<String> carriesFires;
-
 	Leaving(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell, Lifecycle lifecycle,
 			Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped,
 			Function<Unit, @Nullable String> placedOwner, Function<Unit, @Nullable String> successorOnLeave,
-			LetGo letGo, Predicate<String> carriesFires) {
+			LetGo letGo) {
 		this.nodeId = settings.nodeId();
 		this.settings = settings;
 		this.runtime = runtime;
@@ -81,7 +74,6 @@ final class Leaving {
 		this.placedOwner = placedOwner;
 		this.successorOnLeave = successorOnLeave;
 		this.letGo = letGo;
-		this.carriesFires = carriesFires;
 	}
 
 	/**
@@ -115,7 +107,7 @@ final class Leaving {
 
 	/**
 	 * A graceful stop, once: the drain, then {@link #leave} on this thread when
-	 * {@code callerWaits} (no hop between the drain's end and the successor), else on the
+	 * {@code callerWaits} (no hop between the drain's end and the release), else on the
 	 * watchdog (not on whichever thread ended the drain: a job's, or one ending a term).
 	 * A node that never started just stops.
 	 */
@@ -131,15 +123,14 @@ final class Leaving {
 				leaveHere(drained, timeout);
 			}
 			else {
-				drained.whenCompleteAsync((ok, ex) -> leave(timeout, false), this::onWatchdog);
+				drained.whenCompleteAsync((ok, ex) -> leave(timeout), this::onWatchdog);
 			}
 		}
 	}
 
 	/**
 	 * For a caller that waits for the stop anyway: waits here for {@code drained} (which
-	 * ends by the drain timeout at the latest), then leaves from this thread, which
-	 * carries the notices to the successors (no hop for them).
+	 * ends by the drain timeout at the latest), then leaves from this thread.
 	 */
 	private void leaveHere(CompletableFuture<Void> drained, Duration timeout) {
 		try {
@@ -151,17 +142,16 @@ final class Leaving {
 		catch (ExecutionException | TimeoutException ex) {
 			// the drain's own timeout said what still ran
 		}
-		leave(timeout, true);
+		leave(timeout);
 	}
 
 	/**
 	 * After the drain: ends every belief at once (from here, since the loop may be
 	 * waiting on a call), releases the leases and says goodbye on the loop, within
-	 * {@code timeout}, and meanwhile says that it let go of each lease, to its successor:
-	 * here when {@code callerWaits} (the thread that stops the node), else on the
-	 * reactions lane.
+	 * {@code timeout}, and once the releases were written says that it let go of each
+	 * lease, to its successor, on the reactions lane.
 	 */
-	void leave(Duration timeout, boolean callerWaits) {
+	void leave(Duration timeout) {
 		if (!this.lifecycle.move(Phase.DRAINING, Phase.STOPPING)) {
 			return; // halted meanwhile
 		}
@@ -179,16 +169,9 @@ final class Leaving {
 			timer = this.runtime.watchdog()
 				.schedule(() -> left.completeExceptionally(new TimeoutException("timed out after " + timeout)),
 						timeout.toNanos());
-			// first, not after the release: the successor takes each lease over from this
-			// very term, and the release (for the others, should the notice be lost) does
-			// not compete with it for the store meanwhile a group with scheduled jobs is
-			// said once its release, which carries their fires, landed
-			Map<GroupElection, Long> untold = new LinkedHashMap<>();
-			released.entrySet()
-				.removeIf((e) -> this.carriesFires.test(e.getKey().name())
-						&& untold.put(e.getKey(), e.getValue()) == null);
-			this.letGo.said(released, this.successorOnLeave, this::waitsForRestart, callerWaits);
-			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left), untold,
+			// said once the release was written: the successors take leases the store
+			// shows free, and find the fires the releases carry
+			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left),
 					(told) -> this.letGo.said(told, this.successorOnLeave, this::waitsForRestart, false));
 			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
 				left.completeExceptionally(new IllegalStateException("loop stopped"));

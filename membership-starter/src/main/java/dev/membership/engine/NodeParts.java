@@ -148,7 +148,7 @@ final class NodeParts {
 		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.units::all,
 				this.assignments::owner, successorOnLeave);
 		this.leaving = new Leaving(this.settings, this.runtime, this.loop, farewell, this.lifecycle, this.units::all,
-				this.stopped, this.assignments::owner, successorOnLeave, this.letGo, this.fires::carries);
+				this.stopped, this.assignments::owner, successorOnLeave, this.letGo);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
 		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);
