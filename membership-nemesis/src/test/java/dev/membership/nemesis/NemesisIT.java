@@ -28,7 +28,7 @@ class NemesisIT {
 		int minutes = Integer.getInteger("nemesis.minutes", 0);
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "seed-" + seed);
 		boolean mongo = "mongodb".equals(System.getProperty("nemesis.backend", "postgres"));
-		Nemesis.Report report = new Nemesis(seed, logs).run(Path.of(System.getProperty("sample.jar")), minutes, mongo);
+		Nemesis.Report report = new Nemesis(seed, logs).run(sampleJar(logs), minutes, mongo);
 		System.out.println(report.table());
 		assertThat(report.violations()).as(report.table()).isEmpty();
 		assertThat(report.faults().keySet()).as("every kind of fault the database takes injected")
@@ -54,7 +54,7 @@ class NemesisIT {
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "drift-past-bound-" + seed);
 		Nemesis.Report report = new Nemesis(seed, logs).only(Fault.DRIFT)
 			.driftRates(0.5)
-			.run(Path.of(System.getProperty("sample.jar")), 0, false);
+			.run(sampleJar(logs), 0, false);
 		System.out.println(report.table());
 		// the drifting process (a node's second) believed on for hundreds of milliseconds
 		assertThat(report.violations()).as(report.table())
@@ -71,8 +71,7 @@ class NemesisIT {
 		assumeTheMachineAllowsIt();
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "broken-fence");
 		java.nio.file.Files.createDirectories(logs);
-		try (PostgresDatabase database = new PostgresDatabase(Path.of(System.getProperty("sample.jar")),
-				logs.resolve("db"), logs, Ports.free());
+		try (PostgresDatabase database = new PostgresDatabase(sampleJar(logs), logs.resolve("db"), logs, Ports.free());
 				Connection c = database.connect();
 				Statement s = c.createStatement()) {
 			s.execute("INSERT INTO housekeeping_state (id, by_node, fence) VALUES ('purge', 'n2', 5)");
@@ -105,6 +104,17 @@ class NemesisIT {
 			assertThat(missing).as("what the nemesis needs").isNull();
 		}
 		assumeTrue(missing == null, () -> "the nemesis needs what is missing here: " + missing);
+	}
+
+	/**
+	 * The sample's jar, copied for this run into its logs: a build beside the run that
+	 * replaces the jar in {@code target/} must not change the nodes' code halfway (it
+	 * broke a run: nodes of two builds).
+	 */
+	private static Path sampleJar(Path logs) throws java.io.IOException {
+		java.nio.file.Files.createDirectories(logs);
+		return java.nio.file.Files.copy(Path.of(System.getProperty("sample.jar")), logs.resolve("sample.jar"),
+				java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 	}
 
 }
