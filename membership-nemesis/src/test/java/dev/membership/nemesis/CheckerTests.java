@@ -266,6 +266,48 @@ class CheckerTests {
 			.isEqualTo("run: n2#1 ran default under epoch 3, a term it never believed");
 	}
 
+	/**
+	 * A run that began after its belief ended (what a guard that ignores its deadline
+	 * does after a pause or a cut) ran at once with the successor's: caught, though its
+	 * term was believed and never handed over. Before, only the run's term and its end
+	 * were checked, and this history passed.
+	 */
+	@Test
+	void aRunThatBeganAfterItsBeliefEndedIsCaught() {
+		History history = new History();
+		history.read("n1#1", "JOURNAL believes default 3 0", 0);
+		history.read("n1#1", "JOURNAL ends default 3 " + 500 * MS, 0);
+		history.read("n2#1", "JOURNAL believes default 4 " + 600 * MS, 0);
+		history.read("n2#1", "JOURNAL runs default 4 " + 650 * MS, 0);
+		history.read("n1#1", "JOURNAL runs default 3 " + 700 * MS, 0);
+		history.read("n1#1", "JOURNAL ran default 3 " + 900 * MS, 0);
+		history.read("n2#1", "JOURNAL ran default 4 " + 950 * MS, 0);
+		assertThat(check(history).violations()).singleElement()
+			.asString()
+			.isEqualTo("begin: n1#1 began a run of default under epoch 3 at 700000000, outside its belief (from 0 to "
+					+ "500000000): a run begins while its term is believed");
+	}
+
+	/**
+	 * A run stamped after its belief ended by a process paused in between was let in
+	 * before the pause: the fence's to guard, not a violation; nor is a stamp a few
+	 * milliseconds late.
+	 */
+	@Test
+	void aRunStampedLateByAPauseOrByAFewMillisecondsPasses() {
+		History history = new History();
+		history.read("n1#1", "JOURNAL believes default 3 0", 0);
+		history.read("n1#1", "JOURNAL ends default 3 " + 500 * MS, 0);
+		history.read("n1#1", "JOURNAL runs default 3 " + 510 * MS, 0);
+		history.read("n1#1", "JOURNAL ran default 3 " + 520 * MS, 0);
+		history.add(450 * MS, Kind.FAULT, "nemesis", "PAUSE n1", 0);
+		history.add(2000 * MS, Kind.HEALED, "nemesis", "PAUSE", 0);
+		history.read("n1#1", "JOURNAL runs default 3 " + 2001 * MS, 0);
+		history.read("n1#1", "JOURNAL ran default 3 " + 2100 * MS, 0);
+		history.read("n2#1", "JOURNAL believes default 4 " + 2200 * MS, 0);
+		assertThat(check(history).violations()).isEmpty();
+	}
+
 	private static Checker check(History history) {
 		return new Checker().beliefs(history, 20_000 * MS, Set.of("default"), BOUND);
 	}
