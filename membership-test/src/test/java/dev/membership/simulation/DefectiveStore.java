@@ -64,13 +64,6 @@ final class DefectiveStore implements MembershipStore {
 		ACQUISITION_NOT_STAMPED,
 
 		/**
-		 * A take-over on a notice matches any term of the node that let go, not just the
-		 * one it let go of: a late or repeated notice takes a lease its sender holds
-		 * again.
-		 */
-		TAKE_OVER_ANY_TERM_OF_THE_SENDER,
-
-		/**
 		 * A primary's step-down fails writes without saying that a reissue may get
 		 * through: the node does not reissue the renewal of its partitions, and the
 		 * interval's renewal is lost.
@@ -231,14 +224,7 @@ final class DefectiveStore implements MembershipStore {
 	@Override
 	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
-		long term = epoch;
-		if (this.defect == Defect.TAKE_OVER_ANY_TERM_OF_THE_SENDER) {
-			term = this.store.findLease(group)
-				.filter((lease) -> lease.holder() != null && lease.holder().nodeId().equals(from))
-				.map(LeaseRecord::epoch)
-				.orElse(epoch);
-		}
-		Optional<LeaseRecord> taken = this.store.tryTakeOver(group, holder, from, term, expiredBefore, expiresAt);
+		Optional<LeaseRecord> taken = this.store.tryTakeOver(group, holder, from, epoch, expiredBefore, expiresAt);
 		taken.ifPresent((lease) -> this.trace
 			.accept(() -> "store: " + holder.nodeId() + " took " + group + " over from " + from + " (let go of epoch "
 					+ epoch + ") at epoch " + lease.epoch() + " until " + lease.expiresAt()));

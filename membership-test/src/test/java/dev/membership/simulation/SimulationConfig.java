@@ -66,9 +66,6 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		 */
 		ACQUISITION_NOT_STAMPED,
 
-		/** A take-over on a notice takes whatever term the node that let go holds now. */
-		TAKE_OVER_ANY_TERM_OF_THE_SENDER,
-
 		/**
 		 * A step-down's failures do not say that a reissue may get through: the renewal
 		 * of the interval is lost.
@@ -126,8 +123,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 			return switch (this) {
 				case AS_BUILT -> Set.of();
 				case LATE_ACQUISITION_STARTS_A_TERM, LATE_RENEWAL_SHORTENS_THE_LEASE,
-						NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND, ACQUISITION_NOT_STAMPED,
-						TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
+						NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND, ACQUISITION_NOT_STAMPED ->
 					// two believers also run a fire twice, early by a clock they
 					// misjudge, or write over each other's record of the fires
 					Set.of(Invariant.ONE_BELIEVER, Invariant.BELIEF_MATCHES_LEASE, Invariant.BELIEF_ENDS_BEFORE_LEASE,
@@ -156,8 +152,6 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case NO_SAFETY_MARGIN_AND_DRIFT_BEYOND_THE_BOUND -> config.withSafetyMargin(Duration.ZERO, 0.02);
 				case NO_DRAIN, OPERATORS_WITHOUT_DRAIN -> config.withDrainTimeout(Duration.ZERO);
 				case ACQUISITION_NOT_STAMPED -> config.withDefect(DefectiveStore.Defect.ACQUISITION_NOT_STAMPED);
-				case TAKE_OVER_ANY_TERM_OF_THE_SENDER ->
-					config.withDefect(DefectiveStore.Defect.TAKE_OVER_ANY_TERM_OF_THE_SENDER);
 				case STEP_DOWN_FAILURES_NOT_RETRYABLE ->
 					config.withDefect(DefectiveStore.Defect.STEP_DOWN_FAILURES_NOT_RETRYABLE);
 				case HELLO_BEHIND_MONGOS -> config.withDefect(DefectiveStore.Defect.HELLO_BEHIND_MONGOS);
