@@ -106,7 +106,7 @@ class OperatorHistoryTests {
 		assertThat(refused.error()).startsWith("IllegalArgumentException: ").contains("'n9' is not a live member");
 		assertThat(refused.requestedBy()).isEqualTo("anonymous");
 		assertThat(refused.requestedFrom()).isEqualTo("::1");
-		assertThat(action("operator#pause(PT5M)").requestedBy()).isEqualTo("alice");
+		assertThat(action("operator#pause").requestedBy()).isEqualTo("alice");
 		assertThat(action("operator#resume").requestedBy()).isEqualTo("alice");
 
 		assertThat(output.getOut())
@@ -116,6 +116,32 @@ class OperatorHistoryTests {
 			.contains("Membership node n1 refused operator#handover asked by anonymous from ::1: Node 'n9' is not a "
 					+ "live member");
 		assertThat(output.getOut().lines().filter((l) -> l.contains("operator#resign asked by"))).hasSize(1);
+	}
+
+	/**
+	 * What a caller sends never makes a log line nor a name of the history: a CR and LF
+	 * in a refused request are not a forged line, and fifty refusals naming fifty groups
+	 * and partitions make no new ring, nor do fifty pauses of fifty lengths. Before: a
+	 * forged INFO line, and a ring per partition, group and length.
+	 */
+	@Test
+	void aCallersValuesMakeNoLineAndNoNameOfTheirOwn(CapturedOutput output) {
+		MembershipNode node = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> node.ownedTerms("t").size() == 2);
+		for (int i = 0; i < 50; i++) {
+			int partition = 100 + i;
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> node.operations().release(new Release("t", partition, ALICE)));
+			String group = "g" + i + "\r\nINFO forged";
+			assertThatIllegalArgumentException()
+				.isThrownBy(() -> node.operations().release(new Release(group, 0, ALICE)));
+			node.operations().pause(new Pause(Duration.ofSeconds(60 + i), ALICE));
+		}
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(this.written).filteredOn((r) -> r.job().startsWith("operator#"))
+				.extracting((r) -> r.job() + " " + r.group() + " " + r.partition())
+				.containsOnly("operator#release default null", "operator#pause default null"));
+		assertThat(output.getOut().lines()).noneMatch((line) -> line.startsWith("INFO forged"));
 	}
 
 	@Test

@@ -93,7 +93,10 @@ final class OperatorCommands {
 	}
 
 	private static IllegalArgumentException refused(String action, Requester by, IllegalArgumentException ex) {
-		log.info("Refused POST /actuator/cluster/{} asked by {}: {}", action, by, ex.getMessage());
+		// what the caller sent, as one bounded line: a CR or LF in it never forges a line
+		String why = (ex.getMessage() != null) ? ex.getMessage().replaceAll("\\p{Cntrl}", "?") : "";
+		log.info("Refused POST /actuator/cluster/{} asked by {}: {}", action, by,
+				(why.length() > 300) ? why.substring(0, 300) + "..." : why);
 		return ex;
 	}
 

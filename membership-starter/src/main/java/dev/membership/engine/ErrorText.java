@@ -62,6 +62,16 @@ final class ErrorText {
 		return cut(type + ": " + clean((end >= 0) ? message.substring(0, end) : message));
 	}
 
+	/**
+	 * {@code text} as one bounded line for a log: control characters (a CR or LF a caller
+	 * sent, which would forge a line) as {@code ?}, at most {@value #MAX_LENGTH}
+	 * characters.
+	 */
+	static String printable(@Nullable String text) {
+		String line = (text != null) ? text.replaceAll("\\p{Cntrl}", "?") : "";
+		return (line.length() > MAX_LENGTH) ? line.substring(0, MAX_LENGTH) + "..." : line;
+	}
+
 	/** {@code text} with credentials taken out. */
 	static String clean(String text) {
 		String hidden = USER_INFO.matcher(text).replaceAll(HIDDEN + "@");

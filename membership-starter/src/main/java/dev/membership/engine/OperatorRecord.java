@@ -40,9 +40,9 @@ final class OperatorRecord {
 
 	/**
 	 * Carries out {@code request} on {@code group}: {@code operator#<action>} in the
-	 * history, with its {@code target} (a live member, a pause's length) once carried
-	 * out: {@code operator#move(n2)}. A refusal keeps the fixed name, so that what a
-	 * caller sends never makes new names.
+	 * history, with its {@code target} (a live member) once carried out:
+	 * {@code operator#move(n2)}. A refusal keeps the fixed name, so that what a caller
+	 * sends never makes new names.
 	 */
 	<T> T carry(OperationRequest request, @Nullable String target, String group, @Nullable Integer partition,
 			Supplier<Done<T>> act) {
@@ -64,8 +64,13 @@ final class OperatorRecord {
 			carried = act.get();
 		}
 		catch (RuntimeException ex) {
-			log.info("Membership node {} refused {} asked by {}: {}", this.nodeId, refused, by, ex.getMessage());
-			this.history.action(refused, by, this.nodeId, group, partition, 0, ex);
+			log.info("Membership node {} refused {} asked by {}: {}", this.nodeId, refused, by,
+					ErrorText.printable(ex.getMessage()));
+			// under the fixed name, the default group and no partition: the group and
+			// partition a caller names (an unknown one, one out of range) never make a
+			// new
+			// ring of the history; the reason says what was asked
+			this.history.action(refused, by, this.nodeId, MembershipSettings.DEFAULT_GROUP, null, 0, ex);
 			throw ex;
 		}
 		log.info("Membership node {} carries out {} asked by {}: {}", this.nodeId, done, by,

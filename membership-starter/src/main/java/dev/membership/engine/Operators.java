@@ -201,7 +201,8 @@ final class Operators implements ClusterOperations {
 	@Override
 	public PauseResult pause(Pause request) {
 		Duration duration = request.duration();
-		return this.record.carry(request, duration.toString(), MembershipSettings.DEFAULT_GROUP, null, () -> {
+		// no target in the name: each length would make a name of its own
+		return this.record.carry(request, null, MembershipSettings.DEFAULT_GROUP, null, () -> {
 			if (duration.isNegative() || duration.isZero() || duration.compareTo(MAX_PAUSE) > 0) {
 				throw new IllegalArgumentException("A pause of rebalancing lasts more than nothing and at most "
 						+ MAX_PAUSE.toMinutes() + " minutes, not " + duration + " (resume it sooner with resume)");
