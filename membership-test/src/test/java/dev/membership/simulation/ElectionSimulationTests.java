@@ -42,6 +42,17 @@ class ElectionSimulationTests {
 		assertThat(summary.failures.isEmpty()).withFailMessage(summary::toString).isTrue();
 		assertThat(summary.transitions.get()).as("transitions simulated within " + CI_BUDGET)
 			.isGreaterThanOrEqualTo(CI_TRANSITIONS);
+		ranWork(summary);
+	}
+
+	/**
+	 * The work the invariants are about ran: a simulation with no leader-only run or no
+	 * scheduled fire would pass every check of them (a fire's accounting passes when
+	 * nothing fired).
+	 */
+	private static void ranWork(Summary summary) {
+		assertThat(summary.leaderOnlyRuns.get()).as("leader-only runs in %s", summary).isPositive();
+		assertThat(summary.scheduledFires.get()).as("scheduled fires run in %s", summary).isPositive();
 	}
 
 	/**
@@ -191,6 +202,7 @@ class ElectionSimulationTests {
 		Summary summary = simulate(firstSeed, transitions, Duration.ofDays(1), threads, scenario());
 		System.out.println(summary);
 		assertThat(summary.failures.isEmpty()).withFailMessage(summary::toString).isTrue();
+		ranWork(summary);
 	}
 
 	/**
