@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.ConnectionCallback;
 
+import dev.membership.spi.StoreException;
+
 /**
  * The store's tables: the published DDL
  * ({@code dev/membership/jdbc/schema-postgresql.sql}, for the default prefix), run with
@@ -68,12 +70,49 @@ final class JdbcSchema {
 					+ "(spring.datasource.hikari.auto-commit=true, HikariCP's default), or give membership a "
 					+ "DataSource of its own (a JdbcMembershipStore bean)");
 		}
+		transactions();
 		Durability.Verdict verdict = durability().verdict();
 		if (verdict instanceof Durability.Unsafe unsafe) {
 			throw new IllegalStateException(unsafe.message());
 		}
 		if (verdict instanceof Durability.Doubtful doubtful) {
 			LoggerFactory.getLogger(JdbcMembershipStore.class).warn(doubtful.message());
+		}
+	}
+
+	/**
+	 * Runs one empty transaction: PgBouncer in statement pooling mode refuses every
+	 * transaction block, the take-over's among them, so that no node would ever lead
+	 * while the start went through and health said UP. Found here, and named.
+	 */
+	private void transactions() {
+		try {
+			this.sql.jdbc.execute((ConnectionCallback<Void>) (c) -> {
+				c.setAutoCommit(false);
+				try (java.sql.Statement statement = c.createStatement()) {
+					statement.execute("SELECT 1");
+					c.commit();
+				}
+				finally {
+					try {
+						c.setAutoCommit(true);
+					}
+					catch (java.sql.SQLException ex) {
+						// the connection is gone: the first failure is the one to say
+					}
+				}
+				return null;
+			});
+		}
+		catch (DataAccessException ex) {
+			String why = ex.getMostSpecificCause().getMessage();
+			if (why != null && why.contains("statement pooling mode")) {
+				throw new IllegalStateException("The membership DataSource goes through PgBouncer in statement "
+						+ "pooling mode, which refuses transactions (" + why + "), and a take-over runs in one: no "
+						+ "node would ever lead. Use pool_mode = transaction for the membership database in "
+						+ "PgBouncer, or point the store at the server itself (membership.jdbc.url)", ex);
+			}
+			throw new StoreException("PostgreSQL: could not run a transaction: " + why, ex, false);
 		}
 	}
 
@@ -97,6 +136,9 @@ final class JdbcSchema {
 	 */
 	void create() {
 		for (String statement : statements(this.settings.tablePrefix())) {
+			if (indexPresent(statement)) {
+				continue;
+			}
 			this.sql.call("create the membership tables", () -> {
 				try {
 					this.sql.jdbc.execute(statement);
@@ -112,6 +154,25 @@ final class JdbcSchema {
 		for (List<String> added : COLUMNS_SINCE) {
 			addIfMissing(added.get(0), added.get(1), added.get(2));
 		}
+	}
+
+	/**
+	 * Whether {@code statement} creates an index that the catalog has already: then it
+	 * does not run, since {@code CREATE INDEX IF NOT EXISTS} takes its table's
+	 * {@code SHARE} lock before it looks, and waits behind every open writer of the
+	 * history (seconds, at each start).
+	 */
+	private boolean indexPresent(String statement) {
+		String[] words = statement.strip().split("\\s+");
+		if (words.length < 8 || !"INDEX".equalsIgnoreCase(words[1]) || !"ON".equalsIgnoreCase(words[6])) {
+			return false;
+		}
+		String table = words[7];
+		int dot = table.indexOf('.');
+		String index = (dot >= 0) ? table.substring(0, dot + 1) + words[5] : words[5];
+		Boolean present = this.sql.call("read the index " + index,
+				() -> this.sql.jdbc.queryForObject("SELECT to_regclass(?) IS NOT NULL", Boolean.class, index));
+		return Boolean.TRUE.equals(present);
 	}
 
 	private void addIfMissing(String suffix, String column, String type) {

@@ -49,15 +49,30 @@ final class LeaseRows {
 	private final TakeOvers takeOvers;
 
 	/**
+	 * The server's WAL timeline ({@code pg_current_wal_lsn()}: any role, on a primary).
+	 */
+	private static final String TIMELINE = "('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int"
+			+ "::bigint";
+
+	/**
 	 * The first epoch of the server's WAL timeline, less one:
 	 * {@code (timeline - 1) * 2^32}. A promotion starts a new timeline, so every epoch a
 	 * promoted server hands out is larger than any its former primary did, even one whose
-	 * take-over never reached it (an asynchronous replica, a failover that lost commits):
-	 * epochs never repeat. {@code pg_current_wal_lsn()} is the current WAL insert
-	 * position, callable by any role on a primary.
+	 * take-over never reached it (an asynchronous replica, a failover that lost commits).
 	 */
-	static final String TIMELINE_BASE = "((('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int"
-			+ "::bigint - 1) * 4294967296)";
+	static final String TIMELINE_BASE = "((" + TIMELINE + " - 1) * 4294967296)";
+
+	/**
+	 * The least epoch a take-over hands out, less one: the {@link #TIMELINE_BASE}, and,
+	 * once the server is on a timeline past the first (it was promoted, or descends from
+	 * a promotion), the database's clock in milliseconds. Two promotions of one history
+	 * without a shared WAL archive pick the same new timeline (a replica promoted after
+	 * another that it never followed, a volume snapshot restored): the timeline alone
+	 * then hands an epoch out twice, the clock does not, as long as the later server's
+	 * clock is not behind the earlier's by more than the time between them.
+	 */
+	static final String EPOCH_BASE = "GREATEST(" + TIMELINE_BASE + ", CASE WHEN " + TIMELINE
+			+ " > 1 THEN (extract(epoch FROM " + NOW + ") * 1000)::bigint ELSE 0 END)";
 
 	private final String acquire;
 
@@ -90,7 +105,7 @@ final class LeaseRows {
 		// take-over is read once the row is locked (in SET), not at the statement's
 		// start: a statement that waited for the previous term's write must not stamp the
 		// next term earlier than it
-		this.acquire = acquire(sql, TIMELINE_BASE);
+		this.acquire = acquire(sql, EPOCH_BASE);
 		this.acquireOffTimeline = acquire(sql, "0");
 		// never moves the expiry back, never revives a released lease, nor one expired by
 		// the server's clock

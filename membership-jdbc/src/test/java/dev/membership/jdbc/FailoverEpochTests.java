@@ -75,14 +75,79 @@ class FailoverEpochTests {
 			onPromoted.initialize();
 			long next = take(onPromoted, "f");
 			assertThat(next).as("the epoch after a failover that lost epochs 3 and 4").isGreaterThan(4L);
-			assertThat(next).isEqualTo((1L << 32) + 1);
-			assertThat(take(onPromoted, "g")).isEqualTo(next + 1);
+			// on timeline 2: the database's clock in milliseconds, past the timeline's
+			// base
+			assertThat(next).isGreaterThan((1L << 32) + 1)
+				.isGreaterThanOrEqualTo(onPromoted.serverTime().orElseThrow().toEpochMilli() - 60_000);
+			assertThat(take(onPromoted, "g")).isGreaterThan(next);
 		}
 		finally {
 			replicaServer.destroyForcibly();
 			replicaServer.waitFor(60, TimeUnit.SECONDS);
 			ServerProcesses.startAgain(postgres, primary);
 		}
+	}
+
+	/**
+	 * Two promotions of one history in a row, without a shared WAL archive: the primary
+	 * gone, replica s1 promoted (timeline 2) and a lease taken there; s1 gone, replica s2
+	 * promoted, which never followed s1 and picks timeline 2 too. The epoch s2 hands out
+	 * is larger than s1's all the same: past the first timeline, epochs are based on the
+	 * database's clock as well. Before: s2 handed out s1's epoch again (4294967297 on
+	 * both).
+	 */
+	@Test
+	void twoPromotionsThatPickTheSameTimelineHandOutNoEpochTwice(@TempDir Path temp) throws Exception {
+		ServerProcesses primary = new ServerProcesses(JdbcClient.create(postgres.dataSource()));
+		JdbcMembershipStore onPrimary = new JdbcMembershipStore(postgres.dataSource(), SETTINGS);
+		onPrimary.initialize();
+		long first = take(onPrimary, "a");
+		Path copy1 = temp.resolve("s1");
+		Path copy2 = temp.resolve("s2");
+		primary.copyAsStandby(copy1, postgres.port(), "s1");
+		primary = ServerProcesses.running(postgres);
+		primary.copyAsStandby(copy2, postgres.port(), "s2");
+		primary = ServerProcesses.running(postgres);
+		int port1 = ServerProcesses.freePort();
+		int port2 = ServerProcesses.freePort();
+		DataSource s1 = new DriverManagerDataSource(
+				"jdbc:postgresql://127.0.0.1:" + port1 + "/postgres?connectTimeout=2", "postgres", "");
+		DataSource s2 = new DriverManagerDataSource(
+				"jdbc:postgresql://127.0.0.1:" + port2 + "/postgres?connectTimeout=2", "postgres", "");
+		Process server1 = primary.start(copy1.toString(), port1);
+		Process server2 = primary.start(copy2.toString(), port2);
+		try {
+			await().atMost(Duration.ofSeconds(60))
+				.ignoreExceptions()
+				.until(() -> epochOn(JdbcClient.create(s1)) == first && epochOn(JdbcClient.create(s2)) == first);
+			primary.stop("immediate");
+			assertThat(JdbcClient.create(s1).sql("SELECT pg_promote(true, 60)").query(Boolean.class).single()).isTrue();
+			JdbcMembershipStore onS1 = new JdbcMembershipStore(s1, SETTINGS);
+			await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(onS1::initialize);
+			long onFirstPromotion = take(onS1, "b");
+			assertThat(onFirstPromotion).isGreaterThan(first);
+			// s1 gone; s2, which never followed it, promoted
+			server1.destroyForcibly();
+			assertThat(server1.waitFor(60, TimeUnit.SECONDS)).isTrue();
+			assertThat(JdbcClient.create(s2).sql("SELECT pg_promote(true, 60)").query(Boolean.class).single()).isTrue();
+			JdbcMembershipStore onS2 = new JdbcMembershipStore(s2, SETTINGS);
+			await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(onS2::initialize);
+			assertThat(timeline(JdbcClient.create(s2))).as("the same timeline as s1's").isEqualTo(2);
+			assertThat(take(onS2, "c")).as("the epoch after the second promotion").isGreaterThan(onFirstPromotion);
+		}
+		finally {
+			server1.destroyForcibly();
+			server2.destroyForcibly();
+			server1.waitFor(60, TimeUnit.SECONDS);
+			server2.waitFor(60, TimeUnit.SECONDS);
+			ServerProcesses.startAgain(postgres, primary);
+		}
+	}
+
+	private static int timeline(JdbcClient server) {
+		return server.sql("SELECT ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::int")
+			.query(Integer.class)
+			.single();
 	}
 
 	/**

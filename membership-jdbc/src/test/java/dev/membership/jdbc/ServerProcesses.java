@@ -124,9 +124,19 @@ public final class ServerProcesses {
 	 */
 	static void startAgain(EmbeddedPostgres server, ServerProcesses processes) {
 		processes.start(processes.dataDirectory(), null);
+		running(server);
+	}
+
+	/**
+	 * {@code server}'s processes once it answers (a postmaster started again has a new
+	 * process id).
+	 */
+	static ServerProcesses running(EmbeddedPostgres server) {
+		JdbcClient client = JdbcClient.create(server.dataSource());
 		await().atMost(Duration.ofSeconds(60))
 			.ignoreExceptions()
-			.until(() -> JdbcClient.create(server.dataSource()).sql("SELECT 1").query(Integer.class).single() == 1);
+			.until(() -> client.sql("SELECT 1").query(Integer.class).single() == 1);
+		return new ServerProcesses(client);
 	}
 
 	/**

@@ -224,6 +224,12 @@ final class MembershipConnections implements DisposableBean {
 			config.addDataSourceProperty("prepareThreshold", "0");
 			config.addDataSourceProperty("tcpKeepAlive", "true");
 			config.addDataSourceProperty("connectTimeout", Long.toString((millis + 999) / 1000));
+			// named in pg_stat_activity and the server's log, unless the application
+			// named
+			// its connections itself
+			if (!target.driver().containsKey("ApplicationName") && !target.url().contains("ApplicationName=")) {
+				config.addDataSourceProperty("ApplicationName", name);
+			}
 			return new HikariDataSource(config);
 		}
 

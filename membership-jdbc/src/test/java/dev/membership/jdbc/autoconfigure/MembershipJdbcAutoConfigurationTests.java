@@ -163,6 +163,12 @@ class MembershipJdbcAutoConfigurationTests {
 				assertThat(context.getBean(MembershipConnections.class).isShared()).isFalse();
 				Membership membership = context.getBean(Membership.class);
 				await().atMost(Duration.ofSeconds(10)).until(() -> membership.isLeader("default"));
+				// the store's own connections say whose they are
+				assertThat(org.springframework.jdbc.core.simple.JdbcClient.create(postgres.dataSource())
+					.sql("SELECT DISTINCT application_name FROM pg_stat_activity WHERE application_name LIKE "
+							+ "'membership%'")
+					.query(String.class)
+					.list()).contains("membership");
 				MembershipNode node = context.getBean(MembershipNode.class);
 				// two leases long (-Dmembership.jdbc.exhausted=PT35S: past HikariCP's own
 				// 30 s connectionTimeout)

@@ -43,6 +43,12 @@ public final class PgBouncer implements AutoCloseable {
 	 * server connections.
 	 */
 	public static PgBouncer start(int postgresPort, int serverConnections) throws IOException, InterruptedException {
+		return start(postgresPort, serverConnections, "transaction");
+	}
+
+	/** As {@link #start(int, int)}, in pooling {@code mode}. */
+	public static PgBouncer start(int postgresPort, int serverConnections, String mode)
+			throws IOException, InterruptedException {
 		int port;
 		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
 			port = socket.getLocalPort();
@@ -56,7 +62,7 @@ public final class PgBouncer implements AutoCloseable {
 		Files.writeString(ini, String.join("\n", "[databases]",
 				"postgres = host=127.0.0.1 port=" + postgresPort + " dbname=postgres user=postgres", "[pgbouncer]",
 				"listen_addr = 127.0.0.1", "listen_port = " + port, "unix_socket_dir =", "auth_type = trust",
-				"auth_file = " + users, "pool_mode = transaction", "max_client_conn = 200",
+				"auth_file = " + users, "pool_mode = " + mode, "max_client_conn = 200",
 				"default_pool_size = " + serverConnections, "min_pool_size = 0",
 				// pgjdbc sends it at startup; JDBC setups list it
 				"ignore_startup_parameters = extra_float_digits", "logfile = " + directory.resolve("pgbouncer.log"),

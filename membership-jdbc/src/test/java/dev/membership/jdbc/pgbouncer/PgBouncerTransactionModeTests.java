@@ -27,6 +27,7 @@ import dev.membership.jdbc.autoconfigure.MembershipJdbcAutoConfiguration;
 import dev.membership.leadership.LeaderInfo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.awaitility.Awaitility.await;
 
@@ -111,6 +112,25 @@ class PgBouncerTransactionModeTests {
 			.pollInterval(Duration.ofMillis(100))
 			.until(() -> output.getAll().contains("a call of the store failed")
 					&& output.getAll().contains("prepared statement \"S_"));
+	}
+
+	/**
+	 * Statement mode refuses the take-over's transaction: the start fails and names it.
+	 * Before: the start went through, nobody was elected, health said UP, and the error
+	 * read "Connection is closed".
+	 */
+	@Test
+	void statementModeFailsTheStartNamingIt() throws Exception {
+		try (PgBouncer statementMode = PgBouncer.start(postgres.port(), 2, "statement")) {
+			assertThatException()
+				.isThrownBy(() -> new SpringApplicationBuilder(Node.class).web(WebApplicationType.NONE)
+					.properties("spring.datasource.url=" + statementMode.url(), "spring.datasource.username=postgres",
+							"membership.node-id=s1", "membership.jdbc.table-prefix=stmt_")
+					.run()
+					.close())
+				.satisfies((failure) -> assertThat(failure).hasStackTraceContaining("statement pooling mode")
+					.hasStackTraceContaining("pool_mode = transaction"));
+		}
 	}
 
 	private List<Membership> start(String prefix, String... more) {
