@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
+import org.springframework.dao.DataAccessException;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -105,14 +106,21 @@ public final class MembershipJdbcAutoConfiguration {
 		@ConditionalOnMissingBean(MembershipStore.class)
 		@ConditionalOnBean(MembershipConnections.class)
 		JdbcMembershipStore membershipStore(MembershipConnections connections, MembershipJdbcProperties jdbc,
-				MembershipSettings settings) {
+				MembershipSettings settings, ObjectProvider<DataSource> applications) {
 			JdbcMembershipStore store = new JdbcMembershipStore(connections.dataSource(),
 					storeSettings(jdbc, settings));
 			try {
 				// an unsupported database fails the startup, naming the fix
 				store.initialize();
+				DataSource application = applications.getIfUnique();
+				if (application != null && !connections.isShared()) {
+					String missing = SignalRight.problem(connections.dataSource(), application);
+					if (missing != null) {
+						log.warn(missing);
+					}
+				}
 			}
-			catch (StoreException ex) {
+			catch (StoreException | DataAccessException ex) {
 				log.warn("Could not reach the membership database at startup ({}); the node checks it again and "
 						+ "creates its tables when it can", ex.getMessage());
 			}

@@ -8,10 +8,13 @@ import javax.sql.DataSource;
 
 import com.mongodb.client.MongoClients;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.mongodb.MongoDatabaseFactory;
 import org.springframework.data.mongodb.core.SimpleMongoClientDatabaseFactory;
 
@@ -281,6 +284,40 @@ class MembershipJdbcAutoConfigurationTests {
 	 * An application's HikariCP pool of one connection, which waits 20 s for it as
 	 * HikariCP's default would.
 	 */
+	/**
+	 * A store that connects as a role of its own, without the right to end another role's
+	 * backend: the startup says what to grant (a take-over could not end a paused
+	 * holder's fenced transaction, and the group would have no leader until it ended).
+	 * Before: nothing was said until take-overs failed.
+	 */
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void aStoreWithARoleOfItsOwnIsToldWhatToGrant(CapturedOutput output) {
+		org.springframework.jdbc.core.simple.JdbcClient.create(postgres.dataSource())
+			.sql("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'store_role') THEN "
+					+ "CREATE ROLE store_role LOGIN; END IF; END $$")
+			.update();
+		com.zaxxer.hikari.HikariDataSource application = applicationPool();
+		try {
+			this.runner.withBean(DataSource.class, () -> application)
+				.withPropertyValues("membership.jdbc.url=jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres",
+						"membership.jdbc.username=store_role", "membership.jdbc.table-prefix=role_")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					assertThat(output)
+						.contains(
+								"The membership store connects as role store_role and the application " + "as postgres")
+						.contains("GRANT pg_signal_backend TO store_role");
+				});
+			this.runner.withBean(DataSource.class, () -> application)
+				.run((context) -> assertThat(output.getAll().split("GRANT pg_signal_backend", -1)).as("said once")
+					.hasSize(2));
+		}
+		finally {
+			application.close();
+		}
+	}
+
 	private static com.zaxxer.hikari.HikariDataSource applicationPool() {
 		com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource();
 		pool.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + postgres.port() + "/postgres");
