@@ -181,16 +181,25 @@ class ReadmeQuickStartTests {
 	 * properties.
 	 */
 	private ConfigurableApplicationContext run(List<Snippet> classes, Path work) throws Exception {
-		List<String> errors = SnippetCompiler.compile(classes, work.resolve("src"), work.resolve("classes"));
-		assertThat(errors).as("the README's classes compile").isEmpty();
-		URLClassLoader loader = new URLClassLoader(new URL[] { work.resolve("classes").toUri().toURL() },
-				getClass().getClassLoader());
-		Class<?> main = loader.loadClass("com.example.app.Application");
 		Map<String, Object> properties = new LinkedHashMap<>(readmeProperties());
 		// the test database instead of localhost:27017
 		properties.put("spring.mongodb.uri", this.uri);
 		properties.put("server.port", "0");
 		properties.put("membership.advertised-address", "127.0.0.1");
+		return start(classes, work, properties);
+	}
+
+	/**
+	 * Compiles {@code classes} and starts {@code com.example.app.Application} with
+	 * {@code properties}.
+	 */
+	static ConfigurableApplicationContext start(List<Snippet> classes, Path work, Map<String, Object> properties)
+			throws Exception {
+		List<String> errors = SnippetCompiler.compile(classes, work.resolve("src"), work.resolve("classes"));
+		assertThat(errors).as("the README's classes compile").isEmpty();
+		URLClassLoader loader = new URLClassLoader(new URL[] { work.resolve("classes").toUri().toURL() },
+				ReadmeQuickStartTests.class.getClassLoader());
+		Class<?> main = loader.loadClass("com.example.app.Application");
 		SpringApplication application = new SpringApplication(new DefaultResourceLoader(loader), main);
 		application.setDefaultProperties(properties);
 		Thread.currentThread().setContextClassLoader(loader);
@@ -198,12 +207,12 @@ class ReadmeQuickStartTests {
 			return application.run();
 		}
 		finally {
-			Thread.currentThread().setContextClassLoader(getClass().getClassLoader());
+			Thread.currentThread().setContextClassLoader(ReadmeQuickStartTests.class.getClassLoader());
 		}
 	}
 
 	/** The README's application.properties block. */
-	private static Map<String, String> readmeProperties() throws Exception {
+	static Map<String, String> readmeProperties() throws Exception {
 		Matcher block = Pattern.compile("```properties\\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(README));
 		assertThat(block.find()).as("an application.properties block in the README").isTrue();
 		Map<String, String> properties = new LinkedHashMap<>();

@@ -79,6 +79,7 @@ record Snippet(Path file, int line, String code, String context) {
 			import org.springframework.integration.leader.event.OnGrantedEvent;
 			import org.springframework.integration.support.leader.LockRegistryLeaderInitiator;
 			import org.springframework.integration.support.locks.LockRegistry;
+			import org.springframework.core.annotation.Order;
 			import org.springframework.http.HttpMethod;
 			import org.springframework.security.config.Customizer;
 			import org.springframework.security.config.annotation.web.builders.HttpSecurity;
