@@ -108,6 +108,33 @@ class ClusterEndpointAccessTests {
 		assertCarriedOutAndRecorded(port, "anonymous", output);
 	}
 
+	/**
+	 * Behind a forwarding strategy (Spring Boot's default on Kubernetes) the caller's
+	 * address comes from a header anyone may write: a value that is no address is not
+	 * recorded, nor logged. Before: {@code Forwarded: for="<img src=x onerror=alert(1)>"}
+	 * was recorded verbatim as {@code requestedFrom}.
+	 */
+	@Test
+	void aForwardedValueThatIsNoAddressIsNeitherRecordedNorLogged(CapturedOutput output) throws Exception {
+		int port = start("reactive", "management.endpoint.cluster.access=unrestricted",
+				"server.forward-headers-strategy=native");
+		HttpResponse<String> drained = this.http
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/cluster/drain"))
+				.header("Content-Type", "application/json")
+				.header("Forwarded", "for=\"<img src=x onerror=alert(1)>\"")
+				.POST(HttpRequest.BodyPublishers.ofString(""))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(drained.statusCode()).isEqualTo(200);
+		JsonNode run = await().atMost(Duration.ofSeconds(5)).until(() -> {
+			JsonNode runs = json.readTree(get(port, "/actuator/cluster/runs?job=operator%23drain").body()).get("runs");
+			return (runs != null && runs.size() > 0) ? runs.get(0) : null;
+		}, (found) -> found != null);
+		assertThat(run.get("requestedBy").asString()).isEqualTo("anonymous");
+		assertThat(run.get("requestedFrom") == null || run.get("requestedFrom").isNull()).as("requestedFrom of %s", run)
+			.isTrue();
+		assertThat(output.getOut()).doesNotContain("onerror");
+	}
+
 	private void assertReadsAnswerAndWritesAreRefused(int port) throws Exception {
 		assertThat(get(port, "/actuator/cluster").statusCode()).isEqualTo(200);
 		assertThat(get(port, "/actuator/cluster/runs").statusCode()).isEqualTo(200);

@@ -48,6 +48,11 @@ final class OperatorCommands {
 	 * Spring Security's stand-in for a caller who did not authenticate (WebFlux hands it
 	 * over as the principal).
 	 */
+	private static final java.util.regex.Pattern IPV4 = java.util.regex.Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
+	private static final java.util.regex.Pattern IPV6 = java.util.regex.Pattern
+		.compile("[0-9A-Fa-f:.]{2,45}(%[0-9A-Za-z_.-]{1,32})?");
+
 	private static final String ANONYMOUS_TOKEN = "org.springframework.security.authentication."
 			+ "AnonymousAuthenticationToken";
 
@@ -129,7 +134,22 @@ final class OperatorCommands {
 		Principal principal = (security != null) ? security.getPrincipal() : null;
 		String name = (principal != null && !ANONYMOUS_TOKEN.equals(principal.getClass().getName()))
 				? principal.getName() : null;
-		return new Requester((name != null && !name.isBlank()) ? name : Requester.ANONYMOUS, address);
+		return new Requester((name != null && !name.isBlank()) ? name : Requester.ANONYMOUS, literal(address));
+	}
+
+	/**
+	 * {@code address} when it is an IP address literal, else null: behind a forwarding
+	 * strategy the server takes the caller's address from a header, whose value anyone
+	 * may write ({@code Forwarded: for="<img src=x>"}), and only an address is recorded.
+	 */
+	static @Nullable String literal(@Nullable String address) {
+		if (address == null) {
+			return null;
+		}
+		String bare = (address.startsWith("[") && address.endsWith("]")) ? address.substring(1, address.length() - 1)
+				: address;
+		boolean literal = IPV4.matcher(bare).matches() || (bare.indexOf(':') >= 0 && IPV6.matcher(bare).matches());
+		return literal ? bare : null;
 	}
 
 	private static int partition(String action, Body body) {
