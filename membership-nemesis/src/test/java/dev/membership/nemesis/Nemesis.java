@@ -17,9 +17,9 @@ import dev.membership.nemesis.History.Kind;
 /**
  * One run: a real PostgreSQL, the nodes in their namespaces, and a schedule of faults
  * drawn from a seed; every fault held past the lease, then healed, the nodes ready again,
- * and a quiet moment before the next. The short schedule injects every kind once, in an
- * order drawn from the seed; a long one draws kinds until its time is up. At the end the
- * nodes stop gracefully and the checker reads everything.
+ * and a quiet moment before the next. Every run injects every kind once first, in an
+ * order drawn from the seed; a long one then draws kinds until its time is up. At the end
+ * the nodes stop gracefully and the checker reads everything.
  */
 final class Nemesis {
 
@@ -123,8 +123,13 @@ final class Nemesis {
 				throw new IllegalArgumentException("no kind of fault drawn that this database takes");
 			}
 			Fault[] kinds = this.kinds.toArray(new Fault[0]);
-			for (int i = 0; (minutes == 0) ? i < kinds.length : System.nanoTime() < until; i++) {
-				Fault fault = (minutes == 0) ? kinds[(i + (int) Math.floorMod(this.seed, kinds.length)) % kinds.length]
+			// every kind first, in an order drawn from the seed (a long run shorter than
+			// it
+			// takes to draw them all by chance still covers them), then, in a long run,
+			// kinds drawn at random until its time is up
+			for (int i = 0; (minutes == 0) ? i < kinds.length : i < kinds.length || System.nanoTime() < until; i++) {
+				Fault fault = (i < kinds.length)
+						? kinds[(i + (int) Math.floorMod(this.seed, kinds.length)) % kinds.length]
 						: kinds[this.random.nextInt(kinds.length)];
 				int target = 1 + this.random.nextInt(NODES);
 				this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", fault + " n" + target, 0);
