@@ -12,7 +12,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
@@ -49,8 +48,7 @@ class FailoverEpochTests {
 		Path copy = temp.resolve("replica");
 		primary.copyAsStandby(copy, postgres.port(), "replica");
 		int port = ServerProcesses.freePort();
-		DataSource replicaDataSource = new DriverManagerDataSource(
-				"jdbc:postgresql://127.0.0.1:" + port + "/postgres?connectTimeout=2", "postgres", "");
+		DataSource replicaDataSource = ServerProcesses.dataSource(port);
 		JdbcClient replica = JdbcClient.create(replicaDataSource);
 		Process replicaServer = primary.start(copy.toString(), port);
 		try {
@@ -110,10 +108,8 @@ class FailoverEpochTests {
 		primary = ServerProcesses.running(postgres);
 		int port1 = ServerProcesses.freePort();
 		int port2 = ServerProcesses.freePort();
-		DataSource s1 = new DriverManagerDataSource(
-				"jdbc:postgresql://127.0.0.1:" + port1 + "/postgres?connectTimeout=2", "postgres", "");
-		DataSource s2 = new DriverManagerDataSource(
-				"jdbc:postgresql://127.0.0.1:" + port2 + "/postgres?connectTimeout=2", "postgres", "");
+		DataSource s1 = ServerProcesses.dataSource(port1);
+		DataSource s2 = ServerProcesses.dataSource(port2);
 		Process server1 = primary.start(copy1.toString(), port1);
 		Process server2 = primary.start(copy2.toString(), port2);
 		try {

@@ -157,6 +157,12 @@ public final class ServerProcesses {
 				StandardOpenOption.APPEND);
 	}
 
+	/** The {@code postgres} database of the server on {@code port} of this host. */
+	static javax.sql.DataSource dataSource(int port) {
+		return new org.springframework.jdbc.datasource.DriverManagerDataSource(
+				"jdbc:postgresql://127.0.0.1:" + port + "/postgres?connectTimeout=2", "postgres", "");
+	}
+
 	static int freePort() throws IOException {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
@@ -52,8 +51,7 @@ class SynchronousReplicationTests {
 		Path copy = temp.resolve("standby");
 		primary.copyAsStandby(copy, postgres.port(), "s1");
 		int port = ServerProcesses.freePort();
-		DataSource standbyDataSource = new DriverManagerDataSource(
-				"jdbc:postgresql://127.0.0.1:" + port + "/postgres?connectTimeout=2", "postgres", "");
+		DataSource standbyDataSource = ServerProcesses.dataSource(port);
 		JdbcClient standby = JdbcClient.create(standbyDataSource);
 		Process standbyServer = primary.start(copy.toString(), port);
 		try {

@@ -39,10 +39,8 @@ class ForgedNoticeTests {
 
 	@Test
 	void aReleaseTheStoreDoesNotShowMakesNoSecondLeader() {
-		MembershipNode n1 = this.cluster.start("n1");
-		await().atMost(Duration.ofSeconds(10)).until(() -> n1.isLeader(GROUP));
-		MembershipNode n2 = this.cluster.start("n2");
-		await().atMost(Duration.ofSeconds(10)).until(() -> n2.leader(GROUP).isPresent());
+		MembershipNode n1 = startTwo();
+		MembershipNode n2 = this.cluster.node("n2");
 		long epoch = n1.leader(GROUP).orElseThrow().epoch();
 		this.cluster.receiver("n2").leaseReleased(GROUP, epoch, "n1", "n2");
 		await().during(LEASE.multipliedBy(2))
@@ -53,10 +51,8 @@ class ForgedNoticeTests {
 
 	@Test
 	void anElectionFarAheadHoldsNoTakeOverBack() {
-		MembershipNode n1 = this.cluster.start("n1");
-		await().atMost(Duration.ofSeconds(10)).until(() -> n1.isLeader(GROUP));
-		MembershipNode n2 = this.cluster.start("n2");
-		await().atMost(Duration.ofSeconds(10)).until(() -> n2.leader(GROUP).isPresent());
+		MembershipNode n1 = startTwo();
+		MembershipNode n2 = this.cluster.node("n2");
 		this.cluster.receiver("n2")
 			.leaderElected(new LeaderInfo(GROUP, "ghost", null, 1_000_000_000L, Instant.parse("2027-12-31T00:00:00Z")));
 		this.cluster.receiver("n2")
@@ -64,6 +60,15 @@ class ForgedNoticeTests {
 					Instant.parse("2027-12-31T00:00:00Z")));
 		n1.stop(Duration.ofSeconds(5));
 		await().atMost(LEASE.multipliedBy(6)).until(() -> n2.isLeader(GROUP));
+	}
+
+	/** n1, which leads, and n2, which knows it: n1 is returned. */
+	private MembershipNode startTwo() {
+		MembershipNode n1 = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(10)).until(() -> n1.isLeader(GROUP));
+		MembershipNode n2 = this.cluster.start("n2");
+		await().atMost(Duration.ofSeconds(10)).until(() -> n2.leader(GROUP).isPresent());
+		return n1;
 	}
 
 }
