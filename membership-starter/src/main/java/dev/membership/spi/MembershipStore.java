@@ -55,12 +55,13 @@ public interface MembershipStore {
 
 	/**
 	 * As {@link #tryAcquire}, and also when node {@code from} still holds the lease with
-	 * {@code epoch}: that node told this one, in an authenticated notice, that it let go
-	 * of that term (its belief ended after its drain, and its release is on the way), so
-	 * that the hand-over need not wait for the release to reach the store. The epoch pins
-	 * the term: a later term of the same node, or any other holder, is not taken. By
-	 * default {@link #tryAcquire} alone, which takes the lease once the release has
-	 * landed; a store should do both in one conditional write.
+	 * {@code epoch}: the take-over of a term a notice said was let go, before its release
+	 * reaches the store. The engine no longer calls it (a notice must never outrank the
+	 * store: a successor now takes the lease once the release landed); kept for stores
+	 * that implement it, and checked by {@code TakeOverContract}. The epoch pins the
+	 * term: a later term of the same node, or any other holder, is not taken. By default
+	 * {@link #tryAcquire} alone, which takes the lease once the release has landed; a
+	 * store should do both in one conditional write.
 	 */
 	default Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {

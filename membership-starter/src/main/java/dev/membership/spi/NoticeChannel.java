@@ -10,11 +10,11 @@ import org.jspecify.annotations.Nullable;
  * leader just elected), so that a hand-over takes milliseconds rather than the next read
  * of the leases: the starter's broadcast, or a simulator. The news is advisory: the lease
  * in the store decides every leadership, so a lost, late, repeated or false notice costs
- * at most one store call, except that a node told that another let go of a term may take
- * that lease over from that very term (the release still on its way): so a channel must
- * carry only what the node said, authenticated. A node says that it let go through
- * {@link #letGo}, and its other news as events ({@code LeaderElectedEvent}) that a
- * channel's reaction carries to the others.
+ * at most one store call, or a leader reported for at most a lease: no notice makes a
+ * node believe what the store does not say. A channel should still carry only what the
+ * node said, authenticated. A node says that it let go through {@link #letGo}, and its
+ * other news as events ({@code LeaderElectedEvent}) that a channel's reaction carries to
+ * the others.
  */
 @FunctionalInterface
 public interface NoticeChannel {
@@ -25,8 +25,8 @@ public interface NoticeChannel {
 	/**
 	 * This node let go of {@code leases} (lease name to the epoch it held it with), all
 	 * for {@code successor} (null: none named): their leader-only work drained and its
-	 * beliefs ended; the releases are being written. Called the moment that is so, before
-	 * the releases land: tell the successor now
+	 * beliefs ended, and the releases were written (or tried: a successor's attempt then
+	 * finds what the store holds). Called the moment that is so: tell the successor now
 	 * ({@link NoticeReceiver#leaseReleased(String, long, String, String)} with this
 	 * node's id for each), and the others when there is none or it cannot be reached,
 	 * then without its name (a successor that cannot be reached may have left: each of

@@ -14,12 +14,11 @@ public interface NoticeReceiver {
 
 	/**
 	 * Node {@code holder} let go of the lease of {@code group} that it held with
-	 * {@code epoch} (its release may still be on its way): try for it at once if it is
-	 * this node's to take: {@code successor}'s when the notice names one, else the node
-	 * the placement names. Null {@code holder} or {@code successor}: not said. Returns at
-	 * once; the stage completes (never exceptionally) once this node's attempt, if it
-	 * made one, is over: a channel that can answer its sender after a short wait lets the
-	 * sender's own release keep out of the way of the take-over.
+	 * {@code epoch}, and wrote its release: try for it at once if it is this node's to
+	 * take: {@code successor}'s when the notice names one, else the node the placement
+	 * names. Null {@code holder} or {@code successor}: not said. Returns at once; the
+	 * stage completes (never exceptionally) once this node's attempt, if it made one, is
+	 * over. The attempt is an ordinary acquisition: the store decides.
 	 */
 	CompletionStage<Void> leaseReleased(String group, long epoch, @Nullable String holder, @Nullable String successor);
 
