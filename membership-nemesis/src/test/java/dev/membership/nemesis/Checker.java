@@ -24,11 +24,31 @@ import dev.membership.nemesis.History.Kind;
 final class Checker {
 
 	/** A write the fence accepted, in commit order ({@code id}). */
-	record Logged(long id, String target, long fence, String byNode) {
+	record Logged(long id, String target, long fence, String byNode, Long at) {
+
+		Logged(long id, String target, long fence, String byNode) {
+			this(id, target, fence, byNode, null);
+		}
+
 	}
 
 	/** A fenced write whose node was told it was accepted. */
-	record Acked(String target, long epoch, String node) {
+	record Acked(String target, long epoch, String node, Long at) {
+
+		Acked(String target, long epoch, String node) {
+			this(target, epoch, node, null);
+		}
+
+		/**
+		 * From a journal's {@code wrote} line: its target names the write's time in its
+		 * row ({@code table/id@micros}) where the node said it.
+		 */
+		static Acked of(String written, long epoch, String node) {
+			int at = written.indexOf('@');
+			return (at < 0) ? new Acked(written, epoch, node)
+					: new Acked(written.substring(0, at), epoch, node, Long.parseLong(written.substring(at + 1)));
+		}
+
 	}
 
 	/**
@@ -110,17 +130,36 @@ final class Checker {
 						+ write.fence() + " (write " + write.id() + "), a term of " + unit + " it never believed");
 			}
 		}
-		// counted: each write a node was told of is one the database keeps
+		// identified where both say the write's time: each write a node was told of is
+		// that very write in the database's log, one to one
+		Set<String> kept = new java.util.HashSet<>();
+		log.stream()
+			.filter((w) -> w.at() != null)
+			.forEach((w) -> kept.add(w.target() + " under epoch " + w.fence() + " by " + w.byNode() + " at " + w.at()));
+		if (kept.isEmpty() && !log.isEmpty() && acked.stream().anyMatch((a) -> a.at() != null)) {
+			this.violations.add("log: the nodes named their writes, and the database's log names none: the writes "
+					+ "cannot be identified, only counted");
+		}
+		for (Acked a : acked) {
+			String write = a.target() + " under epoch " + a.epoch() + " by " + a.node() + " at " + a.at();
+			if (a.at() != null && !kept.isEmpty() && !kept.contains(write)) {
+				this.violations.add("lost: the write of " + write + " (microseconds) was told it was accepted, and "
+						+ "the database has no such write");
+			}
+		}
+		// counted, the others: each write a node was told of is one the database keeps
 		Map<String, Integer> written = new HashMap<>();
 		log.forEach(
 				(w) -> written.merge(w.target() + " under epoch " + w.fence() + " by " + w.byNode(), 1, Integer::sum));
 		Map<String, Integer> told = new java.util.TreeMap<>();
-		acked.forEach((a) -> told.merge(a.target() + " under epoch " + a.epoch() + " by " + a.node(), 1, Integer::sum));
+		acked.stream()
+			.filter((a) -> a.at() == null || kept.isEmpty())
+			.forEach((a) -> told.merge(a.target() + " under epoch " + a.epoch() + " by " + a.node(), 1, Integer::sum));
 		told.forEach((write, times) -> {
-			int kept = written.getOrDefault(write, 0);
-			if (kept < times) {
+			int there = written.getOrDefault(write, 0);
+			if (there < times) {
 				this.violations.add("lost: " + times + " writes of " + write + " told they were accepted, and the "
-						+ "database has " + kept);
+						+ "database has " + there);
 			}
 		});
 		return this;
@@ -141,10 +180,12 @@ final class Checker {
 		beliefs.forEach((b) -> terms.add(b.process() + " " + b.unit() + " " + b.epoch()));
 		for (Event e : events) {
 			if (e.kind() == Kind.WROTE) {
-				this.acked.add(new Acked(e.unit(), e.epoch(), e.node()));
-				if (!terms.contains(e.process() + " " + unitOf(e.unit()) + " " + e.epoch())) {
-					this.violations.add("fence: " + e.process() + " was told its write of " + e.unit() + " under epoch "
-							+ e.epoch() + " was accepted, a term of " + unitOf(e.unit()) + " it never believed");
+				Acked write = Acked.of(e.unit(), e.epoch(), e.node());
+				this.acked.add(write);
+				if (!terms.contains(e.process() + " " + unitOf(write.target()) + " " + e.epoch())) {
+					this.violations.add("fence: " + e.process() + " was told its write of " + write.target()
+							+ " under epoch " + e.epoch() + " was accepted, a term of " + unitOf(write.target())
+							+ " it never believed");
 				}
 			}
 		}

@@ -33,11 +33,15 @@ final class PostgresDatabase extends SampleDatabase {
 					+ "epoch bigint, started_at timestamptz, ended_at timestamptz, accepted boolean)",
 			"CREATE TABLE IF NOT EXISTS tenant_checkpoints (id text PRIMARY KEY, rolled_up_at timestamptz, "
 					+ "by_node text, fence bigint)",
+			// written_at: the time the write put in its row, in microseconds, which names
+			// it
 			"CREATE TABLE IF NOT EXISTS nemesis_fence_log (id bigserial PRIMARY KEY, target text, fence bigint, "
-					+ "by_node text)",
+					+ "by_node text, written_at bigint)",
 			"CREATE OR REPLACE FUNCTION nemesis_log_fence() RETURNS trigger AS $$ BEGIN "
-					+ "INSERT INTO nemesis_fence_log (target, fence, by_node) VALUES (TG_TABLE_NAME || '/' || NEW.id, "
-					+ "NEW.fence, NEW.by_node); RETURN NEW; END $$ LANGUAGE plpgsql",
+					+ "INSERT INTO nemesis_fence_log (target, fence, by_node, written_at) VALUES (TG_TABLE_NAME || '/' "
+					+ "|| NEW.id, NEW.fence, NEW.by_node, (extract(epoch FROM (to_jsonb(NEW) ->> CASE TG_TABLE_NAME "
+					+ "WHEN 'housekeeping_state' THEN 'purged_before' ELSE 'rolled_up_at' END)::timestamptz) "
+					+ "* 1000000)::bigint); RETURN NEW; END $$ LANGUAGE plpgsql",
 			"CREATE OR REPLACE TRIGGER nemesis_log AFTER INSERT OR UPDATE ON housekeeping_state "
 					+ "FOR EACH ROW EXECUTE FUNCTION nemesis_log_fence()",
 			"CREATE OR REPLACE TRIGGER nemesis_log AFTER INSERT OR UPDATE ON tenant_checkpoints "
@@ -112,9 +116,12 @@ final class PostgresDatabase extends SampleDatabase {
 		List<Checker.Logged> log = new ArrayList<>();
 		try (Connection c = connect(port);
 				Statement s = c.createStatement();
-				ResultSet r = s.executeQuery("SELECT id, target, fence, by_node FROM nemesis_fence_log ORDER BY id")) {
+				ResultSet r = s
+					.executeQuery("SELECT id, target, fence, by_node, written_at FROM nemesis_fence_log ORDER BY id")) {
 			while (r.next()) {
-				log.add(new Checker.Logged(r.getLong(1), r.getString(2), r.getLong(3), r.getString(4)));
+				long at = r.getLong(5);
+				log.add(new Checker.Logged(r.getLong(1), r.getString(2), r.getLong(3), r.getString(4),
+						r.wasNull() ? null : at));
 			}
 		}
 		return log;

@@ -79,7 +79,9 @@ public class Housekeeping {
 	}
 
 	private void purge(LeadershipTerm term) {
-		Instant start = now();
+		// in whole microseconds, as the database keeps it: the checkpoint write's
+		// identity
+		Instant start = now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
 		String id = this.data.startRun(this.membership.nodeId(), term.epoch());
 		long purged = 0;
 		Boolean accepted = null;
@@ -92,7 +94,7 @@ public class Housekeeping {
 			FencedCheckpoint checkpoint = this.data.checkpoint(term, start, this.membership.nodeId());
 			accepted = checkpoint.accepted();
 			if (accepted) {
-				this.journal.ifAvailable((journal) -> journal.wrote("housekeeping_state/purge", term.epoch()));
+				this.journal.ifAvailable((journal) -> journal.wrote("housekeeping_state/purge", start, term.epoch()));
 			}
 			else {
 				log.warn("Housekeeping of epoch {} was fenced out: epoch {} has written since", term.epoch(),

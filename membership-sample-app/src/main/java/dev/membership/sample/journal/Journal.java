@@ -16,11 +16,12 @@ import dev.membership.spi.LeadershipObserver;
  * exact monotonic instant the engine gives ({@code JOURNAL believes <unit> <epoch>
  * <nanos>}, {@code JOURNAL ends ...}; a unit is a group, or {@code group#partition}), and
  * each fenced write the database accepted, once it said so ({@code JOURNAL wrote
- * table/id epoch nanos}); each guarded run's start and end ({@code runs}, {@code ran}),
- * and each unit this node handed over ({@code gave}: after its work drained): for the
- * nemesis of {@code membership-nemesis}, whose harness reads the lines of every node on
- * the host's monotonic clock (a node's own, when its wall clock alone is faked). Off
- * unless {@code sample.journal.enabled=true}.
+ * table/id@micros epoch nanos}, micros the time the write put in its row); each guarded
+ * run's start and end ({@code runs}, {@code ran}), and each unit this node handed over
+ * ({@code gave}: after its work drained): for the nemesis of {@code membership-nemesis},
+ * whose harness reads the lines of every node on the host's monotonic clock (a node's
+ * own, when its wall clock alone is faked). Off unless
+ * {@code sample.journal.enabled=true}.
  */
 @Component
 @ConditionalOnBooleanProperty("sample.journal.enabled")
@@ -40,10 +41,13 @@ public class Journal implements LeadershipObserver {
 
 	/**
 	 * The fenced write of {@code target} ({@code table/id}, a collection's on MongoDB)
-	 * under {@code epoch} was accepted: the database said so.
+	 * under {@code epoch} was accepted: the database said so. {@code at}, the time the
+	 * write put in its row (whole microseconds), names that very write:
+	 * {@code target@micros}.
 	 */
-	public void wrote(String target, long epoch) {
-		line("wrote", target, epoch, System.nanoTime());
+	public void wrote(String target, java.time.Instant at, long epoch) {
+		long micros = Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1_000);
+		line("wrote", target + "@" + micros, epoch, System.nanoTime());
 	}
 
 	/** A guarded run of {@code term}'s unit began. */

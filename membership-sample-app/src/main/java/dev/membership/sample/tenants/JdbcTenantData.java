@@ -53,10 +53,10 @@ class JdbcTenantData implements TenantData {
 	}
 
 	@Override
-	public FencedCheckpoint checkpoint(LeadershipTerm term, int partition, String nodeId) {
+	public FencedCheckpoint checkpoint(LeadershipTerm term, int partition, java.time.Instant at, String nodeId) {
 		JdbcFencedWriteResult result = JdbcEpochFence.of(term)
 			.upsert(this.jdbc, "tenant_checkpoints", Map.of("id", "partition-" + partition),
-					Map.of("rolled_up_at", OffsetDateTime.now(), "by_node", nodeId));
+					Map.of("rolled_up_at", OffsetDateTime.ofInstant(at, java.time.ZoneOffset.UTC), "by_node", nodeId));
 		return new FencedCheckpoint(result.applied(), result.supersededBy().orElse(-1));
 	}
 

@@ -51,10 +51,10 @@ class MongoTenantData implements TenantData {
 	}
 
 	@Override
-	public FencedCheckpoint checkpoint(LeadershipTerm term, int partition, String nodeId) {
+	public FencedCheckpoint checkpoint(LeadershipTerm term, int partition, java.time.Instant at, String nodeId) {
 		FencedWriteResult result = EpochFence.of(term)
 			.upsert(this.mongo, Query.query(Criteria.where("_id").is("partition-" + partition)),
-					new Update().set("rolledUpAt", new Date()).set("by", nodeId), CHECKPOINTS);
+					new Update().set("rolledUpAt", Date.from(at)).set("by", nodeId), CHECKPOINTS);
 		return new FencedCheckpoint(result.applied() && !result.isFencedOut(), result.supersededBy().orElse(-1));
 	}
 

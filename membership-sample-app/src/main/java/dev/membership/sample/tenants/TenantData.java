@@ -20,8 +20,11 @@ public interface TenantData {
 	 */
 	String startRun(String nodeId, int partition, long epoch);
 
-	/** Moves the partition's checkpoint, fenced with the partition's {@code term}. */
-	FencedCheckpoint checkpoint(LeadershipTerm term, int partition, String nodeId);
+	/**
+	 * Moves the partition's checkpoint to {@code at}, fenced with the partition's
+	 * {@code term}.
+	 */
+	FencedCheckpoint checkpoint(LeadershipTerm term, int partition, java.time.Instant at, String nodeId);
 
 	/** Records the run's end now (the database's time). */
 	void endRun(String id, @Nullable Boolean accepted);

@@ -75,11 +75,13 @@ public class TenantRollup {
 			StandInWork.take(this.workDuration);
 			// the partition's checkpoint only moves under its newest epoch: a late run of
 			// an old owner is rejected
-			FencedCheckpoint checkpoint = this.data.checkpoint(term, partition, this.membership.nodeId());
+			// in whole microseconds, as the database keeps it: the write's identity
+			java.time.Instant at = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+			FencedCheckpoint checkpoint = this.data.checkpoint(term, partition, at, this.membership.nodeId());
 			accepted = checkpoint.accepted();
 			if (accepted) {
-				this.journal
-					.ifAvailable((journal) -> journal.wrote("tenant_checkpoints/partition-" + partition, term.epoch()));
+				this.journal.ifAvailable(
+						(journal) -> journal.wrote("tenant_checkpoints/partition-" + partition, at, term.epoch()));
 			}
 			else {
 				log.warn("Roll-up of partition {} under epoch {} was fenced out: epoch {} has written since", partition,
