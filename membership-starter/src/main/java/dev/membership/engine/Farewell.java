@@ -91,7 +91,7 @@ final class Farewell {
 		});
 		// told even when the release failed: the successor tries for the lease, and the
 		// store decides
-		return job.onEnd(() -> this.letGo.said(Map.of(unit, epoch), (u) -> successor, false));
+		return job.onEnd(() -> this.letGo.said(Map.of(unit, epoch), (u) -> successor));
 	}
 
 	private void releaseAll(LoopJob job, Map<String, Long> epochs, boolean mayReissue) {

@@ -172,7 +172,7 @@ final class Leaving {
 			// said once the release was written: the successors take leases the store
 			// shows free, and find the fires the releases carry
 			LoopJob goodbye = this.farewell.leave(released, () -> all.forEach(GroupElection::left),
-					(told) -> this.letGo.said(told, this.successorOnLeave, this::waitsForRestart, false));
+					(told) -> this.letGo.said(told, this.successorOnLeave, this::waitsForRestart));
 			if (!this.loop.submit(goodbye.onEnd(() -> left.complete(null)))) {
 				left.completeExceptionally(new IllegalStateException("loop stopped"));
 			}

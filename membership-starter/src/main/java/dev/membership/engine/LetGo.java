@@ -53,21 +53,20 @@ final class LetGo {
 
 	/**
 	 * The terms of {@code released} (unit to epoch) are over here; {@code successors}:
-	 * who should take each, when this node knows. One notice per successor. {@code here}:
-	 * the caller may block (it stops the node); else the channels run on the reactions
-	 * lane.
+	 * who should take each, when this node knows. One notice per successor, once the
+	 * releases were written; the channels run on the reactions lane (here, when it is
+	 * closed).
 	 */
-	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, boolean here) {
-		said(released, successors, (unit) -> false, here);
+	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors) {
+		said(released, successors, (unit) -> false);
 	}
 
 	/**
-	 * As {@link #said(Map, Function, boolean)}; the units {@code kept} accepts are
-	 * waiting for this node to come back (the restart grace): the others are not told of
-	 * them, and nobody takes them over from this term.
+	 * As {@link #said(Map, Function)}; the units {@code kept} accepts are waiting for
+	 * this node to come back (the restart grace): the others are not told of them, and
+	 * nobody takes them over from this term.
 	 */
-	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, Predicate<Unit> kept,
-			boolean here) {
+	void said(Map<GroupElection, Long> released, Function<Unit, @Nullable String> successors, Predicate<Unit> kept) {
 		Map<Optional<String>, Map<String, Long>> bySuccessor = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> {
 			boolean waits = kept.test(unit.unit());
@@ -79,7 +78,7 @@ final class LetGo {
 			}
 		});
 		Runnable tell = () -> bySuccessor.forEach((successor, leases) -> tell(leases, successor.orElse(null)));
-		if (here || !this.runtime.reactions().execute(tell)) {
+		if (!this.runtime.reactions().execute(tell)) {
 			tell.run();
 		}
 	}

@@ -31,9 +31,9 @@ public interface NoticeChannel {
 	 * node's id for each), and the others when there is none or it cannot be reached,
 	 * then without its name (a successor that cannot be reached may have left: each of
 	 * the others decides by its own view of the placement). May block for it (at most the
-	 * channel's own timeouts): the engine calls it on the thread that stops the node, or
-	 * on its reactions lane, never on its loop or watchdog. By default nothing: the
-	 * others see the releases in their next read of the leases.
+	 * channel's own timeouts): the engine calls it on its reactions lane, never on its
+	 * loop or watchdog. By default nothing: the others see the releases in their next
+	 * read of the leases.
 	 */
 	default void letGo(Map<String, Long> leases, @Nullable String successor) {
 	}
