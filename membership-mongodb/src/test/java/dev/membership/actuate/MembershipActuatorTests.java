@@ -39,6 +39,7 @@ import dev.membership.spi.WorkRegistry;
 import dev.membership.Membership;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.autoconfigure.MembershipActuatorAutoConfiguration;
+import dev.membership.autoconfigure.ClusterOperationsAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
 import dev.membership.autoconfigure.MembershipStoreDecorator;
@@ -62,8 +63,8 @@ class MembershipActuatorTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
 				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
-				EndpointAutoConfiguration.class, MembershipActuatorAutoConfiguration.class,
-				MembershipMetricsAutoConfiguration.class))
+				ClusterOperationsAutoConfiguration.class, EndpointAutoConfiguration.class,
+				MembershipActuatorAutoConfiguration.class, MembershipMetricsAutoConfiguration.class))
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/actuator" + (++databases),
 				"management.endpoints.web.exposure.include=cluster,health,info", "membership.node-id=observed",
 				"membership.advertised-address=127.0.0.1:8081", "membership.renewal-interval=100ms",

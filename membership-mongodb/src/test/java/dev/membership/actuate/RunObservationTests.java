@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.membership.mongo.autoconfigure.MembershipMongoAutoConfiguration;
 import dev.membership.Membership;
 import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
+import dev.membership.autoconfigure.ClusterOperationsAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipObservationAutoConfiguration;
 import dev.membership.scheduling.ForEachOwnedPartition;
@@ -50,7 +51,8 @@ class RunObservationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
 				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
-				LeaderOnlyAutoConfiguration.class, MembershipObservationAutoConfiguration.class))
+				ClusterOperationsAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
+				MembershipObservationAutoConfiguration.class))
 		.withUserConfiguration(Observed.class)
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/observations", "membership.node-id=o1",
 				"membership.advertised-address=127.0.0.1:9191", "membership.renewal-interval=100ms",

@@ -50,7 +50,8 @@ class MembershipAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
-				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
+				MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
+				ClusterOperationsAutoConfiguration.class))
 		.withPropertyValues("spring.mongodb.uri=" + mongo.uri(), "spring.mongodb.database=autoconfig",
 				"membership.advertised-address=127.0.0.1:8080", "membership.renewal-interval=100ms",
 				"membership.lease-duration=500ms", "membership.liveness-window=300ms");
@@ -123,8 +124,8 @@ class MembershipAutoConfigurationTests {
 	@Test
 	void withNoStoreToMakeStartupFailsAndSaysWhatToAdd() {
 		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class,
+					MembershipAutoConfiguration.class, ClusterOperationsAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				FailureAnalysis analysis = new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure());
@@ -139,8 +140,8 @@ class MembershipAutoConfigurationTests {
 	@Test
 	void theJdbcStoreChosenWithoutMembershipJdbcFailsAndNamesTheModule() {
 		new ApplicationContextRunner()
-			.withConfiguration(
-					AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class,
+					MembershipAutoConfiguration.class, ClusterOperationsAutoConfiguration.class))
 			.withPropertyValues("membership.store=jdbc")
 			.run((context) -> {
 				assertThat(context).hasFailed();
@@ -156,8 +157,8 @@ class MembershipAutoConfigurationTests {
 	void withNoMongoDbDriverAtAllTheFailureSaysSo() {
 		new ApplicationContextRunner()
 			.withClassLoader(new FilteredClassLoader("com.mongodb", "org.springframework.data.mongodb"))
-			.withConfiguration(
-					AutoConfigurations.of(MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(MembershipMongoAutoConfiguration.class,
+					MembershipAutoConfiguration.class, ClusterOperationsAutoConfiguration.class))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(new NoMembershipStoreFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())

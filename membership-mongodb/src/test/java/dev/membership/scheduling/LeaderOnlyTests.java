@@ -36,6 +36,7 @@ import dev.membership.spi.WorkRegistry;
 import dev.membership.Membership;
 import dev.membership.MembershipEvent;
 import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
+import dev.membership.autoconfigure.ClusterOperationsAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
 import dev.membership.leadership.LeaderContext;
@@ -60,7 +61,8 @@ class LeaderOnlyTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(MongoAutoConfiguration.class, DataMongoAutoConfiguration.class,
 					MembershipMongoAutoConfiguration.class, MembershipAutoConfiguration.class,
-					LeaderOnlyAutoConfiguration.class, MembershipMetricsAutoConfiguration.class))
+					ClusterOperationsAutoConfiguration.class, LeaderOnlyAutoConfiguration.class,
+					MembershipMetricsAutoConfiguration.class))
 			.withUserConfiguration(Jobs.class)
 			.withPropertyValues("spring.mongodb.uri=" + mongo.uri() + "/" + database, "membership.node-id=" + nodeId,
 					"membership.advertised-address=127.0.0.1:" + (9000 + nodeId.hashCode() % 100),

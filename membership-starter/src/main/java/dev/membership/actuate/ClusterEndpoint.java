@@ -182,14 +182,15 @@ public class ClusterEndpoint {
 	 * one to one onto {@link ClusterOperations}: {@code resign} ({@code {"group":
 	 * "reports"}}; without a group, {@code default}), {@code release} ({@code {"group":
 	 * "tenants", "partition": 3}}), {@code drain} and {@code undrain} (no body),
-	 * {@code handover} ({@code {"group": "reports", "to": "n2"}}, sent to the group's
-	 * leader), and, sent to the coordinator (the leader of {@code default}), {@code move}
-	 * and {@code pin} ({@code {"group": "tenants", "partition": 3, "to": "n2"}}),
-	 * {@code unpin} ({@code {"group": "tenants", "partition": 3}}), {@code pause}
-	 * ({@code {"duration": "10m"}}) and {@code resume}. Recorded with the principal that
-	 * asked ({@code anonymous} without one). Closed unless the application opens the
-	 * endpoint's writes ({@code management.endpoint.cluster.access=unrestricted}). Null
-	 * (404) for any other action.
+	 * {@code handover} ({@code {"group": "reports", "to": "n2"}}, carried out by the
+	 * group's leader), and, carried out by the coordinator (the leader of
+	 * {@code default}), {@code move} and {@code pin} ({@code {"group": "tenants",
+	 * "partition": 3, "to": "n2"}}), {@code unpin} ({@code {"group": "tenants",
+	 * "partition": 3}}), {@code pause} ({@code {"duration": "10m"}}) and {@code resume}.
+	 * Recorded with the principal that asked ({@code anonymous} without one). Closed
+	 * unless the application opens the endpoint's writes
+	 * ({@code management.endpoint.cluster.access=unrestricted}). Null (404) for any other
+	 * action.
 	 * @throws InvalidEndpointRequestException for a request that lacks what its action
 	 * needs, or an action the node refuses, with the reason
 	 */

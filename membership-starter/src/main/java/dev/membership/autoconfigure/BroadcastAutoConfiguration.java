@@ -36,6 +36,8 @@ import dev.membership.broadcast.BroadcastServlet;
 import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
+import dev.membership.broadcast.OperatorRelay;
+import dev.membership.operations.ClusterOperations;
 import dev.membership.broadcast.ReactiveBroadcastHandler;
 
 /**
@@ -105,11 +107,24 @@ public final class BroadcastAutoConfiguration {
 			return new LeadershipNotices(node, broadcaster);
 		}
 
+		/**
+		 * The operators' commands of this node, each carried to the node that acts on it:
+		 * an operator may send any command to any node.
+		 */
+		@Bean
+		@ConditionalOnMissingBean(ClusterOperations.class)
+		OperatorRelay clusterOperations(MembershipNode node, ClusterBroadcaster broadcaster,
+				BroadcastSettings settings) {
+			return new OperatorRelay(node, node.operations(), broadcaster, settings);
+		}
+
 		@Bean
 		@ConditionalOnMissingBean
 		BroadcastReceiver broadcastReceiver(BroadcastKeySource keys, ObjectProvider<JsonMapper> mapper,
 				BroadcastSettings settings, MembershipNode node, LeadershipNotices notices,
-				ApplicationEventPublisher publisher, ObjectProvider<BroadcastMetrics> metrics) {
+				ApplicationEventPublisher publisher, ObjectProvider<BroadcastMetrics> metrics,
+				ObjectProvider<OperatorRelay> relay) {
+			OperatorRelay commands = relay.getIfAvailable();
 			return new BroadcastReceiver(node.nodeId(), keys, mapper.getIfAvailable(JsonMapper::new), settings,
 					node::serverTimeEstimate, (event) -> {
 						if (LeadershipNotices.isInternal(event.topic())) {
@@ -118,7 +133,8 @@ public final class BroadcastAutoConfiguration {
 						else {
 							publisher.publishEvent(event);
 						}
-					}, GuardedBeans.broadcast(metrics.orderedStream().toList()));
+					}, GuardedBeans.broadcast(metrics.orderedStream().toList()),
+					(commands != null) ? commands::answer : null);
 		}
 
 		@Configuration(proxyBeanMethods = false)

@@ -28,7 +28,6 @@ import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunObserver;
-import dev.membership.operations.ClusterOperations;
 
 /**
  * Joins the cluster through a {@link MembershipStore} bean: a store module's
@@ -101,17 +100,6 @@ public final class MembershipAutoConfiguration {
 		}
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
-	}
-
-	/**
-	 * What operators tell the cluster to do through this node, each recorded with who
-	 * asked.
-	 */
-	@Bean
-	@ConditionalOnBean(MembershipNode.class)
-	@ConditionalOnMissingBean
-	ClusterOperations clusterOperations(MembershipNode node) {
-		return node.operations();
 	}
 
 	@Bean

@@ -3,15 +3,18 @@ package dev.membership.broadcast;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -50,12 +53,26 @@ public class BroadcastReceiver {
 
 	private final Cache<UUID, Boolean> seen;
 
+	private final @Nullable Function<ClusterBroadcastEvent, byte[]> commands;
+
 	/**
 	 * Receives for the node {@code nodeId}, whose estimate of database time
 	 * {@code serverTime} gives.
 	 */
 	public BroadcastReceiver(String nodeId, BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
 			Supplier<Optional<Instant>> serverTime, Consumer<ClusterBroadcastEvent> deliver, BroadcastMetrics metrics) {
+		this(nodeId, keys, mapper, settings, serverTime, deliver, metrics, null);
+	}
+
+	/**
+	 * As the other constructor, and answers an operator's command that another node
+	 * carried here ({@link OperatorRelay#TOPIC}) with what {@code commands} returns,
+	 * signed for the sender; without it such a command is answered 404.
+	 */
+	public BroadcastReceiver(String nodeId, BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
+			Supplier<Optional<Instant>> serverTime, Consumer<ClusterBroadcastEvent> deliver, BroadcastMetrics metrics,
+			@Nullable Function<ClusterBroadcastEvent, byte[]> commands) {
+		this.commands = commands;
 		this.nodeId = nodeId;
 		this.keys = keys;
 		this.mapper = mapper;
@@ -69,11 +86,14 @@ public class BroadcastReceiver {
 			.build();
 	}
 
-	/** The status and a small fixed JSON body to answer with. */
-	public record Response(int status, String body) {
+	/**
+	 * The status and a small JSON body to answer with: a fixed word, or a command's
+	 * answer with the key id and signature (for its sender) that go in the headers.
+	 */
+	public record Response(int status, String body, @Nullable String keyId, @Nullable String signature) {
 
 		static Response of(int status, String word) {
-			return new Response(status, "{\"status\":\"" + word + "\"}");
+			return new Response(status, "{\"status\":\"" + word + "\"}", null, null);
 		}
 
 	}
@@ -131,14 +151,30 @@ public class BroadcastReceiver {
 			return Response.of(200, "duplicate");
 		}
 		this.metrics.received(Received.ACCEPTED);
+		ClusterBroadcastEvent event = new ClusterBroadcastEvent(this.nodeId, envelope.topic, envelope.sender,
+				envelope.id, envelope.sentAt, envelope.payload, this.mapper);
+		if (OperatorRelay.TOPIC.equals(envelope.topic)) {
+			return answer(event, keyring);
+		}
 		try {
-			this.deliver.accept(new ClusterBroadcastEvent(this.nodeId, envelope.topic, envelope.sender, envelope.id,
-					envelope.sentAt, envelope.payload, this.mapper));
+			this.deliver.accept(event);
 		}
 		catch (RuntimeException ex) {
 			log.error("A broadcast listener failed on topic {}", envelope.topic, ex);
 		}
 		return Response.of(200, "accepted");
+	}
+
+	/**
+	 * A command carried here, answered with its outcome signed for the node that sent it.
+	 */
+	private Response answer(ClusterBroadcastEvent command, BroadcastKeyring keyring) {
+		if (this.commands == null) {
+			return Response.of(404, "no commands");
+		}
+		byte[] answer = this.commands.apply(command);
+		return new Response(200, new String(answer, StandardCharsets.UTF_8), keyring.primaryKeyId(),
+				keyring.sign(command.senderNodeId(), answer));
 	}
 
 	private Response reject(int status, String word) {

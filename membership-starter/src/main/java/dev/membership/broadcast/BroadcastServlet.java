@@ -24,6 +24,10 @@ public class BroadcastServlet extends HttpServlet {
 				request.getHeader(BroadcastSettings.SIGNATURE_HEADER));
 		response.setStatus(answer.status());
 		response.setContentType("application/json");
+		if (answer.signature() != null) {
+			response.setHeader(BroadcastSettings.KEY_ID_HEADER, answer.keyId());
+			response.setHeader(BroadcastSettings.SIGNATURE_HEADER, answer.signature());
+		}
 		byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
 		response.setContentLength(body.length);
 		response.getOutputStream().write(body);

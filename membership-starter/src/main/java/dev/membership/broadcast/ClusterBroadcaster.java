@@ -1,5 +1,6 @@
 package dev.membership.broadcast;
 
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,6 +61,8 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private final NoticeSender notices;
 
+	private final CommandPost commands;
+
 	public ClusterBroadcaster(Membership node, BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
 			BroadcastMetrics metrics, Consumer<ClusterBroadcastEvent> localDelivery) {
 		this.node = node;
@@ -82,6 +85,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 		this.senders = senders;
 		this.http = new HttpDelivery(settings, metrics, this::uri);
 		this.notices = new NoticeSender(settings, metrics, this::uri);
+		this.commands = new CommandPost(settings);
 	}
 
 	/**
@@ -164,6 +168,34 @@ public class ClusterBroadcaster implements AutoCloseable {
 			Envelope other = (othersPayload == payload) ? null : envelope(topic, othersPayload);
 			return (other == null) ? toFirst : NoticeSender.Signed.of(other.body, keyring);
 		}));
+	}
+
+	/**
+	 * Sends {@code payload} under {@code topic} to {@code member} alone, on the caller's
+	 * thread, and returns its answer once its signature for this node is checked: an
+	 * operator's command carried to the node that acts on it.
+	 * @throws IOException when the member could not be reached or did not answer in time
+	 * (the command may then have been carried out)
+	 * @throws IllegalStateException when nothing could be signed or stamped, or the
+	 * answer is not a signed 200
+	 */
+	byte[] ask(Member member, String topic, Object payload) throws IOException {
+		BroadcastKeyring keyring = this.keys.keyring();
+		Envelope envelope = envelope(topic, payload);
+		if (envelope == null || member.address() == null) {
+			throw new IllegalStateException(
+					"it cannot be sent yet (no address, or no estimate of the database's " + "clock to stamp it with)");
+		}
+		CommandPost.Reply reply = this.commands.post(uri(member.address()), envelope.body, keyring.primaryKeyId(),
+				keyring.sign(member.nodeId(), envelope.body));
+		if (reply.status() != 200) {
+			throw new IllegalStateException("it answered HTTP " + reply.status());
+		}
+		if (reply.keyId() == null || reply.signature() == null
+				|| !keyring.verify(reply.keyId(), this.node.nodeId(), reply.body(), reply.signature())) {
+			throw new IllegalStateException("its answer is not signed with the cluster's keys");
+		}
+		return reply.body();
 	}
 
 	/**

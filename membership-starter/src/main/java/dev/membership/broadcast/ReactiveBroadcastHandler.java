@@ -93,6 +93,12 @@ public class ReactiveBroadcastHandler implements HandlerFunction<ServerResponse>
 			.subscribeOn(this.scheduler)
 			.flatMap((answer) -> ServerResponse.status(answer.status())
 				.contentType(MediaType.APPLICATION_JSON)
+				.headers((out) -> {
+					if (answer.signature() != null) {
+						out.set(BroadcastSettings.KEY_ID_HEADER, answer.keyId());
+						out.set(BroadcastSettings.SIGNATURE_HEADER, answer.signature());
+					}
+				})
 				.bodyValue(answer.body()));
 	}
 

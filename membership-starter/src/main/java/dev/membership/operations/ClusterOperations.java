@@ -9,8 +9,11 @@ package dev.membership.operations;
  * with who asked in the run history ({@code operator#<action>}) and in one INFO line of
  * this node's log, refusals included.
  * <p>
- * A command this node cannot carry out throws {@link IllegalArgumentException} with what
- * to do instead (ask the leader, the coordinator, a live member), and changes nothing.
+ * The starter's bean, where the broadcast is on, carries a command to the node that acts
+ * on it (the group's leader, the partition's owner, the coordinator), so a command may be
+ * sent to any node; the answer, or the refusal, is that node's. A command that cannot be
+ * carried out throws {@link IllegalArgumentException} with what to do instead, and
+ * changes nothing.
  */
 public interface ClusterOperations {
 

@@ -55,7 +55,7 @@ class BroadcastReceiverTests {
 		BroadcastReceiver receiver = receiver(NEW_KEY);
 		byte[] body = body(UUID.randomUUID(), this.now.minusSeconds(5));
 		assertThat(signedWith(receiver, NEW_KEY, body))
-			.isEqualTo(new BroadcastReceiver.Response(200, "{\"status\":\"accepted\"}"));
+			.isEqualTo(new BroadcastReceiver.Response(200, "{\"status\":\"accepted\"}", null, null));
 		assertThat(signedWith(receiver, NEW_KEY, body).body()).contains("duplicate");
 		assertThat(this.delivered).singleElement().satisfies((event) -> {
 			assertThat(event.topic()).isEqualTo("cache");
@@ -63,6 +63,32 @@ class BroadcastReceiverTests {
 			assertThat(event.payloadJson()).isEqualTo("{\"key\":\"k1\"}");
 			assertThat(event.payload(java.util.Map.class)).containsEntry("key", "k1");
 		});
+	}
+
+	/**
+	 * An operator's command carried here is never delivered as an event: it is answered,
+	 * signed for its sender alone; a receiver that carries out no commands answers 404.
+	 */
+	@Test
+	void aCarriedCommandIsAnsweredSignedForItsSenderAndNeverDelivered() {
+		BroadcastKeyring keyring = BroadcastKeyring.ofStrings(List.of(NEW_KEY));
+		byte[] command = ("{\"id\":\"" + UUID.randomUUID() + "\",\"sender\":\"a\",\"topic\":\"" + OperatorRelay.TOPIC
+				+ "\",\"sentAt\":" + this.now.toEpochMilli() + ",\"payload\":{\"nonce\":\"x\"}}")
+			.getBytes(StandardCharsets.UTF_8);
+		assertThat(signedWith(receiver(NEW_KEY), NEW_KEY, command).status()).isEqualTo(404);
+		BroadcastReceiver answering = new BroadcastReceiver("receiver", () -> keyring, this.mapper,
+				new BroadcastSettings("/b", Duration.ofMillis(100), Duration.ofMillis(100), Duration.ofMinutes(1), 1024,
+						false),
+				() -> Optional.of(this.now), this.delivered::add, BroadcastMetrics.none(),
+				(event) -> ("{\"nonce\":\"" + event.payloadTree().get("nonce").asString() + "\"}")
+					.getBytes(StandardCharsets.UTF_8));
+		BroadcastReceiver.Response answer = signedWith(answering, NEW_KEY, command);
+		assertThat(answer.status()).isEqualTo(200);
+		assertThat(answer.body()).isEqualTo("{\"nonce\":\"x\"}");
+		byte[] answered = answer.body().getBytes(StandardCharsets.UTF_8);
+		assertThat(keyring.verify(answer.keyId(), "a", answered, answer.signature())).isTrue();
+		assertThat(keyring.verify(answer.keyId(), "receiver", answered, answer.signature())).isFalse();
+		assertThat(this.delivered).isEmpty();
 	}
 
 	@Test
