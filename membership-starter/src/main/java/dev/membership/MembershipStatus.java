@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * @param running whether the node's loop runs
  * @param ready whether it has read the cluster (the roster, or as its keeper the node
- * documents) since it started
+ * documents) since it started, and its attempts to acquire leases are answered (false
+ * while every one has failed for a lease duration or more)
  * @param lastHeartbeatAge time since the last successful heartbeat or renewal (null if
  * none yet)
  * @param consecutiveFailures store operations that failed in a row

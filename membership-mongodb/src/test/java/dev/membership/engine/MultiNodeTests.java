@@ -102,6 +102,25 @@ class MultiNodeTests {
 		});
 	}
 
+	/**
+	 * A node whose heartbeats pass and whose every acquisition fails (a pooler in
+	 * statement mode refuses the take-over's transaction) is not ready, though alive,
+	 * until one is answered. Before: ready and health UP while nobody was ever elected.
+	 */
+	@Test
+	void aNodeWhoseEveryAcquisitionFailsIsNotReadyUntilOneIsAnswered() {
+		MembershipNode node = this.cluster.create("n1");
+		this.cluster.store("n1").refuseAcquisitions(true);
+		node.start();
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> node.liveMembers().size() == 1 && node.status().lastHeartbeatAge() != null);
+		await().atMost(Duration.ofSeconds(5)).until(() -> !node.status().ready());
+		assertThat(node.status().lastHeartbeatAge()).as("alive all the while").isLessThan(Duration.ofSeconds(1));
+		assertThat(node.isLeader(GROUP)).isFalse();
+		this.cluster.store("n1").refuseAcquisitions(false);
+		await().atMost(Duration.ofSeconds(5)).until(() -> node.status().ready() && node.isLeader(GROUP));
+	}
+
 	@Test
 	void concurrentStartOfFiveNodesElectsExactlyOneLeader() throws Exception {
 		List<MembershipNode> nodes = new ArrayList<>();

@@ -14,7 +14,8 @@ import dev.membership.MembershipStatus;
 /**
  * UP while this node's heartbeats are current; DOWN once it has not reached the store for
  * longer than the liveness window (other nodes then count it as dead); UNKNOWN while it
- * has not heartbeated yet.
+ * has not heartbeated yet; OUT_OF_SERVICE while it is alive but not ready (before its
+ * first read of the cluster, or while every acquisition of a lease fails).
  */
 public class MembershipHealthIndicator extends AbstractHealthIndicator {
 
@@ -40,6 +41,11 @@ public class MembershipHealthIndicator extends AbstractHealthIndicator {
 		}
 		else if (age.compareTo(this.livenessWindow) > 0) {
 			builder.down();
+		}
+		else if (!status.ready()) {
+			// alive, but not yet through its first read of the cluster, or failing every
+			// acquisition of a lease: it would never lead
+			builder.outOfService();
 		}
 		else {
 			builder.up();

@@ -98,7 +98,11 @@ final class NodeParts {
 		this.events = new EventDispatch(this.runtime, b.listener);
 		this.serverClock = new ServerClock(b.clock);
 		// code the node is given: what it throws never stops a reaction of the node's own
-		ElectionMetrics metrics = GuardedCallbacks.metrics(List.copyOf(b.metrics));
+		// hears the acquisitions' outcomes as the meters do
+		this.readiness = new Readiness(nodeId, this.events, b.clock, this.settings.leaseDuration());
+		List<ElectionMetrics> heard = new ArrayList<>(b.metrics);
+		heard.add(this.readiness);
+		ElectionMetrics metrics = GuardedCallbacks.metrics(heard);
 		LeadershipObserver observer = GuardedCallbacks.observer(List.copyOf(b.observers));
 		RunHistory history = this.history = new RunHistory(b.runHistory, this.runtime.history(), this.serverClock,
 				this.incarnation, b.runHistoryBuffer, b.runHistoryErrorMessages, metrics);
@@ -116,7 +120,6 @@ final class NodeParts {
 				samples, this.lifecycle::isDrained);
 		Self self = this.self;
 		this.roster = new MemberRoster(nodeId, this.events);
-		this.readiness = new Readiness(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
 		this.assignments = new Assignments(nodeId, GuardedCallbacks.placement(b.placement));
 		// a strict fire's renewal is the campaign's, made below

@@ -54,6 +54,8 @@ public final class FaultInjectingStore implements MembershipStore {
 
 	private final AtomicLong operations = new AtomicLong();
 
+	private volatile boolean refusingAcquisitions;
+
 	private final AtomicLong rosterOnlyReads = new AtomicLong();
 
 	public FaultInjectingStore(MembershipStore delegate) {
@@ -70,6 +72,14 @@ public final class FaultInjectingStore implements MembershipStore {
 
 	public void slow(long millis) {
 		set(Mode.SLOW, millis);
+	}
+
+	/**
+	 * Every acquisition and take-over fails, every other call goes through: as a pooler
+	 * in statement mode, or a role that may not write the leases, would.
+	 */
+	public void refuseAcquisitions(boolean refusing) {
+		this.refusingAcquisitions = refusing;
 	}
 
 	public void heal() {
@@ -130,6 +140,13 @@ public final class FaultInjectingStore implements MembershipStore {
 			this.delayMillis = delay;
 			this.mode = newMode;
 			this.monitor.notifyAll();
+		}
+	}
+
+	private void refusedAcquisition() {
+		if (this.refusingAcquisitions) {
+			this.operations.incrementAndGet();
+			throw new StoreException("injected: transaction blocks not allowed in statement pooling mode", null);
 		}
 	}
 
@@ -205,12 +222,14 @@ public final class FaultInjectingStore implements MembershipStore {
 
 	@Override
 	public Optional<LeaseRecord> tryAcquire(String group, Holder holder, Instant expiredBefore, Instant expiresAt) {
+		refusedAcquisition();
 		return call(() -> this.delegate.tryAcquire(group, holder, expiredBefore, expiresAt));
 	}
 
 	@Override
 	public Optional<LeaseRecord> tryTakeOver(String group, Holder holder, String from, long epoch,
 			Instant expiredBefore, Instant expiresAt) {
+		refusedAcquisition();
 		return call(() -> this.delegate.tryTakeOver(group, holder, from, epoch, expiredBefore, expiresAt));
 	}
 
