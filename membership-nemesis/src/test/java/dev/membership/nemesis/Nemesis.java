@@ -76,6 +76,8 @@ final class Nemesis {
 	/** The kinds of fault drawn, of those the database takes. */
 	private Set<Fault> kinds = java.util.EnumSet.allOf(Fault.class);
 
+	private List<String> nodeArgs = List.of();
+
 	Nemesis(long seed, Path logs) {
 		this.seed = seed;
 		this.random = new Random(seed);
@@ -85,6 +87,12 @@ final class Nemesis {
 	/** Draws only {@code kinds}: for a run that shows the checker one broken variant. */
 	Nemesis only(Fault... kinds) {
 		this.kinds = java.util.EnumSet.copyOf(java.util.List.of(kinds));
+		return this;
+	}
+
+	/** Every node's process also gets {@code args}: a broken variant's switch. */
+	Nemesis nodeArgs(String... args) {
+		this.nodeArgs = List.of(args);
 		return this;
 	}
 
@@ -102,8 +110,8 @@ final class Nemesis {
 				: new PostgresDatabase(jar, this.logs.resolve("db"), this.logs, Ports.free());
 				Network network = new Network(subnet, NODES);
 				Forwarder forwarder = new Forwarder(network.hostAddress, database.port);
-				Nodes nodes = new Nodes(jar, this.logs, network, database.nodeArgs(network.hostAddress, forwarder.port),
-						NODES, this.history)) {
+				Nodes nodes = new Nodes(jar, this.logs, network,
+						args(database.nodeArgs(network.hostAddress, forwarder.port)), NODES, this.history)) {
 			// a harness killed midway leaves no node or database running
 			Thread cleanup = new Thread(() -> {
 				nodes.handles().forEach(ProcessHandle::destroyForcibly);
@@ -157,6 +165,12 @@ final class Nemesis {
 			Runtime.getRuntime().removeShutdownHook(cleanup);
 			return report(database, System.nanoTime());
 		}
+	}
+
+	private List<String> args(List<String> database) {
+		List<String> args = new java.util.ArrayList<>(database);
+		args.addAll(this.nodeArgs);
+		return args;
 	}
 
 	/** The history so far, to read or to check again ({@link Recheck}). */

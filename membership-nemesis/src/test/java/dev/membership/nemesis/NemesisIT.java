@@ -63,6 +63,25 @@ class NemesisIT {
 	}
 
 	/**
+	 * Live broken nodes: each guarded run begins 1.5 s (more than a lease) after its
+	 * guard let it in, without asking again, as a guard that ignores its deadline would
+	 * start it. Cut off from the database, a node's belief ends by its deadline while
+	 * such a run waits to begin: the run begins outside its belief, and the checker says
+	 * so.
+	 */
+	@Test
+	void aRunThatBeginsAfterItsBeliefEndedIsCaught() throws Exception {
+		assumeTheMachineAllowsIt();
+		long seed = Long.getLong("nemesis.seed", System.nanoTime());
+		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "begins-late-" + seed);
+		Nemesis.Report report = new Nemesis(seed, logs).only(Fault.DATABASE_CUT)
+			.nodeArgs("--sample.journal.begin-late=3s")
+			.run(sampleJar(logs), 0, false);
+		System.out.println(report.table());
+		assertThat(report.violations()).as(report.table()).anyMatch((v) -> v.startsWith("begin: "));
+	}
+
+	/**
 	 * A fence that accepts an older epoch, on the real server: the writes it let through
 	 * reach the log in commit order, and the checker names the older one.
 	 */

@@ -1,12 +1,15 @@
 package dev.membership.sample.journal;
 
 import java.io.PrintStream;
+import java.time.Duration;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 import dev.membership.leadership.LeaseReleasedEvent;
+import dev.membership.sample.StandInWork;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.spi.LeadershipObserver;
@@ -22,12 +25,24 @@ import dev.membership.spi.LeadershipObserver;
  * whose harness reads the lines of every node on the host's monotonic clock (a node's
  * own, when its wall clock alone is faked). Off unless
  * {@code sample.journal.enabled=true}.
+ * <p>
+ * {@code sample.journal.begin-late} (a duration) makes the node a broken one, for the
+ * nemesis to show that its checker catches it live: each guarded run waits that long
+ * after its guard let it in, and begins (a moment after its belief ended, if it ended
+ * meanwhile) without asking again, as a guard that ignores its deadline would start it.
+ * Never set it elsewhere.
  */
 @Component
 @ConditionalOnBooleanProperty("sample.journal.enabled")
 public class Journal implements LeadershipObserver {
 
 	private final PrintStream out = System.out;
+
+	private final Duration beginLate;
+
+	public Journal(@Value("${sample.journal.begin-late:0s}") Duration beginLate) {
+		this.beginLate = beginLate;
+	}
 
 	@Override
 	public void started(String nodeId, String group, long epoch, long atNanos) {
@@ -52,6 +67,7 @@ public class Journal implements LeadershipObserver {
 
 	/** A guarded run of {@code term}'s unit began. */
 	public void runs(LeadershipTerm term) {
+		beginLate(term);
 		line("runs", unit(term), term.epoch(), System.nanoTime());
 	}
 
@@ -70,6 +86,20 @@ public class Journal implements LeadershipObserver {
 	@EventListener
 	void gave(PartitionReleasedEvent released) {
 		line("gave", released.group() + "#" + released.partition(), released.epoch(), System.nanoTime());
+	}
+
+	/**
+	 * The broken node's wait: {@code begin-late}, or until the term ended and a little
+	 * more (past the checker's slack for a begin's stamp), whichever is first.
+	 */
+	private void beginLate(LeadershipTerm term) {
+		long until = System.nanoTime() + this.beginLate.toNanos();
+		while (System.nanoTime() < until && term.isValid()) {
+			StandInWork.take(Duration.ofMillis(10));
+		}
+		if (!this.beginLate.isZero() && !term.isValid()) {
+			StandInWork.take(Duration.ofMillis(200));
+		}
 	}
 
 	private static String unit(LeadershipTerm term) {
