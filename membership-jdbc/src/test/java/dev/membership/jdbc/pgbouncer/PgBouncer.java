@@ -46,8 +46,11 @@ public final class PgBouncer implements AutoCloseable {
 		return start(postgresPort, serverConnections, "transaction");
 	}
 
-	/** As {@link #start(int, int)}, in pooling {@code mode}. */
-	public static PgBouncer start(int postgresPort, int serverConnections, String mode)
+	/**
+	 * As {@link #start(int, int)}, in pooling {@code mode}, with {@code settings} (lines
+	 * of its {@code [pgbouncer]} section) added.
+	 */
+	public static PgBouncer start(int postgresPort, int serverConnections, String mode, String... settings)
 			throws IOException, InterruptedException {
 		int port;
 		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
@@ -66,7 +69,7 @@ public final class PgBouncer implements AutoCloseable {
 				"default_pool_size = " + serverConnections, "min_pool_size = 0",
 				// pgjdbc sends it at startup; JDBC setups list it
 				"ignore_startup_parameters = extra_float_digits", "logfile = " + directory.resolve("pgbouncer.log"),
-				"pidfile = " + directory.resolve("pgbouncer.pid"), ""));
+				"pidfile = " + directory.resolve("pgbouncer.pid"), String.join("\n", settings), ""));
 		for (Path file : List.of(users, ini)) {
 			Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
 		}
