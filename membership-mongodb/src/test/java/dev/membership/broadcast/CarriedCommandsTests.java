@@ -33,9 +33,12 @@ import org.springframework.http.client.ReactorResourceFactory;
 import dev.membership.Membership;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.operations.ClusterOperations;
+import dev.membership.operations.Pause;
+import dev.membership.operations.PauseResult;
 import dev.membership.operations.Pin;
 import dev.membership.operations.PlacementResult;
 import dev.membership.operations.Requester;
+import dev.membership.operations.Resume;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 
@@ -98,6 +101,10 @@ class CarriedCommandsTests {
 		ClusterOperations operations = other.getBean(ClusterOperations.class);
 		PlacementResult back = operations.pin(new Pin("tenants", 3, by, Requester.of("admin-console")));
 		assertThat(back.to()).isEqualTo(by);
+		// a pause and its end, through the bean at another node
+		PauseResult paused = operations.pause(new Pause(Duration.ofMinutes(1), Requester.of("admin-console")));
+		assertThat(paused.pausedUntil()).isNotNull();
+		assertThat(operations.resume(new Resume(Requester.of("admin-console"))).pausedUntil()).isNull();
 		HttpResponse<String> refused = post(other, "/actuator/cluster/pin",
 				"{\"group\": \"tenants\", \"partition\": 3, \"to\": \"nobody\"}");
 		assertThat(refused.statusCode()).isEqualTo(400);
@@ -117,6 +124,32 @@ class CarriedCommandsTests {
 		assertThat(json.readTree(resigned.body()).get("resigned").asBoolean()).isTrue();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> membership(follower).leader("default").map(LeaderInfo::epoch).orElse(0L) > epoch);
+	}
+
+	/**
+	 * A command carries the term it was sent for: a resign that reaches the leader after
+	 * its term changed (a retry, a late delivery) does nothing, so a resign asked of one
+	 * leader never makes the next one resign.
+	 */
+	@Test
+	void aCommandForATermThatIsNoLongerHeldDoesNothing() {
+		List<ConfigurableApplicationContext> cluster = cluster(2);
+		ConfigurableApplicationContext leader = leaderOf("default", cluster);
+		long epoch = membership(leader).leader("default").map(LeaderInfo::epoch).orElseThrow();
+		OperatorRelay relay = leader.getBean(OperatorRelay.class);
+		JsonNode stale = json.readTree(relay.answer(resign(leader, epoch + 1)));
+		assertThat(stale.get("refused").asString())
+			.contains("no longer holds group 'default' under epoch " + (epoch + 1));
+		assertThat(membership(leader).isLeader("default")).isTrue();
+		JsonNode done = json.readTree(relay.answer(resign(leader, epoch)));
+		assertThat(done.get("result").get("resigned").asBoolean()).isTrue();
+	}
+
+	private static ClusterBroadcastEvent resign(ConfigurableApplicationContext to, long epoch) {
+		JsonNode payload = json.readTree("{\"nonce\": \"n\", \"type\": \"Resign\", \"epoch\": " + epoch
+				+ ", \"request\": {\"group\": \"default\", \"requestedBy\": {\"name\": \"test\"}}}");
+		return new ClusterBroadcastEvent(membership(to).nodeId(), OperatorRelay.TOPIC, "elsewhere",
+				java.util.UUID.randomUUID(), java.time.Instant.now(), payload, json);
 	}
 
 	@Test

@@ -209,8 +209,8 @@ final class Nodes implements AutoCloseable {
 	/**
 	 * Asks the coordinator, whichever node leads {@code default}, to move partition
 	 * {@code partition} of {@code tenants} to node {@code node}, as the sample's operator
-	 * ({@code POST /actuator/cluster/move}: the other nodes refuse it); returns whether
-	 * one took it.
+	 * ({@code POST /actuator/cluster/move}, which any node carries to it); returns
+	 * whether one took it.
 	 */
 	boolean move(int partition, int node) throws InterruptedException {
 		String body = "{\"group\": \"tenants\", \"partition\": " + partition + ", \"to\": \"n" + node + "\"}";

@@ -43,9 +43,16 @@ final class CommandCodec {
 	record Answer<T>(String node, @Nullable T result, @Nullable String refused) {
 	}
 
-	ObjectNode command(String nonce, OperationRequest request) {
+	/**
+	 * @param epoch the term of the acting node's the command is for (a resign, a release,
+	 * a hand-over), or null
+	 */
+	ObjectNode command(String nonce, OperationRequest request, @Nullable Long epoch) {
 		ObjectNode command = this.mapper.createObjectNode();
 		command.put("nonce", nonce);
+		if (epoch != null) {
+			command.put("epoch", epoch);
+		}
 		command.put("type", request.getClass().getSimpleName());
 		command.set("request", this.mapper.valueToTree(request));
 		return command;
@@ -56,9 +63,15 @@ final class CommandCodec {
 		return (nonce != null && nonce.isString()) ? nonce.asString() : "";
 	}
 
+	/** The term the command is for, or null. */
+	@Nullable Long epoch(JsonNode command) {
+		JsonNode epoch = command.get("epoch");
+		return (epoch != null && epoch.isIntegralNumber()) ? epoch.asLong() : null;
+	}
+
 	/**
 	 * @throws IllegalArgumentException for a command of no known type, or one its type
-	 * refuses
+	 * refuses (the record's own message)
 	 */
 	OperationRequest request(JsonNode command) {
 		JsonNode type = command.get("type");
@@ -66,7 +79,18 @@ final class CommandCodec {
 		if (requestType == null || command.get("request") == null) {
 			throw new IllegalArgumentException("Not a command this node knows (a node of another version sent it?)");
 		}
-		return this.mapper.treeToValue(command.get("request"), requestType);
+		try {
+			return this.mapper.treeToValue(command.get("request"), requestType);
+		}
+		catch (tools.jackson.core.JacksonException ex) {
+			// a record that refuses its values says why: that, not a parse error
+			for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+				if (cause instanceof IllegalArgumentException refused) {
+					throw refused;
+				}
+			}
+			throw ex;
+		}
 	}
 
 	byte[] answer(String nonce, String node, @Nullable Object result, @Nullable String refused) {

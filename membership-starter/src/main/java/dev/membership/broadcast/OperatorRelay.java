@@ -1,6 +1,7 @@
 package dev.membership.broadcast;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -74,12 +75,12 @@ public final class OperatorRelay implements ClusterOperations {
 
 	@Override
 	public ResignResult resign(Resign request) {
-		return carry(request, leaderOf(request.group()), ResignResult.class, () -> this.local.resign(request));
+		return carry(request, leaderInfo(request.group()), true, ResignResult.class, () -> this.local.resign(request));
 	}
 
 	@Override
 	public ResignResult release(Release request) {
-		return carry(request, ownerOf(request.group(), request.partition()), ResignResult.class,
+		return carry(request, ownerInfo(request.group(), request.partition()), true, ResignResult.class,
 				() -> this.local.release(request));
 	}
 
@@ -95,32 +96,33 @@ public final class OperatorRelay implements ClusterOperations {
 
 	@Override
 	public HandOverResult handOver(HandOver request) {
-		return carry(request, leaderOf(request.group()), HandOverResult.class, () -> this.local.handOver(request));
+		return carry(request, leaderInfo(request.group()), true, HandOverResult.class,
+				() -> this.local.handOver(request));
 	}
 
 	@Override
 	public PlacementResult move(Move request) {
-		return carry(request, coordinator(), PlacementResult.class, () -> this.local.move(request));
+		return carry(request, coordinator(), false, PlacementResult.class, () -> this.local.move(request));
 	}
 
 	@Override
 	public PlacementResult pin(Pin request) {
-		return carry(request, coordinator(), PlacementResult.class, () -> this.local.pin(request));
+		return carry(request, coordinator(), false, PlacementResult.class, () -> this.local.pin(request));
 	}
 
 	@Override
 	public PlacementResult unpin(Unpin request) {
-		return carry(request, coordinator(), PlacementResult.class, () -> this.local.unpin(request));
+		return carry(request, coordinator(), false, PlacementResult.class, () -> this.local.unpin(request));
 	}
 
 	@Override
 	public PauseResult pause(Pause request) {
-		return carry(request, coordinator(), PauseResult.class, () -> this.local.pause(request));
+		return carry(request, coordinator(), false, PauseResult.class, () -> this.local.pause(request));
 	}
 
 	@Override
 	public PauseResult resume(Resume request) {
-		return carry(request, coordinator(), PauseResult.class, () -> this.local.resume(request));
+		return carry(request, coordinator(), false, PauseResult.class, () -> this.local.resume(request));
 	}
 
 	/**
@@ -130,59 +132,118 @@ public final class OperatorRelay implements ClusterOperations {
 	public byte[] answer(ClusterBroadcastEvent command) {
 		JsonNode payload = command.payloadTree();
 		String nonce = this.codec.nonce(payload);
+		String self = this.node.nodeId();
+		OperationRequest request;
 		try {
-			OperationRequest request = this.codec.request(payload);
-			log.info("Node {} carries out {} for {}, carried here by {}", this.node.nodeId(), request.action(),
-					request.requestedBy(), command.senderNodeId());
-			Object result = CommandCodec.perform(this.local, request);
-			return this.codec.answer(nonce, this.node.nodeId(), result, null);
+			request = this.codec.request(payload);
 		}
 		catch (IllegalArgumentException ex) {
-			return this.codec.answer(nonce, this.node.nodeId(), null, ex.getMessage());
+			return this.codec.answer(nonce, self, null, ex.getMessage());
 		}
 		catch (JacksonException ex) {
-			return this.codec.answer(nonce, this.node.nodeId(), null, "Node " + this.node.nodeId()
-					+ " cannot read the command " + command.senderNodeId() + " carried here (another version?)");
+			return this.codec.answer(nonce, self, null, "Node " + self + " cannot read the command "
+					+ command.senderNodeId() + " carried here (a node of another version?): nothing done");
+		}
+		log.info("Node {} carries out {} for {}, carried here by {}", self, request.action(), request.requestedBy(),
+				command.senderNodeId());
+		Long epoch = this.codec.epoch(payload);
+		String stale = (epoch != null) ? staleTerm(request, epoch) : null;
+		if (stale != null) {
+			return this.codec.answer(nonce, self, null, stale);
+		}
+		Object result;
+		try {
+			result = CommandCodec.perform(this.local, request);
+		}
+		catch (IllegalArgumentException ex) {
+			return this.codec.answer(nonce, self, null, ex.getMessage());
 		}
 		catch (RuntimeException ex) {
 			log.warn("A command carried here by {} failed", command.senderNodeId(), ex);
-			return this.codec.answer(nonce, this.node.nodeId(), null,
-					"Node " + this.node.nodeId() + " failed to carry it out: " + ex.getClass().getSimpleName());
+			return this.codec.answer(nonce, self, null,
+					"Node " + self + " failed to carry it out: " + ex.getClass().getSimpleName());
 		}
+		return this.codec.answer(nonce, self, result, null);
 	}
 
-	private <T> T carry(OperationRequest request, @Nullable String actor, Class<T> type, Supplier<T> here) {
-		Member member = (actor != null && !actor.equals(this.node.nodeId())) ? member(actor) : null;
-		if (member == null) {
+	/**
+	 * Why a command sent for this node's term {@code epoch} of its unit would act on
+	 * another term (a retry after a hand-over, a late delivery), or null: a resign asked
+	 * of one leader never makes the next resign.
+	 */
+	private @Nullable String staleTerm(OperationRequest request, long epoch) {
+		String group;
+		LeaderInfo holder;
+		String unit;
+		if (request instanceof Release release) {
+			group = release.group();
+			holder = ownerInfo(group, release.partition());
+			unit = "partition " + release.partition() + " of group '" + group + "'";
+		}
+		else {
+			group = (request instanceof HandOver handOver) ? handOver.group() : ((Resign) request).group();
+			holder = leaderInfo(group);
+			unit = "group '" + group + "'";
+		}
+		if (holder != null && holder.nodeId().equals(this.node.nodeId()) && holder.epoch() == epoch) {
+			return null;
+		}
+		return "Node " + this.node.nodeId() + " no longer holds " + unit + " under epoch " + epoch
+				+ " (the term the command was sent for): nothing done; see /actuator/cluster, and ask again if it"
+				+ " still applies";
+	}
+
+	/**
+	 * Carries {@code request} to {@code actor} (for its term, when {@code termBound}), or
+	 * runs it here when this node acts or none is known.
+	 */
+	private <T> T carry(OperationRequest request, @Nullable LeaderInfo actor, boolean termBound, Class<T> type,
+			Supplier<T> here) {
+		String self = this.node.nodeId();
+		Member member = (actor != null && !actor.nodeId().equals(self)) ? member(actor.nodeId()) : null;
+		if (actor == null || member == null) {
 			return here.get(); // this node acts, or refuses naming the node that would
 		}
+		String to = actor.nodeId();
 		String nonce = UUID.randomUUID().toString();
 		CommandCodec.Answer<T> answer;
 		try {
-			answer = this.codec.answer(this.broadcaster.ask(member, TOPIC, this.codec.command(nonce, request)), nonce,
-					type);
+			answer = this.codec.answer(this.broadcaster.ask(member, TOPIC,
+					this.codec.command(nonce, request, termBound ? actor.epoch() : null)), nonce, type);
 		}
+		catch (ConnectException ex) {
+			throw refused(request, to, "it could not be reached (" + ex.getMessage() + "): nothing was carried out");
+		}
+
 		catch (IOException ex) {
-			log.warn("Node {} carried {} for {} to {}, which did not answer: {}", this.node.nodeId(), request.action(),
-					request.requestedBy(), actor, ex.toString());
-			throw new IllegalArgumentException("Node " + this.node.nodeId() + " carried " + request.action() + " to "
-					+ actor + ", the node that acts on it, which did not answer within " + this.settings.readTimeout()
-					+ ": it may have been carried out (see /actuator/cluster on " + actor
-					+ ") or not; ask again, or send it to " + actor + " directly");
+			if (ex instanceof java.net.SocketTimeoutException && ex.getMessage() != null
+					&& ex.getMessage().toLowerCase(java.util.Locale.ROOT).contains("connect")) {
+				throw refused(request, to, "it could not be reached in time: nothing was carried out");
+			}
+			log.warn("Node {} carried {} for {} to {}, which did not answer: {}", self, request.action(),
+					request.requestedBy(), to, ex.toString());
+			throw new IllegalArgumentException("Node " + self + " carried " + request.action() + " to " + to
+					+ ", the node that acts on it, which did not answer within " + this.settings.readTimeout()
+					+ ": it may have been carried out (see /actuator/cluster on " + to + ") or not; ask again, or "
+					+ "send it to " + to + " directly");
 		}
-		catch (IllegalStateException | JacksonException ex) {
-			log.warn("Node {} could not carry {} for {} to {}: {}", this.node.nodeId(), request.action(),
-					request.requestedBy(), actor, ex.getMessage());
-			throw new IllegalArgumentException(
-					"Node " + this.node.nodeId() + " could not carry " + request.action() + " to " + actor
-							+ ", the node that acts on it: " + ex.getMessage() + "; send it to " + actor + " directly");
+		catch (RuntimeException ex) {
+			// no keys at hand, an answer not signed or not this command's, ...
+			throw refused(request, to, ex.getMessage());
 		}
-		log.info("Node {} carried {} for {} to {}, which {}", this.node.nodeId(), request.action(),
-				request.requestedBy(), answer.node(), (answer.refused() != null) ? "refused it" : "carried it out");
+		log.info("Node {} carried {} for {} to {}, which {}", self, request.action(), request.requestedBy(),
+				answer.node(), (answer.refused() != null) ? "refused it" : "carried it out");
 		if (answer.refused() != null) {
 			throw new IllegalArgumentException(answer.refused());
 		}
 		return answer.result();
+	}
+
+	private IllegalArgumentException refused(OperationRequest request, String to, @Nullable String why) {
+		log.warn("Node {} could not carry {} for {} to {}: {}", this.node.nodeId(), request.action(),
+				request.requestedBy(), to, why);
+		return new IllegalArgumentException("Node " + this.node.nodeId() + " could not carry " + request.action()
+				+ " to " + to + ", the node that acts on it: " + why + "; send it to " + to + " directly");
 	}
 
 	private @Nullable Member member(String nodeId) {
@@ -193,23 +254,22 @@ public final class OperatorRelay implements ClusterOperations {
 			.orElse(null);
 	}
 
-	private @Nullable String coordinator() {
-		return leaderOf("default");
+	private @Nullable LeaderInfo coordinator() {
+		return leaderInfo("default");
 	}
 
-	private @Nullable String leaderOf(String group) {
+	private @Nullable LeaderInfo leaderInfo(String group) {
 		try {
-			return this.node.leader(group).map(LeaderInfo::nodeId).orElse(null);
+			return this.node.leader(group).orElse(null);
 		}
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
 	}
 
-	private @Nullable String ownerOf(String group, int partition) {
+	private @Nullable LeaderInfo ownerInfo(String group, int partition) {
 		try {
-			LeaderInfo owner = this.node.partitions(group).owners().get(partition);
-			return (owner != null) ? owner.nodeId() : null;
+			return this.node.partitions(group).owners().get(partition);
 		}
 		catch (IllegalArgumentException ex) {
 			return null;

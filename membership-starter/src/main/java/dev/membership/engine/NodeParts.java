@@ -99,7 +99,8 @@ final class NodeParts {
 		this.serverClock = new ServerClock(b.clock);
 		// code the node is given: what it throws never stops a reaction of the node's own
 		// hears the acquisitions' outcomes as the meters do
-		this.readiness = new Readiness(nodeId, this.events, b.clock, this.settings.leaseDuration());
+		this.readiness = new Readiness(nodeId, this.events, b.clock, this.settings.leaseDuration(),
+				this.settings.renewalInterval());
 		List<ElectionMetrics> heard = new ArrayList<>(b.metrics);
 		heard.add(this.readiness);
 		ElectionMetrics metrics = GuardedCallbacks.metrics(heard);
