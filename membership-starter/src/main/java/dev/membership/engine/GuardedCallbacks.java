@@ -49,6 +49,11 @@ final class GuardedCallbacks {
 				each.forEach((m) -> m.call("runsDropped", (target) -> target.runsDropped(count)));
 			}
 
+			@Override
+			public void firesMissed(String group, String job, long count) {
+				each.forEach((m) -> m.call("firesMissed", (target) -> target.firesMissed(group, job, count)));
+			}
+
 		};
 	}
 
