@@ -68,6 +68,16 @@ enum Fault {
 	 * The database's server stopped (fast or immediate, at random) and started again on
 	 * its data: every connection lost.
 	 */
-	DATABASE_RESTART
+	DATABASE_RESTART,
+
+	/**
+	 * A failover to a synchronous standby that stopped acknowledging: a standby is made
+	 * (the server stopped, copied, started again, and told to wait for it), frozen
+	 * ({@code SIGSTOP}) so that every commit waits for it, then the primary crashes
+	 * ({@code SIGQUIT}) and the standby, thawed, is promoted; the nodes reach it through
+	 * the relay from then on. A commit that waited was never acknowledged, and the
+	 * standby has every one that was.
+	 */
+	SYNC_STANDBY_FAILOVER
 
 }

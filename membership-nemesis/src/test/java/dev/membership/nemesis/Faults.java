@@ -101,6 +101,13 @@ final class Faults {
 				hold = 3000;
 			}
 			case DATABASE_RESTART -> this.database.stopServer(this.random.nextBoolean());
+			case SYNC_STANDBY_FAILOVER -> {
+				// the standby's copy restarts the primary: the nodes renew and write
+				// through the synchronous standby again before it stops acknowledging
+				this.database.standbyReady();
+				this.nodes.awaitWrites(10);
+				this.database.standbySignal("STOP");
+			}
 		}
 		return hold;
 	}
@@ -124,6 +131,7 @@ final class Faults {
 				this.nodes.start(node);
 			}
 			case DATABASE_RESTART -> this.database.startServer();
+			case SYNC_STANDBY_FAILOVER -> this.database.failOver(this.forwarder);
 		}
 	}
 

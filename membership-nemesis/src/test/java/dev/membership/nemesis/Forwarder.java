@@ -29,7 +29,7 @@ final class Forwarder implements AutoCloseable {
 
 	private final ServerSocket server;
 
-	private final int target;
+	private volatile int target;
 
 	private final Map<String, Delay> delays = new ConcurrentHashMap<>();
 
@@ -54,6 +54,11 @@ final class Forwarder implements AutoCloseable {
 
 	void heal(String address) {
 		this.delays.remove(address);
+	}
+
+	/** New connections go to {@code port} from now on: a failover's new primary. */
+	void retarget(int port) {
+		this.target = port;
 	}
 
 	private void accept() {

@@ -74,6 +74,8 @@ final class History {
 
 	private final List<String> malformed = new ArrayList<>();
 
+	private long writes;
+
 	/** The rate of each process whose clocks run at one. */
 	private final Map<String, Double> rates = new HashMap<>();
 
@@ -94,6 +96,11 @@ final class History {
 
 	synchronized void add(Event event) {
 		this.events.add(event);
+	}
+
+	/** How many writes the journals told of so far: whether the database takes them. */
+	synchronized long writes() {
+		return this.writes;
 	}
 
 	void add(long at, Kind kind, String process, String unit, long epoch) {
@@ -189,6 +196,9 @@ final class History {
 			}
 			Event event = new Event(Long.parseLong(parts[4]), kind, process, parts[2], Long.parseLong(parts[3]));
 			synchronized (this) {
+				if (kind == Kind.WROTE) {
+					this.writes++;
+				}
 				if (this.rates.containsKey(process)) {
 					this.own.computeIfAbsent(process, (p) -> new ArrayList<>()).add(new Stamped(event, arrived));
 				}

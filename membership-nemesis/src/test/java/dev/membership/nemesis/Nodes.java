@@ -173,6 +173,16 @@ final class Nodes implements AutoCloseable {
 				java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 	}
 
+	/**
+	 * Waits until the nodes' fenced writes are accepted again, {@code count} of them: the
+	 * database takes commits, and the nodes lead.
+	 */
+	void awaitWrites(int count) {
+		long before = this.history.writes();
+		await("writes accepted again").atMost(Duration.ofSeconds(60))
+			.until(() -> this.history.writes() >= before + count);
+	}
+
 	void awaitReady(int node) {
 		await("n" + node + " ready").atMost(Duration.ofSeconds(90)).until(() -> {
 			if (!this.processes[node].isAlive()) {

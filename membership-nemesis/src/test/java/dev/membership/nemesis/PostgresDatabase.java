@@ -47,13 +47,25 @@ final class PostgresDatabase extends SampleDatabase {
 			"CREATE OR REPLACE TRIGGER nemesis_log AFTER INSERT OR UPDATE ON tenant_checkpoints "
 					+ "FOR EACH ROW EXECUTE FUNCTION nemesis_log_fence()");
 
-	private final Path data;
+	/** The primary's data: the embedded server's, or the standby's it failed over to. */
+	private Path data;
+
+	/** The primary's port (the relay's target). */
+	private int current;
 
 	/** The server's command line, read before a restart. */
 	private String options = "";
 
-	/** The server a restart started, which the embedded one's owner does not know. */
-	private Process restarted;
+	/**
+	 * The servers this run started (restarts, standbys), which the embedded one's owner
+	 * does not know.
+	 */
+	private final List<Process> servers = new ArrayList<>();
+
+	/** The synchronous standby made for a failover, while there is one. */
+	private Standby standby;
+
+	private int standbys;
 
 	PostgresDatabase(Path jar, Path directory, Path logs, int port) throws IOException {
 		super(jar, directory, logs, port,
@@ -61,6 +73,7 @@ final class PostgresDatabase extends SampleDatabase {
 						"--sample.embedded-postgres.port=" + port,
 						"--sample.embedded-postgres.directory=" + directory.resolve("data")));
 		this.data = directory.resolve("data");
+		this.current = port;
 		try {
 			await("PostgreSQL answers").atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
 				try (Connection c = connect(); Statement s = c.createStatement()) {
@@ -99,12 +112,22 @@ final class PostgresDatabase extends SampleDatabase {
 	}
 
 	Connection connect() throws SQLException {
-		return connect(this.port);
+		return connect(this.current);
+	}
+
+	/** The primary's port now. */
+	int port() {
+		return this.current;
+	}
+
+	/** The primary's data directory now. */
+	Path data() {
+		return this.data;
 	}
 
 	/** The fenced writes that committed, in commit order per target. */
 	List<Checker.Logged> log() throws SQLException {
-		return log(this.port);
+		return log(this.current);
 	}
 
 	static Connection connect(int port) throws SQLException {
@@ -132,7 +155,7 @@ final class PostgresDatabase extends SampleDatabase {
 	 * table says: for a run whose journal did not tell (before it did).
 	 */
 	List<Checker.Acked> acknowledged() throws SQLException {
-		return acknowledged(this.port);
+		return acknowledged(this.current);
 	}
 
 	/** ... on the server at {@code port}. */
@@ -193,7 +216,7 @@ final class PostgresDatabase extends SampleDatabase {
 	 */
 	@Override
 	void startServer() throws IOException {
-		this.restarted = postmaster(this.options);
+		this.servers.add(postmaster(this.options));
 		await("PostgreSQL answers again").atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
 			try (Connection c = connect(); Statement s = c.createStatement()) {
 				return s.execute("SELECT 1");
@@ -231,12 +254,43 @@ final class PostgresDatabase extends SampleDatabase {
 		}
 	}
 
+	/** A synchronous standby, streaming: the primary waits for it from now on. */
+	@Override
+	void standbyReady() throws Exception {
+		this.standby = Standby.of(this, this.directory.resolve("standby-" + (++this.standbys)));
+		this.servers.add(this.standby.process);
+	}
+
+	/** The standby stops acknowledging ({@code STOP}), or goes on ({@code CONT}). */
+	@Override
+	void standbySignal(String signal) {
+		if (this.standby != null) {
+			this.standby.signal(signal);
+		}
+	}
+
+	/**
+	 * The primary crashes ({@code SIGQUIT}), the standby is promoted, and the relay sends
+	 * the nodes to it: it is the primary from now on (its data, its port).
+	 */
+	@Override
+	void failOver(Forwarder forwarder) throws Exception {
+		Standby promoted = this.standby;
+		if (promoted == null) {
+			return; // none was made: nothing to fail over to
+		}
+		this.standby = null;
+		stopServer(true);
+		promoted.promote();
+		this.data = promoted.data;
+		this.current = promoted.port;
+		forwarder.retarget(promoted.port);
+	}
+
 	@Override
 	List<ProcessHandle> processes() {
 		List<ProcessHandle> all = new ArrayList<>(super.processes());
-		if (this.restarted != null) {
-			all.add(this.restarted.toHandle());
-		}
+		this.servers.forEach((server) -> all.add(server.toHandle()));
 		return all;
 	}
 
@@ -253,9 +307,8 @@ final class PostgresDatabase extends SampleDatabase {
 		catch (IOException | RuntimeException ex) {
 			// not running
 		}
-		if (this.restarted != null) {
-			stop(this.restarted.toHandle());
-		}
+		standbySignal("CONT");
+		this.servers.forEach((server) -> stop(server.toHandle()));
 		super.close();
 	}
 

@@ -80,11 +80,27 @@ abstract class SampleDatabase implements AutoCloseable {
 	abstract void signal(String signal) throws IOException;
 
 	/**
-	 * The kinds of fault this database takes: all but a restart, unless it keeps its data
-	 * across one.
+	 * The kinds of fault this database takes: all but a restart and a failover, unless it
+	 * keeps its data across one and has standbys.
 	 */
 	java.util.Set<Fault> faults() {
-		return java.util.EnumSet.complementOf(java.util.EnumSet.of(Fault.DATABASE_RESTART));
+		return java.util.EnumSet
+			.complementOf(java.util.EnumSet.of(Fault.DATABASE_RESTART, Fault.SYNC_STANDBY_FAILOVER));
+	}
+
+	/** Makes a synchronous standby of the server, ready for a failover. */
+	void standbyReady() throws Exception {
+		throw new UnsupportedOperationException("this database has no standby");
+	}
+
+	/** The standby stops acknowledging ({@code STOP}), or goes on ({@code CONT}). */
+	void standbySignal(String signal) {
+		throw new UnsupportedOperationException("this database has no standby");
+	}
+
+	/** The server crashes and its standby takes over, on its own port. */
+	void failOver(Forwarder forwarder) throws Exception {
+		throw new UnsupportedOperationException("this database has no standby");
 	}
 
 	/**
