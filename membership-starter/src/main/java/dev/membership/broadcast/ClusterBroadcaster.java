@@ -61,7 +61,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 
 	private final NoticeSender notices;
 
-	private final CommandPost commands;
+	private final SignedPost commands;
 
 	public ClusterBroadcaster(Membership node, BroadcastKeySource keys, JsonMapper mapper, BroadcastSettings settings,
 			BroadcastMetrics metrics, Consumer<ClusterBroadcastEvent> localDelivery) {
@@ -85,7 +85,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 		this.senders = senders;
 		this.http = new HttpDelivery(settings, metrics, this::uri);
 		this.notices = new NoticeSender(settings, metrics, this::uri);
-		this.commands = new CommandPost(settings);
+		this.commands = new SignedPost(settings);
 	}
 
 	/**
@@ -186,7 +186,7 @@ public class ClusterBroadcaster implements AutoCloseable {
 			throw new IllegalStateException(
 					"it cannot be sent yet (no address, or no estimate of the database's " + "clock to stamp it with)");
 		}
-		CommandPost.Reply reply = this.commands.post(uri(member.address()), envelope.body, keyring.primaryKeyId(),
+		SignedPost.Reply reply = this.commands.post(uri(member.address()), envelope.body, keyring.primaryKeyId(),
 				keyring.sign(member.nodeId(), envelope.body));
 		if (reply.status() != 200) {
 			throw new IllegalStateException("it answered HTTP " + reply.status());

@@ -1,8 +1,6 @@
 package dev.membership.broadcast;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.SocketTimeoutException;
@@ -41,10 +39,13 @@ final class NoticeSender {
 
 	private final Function<String, URI> uris;
 
+	private final SignedPost post;
+
 	NoticeSender(BroadcastSettings settings, BroadcastMetrics metrics, Function<String, URI> uris) {
 		this.settings = settings;
 		this.metrics = metrics;
 		this.uris = uris;
+		this.post = new SignedPost(settings);
 	}
 
 	/**
@@ -124,28 +125,7 @@ final class NoticeSender {
 	}
 
 	private int post(URI uri, byte[] body, String keyId, String signature) throws IOException {
-		HttpURLConnection connection = (HttpURLConnection) uri.toURL().openConnection();
-		connection.setConnectTimeout((int) this.settings.connectTimeout().toMillis());
-		connection.setReadTimeout((int) this.settings.readTimeout().toMillis());
-		connection.setInstanceFollowRedirects(false);
-		connection.setDoOutput(true);
-		connection.setRequestMethod("POST");
-		connection.setRequestProperty("Content-Type", "application/json");
-		connection.setRequestProperty(BroadcastSettings.KEY_ID_HEADER, keyId);
-		connection.setRequestProperty(BroadcastSettings.SIGNATURE_HEADER, signature);
-		connection.setFixedLengthStreamingMode(body.length);
-		try (OutputStream out = connection.getOutputStream()) {
-			out.write(body);
-		}
-		int status = connection.getResponseCode();
-		// read to the end and close: the connection goes back to the JDK's keep-alive
-		// cache for the next notice
-		try (InputStream in = (status < 400) ? connection.getInputStream() : connection.getErrorStream()) {
-			if (in != null) {
-				in.transferTo(OutputStream.nullOutputStream());
-			}
-		}
-		return status;
+		return this.post.post(uri, body, keyId, signature).status();
 	}
 
 }

@@ -9,19 +9,20 @@ import java.net.URI;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Posts one signed command to the node that acts on it and reads its answer, bounded by
- * the broadcast's connect and read timeouts and its largest body. Never retried: a
- * command whose answer did not come may have been carried out.
+ * Posts one signed message (a hand-over notice, an operator's command) to one member on
+ * the JDK's plain connection and reads its answer, so that the kept-alive connection is
+ * used again, bounded by the broadcast's connect and read timeouts and its largest body.
+ * Retries are the caller's.
  */
-final class CommandPost {
+final class SignedPost {
 
 	private final BroadcastSettings settings;
 
-	CommandPost(BroadcastSettings settings) {
+	SignedPost(BroadcastSettings settings) {
 		this.settings = settings;
 	}
 
-	/** The acting node's answer: its status, body and the headers that sign it. */
+	/** The member's answer: its status, body and the headers that sign it. */
 	record Reply(int status, byte[] body, @Nullable String keyId, @Nullable String signature) {
 	}
 
