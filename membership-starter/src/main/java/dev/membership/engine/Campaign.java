@@ -236,6 +236,7 @@ final class Campaign {
 		// null: none changed since the last write
 		List<FireMark> fires = this.fires.toRenew(group.name(), term.epoch());
 		long version = this.fires.version(group.name());
+		group.renewingAlone(sent);
 		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt, fires),
 				(renewedAt, sentNanos, received) -> {
 					if (renewedAt.isPresent()) {
@@ -257,6 +258,7 @@ final class Campaign {
 						group.lost(term);
 					}
 				}, (ex) -> {
+					group.renewalAloneFailed(sent);
 					this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.ERROR);
 					return false;
 				});

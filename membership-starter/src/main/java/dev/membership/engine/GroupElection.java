@@ -209,6 +209,41 @@ final class GroupElection {
 		this.holdOff.until(untilNanos);
 	}
 
+	/**
+	 * When this node last sent a renewal of this lease on its own (not in a batch), and
+	 * the last such renewal that failed (it may still land); whether there was any.
+	 */
+	private long aloneSentNanos;
+
+	private boolean renewedAlone;
+
+	private long failedSentNanos;
+
+	private boolean failedAlone;
+
+	/** A renewal of this lease alone ({@link Campaign#renew}) is sent now. */
+	void renewingAlone(long sentNanos) {
+		this.aloneSentNanos = sentNanos;
+		this.renewedAlone = true;
+	}
+
+	/** The renewal of this lease alone sent at {@code sentNanos} failed: it may land. */
+	void renewalAloneFailed(long sentNanos) {
+		this.failedSentNanos = sentNanos;
+		this.failedAlone = true;
+	}
+
+	/**
+	 * Whether a renewal of this lease alone may have landed after a batch sent at
+	 * {@code batchSentNanos}: sent after it, or failed within a lease before it (a store
+	 * bounds its statements well within one). Then the lease's {@code renewedAt} may be
+	 * that renewal's stamp, not the batch's.
+	 */
+	boolean mayHaveRenewedAloneAfter(long batchSentNanos, long leaseNanos) {
+		return (this.renewedAlone && this.aloneSentNanos - batchSentNanos >= 0)
+				|| (this.failedAlone && this.failedSentNanos + leaseNanos - batchSentNanos > 0);
+	}
+
 	/** Renewed: moves the term's deadline, unless it ended meanwhile. */
 	void renewed(Term renewed, long deadlineNanos, Instant expiresAt) {
 		State now = state();

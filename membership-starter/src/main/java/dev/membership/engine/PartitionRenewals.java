@@ -149,6 +149,7 @@ final class PartitionRenewals {
 		}
 		Holder holder = this.self.holder();
 		Boolean trusted = null;
+		Map<GroupElection, Term> applied = new LinkedHashMap<>();
 		for (Map.Entry<GroupElection, Term> owned : p.owned().entrySet()) {
 			GroupElection unit = owned.getKey();
 			Term term = owned.getValue();
@@ -165,9 +166,12 @@ final class PartitionRenewals {
 				// the deadline stays
 				continue;
 			}
-			if (trusted == null && lease.renewedAt() != null) {
-				// and no other reply since the renewal was sent showed a jump (a
-				// heartbeat's, say, taken before this read): the renewal's expiry was
+			if (trusted == null && lease.renewedAt() != null
+					&& !unit.mayHaveRenewedAloneAfter(p.sentNanos(), this.settings.leaseDuration().toNanos())) {
+				// a stamp of this write (no renewal of this lease alone, a strict fire's,
+				// may have landed after it: that keeps the later expiry and stamps its
+				// own time), and no other reply since the renewal was sent showed a jump
+				// (a heartbeat's, say, taken before this read): the renewal's expiry was
 				// written in the old clock then, whatever this sample says
 				trusted = this.samples.take(p.sentNanos(), p.receivedNanos(), lease.renewedAt())
 						&& this.samples.jumps() == p.jumpsAtSend();
@@ -182,9 +186,12 @@ final class PartitionRenewals {
 				this.fires.written(unit.name(), version);
 			}
 			this.metrics.renewal(unit.unit().group(), ElectionMetrics.RenewalOutcome.RENEWED);
-			if (Boolean.TRUE.equals(trusted)) {
-				unit.renewed(term, this.campaign.deadlineFor(p.sentNanos()), p.expiresAt());
-			}
+			applied.put(unit, term);
+		}
+		if (Boolean.TRUE.equals(trusted)) {
+			// one write, one clock: any of its stamps confirms them all
+			applied
+				.forEach((unit, term) -> unit.renewed(term, this.campaign.deadlineFor(p.sentNanos()), p.expiresAt()));
 		}
 	}
 
