@@ -206,21 +206,39 @@ final class ScheduledFires {
 		}
 		long version = ledger.version();
 		GroupElection election = this.units.byLease().get(fires.unit.leaseName());
-		LoopJob strict = new LoopJob("strict fire of " + job.job(), (ex) -> {
-		});
+		// a renewal that failed (the store did not answer) records nothing here either:
+		// the fire is missed, never left running, or every later fire would wait for it
+		LoopJob strict = new LoopJob("strict fire of " + job.job(),
+				(ex) -> notRecorded(fires, term, at, "the store did not answer: " + ex.getClass().getSimpleName()));
 		strict.then((j) -> this.campaign.get().renew(j, election));
 		strict.then((j) -> {
 			if (ledger.isWritten(version)) {
 				hand(fires, fire); // recorded before it runs: not even a crash repeats it
 			}
 			else {
-				fires.running = null;
-				this.notes.missed(job, fires.unit, term.epoch(), at,
-						"its fire could not be recorded before it ran " + "(STRICT)");
+				notRecorded(fires, term, at, "the renewal that records it did not land");
 			}
 			j.next();
 		});
 		this.loop.submit(strict);
+	}
+
+	/**
+	 * On the loop: a strict fire whose record did not land before its run is not run (at
+	 * most once: it may be recorded), and is accounted for: missed, in the history, and
+	 * done with in the ledger, so that no successor reports it again as begun on a node
+	 * that stopped; the job's next fires go on.
+	 */
+	private void notRecorded(JobFires fires, Term term, Instant at, String why) {
+		ledger(fires.unit.leaseName()).ended(new FireMark(fires.job.job(), at, true));
+		if (at.equals(fires.running)) {
+			fires.running = null;
+		}
+		fires.lastFire = at;
+		fires.lastOutcome = "missed";
+		this.notes.missed(fires.job, fires.unit, term.epoch(), at,
+				"its fire could not be recorded before it ran (STRICT): " + why);
+		pump(fires, term);
 	}
 
 	private void hand(JobFires fires, FireOf fire) {

@@ -114,6 +114,17 @@ public final class FaultInjectingStore implements MembershipStore {
 		this.failingMultiLeaseWrites.set(times);
 	}
 
+	private final java.util.concurrent.atomic.AtomicInteger failingFireRecords = new java.util.concurrent.atomic.AtomicInteger();
+
+	/**
+	 * The next {@code times} renewals that record a fire begun and not ended (a
+	 * {@code STRICT} fire's record before its run) fail without applying, as a store that
+	 * did not answer within the operation timeout.
+	 */
+	public void failFireRecords(int times) {
+		this.failingFireRecords.set(times);
+	}
+
 	/** When each renewAll was called so far (System.nanoTime()). */
 	public java.util.List<Long> renewAllCalls() {
 		return java.util.List.copyOf(this.renewAllCalls);
@@ -236,6 +247,10 @@ public final class FaultInjectingStore implements MembershipStore {
 	@Override
 	public Optional<Instant> renew(String group, Holder holder, long epoch, Instant expiresAt,
 			@Nullable List<FireMark> fires) {
+		if (fires != null && fires.stream().anyMatch((mark) -> !mark.ended())
+				&& this.failingFireRecords.getAndUpdate((n) -> Math.max(0, n - 1)) > 0) {
+			throw new StoreException("injected: the store did not answer in time", null);
+		}
 		return call(() -> this.delegate.renew(group, holder, epoch, expiresAt, fires));
 	}
 
