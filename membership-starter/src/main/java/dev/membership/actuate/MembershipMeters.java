@@ -42,6 +42,8 @@ public class MembershipMeters
 
 	private final Set<String> gaugedGroups = ConcurrentHashMap.newKeySet();
 
+	private final Set<String> countedJobs = ConcurrentHashMap.newKeySet();
+
 	private static final Logger log = LoggerFactory.getLogger(MembershipMeters.class);
 
 	private final MeterRegistry registry;
@@ -111,6 +113,13 @@ public class MembershipMeters
 				for (RenewalOutcome outcome : RenewalOutcome.values()) {
 					zero(counter(RENEWALS, "group", group, "outcome", outcome.name().toLowerCase()));
 				}
+			}
+		}
+		// each scheduled job's missed fires at zero from the start: a counter that first
+		// appears at 3 shows no increase(), and an alert on it would never fire
+		for (dev.membership.leadership.ScheduledJobInfo job : m.scheduledJobs()) {
+			if (this.countedJobs.add(job.group() + "\u0000" + job.job())) {
+				zero(counter(RUNS_MISSED, "group", job.group(), "job", job.job()));
 			}
 		}
 		// this node only: another member's last heartbeat is known as of the roster's
