@@ -279,7 +279,18 @@ final class LeaseRows {
 		}
 		List<Map<String, Object>> rows = new ArrayList<>(fires.size());
 		for (FireMark fire : fires) {
-			rows.add(Map.of("job", fire.job(), "at", fire.at().toString(), "ended", fire.ended()));
+			Map<String, Object> row = new java.util.LinkedHashMap<>();
+			row.put("job", fire.job());
+			row.put("at", fire.at().toString());
+			row.put("ended", fire.ended());
+			// only when there is something to say: a lease row stays small
+			if (fire.owed()) {
+				row.put("owed", true);
+			}
+			if (fire.schedule() != null) {
+				row.put("schedule", fire.schedule());
+			}
+			rows.add(row);
 		}
 		return json.writeValueAsString(rows);
 	}
@@ -290,8 +301,11 @@ final class LeaseRows {
 		}
 		List<FireMark> fires = new ArrayList<>();
 		for (JsonNode fire : json.readTree(stored)) {
+			JsonNode owed = fire.get("owed");
+			JsonNode schedule = fire.get("schedule");
 			fires.add(new FireMark(fire.get("job").asString(), Instant.parse(fire.get("at").asString()),
-					fire.get("ended").asBoolean()));
+					fire.get("ended").asBoolean(), owed != null && owed.asBoolean(),
+					(schedule != null && !schedule.isNull()) ? schedule.asString() : null));
 		}
 		return fires;
 	}

@@ -132,8 +132,16 @@ final class LeaseDocuments {
 	static List<Document> fires(List<FireMark> fires) {
 		List<Document> documents = new ArrayList<>(fires.size());
 		for (FireMark fire : fires) {
-			documents
-				.add(new Document("job", fire.job()).append("at", Date.from(fire.at())).append("ended", fire.ended()));
+			Document document = new Document("job", fire.job()).append("at", Date.from(fire.at()))
+				.append("ended", fire.ended());
+			// only when there is something to say: a lease document stays small
+			if (fire.owed()) {
+				document.append("owed", true);
+			}
+			if (fire.schedule() != null) {
+				document.append("schedule", fire.schedule());
+			}
+			documents.add(document);
 		}
 		return documents;
 	}
@@ -146,7 +154,8 @@ final class LeaseDocuments {
 		List<FireMark> fires = new ArrayList<>(documents.size());
 		for (Document fire : documents) {
 			fires.add(new FireMark(fire.getString("job"), fire.getDate("at").toInstant(),
-					Boolean.TRUE.equals(fire.getBoolean("ended"))));
+					Boolean.TRUE.equals(fire.getBoolean("ended")), Boolean.TRUE.equals(fire.getBoolean("owed")),
+					fire.getString("schedule")));
 		}
 		return fires;
 	}

@@ -1,9 +1,11 @@
 package dev.membership.engine;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -18,6 +20,17 @@ import dev.membership.spi.FireMark;
 final class FireLedger {
 
 	private final Map<String, FireMark> marks = new LinkedHashMap<>();
+
+	/**
+	 * The jobs whose mark is a fire this term claimed and whose run has not begun yet (it
+	 * waits for a scheduler's thread, say): written as begun by a renewal (a crash may
+	 * come after the run began), as owed by the release (the term is over: it never
+	 * will).
+	 */
+	private final Set<String> claimed = new HashSet<>();
+
+	/** The jobs whose mark is a fire owed by this term: its runner refused it. */
+	private final Set<String> owedHere = new HashSet<>();
 
 	/** Counts the changes; {@link #written} is the count the store has. */
 	private long version;
@@ -40,6 +53,8 @@ final class FireLedger {
 	 */
 	void inherit(long epoch, List<FireMark> inherited) {
 		this.epoch = epoch;
+		this.claimed.clear();
+		this.owedHere.clear();
 		Map<String, FireMark> own = new LinkedHashMap<>(this.marks);
 		this.marks.clear();
 		inherited.forEach((mark) -> this.marks.put(mark.job(), mark));
@@ -47,7 +62,7 @@ final class FireLedger {
 		for (FireMark mine : own.values()) {
 			FireMark lease = this.marks.get(mine.job());
 			if (lease == null || mine.at().isAfter(lease.at())
-					|| (mine.at().equals(lease.at()) && mine.ended() && !lease.ended())) {
+					|| (mine.at().equals(lease.at()) && !lease.ended() && (mine.ended() || mine.owed()))) {
 				this.marks.put(mine.job(), mine);
 				knowsBetter = true;
 			}
@@ -62,10 +77,39 @@ final class FireLedger {
 		return this.marks.get(job);
 	}
 
-	/** The fire at {@code mark.at()} of its job began. */
-	void began(FireMark mark) {
-		this.marks.put(mark.job(), mark);
+	/**
+	 * This term claims the fire {@code mark} (not ended, not owed) of its job; returns
+	 * the fire it displaces when that one was owed by this term (its runner refused it,
+	 * and this term led on: it never ran), else null.
+	 */
+	@Nullable FireMark claim(FireMark mark) {
+		FireMark displaced = this.marks.put(mark.job(), mark);
+		boolean owed = this.owedHere.remove(mark.job());
+		this.claimed.add(mark.job());
 		this.version++;
+		return (owed && displaced != null && displaced.owed() && displaced.at().isBefore(mark.at())) ? displaced : null;
+	}
+
+	/** The run of the claimed fire at {@code at} of {@code job} began. */
+	void begun(String job, java.time.Instant at) {
+		FireMark current = this.marks.get(job);
+		if (current != null && current.at().equals(at)) {
+			this.claimed.remove(job);
+		}
+	}
+
+	/**
+	 * The claimed fire at {@code at} of {@code job} will not begin under this term: it is
+	 * owed to the next.
+	 */
+	void notBegun(String job, java.time.Instant at) {
+		FireMark current = this.marks.get(job);
+		if (current != null && current.at().equals(at) && !current.ended() && !current.owed()) {
+			this.marks.put(job, current.asOwed());
+			this.claimed.remove(job);
+			this.owedHere.add(job);
+			this.version++;
+		}
 	}
 
 	/**
@@ -75,7 +119,9 @@ final class FireLedger {
 	void ended(FireMark mark) {
 		FireMark current = this.marks.get(mark.job());
 		if (current != null && current.at().equals(mark.at()) && !current.ended()) {
-			this.marks.put(mark.job(), new FireMark(mark.job(), mark.at(), true));
+			this.marks.put(mark.job(), current.asEnded());
+			this.claimed.remove(mark.job());
+			this.owedHere.remove(mark.job());
 			this.version++;
 		}
 	}
@@ -105,12 +151,18 @@ final class FireLedger {
 	}
 
 	/**
-	 * What the release of {@code epoch} writes: every mark, or null when the group never
-	 * had any, or for a term the marks are not of (one this node took and never led
-	 * under: the lease keeps what it has).
+	 * What the release of {@code epoch} writes: every mark, a claimed fire whose run
+	 * never began owed to the next term (this one is over: it never will), or null when
+	 * the group never had any, or for a term the marks are not of (one this node took and
+	 * never led under: the lease keeps what it has).
 	 */
 	@Nullable List<FireMark> forRelease(long epoch) {
-		return (epoch != this.epoch || this.marks.isEmpty()) ? null : all();
+		if (epoch != this.epoch || this.marks.isEmpty()) {
+			return null;
+		}
+		List<FireMark> all = new ArrayList<>();
+		this.marks.forEach((job, mark) -> all.add(this.claimed.contains(job) ? mark.asOwed() : mark));
+		return List.copyOf(all);
 	}
 
 	private List<FireMark> all() {

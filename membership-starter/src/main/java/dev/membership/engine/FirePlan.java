@@ -66,8 +66,14 @@ final class FirePlan {
 	static CatchUp onTerm(@Nullable FireMark mark, FireSchedule schedule, FirePolicy policy, Instant now) {
 		List<Note> notes = new ArrayList<>();
 		Instant from;
-		if (mark == null) {
+		if (mark == null || !isOf(mark, schedule)) {
+			// never fired, or fired on a schedule it no longer has: afresh
 			from = schedule.next(now);
+			mark = null;
+		}
+		else if (mark.owed()) {
+			// its term ended before its run began: it never ran, whatever the policy
+			from = mark.at();
 		}
 		else if (mark.ended()) {
 			from = schedule.next(mark.at());
@@ -82,7 +88,8 @@ final class FirePlan {
 			// window)
 			from = mark.at();
 		}
-		boolean unended = mark != null && !mark.ended() && policy.mode() != FireMode.STRICT;
+		boolean unended = mark != null && !mark.ended() && !mark.owed() && policy.mode() != FireMode.STRICT;
+		Instant owed = (mark != null && mark.owed()) ? mark.at() : null;
 		List<Instant> within = new ArrayList<>();
 		Instant beyondFirst = null;
 		Instant beyondLast = null;
@@ -102,13 +109,32 @@ final class FirePlan {
 		}
 		if (beyond > 0) {
 			notes.add(new Note(Outcome.MISSED, beyondFirst, beyondLast, beyond,
-					((unended && beyondFirst.equals(from))
-							? "its run began on a node that stopped before its end was recorded, and "
-							: "no node could run it ") + "within its catch-up window (" + describe(policy) + ")"));
+					(beyondFirst.equals(owed) ? "its leader stopped before its run began, and no node could run it "
+							: (unended && beyondFirst.equals(from))
+									? "its run began on a node that stopped before its end was recorded, and "
+									: "no node could run it ")
+							+ "within its catch-up window (" + describe(policy) + ")"));
 		}
-		List<Instant> run = runOf(within, policy, notes);
+		List<Instant> run;
+		if (owed != null && !within.isEmpty() && within.get(0).equals(owed) && policy.missed() == MissedFires.SKIP) {
+			// owed, not missed: it runs; the fires missed after it are not caught up
+			runOf(within.subList(1, within.size()), policy, notes);
+			run = List.of(owed);
+		}
+		else {
+			run = runOf(within, policy, notes);
+		}
 		Instant next = (fire != null && fire.isAfter(now)) ? fire : schedule.next(now);
 		return new CatchUp(run, notes, next);
+	}
+
+	/**
+	 * Whether {@code mark} is a fire of {@code schedule}: the same identity, or either
+	 * not known.
+	 */
+	static boolean isOf(FireMark mark, FireSchedule schedule) {
+		String identity = schedule.identity();
+		return mark.schedule() == null || identity == null || mark.schedule().equals(identity);
 	}
 
 	/** Of the missed fires within their window, those run now; the others are noted. */

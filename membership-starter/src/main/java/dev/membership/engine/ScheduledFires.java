@@ -106,9 +106,15 @@ final class ScheduledFires {
 		// its timer, never early
 		Instant now = this.loop.serverClock().lowerBoundAt(this.loop.clock().nanoTime());
 		FireMark mark = ledger.mark(job.job());
-		if (mark != null) {
+		if (mark != null && !FirePlan.isOf(mark, job.schedule())) {
+			log.info(
+					"Membership: job '{}' of group '{}' has another schedule than its last fire's ({}, was {}): it "
+							+ "starts afresh from its next fire",
+					job.job(), job.group(), job.schedule().identity(), mark.schedule());
+		}
+		else if (mark != null) {
 			fires.lastFire = mark.at();
-			fires.lastOutcome = mark.ended() ? "ended" : "running";
+			fires.lastOutcome = mark.ended() ? "ended" : mark.owed() ? "owed" : "running";
 		}
 		FirePlan.CatchUp plan = FirePlan.onTerm(mark, job.schedule(), job.policy(), now);
 		plan.notes().forEach((note) -> {
@@ -195,7 +201,11 @@ final class ScheduledFires {
 		if (mark != null && (mark.at().isAfter(at) || (mark.at().equals(at) && mark.ended()))) {
 			return;
 		}
-		ledger.began(new FireMark(job.job(), at, false));
+		FireMark displaced = ledger.claim(new FireMark(job.job(), at, false, false, job.schedule().identity()));
+		if (displaced != null) {
+			this.notes.missed(job, fires.unit, term.epoch(), displaced.at(),
+					"its runner refused it, and this node led on");
+		}
 		fires.running = at;
 		fires.lastFire = at;
 		fires.lastOutcome = "running";
@@ -249,10 +259,12 @@ final class ScheduledFires {
 			if (ex instanceof VirtualMachineError error) {
 				throw error;
 			}
-			log.warn("The runner of job '{}' failed to take its fire of {}: not run", fire.job(), fire.instant(), ex);
-			fires.running = null;
-			this.notes.missed(fires.job, fires.unit, fire.epoch(), fire.instant(),
-					"its runner failed to take it: " + ex.getClass().getName());
+			// a scheduler that stops before the node (Spring's, at shutdown) refuses it:
+			// owed to the next term, which runs it; if this one leads on, its next fire
+			// records it missed
+			log.warn("The runner of job '{}' refused its fire of {}: not run here, owed to the next leader", fire.job(),
+					fire.instant(), ex);
+			ended(fire, false);
 		}
 	}
 
@@ -286,6 +298,10 @@ final class ScheduledFires {
 			this.loop.submit(LoopJob.of("fire of " + own.job() + " not begun", () -> ended(own, false)));
 			return null;
 		}
+		// before its end, and before any release the drain lets go: the release owes the
+		// next term only a fire whose run never began
+		this.loop.submit(LoopJob.of("fire of " + own.job() + " begun",
+				() -> ledger(own.unit().leaseName()).begun(own.job(), own.instant())));
 		// submitted before the work counts as finished: the loop records the end before a
 		// drain's release
 		work.whenClosed(() -> this.loop.submit(LoopJob.of("end of a fire of " + own.job(), () -> ended(own, true))));
@@ -297,12 +313,16 @@ final class ScheduledFires {
 		if (began) {
 			ledger(fire.unit().leaseName()).ended(new FireMark(fire.job(), fire.instant(), true));
 		}
+		else {
+			// its term ended (or hands over) before it began: never run, owed to the next
+			ledger(fire.unit().leaseName()).notBegun(fire.job(), fire.instant());
+		}
 		JobFires fires = this.jobs.find(fire.unit().leaseName(), fire.job());
 		if (fires == null || !fire.instant().equals(fires.running)) {
 			return;
 		}
 		fires.running = null;
-		fires.lastOutcome = began ? "ended" : "not begun";
+		fires.lastOutcome = began ? "ended" : "owed";
 		Term term = fires.term;
 		if (term == null) {
 			return;

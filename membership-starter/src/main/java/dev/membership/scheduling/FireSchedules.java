@@ -9,6 +9,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.scheduling.Trigger;
+import org.springframework.scheduling.support.CronTrigger;
 import org.springframework.scheduling.support.CronExpression;
 import org.springframework.scheduling.support.SimpleTriggerContext;
 
@@ -41,6 +42,11 @@ public final class FireSchedules {
 			}
 
 			@Override
+			public String identity() {
+				return cronIdentity(cron.toString(), this);
+			}
+
+			@Override
 			public String toString() {
 				return "cron '" + expression + "' in " + zone;
 			}
@@ -63,12 +69,31 @@ public final class FireSchedules {
 			}
 
 			@Override
+			public String identity() {
+				return (trigger instanceof CronTrigger cron) ? cronIdentity(cron.getExpression(), this)
+						: trigger.toString();
+			}
+
+			@Override
 			public String toString() {
 				return trigger.toString();
 			}
 
 		};
 	}
+
+	/**
+	 * A cron schedule's identity: its expression, and its first fires after a winter's
+	 * and a summer's reference instant, which tell its zone where the zone changes its
+	 * instants (Spring's {@code CronTrigger} does not say its zone), and only there.
+	 */
+	private static String cronIdentity(String expression, FireSchedule schedule) {
+		return "cron " + expression + " " + schedule.next(WINTER) + " " + schedule.next(SUMMER);
+	}
+
+	private static final Instant WINTER = Instant.parse("2001-01-01T00:00:00Z");
+
+	private static final Instant SUMMER = Instant.parse("2001-07-01T00:00:00Z");
 
 	/**
 	 * Every {@code period}, at {@code offset} plus a whole number of periods since the
@@ -98,6 +123,11 @@ public final class FireSchedules {
 					fire = fire.plus(period);
 				}
 				return fire;
+			}
+
+			@Override
+			public String identity() {
+				return toString();
 			}
 
 			@Override

@@ -18,4 +18,15 @@ public interface FireSchedule {
 	 */
 	@Nullable Instant next(Instant after);
 
+	/**
+	 * What identifies this schedule across processes and deploys: two schedules with the
+	 * same identity fire at the same instants. A fire's record carries it, so that a job
+	 * whose schedule changed between deploys starts afresh rather than from a fire of its
+	 * old schedule. Null (the default): not known, and a record is taken as this
+	 * schedule's.
+	 */
+	default @Nullable String identity() {
+		return null;
+	}
+
 }

@@ -130,4 +130,68 @@ class FirePlanTests {
 		assertThat(burst.notes()).singleElement().satisfies((n) -> assertThat(n.count()).isEqualTo(1800 - 1000));
 	}
 
+	/**
+	 * A fire owed by a term that ended before its run began runs on the next, under every
+	 * policy, with nothing said missed: it is no missed fire. Before, STRICT recorded it
+	 * "missed: its run began on a node that stopped" and SKIP "not caught up (SKIP)".
+	 */
+	@Test
+	void anOwedFireRunsUnderEveryPolicy() {
+		FireMark owed = new FireMark("j", T, false, true, null);
+		for (MissedFires missed : MissedFires.values()) {
+			for (FireMode mode : FireMode.values()) {
+				CatchUp plan = FirePlan.onTerm(owed, EVERY_10_S, policy(null, missed, mode), T.plusMillis(1_500));
+				assertThat(plan.run()).as(missed + ", " + mode).containsExactly(T);
+				assertThat(plan.notes()).as(missed + ", " + mode).isEmpty();
+				assertThat(plan.next()).isEqualTo(T.plusSeconds(10));
+			}
+		}
+		// with SKIP, the fires missed after it are not caught up
+		CatchUp later = FirePlan.onTerm(owed, EVERY_10_S,
+				policy(Duration.ofMinutes(1), MissedFires.SKIP, FireMode.RECORDED), T.plusSeconds(25));
+		assertThat(later.run()).containsExactly(T);
+		assertThat(later.notes()).singleElement().satisfies((note) -> {
+			assertThat(note.outcome()).isEqualTo(Outcome.MISSED);
+			assertThat(note.count()).isEqualTo(2);
+		});
+	}
+
+	/**
+	 * A job whose schedule changed between deploys starts afresh from its next fire:
+	 * nothing of the old schedule runs or is said missed. Before, a cron changed from
+	 * every minute to every 10 s ran (RUN_ALL) or recorded missed the fires of the new
+	 * one since the old one's last.
+	 */
+	@Test
+	void aJobWhoseScheduleChangedStartsAfresh() {
+		FireSchedule every10s = new FireSchedule() {
+
+			@Override
+			public Instant next(Instant after) {
+				return EVERY_10_S.next(after);
+			}
+
+			@Override
+			public String identity() {
+				return "every PT10S";
+			}
+
+		};
+		FireMark minutely = new FireMark("j", T, true, false, "cron 0 * * * * *");
+		CatchUp plan = FirePlan.onTerm(minutely, every10s,
+				policy(Duration.ofMinutes(2), MissedFires.RUN_ALL, FireMode.RECORDED), T.plusSeconds(33));
+		assertThat(plan.run()).isEmpty();
+		assertThat(plan.notes()).isEmpty();
+		assertThat(plan.next()).isEqualTo(T.plusSeconds(40));
+		// the same schedule, or a mark of no known schedule: caught up as before
+		assertThat(FirePlan
+			.onTerm(new FireMark("j", T, true, false, "every PT10S"), every10s,
+					policy(Duration.ofMinutes(2), MissedFires.RUN_ALL, FireMode.RECORDED), T.plusSeconds(33))
+			.run()).containsExactly(T.plusSeconds(10), T.plusSeconds(20), T.plusSeconds(30));
+		assertThat(FirePlan
+			.onTerm(new FireMark("j", T, true), every10s,
+					policy(Duration.ofMinutes(2), MissedFires.RUN_ALL, FireMode.RECORDED), T.plusSeconds(33))
+			.run()).hasSize(3);
+	}
+
 }

@@ -262,7 +262,9 @@ public final class InMemoryMembershipStore implements MembershipStore {
 
 	/** As a store that keeps milliseconds keeps them. */
 	private static List<FireMark> firesInMillis(List<FireMark> fires) {
-		return fires.stream().map((f) -> new FireMark(f.job(), millis(f.at()), f.ended())).toList();
+		return fires.stream()
+			.map((f) -> new FireMark(f.job(), millis(f.at()), f.ended(), f.owed(), f.schedule()))
+			.toList();
 	}
 
 	private static @Nullable Instant millis(@Nullable Instant instant) {

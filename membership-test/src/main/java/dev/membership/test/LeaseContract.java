@@ -287,8 +287,8 @@ interface LeaseContract {
 
 	/**
 	 * A holder's fires ride its renewal and its release; an acquisition leaves them, so
-	 * that the next term finds them; a renewal or release of a term that is over writes
-	 * none.
+	 * that the next term finds them, each mark whole (owed, and its schedule); a renewal
+	 * or release of a term that is over writes none.
 	 */
 	@Test
 	default void theFiresOfATermRideItsRenewalAndReleaseAndTheNextTermFindsThem() {
@@ -300,7 +300,10 @@ interface LeaseContract {
 		assertThat(store().findLease("f").get().fires()).containsExactlyInAnyOrderElementsOf(begun);
 		assertThat(store().renew("f", A, 1, now.plus(HOUR), null)).as("null leaves them").isPresent();
 		assertThat(store().findLease("f").get().fires()).containsExactlyInAnyOrderElementsOf(begun);
-		List<FireMark> ended = List.of(new FireMark("jobs#nightly", fire, true), new FireMark("a.b#c", fire, true));
+		// one ended, one owed (its term ended before its run began), each with its
+		// schedule
+		List<FireMark> ended = List.of(new FireMark("jobs#nightly", fire, true, false, "cron 0 0 2 * * * Z"),
+				new FireMark("a.b#c", fire, false, true, "every PT10S"));
 		assertThat(store().release("f", A, 1, ended)).isTrue();
 		LeaseRecord next = store().tryAcquire("f", B, now, now.plus(HOUR)).orElseThrow();
 		assertThat(next.fires()).as("the next term finds them").containsExactlyInAnyOrderElementsOf(ended);
