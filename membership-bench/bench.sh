@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the starter and this module, then runs the benchmark harness: bench.sh [guard] [load] [failover] [scale]
-# [handover] [partitions] [postgres-load] [postgres-failover] [parallel] [idle] [cost] [fires] [--quick] [--out FILE] [--sizes N[@R],...]
+# [handover] [partitions] [postgres-load] [postgres-failover] [parallel] [idle] [cost] [fires] [lateness] [--quick] [--out FILE] [--sizes N[@R],...]
 # [--threads N] [--trials N] [--leases MS,...] [--windows N]. No scenario means all twelve. See
 # BENCHMARKS.md. BENCH_JAVA_OPTS replaces the harness JVM's options (default -Xmx4g -Xss512k; the scale scenario's
 # 2,000 nodes want more heap, e.g. BENCH_JAVA_OPTS="-Xmx16g -Xss512k").

@@ -23,6 +23,7 @@ import dev.membership.bench.failover.PostgresContenders;
 import dev.membership.bench.guard.GuardScenario;
 import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.fires.FireLatenessScenario;
 import dev.membership.bench.fires.ScheduledFiresScenario;
 import dev.membership.bench.idle.IdleNodeScenario;
 import dev.membership.bench.parallel.ParallelPartitionsScenario;
@@ -52,7 +53,7 @@ import dev.membership.bench.support.Table;
 public final class BenchHarness {
 
 	public static final List<String> SCENARIOS = List.of("guard", "load", "failover", "scale", "handover", "partitions",
-			"postgres-load", "postgres-failover", "parallel", "idle", "cost", "fires", "fenced-tx");
+			"postgres-load", "postgres-failover", "parallel", "idle", "cost", "fires", "fenced-tx", "lateness");
 
 	private BenchHarness() {
 	}
@@ -117,6 +118,7 @@ public final class BenchHarness {
 					.run();
 				case "cost" -> new CostScenario(costSettings(quick, sizes, threads), out).run();
 				case "fires" -> new ScheduledFiresScenario(firesSettings(quick), out).run();
+				case "lateness" -> new FireLatenessScenario(quick ? 8 : 60, out).run();
 				case "fenced-tx" -> new FencedTransactionScenario(quick
 						? new FencedTransactionScenario.Settings(Duration.ofMillis(500), 1, 2, Duration.ofMillis(50),
 								Duration.ofMillis(2))

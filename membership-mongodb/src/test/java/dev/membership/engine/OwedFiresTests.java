@@ -2,6 +2,7 @@ package dev.membership.engine;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +21,7 @@ import dev.membership.leadership.OverlappingFires;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.Fire;
 import dev.membership.spi.FirePolicy;
+import dev.membership.spi.FireSchedule;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunQuery;
@@ -101,6 +103,81 @@ class OwedFiresTests {
 			assertThat(this.history).as("nothing says the owed fire was missed")
 				.noneMatch((r) -> r.outcome() == RunOutcome.MISSED && owed.equals(r.startedAt()));
 		}
+		assertThat(this.ran.values()).allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
+	}
+
+	/**
+	 * A new job whose first leader crashed before its first fire: the successor, leading
+	 * after that fire's instant, runs it (the first term wrote where the job starts).
+	 * Before: the job had no record, so the successor started from its next fire, and the
+	 * first was neither run nor in the history.
+	 */
+	@org.junit.jupiter.api.Test
+	void aNewJobsFirstFireIsCaughtUpWhenItsFirstLeaderCrashedBeforeIt() throws Exception {
+		MembershipNode first = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> first.isLeader("default"));
+		// a 10 s rate whose first fire comes 1.5 s from now
+		Instant at = first.serverTimeEstimate().orElseThrow().plusMillis(1500).truncatedTo(ChronoUnit.MILLIS);
+		FireSchedule schedule = FireSchedules.fixedRate(Duration.ofSeconds(10),
+				Duration.ofMillis(at.toEpochMilli() % 10_000));
+		try (AutoCloseable a = first
+			.schedule(new ScheduledJob("default", JOB, schedule, FirePolicy.DEFAULTS, (fire) -> run(first, fire)))) {
+			await().atMost(Duration.ofSeconds(1))
+				.until(() -> this.cluster.store("n1")
+					.findLease("default")
+					.orElseThrow()
+					.fires()
+					.stream()
+					.anyMatch((mark) -> mark.job().equals(JOB)));
+			first.halt();
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(at.plusMillis(300)));
+		MembershipNode second = this.cluster.start("n2");
+		try (AutoCloseable b = second
+			.schedule(new ScheduledJob("default", JOB, schedule, FirePolicy.DEFAULTS, (fire) -> run(second, fire)))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.containsKey(at));
+		}
+		assertThat(this.ran).containsOnlyKeys(at);
+		assertThat(this.ran.get(at)).containsExactly("n2");
+	}
+
+	/**
+	 * RUN_ALL runs the fire that comes while it catches up, after the others, in order.
+	 * Before: it was recorded skipped as overlapping the catch-up.
+	 */
+	@org.junit.jupiter.api.Test
+	void runAllRunsTheOnTimeFireAfterItsCatchUp() throws Exception {
+		FirePolicy all = new FirePolicy(Duration.ofMinutes(1), MissedFires.RUN_ALL, OverlappingFires.SKIP,
+				FireMode.RECORDED);
+		MembershipNode first = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> first.isLeader("default"));
+		try (AutoCloseable a = first.schedule(job(all, (fire) -> run(first, fire)))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.size() >= 2);
+		}
+		first.stop(Duration.ofSeconds(5));
+		Instant stopped = Instant.now();
+		await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(stopped.plusMillis(1_000)));
+		MembershipNode second = this.cluster.start("n2");
+		// the catch-up's first run is held until on-time fires have come
+		java.util.concurrent.atomic.AtomicBoolean open = new java.util.concurrent.atomic.AtomicBoolean();
+		try (AutoCloseable b = second.schedule(job(all, (fire) -> {
+			if (open.get()) {
+				run(second, fire);
+			}
+			else {
+				this.held.add(fire);
+			}
+		}))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> !this.held.isEmpty());
+			Instant heldAt = second.serverTimeEstimate().orElseThrow();
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> second.serverTimeEstimate().orElseThrow().isAfter(heldAt.plusMillis(700)));
+			open.set(true);
+			this.held.forEach((fire) -> run(second, fire));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.ran.values().stream().filter((nodes) -> nodes.contains("n2")).count() >= 8);
+		}
+		assertThat(this.history).as("no fire skipped").noneMatch((r) -> r.outcome() == RunOutcome.SKIPPED);
 		assertThat(this.ran.values()).allSatisfy((nodes) -> assertThat(nodes).hasSize(1));
 	}
 

@@ -78,6 +78,15 @@ final class FireLedger {
 	}
 
 	/**
+	 * Where a job that has no mark yet (or one of another schedule) starts: its next term
+	 * catches up from there.
+	 */
+	void start(FireMark mark) {
+		this.marks.put(mark.job(), mark);
+		this.version++;
+	}
+
+	/**
 	 * This term claims the fire {@code mark} (not ended, not owed) of its job; returns
 	 * the fire it displaces when that one was owed by this term (its runner refused it,
 	 * and this term led on: it never ran), else null.

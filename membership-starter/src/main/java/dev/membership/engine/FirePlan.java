@@ -23,7 +23,7 @@ import dev.membership.spi.FireSchedule;
  */
 final class FirePlan {
 
-	static final int MAX_COUNTED = 100_000;
+	static final int MAX_COUNTED = 10_000;
 
 	/**
 	 * The most missed fires one catch-up runs with {@link MissedFires#RUN_ALL}: no burst
@@ -90,35 +90,64 @@ final class FirePlan {
 		}
 		boolean unended = mark != null && !mark.ended() && !mark.owed() && policy.mode() != FireMode.STRICT;
 		Instant owed = (mark != null && mark.owed()) ? mark.at() : null;
-		List<Instant> within = new ArrayList<>();
-		Instant beyondFirst = null;
-		Instant beyondLast = null;
-		long beyond = 0;
+		FireSpan within = new FireSpan(MAX_RUN_ALL + 1);
+		FireSpan beyond = new FireSpan(0);
+		// a fire older than the widest window any fire of the job has is beyond its own:
+		// counted one by one up to a bound, then skipped over to that window's start
+		Duration widest = (policy.catchUp() != null) ? policy.catchUp() : FirePolicy.MAX_DEFAULT_CATCH_UP;
+		Instant surelyBeyond = now.minus(widest);
 		Instant fire = from;
-		for (int i = 0; fire != null && !fire.isAfter(now) && i < MAX_COUNTED; i++) {
+		while (fire != null && fire.isBefore(surelyBeyond)) {
+			if (beyond.count() == MAX_COUNTED) {
+				Instant resume = schedule.next(surelyBeyond.minusNanos(1));
+				notes.add(uncounted(schedule, fire, resume,
+						"no node could run them within their catch-up window (" + describe(policy) + ")"));
+				fire = resume;
+				break;
+			}
+			beyond.add(fire);
+			fire = schedule.next(fire);
+		}
+		long budget = MAX_COUNTED;
+		while (fire != null && !fire.isAfter(now)) {
+			if (budget-- == 0) {
+				// more fires in the window than one plan counts: the older half is
+				// recorded (its count estimated), the newer planned, until it fits
+				Instant resume = schedule.next(fire.plus(Duration.between(fire, now).dividedBy(2)));
+				String why = "more missed fires than one catch-up plans one by one (" + MAX_COUNTED + ")";
+				if (!within.isEmpty()) {
+					notes.add(new Note(Outcome.MISSED, within.first(), within.last(), within.count(), why));
+				}
+				notes.add(uncounted(schedule, fire, resume, why));
+				within = new FireSpan(MAX_RUN_ALL + 1);
+				budget = MAX_COUNTED;
+				fire = resume;
+				continue;
+			}
 			Instant after = schedule.next(fire);
 			if (Duration.between(fire, now).compareTo(window(fire, after, policy)) <= 0) {
 				within.add(fire);
 			}
 			else {
-				beyondFirst = (beyondFirst != null) ? beyondFirst : fire;
-				beyondLast = fire;
-				beyond++;
+				beyond.add(fire);
 			}
 			fire = after;
 		}
-		if (beyond > 0) {
-			notes.add(new Note(Outcome.MISSED, beyondFirst, beyondLast, beyond,
-					(beyondFirst.equals(owed) ? "its leader stopped before its run began, and no node could run it "
-							: (unended && beyondFirst.equals(from))
+		if (!beyond.isEmpty()) {
+			notes.add(new Note(Outcome.MISSED, beyond.first(), beyond.last(), beyond.count(),
+					(beyond.first().equals(owed) ? "its leader stopped before its run began, and no node could run it "
+							: (unended && beyond.first().equals(from))
 									? "its run began on a node that stopped before its end was recorded, and "
 									: "no node could run it ")
 							+ "within its catch-up window (" + describe(policy) + ")"));
 		}
 		List<Instant> run;
-		if (owed != null && !within.isEmpty() && within.get(0).equals(owed) && policy.missed() == MissedFires.SKIP) {
+		if (owed != null && !within.isEmpty() && within.first().equals(owed) && policy.missed() == MissedFires.SKIP) {
 			// owed, not missed: it runs; the fires missed after it are not caught up
-			runOf(within.subList(1, within.size()), policy, notes);
+			if (within.count() > 1) {
+				notes.add(new Note(Outcome.MISSED, schedule.next(owed), within.last(), within.count() - 1,
+						"missed fires are not caught up (SKIP)"));
+			}
 			run = List.of(owed);
 		}
 		else {
@@ -126,6 +155,27 @@ final class FirePlan {
 		}
 		Instant next = (fire != null && fire.isAfter(now)) ? fire : schedule.next(now);
 		return new CatchUp(run, notes, next);
+	}
+
+	/**
+	 * The fires from {@code from} to before {@code until}, skipped over rather than
+	 * counted: recorded missed, their count estimated from the schedule's period there
+	 * (the mean of its next few).
+	 */
+	private static Note uncounted(FireSchedule schedule, Instant from, @Nullable Instant until, String why) {
+		Instant end = (until != null) ? until : from;
+		Instant probe = from;
+		int steps = 0;
+		for (; steps < 16 && probe != null && probe.isBefore(end); steps++) {
+			probe = schedule.next(probe);
+		}
+		long about = 1;
+		if (steps > 0 && probe != null && probe.isAfter(from)) {
+			Duration period = Duration.between(from, probe).dividedBy(steps);
+			about = period.isZero() ? 1 : Math.max(1, Duration.between(from, end).dividedBy(period));
+		}
+		return new Note(Outcome.MISSED, from, end, about,
+				"about " + about + " fires before " + end + ", not counted one by one: " + why);
 	}
 
 	/**
@@ -138,29 +188,29 @@ final class FirePlan {
 	}
 
 	/** Of the missed fires within their window, those run now; the others are noted. */
-	private static List<Instant> runOf(List<Instant> within, FirePolicy policy, List<Note> notes) {
+	private static List<Instant> runOf(FireSpan within, FirePolicy policy, List<Note> notes) {
 		if (within.isEmpty()) {
 			return List.of();
 		}
-		Instant first = within.get(0);
-		Instant last = within.get(within.size() - 1);
+		Instant first = within.first();
+		Instant last = within.last();
 		if (policy.missed() == MissedFires.SKIP) {
-			notes.add(new Note(Outcome.MISSED, first, last, within.size(), "missed fires are not caught up (SKIP)"));
+			notes.add(new Note(Outcome.MISSED, first, last, within.count(), "missed fires are not caught up (SKIP)"));
 			return List.of();
 		}
-		if (within.size() == 1) {
-			return List.copyOf(within);
+		if (within.count() == 1) {
+			return List.of(last);
 		}
 		if (policy.missed() == MissedFires.RUN_ALL) {
-			if (within.size() <= MAX_RUN_ALL) {
-				return List.copyOf(within);
+			if (within.count() <= MAX_RUN_ALL) {
+				return within.newest(MAX_RUN_ALL);
 			}
-			int dropped = within.size() - MAX_RUN_ALL;
-			notes.add(new Note(Outcome.MISSED, first, within.get(dropped - 1), dropped,
+			long dropped = within.count() - MAX_RUN_ALL;
+			notes.add(new Note(Outcome.MISSED, first, within.newest(MAX_RUN_ALL + 1).get(0), dropped,
 					"a catch-up runs at most the " + MAX_RUN_ALL + " newest missed fires (RUN_ALL)"));
-			return List.copyOf(within.subList(dropped, within.size()));
+			return within.newest(MAX_RUN_ALL);
 		}
-		notes.add(new Note(Outcome.SKIPPED, first, within.get(within.size() - 2), within.size() - 1,
+		notes.add(new Note(Outcome.SKIPPED, first, within.newest(2).get(0), within.count() - 1,
 				"coalesced into the run of the fire of " + last));
 		return List.of(last);
 	}

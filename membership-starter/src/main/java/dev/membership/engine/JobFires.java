@@ -49,6 +49,12 @@ final class JobFires {
 	 */
 	final ArrayDeque<Instant> queue = new ArrayDeque<>();
 
+	/**
+	 * Whether the term's catch-up still runs: with {@code RUN_ALL}, a fire that comes
+	 * meanwhile waits its turn rather than being skipped as an overlap.
+	 */
+	boolean catchingUp;
+
 	boolean closed;
 
 	JobFires(ScheduledJob job, Unit unit) {

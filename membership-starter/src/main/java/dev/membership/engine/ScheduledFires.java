@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.leadership.FireMode;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.leadership.MissedFires;
 import dev.membership.leadership.OverlappingFires;
 import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.spi.Fire;
@@ -40,6 +41,9 @@ final class ScheduledFires {
 
 	/** The renewal a strict fire waits for: the campaign's, made after this. */
 	private final Supplier<Campaign> campaign;
+
+	/** How far off a fire's timer is armed again as the fire nears. */
+	private static final long REARM_NANOS = 2_000_000_000L;
 
 	private final Map<String, FireLedger> ledgers = new ConcurrentHashMap<>();
 
@@ -106,17 +110,24 @@ final class ScheduledFires {
 		// its timer, never early
 		Instant now = this.loop.serverClock().lowerBoundAt(this.loop.clock().nanoTime());
 		FireMark mark = ledger.mark(job.job());
-		if (mark != null && !FirePlan.isOf(mark, job.schedule())) {
+		boolean changed = mark != null && !FirePlan.isOf(mark, job.schedule());
+		if (changed) {
 			log.info(
 					"Membership: job '{}' of group '{}' has another schedule than its last fire's ({}, was {}): it "
 							+ "starts afresh from its next fire",
 					job.job(), job.group(), job.schedule().identity(), mark.schedule());
 		}
-		else if (mark != null) {
+		else if (mark != null && isFire(job, mark.at())) {
 			fires.lastFire = mark.at();
 			fires.lastOutcome = mark.ended() ? "ended" : mark.owed() ? "owed" : "running";
 		}
 		FirePlan.CatchUp plan = FirePlan.onTerm(mark, job.schedule(), job.policy(), now);
+		if (mark == null || changed) {
+			// where the job starts, for the next term if this one ends before its first
+			// fire: that fire is caught up, not lost (not itself a fire: no run, no note)
+			ledger.start(new FireMark(job.job(), now.truncatedTo(java.time.temporal.ChronoUnit.MILLIS), true, false,
+					job.schedule().identity()));
+		}
 		plan.notes().forEach((note) -> {
 			this.notes.note(job, fires.unit, term.epoch(), note);
 			fires.lastFire = note.last();
@@ -125,6 +136,7 @@ final class ScheduledFires {
 		fires.term = term;
 		fires.queue.clear();
 		fires.queue.addAll(plan.run());
+		fires.catchingUp = !plan.run().isEmpty();
 		fires.buffered = null;
 		// unless a run of an earlier term still goes on: then once it ended
 		pump(fires, term);
@@ -133,14 +145,27 @@ final class ScheduledFires {
 
 	/**
 	 * Arms the timer of the fire at {@code next} (null: none), by the database's clock:
-	 * never early.
+	 * never early. A fire further than {@link #REARM_NANOS} away wakes a second before it
+	 * may come, by the estimate as it stands, and is armed again then, by the estimate as
+	 * it stands by then: the drift the estimate allows for grows with the wait, and a
+	 * timer armed once a month ahead would fire minutes late.
 	 */
 	private void at(JobFires fires, Term term, @Nullable Instant next) {
 		fires.nextFire = next;
 		if (next == null) {
 			return;
 		}
-		long delay = Math.max(0, this.loop.serverClock().monotonicWhenPassed(next) - this.loop.clock().nanoTime());
+		long now = this.loop.clock().nanoTime();
+		long earliest = this.loop.serverClock().monotonicWhenMayHavePassed(next) - now;
+		if (earliest > REARM_NANOS) {
+			this.loop.schedule(() -> LoopJob.of("re-arm fire " + fires.job.job(), () -> {
+				if (fires.term == term && !fires.closed && term.isValid()) {
+					at(fires, term, next);
+				}
+			}), earliest - REARM_NANOS / 2);
+			return;
+		}
+		long delay = Math.max(0, this.loop.serverClock().monotonicWhenPassed(next) - now);
 		this.loop.schedule(() -> LoopJob.of("fire " + fires.job.job(), () -> {
 			if (fires.term == term && !fires.closed && term.isValid()) {
 				offer(fires, term, next);
@@ -161,6 +186,11 @@ final class ScheduledFires {
 			return;
 		}
 		ScheduledJob job = fires.job;
+		if (fires.catchingUp && job.policy().missed() == MissedFires.RUN_ALL) {
+			// one more of all the fires to run, in order: not an overlap of the catch-up
+			fires.queue.addLast(at);
+			return;
+		}
 		if (job.policy().overlap() == OverlappingFires.BUFFER_ONE && fires.buffered == null) {
 			fires.buffered = at;
 			fires.queue.addLast(at);
@@ -183,6 +213,9 @@ final class ScheduledFires {
 				fires.buffered = null;
 			}
 			fire(fires, term, next);
+		}
+		if (fires.running == null && fires.queue.isEmpty()) {
+			fires.catchingUp = false;
 		}
 	}
 
@@ -371,6 +404,13 @@ final class ScheduledFires {
 	@Nullable List<FireMark> toRelease(String group, long epoch) {
 		FireLedger ledger = this.ledgers.get(group);
 		return (ledger != null) ? ledger.forRelease(epoch) : null;
+	}
+
+	/**
+	 * Whether {@code at} is an instant of {@code job}'s schedule (not where it started).
+	 */
+	private static boolean isFire(ScheduledJob job, Instant at) {
+		return at.equals(job.schedule().next(at.minusMillis(1)));
 	}
 
 	private FireLedger ledger(String group) {

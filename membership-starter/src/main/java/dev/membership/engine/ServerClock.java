@@ -115,6 +115,22 @@ final class ServerClock {
 		return a.monoNanos + (long) Math.ceil(ahead / (1 - MAX_DRIFT));
 	}
 
+	/**
+	 * The local monotonic time from which the server clock may have passed
+	 * {@code serverTime}, as far as the estimate tells: the earliest it could. A timer
+	 * for a far instant wakes then, and is armed again by the estimate as it stands by
+	 * then, so that how late it fires does not grow with how far away it was.
+	 */
+	long monotonicWhenMayHavePassed(Instant serverTime) {
+		Anchor a = requireAnchor();
+		long ahead = Duration.between(a.serverTime, serverTime).toNanos() - a.uncertaintyNanos;
+		if (ahead <= 0) {
+			return a.monoNanos + ahead;
+		}
+		// the upper bound grows with age too: solve upper bound(mono) == serverTime
+		return a.monoNanos + (long) Math.floor(ahead / (1 + MAX_DRIFT));
+	}
+
 	private Anchor requireAnchor() {
 		Anchor a = this.anchor;
 		if (a == null) {

@@ -194,4 +194,35 @@ class FirePlanTests {
 			.run()).hasSize(3);
 	}
 
+	/**
+	 * However long the outage, the plan is bounded in work and loses nothing: the fire at
+	 * the window's end runs, and every fire before it is in a note (counted, or estimated
+	 * where too many to count). Before, past 100,000 missed fires the newest were neither
+	 * run nor recorded: a 100 ms rate down 3 h ran nothing and left 8,000 fires in no
+	 * note; RUN_ALL after 30 h down ran fires 2.5 h old.
+	 */
+	@Test
+	void aLongOutageIsPlannedInBoundedWorkAndLosesNoFire() {
+		java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
+		FireSchedule every100ms = (after) -> {
+			calls.incrementAndGet();
+			return Instant.ofEpochMilli(Math.floorDiv(after.toEpochMilli(), 100) * 100 + 100);
+		};
+		Instant now = T.plus(Duration.ofHours(3)).plusMillis(50);
+		CatchUp plan = FirePlan.onTerm(new FireMark("j", T, true), every100ms, FirePolicy.DEFAULTS, now);
+		assertThat(plan.run()).containsExactly(T.plus(Duration.ofHours(3)));
+		long noted = plan.notes().stream().mapToLong(FirePlan.Note::count).sum();
+		assertThat(noted).as("every fire before it, about").isBetween(108_000L - 1_100, 108_000L + 1_100);
+		assertThat(plan.notes()).allSatisfy((note) -> assertThat(note.outcome()).isEqualTo(Outcome.MISSED));
+		assertThat(calls.get()).as("bounded work").isLessThan(4L * FirePlan.MAX_COUNTED);
+		// RUN_ALL, a 6 h window, 30 h down: the newest 1,000, up to now
+		FireSchedule everySecond = (after) -> Instant.ofEpochSecond(after.getEpochSecond() + 1);
+		Instant later = T.plus(Duration.ofHours(30));
+		CatchUp burst = FirePlan.onTerm(new FireMark("j", T, true), everySecond,
+				policy(Duration.ofHours(6), MissedFires.RUN_ALL, FireMode.RECORDED), later);
+		assertThat(burst.run()).hasSize(FirePlan.MAX_RUN_ALL).last().isEqualTo(later);
+		assertThat(burst.notes().stream().mapToLong(FirePlan.Note::count).sum()).isBetween(30L * 3600 - 1_000 - 400,
+				30L * 3600 - 1_000 + 400);
+	}
+
 }

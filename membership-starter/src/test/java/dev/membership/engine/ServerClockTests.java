@@ -96,4 +96,21 @@ class ServerClockTests {
 		assertThat(this.clock.lowerBoundAt(when - 2_000_000)).isBefore(expiry);
 	}
 
+	/**
+	 * A far instant may come first when the upper bound reaches it: a day ahead, that is
+	 * the drift bound's 17 s before the lower bound does. A timer wakes then, and is
+	 * armed again by the estimate as it stands by then.
+	 */
+	@Test
+	void aFarInstantMayHaveComeOnceTheUpperBoundReachesIt() {
+		long sent = this.mono.get();
+		this.clock.offer(sent, sent + 4_000_000, SERVER);
+		Instant tomorrow = SERVER.plus(Duration.ofDays(1));
+		long may = this.clock.monotonicWhenMayHavePassed(tomorrow);
+		long surely = this.clock.monotonicWhenPassed(tomorrow);
+		assertThat(this.clock.upperBoundAt(may)).isBeforeOrEqualTo(tomorrow);
+		assertThat(this.clock.upperBoundAt(may + 1_000_000)).isAfter(tomorrow);
+		assertThat(Duration.ofNanos(surely - may)).isBetween(Duration.ofSeconds(34), Duration.ofSeconds(35));
+	}
+
 }

@@ -44,6 +44,12 @@ final class DefectiveStore implements MembershipStore {
 		NONE,
 
 		/**
+		 * Not the store's: the job's runner takes a fire now and then and never runs it
+		 * nor says so, as the strict fire's failed record once did: the job waits for it.
+		 */
+		RUNNER_LOSES_FIRES,
+
+		/**
 		 * The holder may take its own lease whatever its expiry (the filter before the
 		 * simulator found this): an acquisition that reaches the store late starts a term
 		 * its holder does not know of.
@@ -107,6 +113,10 @@ final class DefectiveStore implements MembershipStore {
 	private final Defect defect;
 
 	private final Consumer<Supplier<String>> trace;
+
+	Defect defect() {
+		return this.defect;
+	}
 
 	DefectiveStore(Supplier<Instant> serverClock, Defect defect, Consumer<Supplier<String>> trace) {
 		this.store = new InMemoryMembershipStore(new SuppliedClock(serverClock));

@@ -216,8 +216,13 @@ final class FireChecks {
 	 * {@code current} holds.
 	 */
 	AutoCloseable schedule(MembershipNode node, NodeRuntime.Lane application, BooleanSupplier current) {
-		return node.schedule(new ScheduledJob(GROUP, JOB, this.schedule, this.policy,
-				(fire) -> application.execute(() -> run(node, application, current, fire))));
+		boolean loses = this.store.defect() == DefectiveStore.Defect.RUNNER_LOSES_FIRES;
+		return node.schedule(new ScheduledJob(GROUP, JOB, this.schedule, this.policy, (fire) -> {
+			if (loses && this.random.nextInt(3) == 0) {
+				return; // taken, and never run nor said so: the job waits for it for good
+			}
+			application.execute(() -> run(node, application, current, fire));
+		}));
 	}
 
 	private void run(MembershipNode node, NodeRuntime.Lane application, BooleanSupplier current, Fire fire) {
@@ -286,7 +291,11 @@ final class FireChecks {
 		}
 		for (FireMark mark : lease.fires()) {
 			if (mark.job().equals(JOB)) {
-				this.firstRecorded = (this.firstRecorded != null) ? this.firstRecorded : mark.at();
+				// a term that found no mark records where the job starts (no instant of
+				// the schedule): its first fire is the first after that, and is due
+				Instant fire = mark.at().equals(this.schedule.next(mark.at().minusMillis(1))) ? mark.at()
+						: this.schedule.next(mark.at());
+				this.firstRecorded = (this.firstRecorded != null) ? this.firstRecorded : fire;
 				if (this.recordedBegun == null || mark.at().isAfter(this.recordedBegun)) {
 					this.recordedBegun = mark.at();
 				}
@@ -330,10 +339,49 @@ final class FireChecks {
 	}
 
 	/**
+	 * At the end: a leader that stays one keeps running its due fires. A fire it skipped
+	 * as overlapping "the run of the fire of X", more than {@link #WEDGED} after X, names
+	 * a run that began on that node, or X is accounted for by the same term (recorded
+	 * missed: a strict record that failed), or ran elsewhere (owed to a successor), or
+	 * that node's notes went with its process. A run that never began and is never
+	 * accounted for holds the job for good ({@link Invariant#FIRES_KEEP_RUNNING}).
+	 */
+	private void checkKeptRunning() {
+		for (RunRecord note : this.notes) {
+			java.util.regex.Matcher busy = STILL_RUNS.matcher(String.valueOf(note.error()));
+			if (note.outcome() != RunOutcome.SKIPPED || !busy.find()) {
+				continue;
+			}
+			Instant x = Instant.parse(busy.group(1));
+			if (Duration.between(x, note.startedAt()).compareTo(WEDGED) <= 0 || this.runs.containsKey(x)
+					|| lostInACrash(x) || this.notesMade.lostWithItsProcess(x)) {
+				continue;
+			}
+			boolean missedThere = this.notes.stream()
+				.anyMatch((r) -> r.outcome() == RunOutcome.MISSED && r.process().equals(note.process())
+						&& r.epoch() == note.epoch() && !x.isBefore(r.startedAt()) && !x.isAfter(r.endedAt()));
+			if (!missedThere) {
+				fail(Invariant.FIRES_KEEP_RUNNING,
+						note.nodeId() + " skipped the fire of " + note.startedAt() + " as overlapping the run of the "
+								+ "fire of " + x + ", which never began there nor was accounted for (" + describe()
+								+ ")");
+				return;
+			}
+		}
+	}
+
+	private static final java.util.regex.Pattern STILL_RUNS = java.util.regex.Pattern
+		.compile("the run of the fire of (\\S+) still runs");
+
+	/** Longer than any fire waits between its claim and its run's begin. */
+	private static final Duration WEDGED = Duration.ofSeconds(6);
+
+	/**
 	 * At the end: every fire from the first the lease recorded to the last begun ran, or
 	 * is noted.
 	 */
 	void checkAccounted() {
+		checkKeptRunning();
 		if (this.firstRecorded == null || this.runs.isEmpty()) {
 			return;
 		}

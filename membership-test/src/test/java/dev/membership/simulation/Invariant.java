@@ -108,7 +108,13 @@ enum Invariant {
 	 * Every fire from the first the lease recorded to the last begun ran, or is in the
 	 * run history as missed or skipped (but for notes a crash took with it).
 	 */
-	FIRES_ACCOUNTED;
+	FIRES_ACCOUNTED,
+
+	/**
+	 * A leader that stays one keeps running its due fires: a fire skipped as overlapping
+	 * a run names a run that began, or a fire accounted for otherwise.
+	 */
+	FIRES_KEEP_RUNNING;
 
 	/** {@code what}, as a violation of this invariant. */
 	String violation(String what) {

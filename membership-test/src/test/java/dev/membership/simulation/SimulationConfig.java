@@ -100,7 +100,13 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 		 * An acquisition does not bring the lease's record of the fires: what a failover
 		 * missed is lost silently.
 		 */
-		FIRES_NOT_CAUGHT_UP;
+		FIRES_NOT_CAUGHT_UP,
+
+		/**
+		 * The job's runner loses a fire now and then: the job waits for it, skipping
+		 * every later fire as an overlap, on a leader that stays one.
+		 */
+		FIRES_WEDGED;
 
 		/**
 		 * The runs that show the defect: the scenario its invariant belongs to, or the
@@ -143,6 +149,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				// a term that starts from nothing loses what a failover missed, or runs
 				// again what it ran itself
 				case FIRES_NOT_CAUGHT_UP -> Set.of(Invariant.FIRES_ACCOUNTED, Invariant.FIRE_ONCE);
+				case FIRES_WEDGED -> Set.of(Invariant.FIRES_KEEP_RUNNING);
 			};
 		}
 
@@ -162,6 +169,7 @@ record SimulationConfig(long seed, int nodes, Duration chaos, Duration meanFault
 				case PLACEMENT_CHANGES_LOST -> config.withDefect(DefectiveStore.Defect.PLACEMENT_CHANGES_LOST);
 				case FIRES_NOT_PASSED_ON -> config.withDefect(DefectiveStore.Defect.RELEASE_DROPS_FIRES);
 				case FIRES_NOT_CAUGHT_UP -> config.withDefect(DefectiveStore.Defect.ACQUISITION_DROPS_FIRES);
+				case FIRES_WEDGED -> config.withDefect(DefectiveStore.Defect.RUNNER_LOSES_FIRES);
 			};
 		}
 
