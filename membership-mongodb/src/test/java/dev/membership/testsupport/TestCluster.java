@@ -148,6 +148,7 @@ public final class TestCluster implements AutoCloseable {
 				public void letGo(Map<String, Long> leases, String successor) {
 					// as LeadershipNotices does: what the node let go of, told to the
 					// others as the node says it
+					TestCluster.this.letGoNotices.merge(nodeId, leases.size(), Integer::sum);
 					if (TestCluster.this.notices) {
 						leases.forEach((lease, epoch) -> tellOthers(key, lease, epoch, nodeId, successor));
 					}
@@ -185,6 +186,13 @@ public final class TestCluster implements AutoCloseable {
 				receiver.leaseReleased(lease, epoch, holder, successor);
 			}
 		});
+	}
+
+	private final Map<String, Integer> letGoNotices = new java.util.concurrent.ConcurrentHashMap<>();
+
+	/** How many leases node {@code nodeId} said it let go of, notices on or off. */
+	public int letGoNoticesFrom(String nodeId) {
+		return this.letGoNotices.getOrDefault(nodeId, 0);
 	}
 
 	/** How many roster notices a keeper sent node {@code nodeId} (with notices on). */

@@ -83,18 +83,23 @@ final class Farewell {
 		});
 		// not released: the lease had gone (a successor took it over already, or it
 		// expired): nothing left to do
+		boolean[] landed = new boolean[1];
 		job.then((j) -> {
 			List<FireMark> marks = this.fires.toRelease(group, epoch);
 			this.loop.call(j, () -> this.store.release(group, this.self.holder(), epoch, marks),
-					(released, sent, received) -> {
-					}, (ex) -> false);
+					(released, sent, received) -> landed[0] = released, (ex) -> false);
 		});
-		// told even when the release failed: the successor tries for the lease, and the
-		// store decides
-		return job.onEnd(() -> this.letGo.said(Map.of(unit, epoch), (u) -> successor));
+		// told only once the release landed: a successor then finds the lease free, with
+		// the fires it carries; after a failed one it would try in vain (the lease holds
+		// until it expires), and find the last renewal's fires, as after a crash
+		return job.onEnd(() -> {
+			if (landed[0]) {
+				this.letGo.said(Map.of(unit, epoch), (u) -> successor);
+			}
+		});
 	}
 
-	private void releaseAll(LoopJob job, Map<String, Long> epochs, boolean mayReissue) {
+	private void releaseAll(LoopJob job, Map<String, Long> epochs, boolean mayReissue, boolean[] landed) {
 		if (epochs.isEmpty()) {
 			job.next();
 			return;
@@ -106,17 +111,17 @@ final class Farewell {
 				marks.put(lease, fires);
 			}
 		}
-		this.loop.call(job, () -> this.store.releaseAll(this.self.holder(), epochs, marks), (count, sent, received) -> {
-		}, (ex) -> {
-			if (mayReissue && StoreException.isRetryable(ex)) {
-				job.now((again) -> releaseAll(again, epochs, false));
-			}
-			else {
-				log.warn("Could not release the leases {} on shutdown ({}): they expire by themselves", epochs.keySet(),
-						ex.getMessage());
-			}
-			return true;
-		});
+		this.loop.call(job, () -> this.store.releaseAll(this.self.holder(), epochs, marks),
+				(count, sent, received) -> landed[0] = true, (ex) -> {
+					if (mayReissue && StoreException.isRetryable(ex)) {
+						job.now((again) -> releaseAll(again, epochs, false, landed));
+					}
+					else {
+						log.warn("Could not release the leases {} on shutdown ({}): they expire by themselves",
+								epochs.keySet(), ex.getMessage());
+					}
+					return true;
+				});
 	}
 
 	/**
@@ -140,14 +145,17 @@ final class Farewell {
 		// term (it expired), so there is nothing left to release. Reissued once when it
 		// failed in a way a reissue may get through (a step-down); after anything else (a
 		// write-concern error, a timeout) one call per lease would fail the same way: the
-		// leases expire. The successors are told either way: each tries for its lease,
-		// and the store decides
+		// leases expire. The successors are told only once it landed: after a failed one
+		// they would try in vain
 		Map<String, Long> epochs = new LinkedHashMap<>();
 		released.forEach((unit, epoch) -> epochs.put(unit.name(), epoch));
-		job.then((j) -> releaseAll(j, epochs, true));
+		boolean[] landed = new boolean[1];
+		job.then((j) -> releaseAll(j, epochs, true, landed));
 		if (!released.isEmpty()) {
 			job.then((j) -> {
-				tell.accept(released);
+				if (landed[0]) {
+					tell.accept(released);
+				}
 				j.next();
 			});
 		}

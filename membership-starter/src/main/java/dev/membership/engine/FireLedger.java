@@ -136,6 +136,19 @@ final class FireLedger {
 	}
 
 	/**
+	 * The fires of {@code job} up to {@code at} were skipped as overlapping a run that
+	 * has ended: the record moves on to {@code at}, done with, unless it is ahead already
+	 * or a fire after the run has begun.
+	 */
+	void skippedThrough(String job, java.time.Instant at) {
+		FireMark current = this.marks.get(job);
+		if (current != null && current.ended() && current.at().isBefore(at)) {
+			this.marks.put(job, new FireMark(job, at, true, false, current.schedule()));
+			this.version++;
+		}
+	}
+
+	/**
 	 * What a renewal under {@code epoch} writes: every mark when any changed since the
 	 * last write, else null (the lease keeps its); null for a term the marks are not of.
 	 */

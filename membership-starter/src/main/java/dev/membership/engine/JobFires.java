@@ -55,6 +55,12 @@ final class JobFires {
 	 */
 	boolean catchingUp;
 
+	/**
+	 * The latest fire skipped as overlapping a run, written into the record once no run
+	 * is left before it.
+	 */
+	@Nullable Instant skippedThrough;
+
 	boolean closed;
 
 	JobFires(ScheduledJob job, Unit unit) {

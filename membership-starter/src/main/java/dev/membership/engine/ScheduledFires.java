@@ -200,6 +200,7 @@ final class ScheduledFires {
 		this.notes.skipped(job, fires.unit, term.epoch(), at, "the run of the fire of " + busy + " still runs");
 		fires.lastFire = at;
 		fires.lastOutcome = "skipped";
+		fires.skippedThrough = at;
 	}
 
 	/**
@@ -356,6 +357,12 @@ final class ScheduledFires {
 		}
 		fires.running = null;
 		fires.lastOutcome = began ? "ended" : "owed";
+		if (began && fires.queue.isEmpty() && fires.skippedThrough != null) {
+			// the fires skipped as overlapping it are done with too: a successor does
+			// not run what the history says was skipped
+			ledger(fire.unit().leaseName()).skippedThrough(fire.job(), fires.skippedThrough);
+			fires.skippedThrough = null;
+		}
 		Term term = fires.term;
 		if (term == null) {
 			return;

@@ -107,4 +107,26 @@ class FireLedgerTests {
 		assertThat(ledger.claim(new FireMark("a#job", T, false))).isNull();
 	}
 
+	/**
+	 * Fires skipped as overlapping a run that then ended are done with: the record moves
+	 * on to the last, so that a successor does not run what the history says was skipped.
+	 * Before, the record stayed at the run's fire, and the next leader caught the skipped
+	 * fires up (the history showed one fire both skipped and run).
+	 */
+	@Test
+	void firesSkippedAsOverlappingARunThatEndedAreDoneWith() {
+		FireLedger ledger = new FireLedger();
+		ledger.inherit(1, List.of());
+		ledger.claim(new FireMark("a#job", T, false, false, "every PT10S"));
+		ledger.begun("a#job", T);
+		ledger.ended(new FireMark("a#job", T, true));
+		ledger.skippedThrough("a#job", T.plusSeconds(20));
+		assertThat(ledger.forRelease(1))
+			.containsExactly(new FireMark("a#job", T.plusSeconds(20), true, false, "every PT10S"));
+		// never back, nor over a fire begun since
+		ledger.claim(new FireMark("a#job", T.plusSeconds(30), false));
+		ledger.skippedThrough("a#job", T.plusSeconds(40));
+		assertThat(ledger.mark("a#job").at()).isEqualTo(T.plusSeconds(30));
+	}
+
 }
