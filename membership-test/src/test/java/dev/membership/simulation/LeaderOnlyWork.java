@@ -35,9 +35,14 @@ final class LeaderOnlyWork {
 	 * Until when (virtual time) a fault may still have ended a belief without its drain:
 	 * a run may then overlap an older term's run, which the fence refuses by the epoch.
 	 */
-	private final java.util.function.LongSupplier disruptedUntil;
+	/**
+	 * Until when a fault may have ended node's belief without its drain: any fault's, or
+	 * that node's call that timed out (by the network's chance alone, two reads that
+	 * confirm its renewals lost in a row end its terms by their deadline).
+	 */
+	private final java.util.function.ToLongFunction<String> disruptedUntil;
 
-	LeaderOnlyWork(java.util.function.LongSupplier disruptedUntil) {
+	LeaderOnlyWork(java.util.function.ToLongFunction<String> disruptedUntil) {
 		this.disruptedUntil = disruptedUntil;
 	}
 
@@ -77,7 +82,7 @@ final class LeaderOnlyWork {
 						+ " under epoch " + epoch + " while " + other.nodeId + "'s run of epoch " + other.epoch
 						+ " still ran: the fence cannot refuse the older one");
 			}
-			else if (now > this.disruptedUntil.getAsLong() && this.violation == null) {
+			else if (now > this.disruptedUntil.applyAsLong(other.nodeId) && this.violation == null) {
 				this.violation = Invariant.FENCED_OVERLAP.violation(nodeId + " began leader-only work of group " + group
 						+ " (epoch " + epoch + ") while " + other.nodeId + "'s run of epoch " + other.epoch
 						+ " still ran, with no fault that could have ended its term without its drain");

@@ -14,6 +14,21 @@ final class Network {
 
 	static final long MILLI = 1_000_000L;
 
+	/**
+	 * When (virtual time) each node's latest call timed out by the network's own chance
+	 * (a lost request or reply, a slow one), fault or not.
+	 */
+	private final java.util.Map<String, Long> timedOut = new java.util.HashMap<>();
+
+	void timedOut(String nodeId, long now) {
+		this.timedOut.put(nodeId, now);
+	}
+
+	/** When node {@code nodeId}'s latest call timed out (Long.MIN_VALUE: never). */
+	long lastTimeout(String nodeId) {
+		return this.timedOut.getOrDefault(nodeId, Long.MIN_VALUE);
+	}
+
 	private final Random random;
 
 	final long operationTimeoutNanos;

@@ -136,6 +136,7 @@ final class SimulatedRuntime implements NodeRuntime, VirtualScheduler.Owner {
 		boolean replyLost = this.network.losesReply();
 		boolean answered = !requestLost && !replyLost && there + back <= timeout;
 		if (!answered) {
+			this.network.timedOut(this.nodeId, this.scheduler.now());
 			// the client gives up; the request may still apply, even after a later one of
 			// the same client
 			this.loop.at(timeout, () -> reply.accept(null, new StoreException("simulated: timed out", null)));

@@ -117,7 +117,7 @@ final class Simulation {
 	 */
 	private long disruptedUntil = Long.MIN_VALUE;
 
-	private final LeaderOnlyWork work = new LeaderOnlyWork(() -> this.disruptedUntil);
+	private final LeaderOnlyWork work = new LeaderOnlyWork(this::disruptedUntil);
 
 	/** The scheduled job of group {@code default}, and the checks of its fires. */
 	private final FireChecks fires;
@@ -237,6 +237,16 @@ final class Simulation {
 		catch (Exception ex) {
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * Until when a fault may have ended {@code node}'s belief without its drain: any
+	 * fault's window, or that node's latest call that timed out, and its leases after.
+	 */
+	private long disruptedUntil(String node) {
+		long timedOut = this.network.lastTimeout(node);
+		return (timedOut == Long.MIN_VALUE) ? this.disruptedUntil : Math.max(this.disruptedUntil, timedOut
+				+ this.settings.leaseDuration().multipliedBy(2).plus(this.settings.renewalInterval()).toNanos());
 	}
 
 	private SimulationResult runChecked() {
