@@ -207,12 +207,13 @@ class ScheduledFiresTests {
 				Instant lastOfLeader = this.ran.keySet().stream().max(Instant::compareTo).orElseThrow();
 				leader.operations().resign(new Resign("default", Requester.of("test")));
 				await().atMost(Duration.ofSeconds(5)).until(() -> other.isLeader("default"));
-				// the release carried the last fire, ended, to the next term
+				// the release carried the last fire, ended, to the next term, or the next
+				// one, owed to it (nothing ran nor waited)
 				assertThat(this.cluster.store(other.nodeId()).findLease("default").orElseThrow().fires())
 					.anySatisfy((mark) -> {
 						assertThat(mark.job()).isEqualTo(JOB);
 						assertThat(mark.at()).isAfterOrEqualTo(lastOfLeader);
-						assertThat(mark.ended()).isTrue();
+						assertThat(mark.ended() || mark.owed()).isTrue();
 					});
 				int handedOver = this.ran.size();
 				await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.size() >= handedOver + 2);

@@ -410,7 +410,26 @@ final class ScheduledFires {
 	 */
 	@Nullable List<FireMark> toRelease(String group, long epoch) {
 		FireLedger ledger = this.ledgers.get(group);
-		return (ledger != null) ? ledger.forRelease(epoch) : null;
+		List<FireMark> marks = (ledger != null) ? ledger.forRelease(epoch) : null;
+		return (marks != null) ? marks.stream().map((mark) -> owingNext(group, mark)).toList() : null;
+	}
+
+	/**
+	 * A job with nothing running nor waiting owes its next fire to the next term: a
+	 * graceful hand-over at a fire's instant leaves it to the successor rather than to
+	 * the gap between the release and the take-over (where {@code missed = SKIP} would
+	 * record it missed).
+	 */
+	private FireMark owingNext(String group, FireMark mark) {
+		JobFires fires = this.jobs.find(group, mark.job());
+		Instant next = (fires != null) ? fires.nextFire : null;
+		// and only the very next: a fire between (one that waited, dropped as the term
+		// ended) stays the successor's to catch up or record
+		if (fires == null || next == null || fires.running != null || !fires.queue.isEmpty() || !mark.ended()
+				|| !next.equals(fires.job.schedule().next(mark.at()))) {
+			return mark;
+		}
+		return new FireMark(mark.job(), next, false, true, fires.job.schedule().identity());
 	}
 
 	/**
