@@ -21,9 +21,7 @@ import dev.membership.operations.Requester;
 import dev.membership.operations.Resign;
 import dev.membership.operations.Resume;
 import dev.membership.operations.Undrain;
-import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunOutcome;
-import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
@@ -51,21 +49,7 @@ class OperatorHistoryTests {
 
 	private final TestCluster cluster = new TestCluster(mongo)
 		.customize((settings) -> settings.partitions("t", 2).groups(Set.of("reports")))
-		.customizeNodes((builder) -> builder.runHistory(new RunHistoryStore() {
-			@Override
-			public void initialize() {
-			}
-
-			@Override
-			public void save(List<RunRecord> records) {
-				OperatorHistoryTests.this.written.addAll(records);
-			}
-
-			@Override
-			public List<RunRecord> find(RunQuery query) {
-				return List.of();
-			}
-		}, 100));
+		.recordingHistory(this.written, 100);
 
 	@AfterEach
 	void close() {

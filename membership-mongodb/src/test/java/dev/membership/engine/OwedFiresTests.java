@@ -20,11 +20,10 @@ import dev.membership.leadership.MissedFires;
 import dev.membership.leadership.OverlappingFires;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.Fire;
+import dev.membership.spi.FireMark;
 import dev.membership.spi.FirePolicy;
 import dev.membership.spi.FireSchedule;
-import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunOutcome;
-import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
 import dev.membership.spi.ScheduledJob;
 import dev.membership.testsupport.EmbeddedMongo;
@@ -52,22 +51,7 @@ class OwedFiresTests {
 
 	private final List<RunRecord> history = new CopyOnWriteArrayList<>();
 
-	private final TestCluster cluster = new TestCluster(mongo)
-		.customizeNodes((builder) -> builder.runHistory(new RunHistoryStore() {
-			@Override
-			public void initialize() {
-			}
-
-			@Override
-			public void save(List<RunRecord> records) {
-				OwedFiresTests.this.history.addAll(records);
-			}
-
-			@Override
-			public List<RunRecord> find(RunQuery query) {
-				return List.of();
-			}
-		}, 1000));
+	private final TestCluster cluster = new TestCluster(mongo).recordingHistory(this.history, 1000);
 
 	/** Each fire's instant, with the nodes that ran it. */
 	private final Map<Instant, List<String>> ran = new ConcurrentHashMap<>();
@@ -202,6 +186,82 @@ class OwedFiresTests {
 		first.operations()
 			.resign(new dev.membership.operations.Resign("default", dev.membership.operations.Requester.of("test")));
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.cluster.letGoNoticesFrom("n1") == 1);
+	}
+
+	/**
+	 * A graceful stop just before a fire's instant owes that fire to the successor: it
+	 * runs it, with {@code missed = SKIP} too. Before: the fire fell into the gap before
+	 * the take-over, and SKIP recorded it missed.
+	 */
+	@org.junit.jupiter.api.Test
+	void aStopJustBeforeAFireOwesItToTheSuccessor() throws Exception {
+		FirePolicy skip = new FirePolicy(Duration.ofMinutes(1), MissedFires.SKIP, OverlappingFires.SKIP,
+				FireMode.RECORDED);
+		MembershipNode first = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> first.isLeader("default"));
+		FireSchedule everySecond = FireSchedules.fixedRate(Duration.ofSeconds(2), Duration.ZERO);
+		Instant owed;
+		try (AutoCloseable a = first
+			.schedule(new ScheduledJob("default", JOB, everySecond, skip, (fire) -> run(first, fire)))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> !this.ran.isEmpty());
+			Instant last = this.ran.keySet().stream().max(Instant::compareTo).orElseThrow();
+			owed = last.plusSeconds(2);
+			// 300 ms before the next fire, by the database's clock
+			await().atMost(Duration.ofSeconds(3))
+				.until(() -> first.serverTimeEstimate().orElseThrow().isAfter(owed.minusMillis(300)));
+			first.stop(Duration.ofSeconds(5));
+		}
+		assertThat(this.cluster.store("n1").findLease("default").orElseThrow().fires())
+			.contains(new FireMark(JOB, owed, false, true, everySecond.identity()));
+		MembershipNode second = this.cluster.start("n2");
+		try (AutoCloseable b = second
+			.schedule(new ScheduledJob("default", JOB, everySecond, skip, (fire) -> run(second, fire)))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.containsKey(owed));
+		}
+		assertThat(this.ran.get(owed)).containsExactly("n2");
+	}
+
+	/**
+	 * A fire that comes while its leader drains (other leader-only work holds the drain
+	 * open) is owed to the successor, which runs it, with {@code missed = SKIP} too.
+	 * Before: the drain's term let it go unclaimed, the timer moved on to the next, and
+	 * the release recorded nothing of it: SKIP recorded it missed.
+	 */
+	@org.junit.jupiter.api.Test
+	void aFireThatComesDuringTheDrainIsOwedToTheSuccessor() throws Exception {
+		FirePolicy skip = new FirePolicy(Duration.ofMinutes(1), MissedFires.SKIP, OverlappingFires.SKIP,
+				FireMode.RECORDED);
+		MembershipNode first = this.cluster.start("n1");
+		await().atMost(Duration.ofSeconds(5)).until(() -> first.isLeader("default"));
+		Instant owed;
+		try (AutoCloseable a = first.schedule(job(skip, (fire) -> run(first, fire)))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> !this.ran.isEmpty());
+			// other leader-only work holds the drain open past the next fire
+			LeadershipTerm.Execution other = first.tryBegin("default", "other#work", false, Duration.ZERO);
+			assertThat(other).isNotNull();
+			Instant from = first.serverTimeEstimate().orElseThrow();
+			java.util.concurrent.CompletableFuture<Void> stopping = java.util.concurrent.CompletableFuture
+				.runAsync(() -> first.stop(Duration.ofSeconds(5)));
+			await().atMost(Duration.ofSeconds(2))
+				.until(() -> first.serverTimeEstimate().orElseThrow().isAfter(from.plusMillis(700)));
+			other.close();
+			stopping.get(5, java.util.concurrent.TimeUnit.SECONDS);
+			owed = this.cluster.store("n1")
+				.findLease("default")
+				.orElseThrow()
+				.fires()
+				.stream()
+				.filter(FireMark::owed)
+				.map(FireMark::at)
+				.findFirst()
+				.orElseThrow();
+			assertThat(owed).isAfter(from);
+		}
+		MembershipNode second = this.cluster.start("n2");
+		try (AutoCloseable b = second.schedule(job(skip, (fire) -> run(second, fire)))) {
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.ran.containsKey(owed));
+		}
+		assertThat(this.ran.get(owed)).containsExactly("n2");
 	}
 
 	private static ScheduledJob job(FirePolicy policy, java.util.function.Consumer<Fire> runner) {

@@ -19,9 +19,7 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.Fire;
 import dev.membership.spi.FirePolicy;
-import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunOutcome;
-import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
 import dev.membership.spi.ScheduledJob;
 import dev.membership.testsupport.EmbeddedMongo;
@@ -56,21 +54,7 @@ class PartitionFiresTests {
 
 	private final TestCluster cluster = new TestCluster(mongo).withNotices()
 		.customize((settings) -> settings.partitions("t", PARTITIONS))
-		.customizeNodes((builder) -> builder.runHistory(new RunHistoryStore() {
-			@Override
-			public void initialize() {
-			}
-
-			@Override
-			public void save(List<RunRecord> records) {
-				PartitionFiresTests.this.history.addAll(records);
-			}
-
-			@Override
-			public List<RunRecord> find(RunQuery query) {
-				return List.of();
-			}
-		}, 1000));
+		.recordingHistory(this.history, 1000);
 
 	private final ExecutorService pool = Executors.newCachedThreadPool();
 

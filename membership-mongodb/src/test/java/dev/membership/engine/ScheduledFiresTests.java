@@ -22,9 +22,7 @@ import dev.membership.operations.Resign;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.Fire;
 import dev.membership.spi.FirePolicy;
-import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunOutcome;
-import dev.membership.spi.RunQuery;
 import dev.membership.spi.RunRecord;
 import dev.membership.spi.ScheduledJob;
 import dev.membership.testsupport.EmbeddedMongo;
@@ -55,22 +53,7 @@ class ScheduledFiresTests {
 	/** The run history as the nodes write it: the fires that did not run, with why. */
 	private final List<RunRecord> history = new CopyOnWriteArrayList<>();
 
-	private final TestCluster cluster = new TestCluster(mongo).withNotices()
-		.customizeNodes((builder) -> builder.runHistory(new RunHistoryStore() {
-			@Override
-			public void initialize() {
-			}
-
-			@Override
-			public void save(List<RunRecord> records) {
-				ScheduledFiresTests.this.history.addAll(records);
-			}
-
-			@Override
-			public List<RunRecord> find(RunQuery query) {
-				return List.of();
-			}
-		}, 1000));
+	private final TestCluster cluster = new TestCluster(mongo).withNotices().recordingHistory(this.history, 1000);
 
 	private final ExecutorService pool = Executors.newCachedThreadPool();
 

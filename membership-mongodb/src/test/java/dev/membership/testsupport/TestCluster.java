@@ -87,6 +87,28 @@ public final class TestCluster implements AutoCloseable {
 	}
 
 	/** Applied to every node's builder before it is built (observers of runs, say). */
+	/**
+	 * Every node's run history goes to {@code into} (nothing is read back), written in
+	 * batches of up to {@code batch} records.
+	 */
+	public TestCluster recordingHistory(List<dev.membership.spi.RunRecord> into, int batch) {
+		return customizeNodes((builder) -> builder.runHistory(new dev.membership.spi.RunHistoryStore() {
+			@Override
+			public void initialize() {
+			}
+
+			@Override
+			public void save(List<dev.membership.spi.RunRecord> records) {
+				into.addAll(records);
+			}
+
+			@Override
+			public List<dev.membership.spi.RunRecord> find(dev.membership.spi.RunQuery query) {
+				return List.of();
+			}
+		}, batch));
+	}
+
 	public TestCluster customizeNodes(Consumer<MembershipNodeBuilder> customizer) {
 		this.nodeCustomizer = customizer;
 		return this;

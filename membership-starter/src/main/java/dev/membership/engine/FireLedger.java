@@ -108,6 +108,19 @@ final class FireLedger {
 	}
 
 	/**
+	 * A fire that came as this term let go, not claimed: owed to the next term, unless
+	 * the record is at it or past it already, or owes an earlier one (the next term
+	 * catches up from that one).
+	 */
+	void owe(FireMark owed) {
+		FireMark current = this.marks.get(owed.job());
+		if (current == null || (current.ended() && current.at().isBefore(owed.at()))) {
+			this.marks.put(owed.job(), owed);
+			this.version++;
+		}
+	}
+
+	/**
 	 * The claimed fire at {@code at} of {@code job} will not begin under this term: it is
 	 * owed to the next.
 	 */

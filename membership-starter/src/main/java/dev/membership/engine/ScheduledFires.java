@@ -228,7 +228,12 @@ final class ScheduledFires {
 	private void fire(JobFires fires, Term term, Instant at) {
 		ScheduledJob job = fires.job;
 		if (!term.isValid() || term.isEnding()) {
-			return; // the next term runs it, from the record
+			// the next term runs it, from the record: owed by a term that lets go (its
+			// release says so), found from the last fire after a term that ended
+			if (term.isValid()) {
+				ledger(fires.unit.leaseName()).owe(new FireMark(job.job(), at, false, true, job.schedule().identity()));
+			}
+			return;
 		}
 		FireLedger ledger = ledger(fires.unit.leaseName());
 		FireMark mark = ledger.mark(job.job());
@@ -274,10 +279,17 @@ final class ScheduledFires {
 	 * that stopped; the job's next fires go on.
 	 */
 	private void notRecorded(JobFires fires, Term term, Instant at, String why) {
-		ledger(fires.unit.leaseName()).ended(new FireMark(fires.job.job(), at, true));
 		if (at.equals(fires.running)) {
 			fires.running = null;
 		}
+		if (!term.isValid() || term.isEnding()) {
+			// its term lets go (or ended): it never ran, whether recorded or not, and
+			// the next term runs it
+			ledger(fires.unit.leaseName()).notBegun(fires.job.job(), at);
+			fires.lastOutcome = "owed";
+			return;
+		}
+		ledger(fires.unit.leaseName()).ended(new FireMark(fires.job.job(), at, true));
 		fires.lastFire = at;
 		fires.lastOutcome = "missed";
 		this.notes.missed(fires.job, fires.unit, term.epoch(), at,
