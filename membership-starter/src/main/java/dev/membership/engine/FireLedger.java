@@ -47,9 +47,9 @@ final class FireLedger {
 	 * A term begins on the marks its lease carried, and on what this node knows better: a
 	 * fire that one of its own earlier terms began or ended after the lease's mark of
 	 * that job (its record of it never reached the lease: the term ended without a
-	 * release) is kept, so that a node that leads again never runs a fire twice itself. A
-	 * later fire is always the truer mark: a job's fires begin in the order of their
-	 * instants, cluster-wide.
+	 * release) is kept (not a fire it owed: another term may have begun it since), so
+	 * that a node that leads again never runs a fire twice itself. A later fire is always
+	 * the truer mark: a job's fires begin in the order of their instants, cluster-wide.
 	 */
 	void inherit(long epoch, List<FireMark> inherited) {
 		this.epoch = epoch;
@@ -62,7 +62,7 @@ final class FireLedger {
 		for (FireMark mine : own.values()) {
 			FireMark lease = this.marks.get(mine.job());
 			if (lease == null || mine.at().isAfter(lease.at())
-					|| (mine.at().equals(lease.at()) && !lease.ended() && (mine.ended() || mine.owed()))) {
+					|| (mine.at().equals(lease.at()) && mine.ended() && !lease.ended())) {
 				this.marks.put(mine.job(), mine);
 				knowsBetter = true;
 			}

@@ -129,4 +129,19 @@ class FireLedgerTests {
 		assertThat(ledger.mark("a#job").at()).isEqualTo(T.plusSeconds(30));
 	}
 
+	/**
+	 * A fire this node's earlier term owed is not its to run again when the lease says a
+	 * later term began it: the lease is the newer word. Before the fix, the owed mark
+	 * won, and a STRICT fire ran twice (the simulator's seed 2026120790736).
+	 */
+	@Test
+	void aFireOwedEarlierThatAnotherTermBeganSinceStaysBegun() {
+		FireLedger ledger = new FireLedger();
+		ledger.inherit(1, List.of());
+		ledger.claim(new FireMark("a#job", T, false));
+		ledger.notBegun("a#job", T);
+		ledger.inherit(3, List.of(new FireMark("a#job", T, false)));
+		assertThat(ledger.mark("a#job")).isEqualTo(new FireMark("a#job", T, false));
+	}
+
 }

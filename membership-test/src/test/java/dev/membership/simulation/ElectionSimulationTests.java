@@ -128,7 +128,10 @@ class ElectionSimulationTests {
 	 * 2026120753679, two reads that confirm a node's renewals lost to the network's
 	 * chance ended its terms by their deadline, without a drain, as they must, and the
 	 * checker, which knew only injected faults, called the overlap that followed
-	 * unexcused (now a node's timed-out call excuses it as a fault does).
+	 * unexcused (now a node's timed-out call excuses it as a fault does); 2026120790736,
+	 * a node whose earlier term owed a STRICT fire led again after another term began it,
+	 * and took its own owed mark over the lease's: the fire ran twice (now a mark a node
+	 * owed never outranks the lease's record of the same fire).
 	 */
 	@Test
 	void seedsFoundWithOwedFiresStayClean() {
@@ -136,6 +139,8 @@ class ElectionSimulationTests {
 		assertThat(dropped.violation()).as(dropped.summary()).isNull();
 		SimulationResult unread = new Simulation(SimulationConfig.standard(2026120753679L)).run();
 		assertThat(unread.violation()).as(unread.summary()).isNull();
+		SimulationResult twice = new Simulation(SimulationConfig.standard(2026120790736L)).run();
+		assertThat(twice.violation()).as(twice.summary()).isNull();
 	}
 
 	/**
