@@ -56,7 +56,9 @@ class DocumentShapesTests {
 					Map.of("tenants", 4)));
 			long epoch = store.tryAcquire("default", holder, now, now.plusSeconds(15)).orElseThrow().epoch();
 			store.renew("default", holder, epoch, now.plusSeconds(20),
-					List.of(new dev.membership.spi.FireMark("jobs#nightly", now, true)));
+					List.of(new dev.membership.spi.FireMark("jobs#nightly", now, true),
+							// what only some marks have: owed, and a schedule's identity
+							new dev.membership.spi.FireMark("jobs#hourly", now, false, true, "cron 0 0 * * * *")));
 			store.tryAcquire("tenants#1", holder, now, now.plusSeconds(15));
 			store.release("tenants#1", holder, 1, null);
 			Member member = new Member("node-a", "a-1", "127.0.0.1:1001", now, now, List.of("default", "tenants"), true,
