@@ -16,24 +16,24 @@ import java.util.Set;
 
 import org.openjdk.jmh.runner.options.TimeValue;
 
-import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.failover.Contender;
 import dev.membership.bench.failover.FailoverScenario;
 import dev.membership.bench.failover.PostgresContenders;
-import dev.membership.bench.guard.GuardScenario;
-import dev.membership.bench.handover.WebHandOverScenario;
-import dev.membership.bench.load.DatabaseLoadScenario;
+import dev.membership.bench.fence.FencedTransactionScenario;
 import dev.membership.bench.fires.FireLatenessScenario;
 import dev.membership.bench.fires.ScheduledFiresScenario;
+import dev.membership.bench.guard.GuardScenario;
+import dev.membership.bench.handover.WebHandOverScenario;
 import dev.membership.bench.idle.IdleNodeScenario;
+import dev.membership.bench.load.DatabaseLoadScenario;
 import dev.membership.bench.parallel.ParallelPartitionsScenario;
-import dev.membership.bench.fence.FencedTransactionScenario;
 import dev.membership.bench.postgres.PostgresLoadScenario;
 import dev.membership.bench.scale.CostScenario;
 import dev.membership.bench.scale.PartitionScenario;
 import dev.membership.bench.scale.ScaleScenario;
 import dev.membership.bench.support.EmbeddedPostgresServer;
 import dev.membership.bench.support.Table;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * Runs the benchmarks side by side and prints their tables (Markdown). Usage:

@@ -61,6 +61,7 @@ record Snippet(Path file, int line, String code, String context) {
 			import org.springframework.scheduling.annotation.*;
 			import org.springframework.stereotype.*;
 			import dev.membership.*;
+			import dev.membership.event.*;
 			import dev.membership.broadcast.*;
 			import dev.membership.engine.*;
 			import dev.membership.leadership.*;

@@ -20,7 +20,6 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.FireMode;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
@@ -29,6 +28,7 @@ import dev.membership.leadership.OverlappingFires;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.Fire;
 import dev.membership.spi.FirePolicy;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.ScheduledJob;
 
 import static org.assertj.core.api.Assertions.assertThat;

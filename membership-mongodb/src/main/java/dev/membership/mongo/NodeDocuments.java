@@ -2,21 +2,13 @@ package dev.membership.mongo;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Date;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
-import com.mongodb.ErrorCategory;
 import com.mongodb.MongoCommandException;
-import com.mongodb.MongoException;
 import com.mongodb.MongoNamespace;
 import com.mongodb.MongoWriteException;
 import com.mongodb.client.model.Filters;
@@ -27,24 +19,13 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
 import org.bson.Document;
-import org.bson.RawBsonDocument;
-import org.bson.codecs.Codec;
-import org.bson.codecs.DocumentCodec;
 import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.liveness.Member;
 import dev.membership.spi.Heartbeat;
-import dev.membership.spi.Holder;
-import dev.membership.spi.LeaseReading;
-import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.NodeRecord;
-import dev.membership.spi.Roster;
-import dev.membership.spi.RosterChange;
-import dev.membership.spi.RosterTooLargeException;
-import dev.membership.spi.StoreException;
 
 /**
  * The node documents of the MongoDB stores: one per node, keyed by {@code _id}, stamped

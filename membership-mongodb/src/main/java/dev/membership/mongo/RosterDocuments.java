@@ -1,28 +1,13 @@
 package dev.membership.mongo;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
-import com.mongodb.ErrorCategory;
-import com.mongodb.MongoCommandException;
-import com.mongodb.MongoException;
-import com.mongodb.MongoNamespace;
-import com.mongodb.MongoWriteException;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
-import com.mongodb.client.model.IndexOptions;
-import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Updates;
@@ -31,20 +16,14 @@ import org.bson.RawBsonDocument;
 import org.bson.codecs.Codec;
 import org.bson.codecs.DocumentCodec;
 import org.bson.conversions.Bson;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.membership.liveness.Member;
 import dev.membership.spi.GroupAssignment;
-import dev.membership.spi.Heartbeat;
-import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseReading;
 import dev.membership.spi.LeaseRecord;
-import dev.membership.spi.NodeRecord;
 import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
 import dev.membership.spi.RosterTooLargeException;
-import dev.membership.spi.StoreException;
 
 /**
  * The roster document of the MongoDB stores ({@code _id} {@code "_roster"}, among the

@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.availability.ApplicationAvailability;
@@ -21,13 +20,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 
-import dev.membership.mongo.autoconfigure.MembershipMongoAutoConfiguration;
-import dev.membership.MembershipEvent;
-import dev.membership.MembershipEventListener;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
+import dev.membership.event.MembershipEvent;
+import dev.membership.event.MembershipEventListener;
 import dev.membership.leadership.LeaderElectedEvent;
+import dev.membership.mongo.autoconfigure.MembershipMongoAutoConfiguration;
 import dev.membership.testsupport.EmbeddedMongo;
-import dev.membership.testsupport.FaultInjectingStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -8,7 +8,6 @@ import com.mongodb.WriteConcern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -24,23 +23,22 @@ import org.springframework.context.event.EventListener;
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.Membership;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderElectedEvent;
-import dev.membership.scheduling.LeaderOnly;
-import dev.membership.spi.MembershipStore;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.MongoStoreSettings;
 import dev.membership.mongo.autoconfigure.MembershipMongoAutoConfiguration;
 import dev.membership.mongo.autoconfigure.MembershipMongoProperties;
+import dev.membership.scheduling.LeaderOnly;
+import dev.membership.spi.MembershipSettings;
+import dev.membership.spi.MembershipStore;
 import dev.membership.testsupport.EmbeddedMongo;
-import dev.membership.testsupport.OneNodeStore;
 import dev.membership.testsupport.FaultInjectingStore;
+import dev.membership.testsupport.OneNodeStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.Mockito.mock;
-import static org.mockito.Mockito.when;
 
 @ExtendWith(OutputCaptureExtension.class)
 class MembershipAutoConfigurationTests {

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeaderInfo;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.TestCluster;
 

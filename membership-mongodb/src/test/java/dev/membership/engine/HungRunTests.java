@@ -15,7 +15,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
@@ -25,6 +24,7 @@ import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.mongo.EpochFence;
 import dev.membership.mongo.FencedWriteResult;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;

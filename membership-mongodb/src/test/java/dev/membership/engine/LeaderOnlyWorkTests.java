@@ -3,7 +3,6 @@ package dev.membership.engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,24 +17,25 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.membership.engine.term.Term;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.mongo.EpochFence;
 import dev.membership.mongo.FencedWriteResult;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.ExecutionRecorder;
 import dev.membership.testsupport.ExecutionRecorder.Execution;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.JobRunner;
 import dev.membership.testsupport.TestCluster;
-import dev.membership.operations.Requester;
-import dev.membership.operations.Resign;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static dev.membership.testsupport.TestCluster.LEASE;

@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.model.Filters;
-import org.bson.Document;
 import org.awaitility.Awaitility;
+import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,13 +29,14 @@ import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
 import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeaderFlaps;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
-import dev.membership.operations.Requester;
-import dev.membership.operations.Resign;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static dev.membership.testsupport.TestCluster.LEASE;

@@ -12,10 +12,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.RevocationReason;
-import dev.membership.testsupport.EmbeddedMongo;
-import dev.membership.testsupport.FastPolling;
-import dev.membership.testsupport.LeadershipRecorder;
-import dev.membership.testsupport.TestCluster;
 import dev.membership.operations.Drain;
 import dev.membership.operations.HandOver;
 import dev.membership.operations.Pause;
@@ -25,6 +21,10 @@ import dev.membership.operations.Resign;
 import dev.membership.operations.Resume;
 import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
+import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.FastPolling;
+import dev.membership.testsupport.LeadershipRecorder;
+import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -102,7 +102,7 @@ class OperatorActionTests {
 		await().atMost(INTERVAL.multipliedBy(2)).until(leftOut);
 		await().during(INTERVAL.multipliedBy(6)).atMost(INTERVAL.multipliedBy(8)).until(leftOut);
 		assertThat(drained.liveMembers()).as("still a live member").hasSize(3);
-		List<dev.membership.MembershipEvent> events = this.cluster.events(drained.nodeId());
+		List<dev.membership.event.MembershipEvent> events = this.cluster.events(drained.nodeId());
 		assertThat(events.subList(eventsBefore, events.size()))
 			.filteredOn((e) -> e instanceof PartitionRevokedEvent || e instanceof LeaderRevokedEvent)
 			.allSatisfy((e) -> assertThat(

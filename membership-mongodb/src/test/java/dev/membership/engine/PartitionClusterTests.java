@@ -13,16 +13,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.membership.MembershipEvent;
+import dev.membership.event.MembershipEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.PartitionAssignedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.RevocationReason;
+import dev.membership.operations.Release;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.TestCluster;
-import dev.membership.operations.Release;
-import dev.membership.operations.Resign;
-import dev.membership.operations.Requester;
 
 import static dev.membership.testsupport.TestCluster.LEASE;
 import static org.assertj.core.api.Assertions.assertThat;

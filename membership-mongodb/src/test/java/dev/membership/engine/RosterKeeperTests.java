@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.NodeRecord;
 import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.membership.mongo.MongoRunHistory;
 import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunQuery;

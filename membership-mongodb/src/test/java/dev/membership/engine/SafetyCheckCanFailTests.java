@@ -5,20 +5,19 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
+import com.mongodb.client.MongoClient;
 import org.junit.jupiter.api.Test;
 
+import dev.membership.mongo.MongoStores;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.MembershipStore;
-import dev.membership.mongo.MongoStores;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.LeadershipRecorder.Interval;
 import dev.membership.testsupport.TestCluster;
 
-import com.mongodb.client.MongoClient;
-
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 

@@ -10,14 +10,15 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.RevocationReason;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
-import dev.membership.operations.Requester;
-import dev.membership.operations.Resign;
 
 import static dev.membership.testsupport.TestCluster.INTERVAL;
 import static org.assertj.core.api.Assertions.assertThat;

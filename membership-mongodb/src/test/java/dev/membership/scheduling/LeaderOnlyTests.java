@@ -18,7 +18,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration;
 import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
@@ -31,20 +30,20 @@ import org.springframework.context.event.EventListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 
-import dev.membership.mongo.autoconfigure.MembershipMongoAutoConfiguration;
-import dev.membership.spi.WorkRegistry;
 import dev.membership.Membership;
-import dev.membership.MembershipEvent;
-import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
 import dev.membership.autoconfigure.ClusterOperationsAutoConfiguration;
+import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipMetricsAutoConfiguration;
+import dev.membership.event.MembershipEvent;
 import dev.membership.leadership.LeaderContext;
+import dev.membership.mongo.autoconfigure.MembershipMongoAutoConfiguration;
+import dev.membership.operations.ClusterOperations;
+import dev.membership.operations.Requester;
+import dev.membership.operations.Resign;
+import dev.membership.spi.WorkRegistry;
 import dev.membership.testsupport.EmbeddedMongo;
 import dev.membership.testsupport.FastPolling;
-import dev.membership.operations.Requester;
-import dev.membership.operations.ClusterOperations;
-import dev.membership.operations.Resign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

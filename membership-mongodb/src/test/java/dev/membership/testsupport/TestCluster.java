@@ -13,14 +13,14 @@ import java.util.function.Consumer;
 
 import com.mongodb.client.MongoClient;
 
-import dev.membership.MembershipEvent;
-import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipNodeBuilder;
+import dev.membership.event.MembershipEvent;
+import dev.membership.event.MembershipEventListener;
+import dev.membership.mongo.MongoStores;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
-import dev.membership.engine.MembershipSettings;
-import dev.membership.mongo.MongoStores;
 
 /**
  * Plain-Java nodes in this JVM on one embedded server, each with its own client (as

@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -23,11 +22,11 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.membership.Membership;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.Partitions;
 import dev.membership.operations.ClusterOperations;
 import dev.membership.operations.Requester;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.RunHistoryStore;
 import dev.membership.spi.RunQuery;
 

@@ -8,12 +8,10 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.convert.DurationStyle;
 
-import dev.membership.engine.MembershipSettings;
 import dev.membership.operations.ClusterOperations;
 import dev.membership.operations.Drain;
 import dev.membership.operations.HandOver;
@@ -26,6 +24,7 @@ import dev.membership.operations.Resign;
 import dev.membership.operations.Resume;
 import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * {@code POST /actuator/cluster/<action>} onto {@link ClusterOperations}, one to one:

@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import dev.membership.Membership;
-import dev.membership.MembershipEvent;
+import dev.membership.event.MembershipEvent;
 import dev.membership.leadership.PartitionAssignedEvent;
 import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;

@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.membership.broadcast.BroadcastMetrics;
-import dev.membership.engine.Guarded;
+import dev.membership.engine.guard.Guarded;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 
 /**

@@ -21,17 +21,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
-import dev.membership.spi.RunHistoryStore;
-import dev.membership.engine.MembershipSettings;
+import dev.membership.actuate.CallerAddressWebFilter;
 import dev.membership.actuate.ClusterDescriptor;
 import dev.membership.actuate.ClusterEndpoint;
-import dev.membership.actuate.RunHistoryDescriptor;
-import dev.membership.actuate.CallerAddressWebFilter;
 import dev.membership.actuate.ClusterWebEndpointExtension;
-import dev.membership.actuate.ReactiveClusterWebEndpointExtension;
-import dev.membership.operations.ClusterOperations;
 import dev.membership.actuate.MembershipHealthIndicator;
 import dev.membership.actuate.MembershipInfoContributor;
+import dev.membership.actuate.ReactiveClusterWebEndpointExtension;
+import dev.membership.actuate.RunHistoryDescriptor;
+import dev.membership.operations.ClusterOperations;
+import dev.membership.spi.MembershipSettings;
+import dev.membership.spi.RunHistoryStore;
 
 /**
  * {@code /actuator/cluster}, the {@code membership} health contributor and the info

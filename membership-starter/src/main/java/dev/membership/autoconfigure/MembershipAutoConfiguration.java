@@ -17,13 +17,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 
-import dev.membership.spi.ElectionMetrics;
-import dev.membership.spi.LeadershipObserver;
 import dev.membership.Membership;
-import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipNodeBuilder;
-import dev.membership.engine.MembershipSettings;
+import dev.membership.event.MembershipEventListener;
+import dev.membership.spi.ElectionMetrics;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.RunHistoryStore;

@@ -6,7 +6,6 @@ import java.util.TimerTask;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationEventPublisher;
@@ -14,8 +13,8 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
 
 import dev.membership.Membership;
-import dev.membership.MembershipEvent;
-import dev.membership.MembershipEventListener;
+import dev.membership.event.MembershipEvent;
+import dev.membership.event.MembershipEventListener;
 import dev.membership.liveness.NodeReadyEvent;
 
 /**

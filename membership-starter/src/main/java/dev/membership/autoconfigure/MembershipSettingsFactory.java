@@ -17,9 +17,9 @@ import org.springframework.core.env.Environment;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastSettings;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * Turns properties into validated settings, collecting every broken rule before failing.

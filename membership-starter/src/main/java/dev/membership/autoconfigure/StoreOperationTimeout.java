@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.membership.InvalidMembershipSettingsException;
 import dev.membership.InvalidMembershipSettingsException.Violation;
-import dev.membership.engine.MembershipSettings;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * A store module's operation timeout ({@code membership.<store>.operation-timeout}),

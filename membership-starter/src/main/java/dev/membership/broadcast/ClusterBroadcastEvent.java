@@ -6,7 +6,7 @@ import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.membership.MembershipEvent;
+import dev.membership.event.MembershipEvent;
 
 /**
  * An authenticated broadcast from another node (or from this one, with deliver-to-self),

@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 import dev.membership.Membership;
-import dev.membership.MembershipEvent;
-import dev.membership.MembershipEventListener;
+import dev.membership.event.MembershipEvent;
+import dev.membership.event.MembershipEventListener;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.spi.NoticeChannel;

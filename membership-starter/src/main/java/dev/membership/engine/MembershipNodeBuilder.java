@@ -7,10 +7,11 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.membership.MembershipEventListener;
+import dev.membership.event.MembershipEventListener;
 import dev.membership.spi.BalancedPlacement;
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;

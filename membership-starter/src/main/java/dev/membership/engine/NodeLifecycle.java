@@ -6,7 +6,11 @@ import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.engine.Lifecycle.Phase;
+import dev.membership.engine.election.GroupElection;
+import dev.membership.engine.lease.Notices;
+import dev.membership.engine.leaving.Leaving;
+import dev.membership.engine.loop.Lifecycle.Phase;
+import dev.membership.engine.loop.StopWait;
 import dev.membership.spi.Holder;
 import dev.membership.spi.NoticeReceiver;
 

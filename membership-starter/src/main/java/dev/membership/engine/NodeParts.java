@@ -10,10 +10,43 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.membership.engine.clock.ClockSamples;
+import dev.membership.engine.clock.ServerClock;
+import dev.membership.engine.election.GroupElection;
+import dev.membership.engine.election.LetGo;
+import dev.membership.engine.election.Units;
+import dev.membership.engine.events.EventDispatch;
+import dev.membership.engine.events.Readiness;
+import dev.membership.engine.fires.FireNotes;
+import dev.membership.engine.fires.ScheduledFires;
+import dev.membership.engine.guard.GuardedCallbacks;
+import dev.membership.engine.heartbeat.Heartbeats;
+import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.history.RunHistory;
+import dev.membership.engine.lease.Campaign;
+import dev.membership.engine.lease.Farewell;
+import dev.membership.engine.lease.PartitionReads;
+import dev.membership.engine.lease.PartitionRenewals;
+import dev.membership.engine.leaving.HandOver;
+import dev.membership.engine.leaving.HungRuns;
+import dev.membership.engine.leaving.Leaving;
+import dev.membership.engine.leaving.Rebalance;
+import dev.membership.engine.loop.Lifecycle;
+import dev.membership.engine.loop.LoopJob;
+import dev.membership.engine.loop.NodeLoop;
+import dev.membership.engine.loop.ThreadedRuntime;
+import dev.membership.engine.placement.Assignments;
+import dev.membership.engine.placement.RestartGrace;
+import dev.membership.engine.roster.MemberRoster;
+import dev.membership.engine.roster.RosterFollower;
+import dev.membership.engine.roster.RosterKeeper;
+import dev.membership.engine.term.Runs;
+import dev.membership.engine.term.Unit;
 import dev.membership.liveness.Member;
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.RunObserver;
@@ -115,7 +148,8 @@ final class NodeParts {
 				this.settings.renewalInterval());
 		this.units = new Units(this.settings, this.clock, this.runtime, this.events, observer, this.runs);
 		this.loop = new NodeLoop(nodeId, this.settings, this.clock, this.serverClock, this.runtime, this.lifecycle,
-				this.units::all);
+				() -> this.units.all().stream().anyMatch(GroupElection::isLeader),
+				() -> this.units.all().forEach(GroupElection::cancelAttempt));
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, metrics);
 		this.self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all, this.settings.partitions(),
 				samples, this.lifecycle::isDrained);
@@ -128,7 +162,7 @@ final class NodeParts {
 		this.fires = new ScheduledFires(this.loop, this.units, new FireNotes(nodeId, history, metrics),
 				() -> campaigning[0]);
 		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo, history,
-				!this.settings.restartGrace().isZero(), this.fires);
+				!this.settings.restartGrace().isZero(), this.fires.marks());
 		// the members as a node deciding whether to try for a unit sees them: one away
 		// for less than the restart grace keeps its place (successors are chosen among
 		// the live ones)
@@ -138,10 +172,10 @@ final class NodeParts {
 			return (now != null) ? grace.placing(this.roster.members(), now) : this.roster.members();
 		};
 		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, metrics, self, this.heartbeats,
-				farewell, this.lifecycle, this.assignments, placing, this.fires);
+				farewell, this.lifecycle, this.assignments, placing, this.fires.marks());
 		campaigning[0] = this.campaign;
 		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, metrics, self,
-				this.campaign, this.heartbeats, this.fires);
+				this.campaign, this.heartbeats, this.fires.marks());
 		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
 		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads);

@@ -9,7 +9,13 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.membership.engine.Lifecycle.DrainCause;
+import dev.membership.engine.election.GroupElection;
+import dev.membership.engine.history.OperatorRecord;
+import dev.membership.engine.loop.Lifecycle;
+import dev.membership.engine.loop.Lifecycle.DrainCause;
+import dev.membership.engine.placement.Assignments;
+import dev.membership.engine.placement.Steering;
+import dev.membership.engine.term.Term;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.liveness.Member;
 import dev.membership.operations.ClusterOperations;
@@ -30,6 +36,7 @@ import dev.membership.operations.ResignResult;
 import dev.membership.operations.Resume;
 import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * What an operator (or the application) asks of this node, checked before anything

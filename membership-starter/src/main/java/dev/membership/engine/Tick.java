@@ -5,6 +5,18 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.membership.engine.clock.ClockSamples;
+import dev.membership.engine.election.GroupElection;
+import dev.membership.engine.heartbeat.Heartbeats;
+import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.history.RunHistory;
+import dev.membership.engine.lease.Campaign;
+import dev.membership.engine.lease.PartitionRenewals;
+import dev.membership.engine.loop.Lifecycle;
+import dev.membership.engine.loop.LoopJob;
+import dev.membership.engine.loop.NodeLoop;
+import dev.membership.engine.roster.RosterFollower;
+import dev.membership.engine.roster.RosterKeeper;
 import dev.membership.spi.MembershipStore;
 
 /**
@@ -22,7 +34,7 @@ import dev.membership.spi.MembershipStore;
  * when the node keeps a run history, and one more for a leader's document when it is due
  * ({@link #heartbeatUnlessLeading}).
  */
-final class Tick {
+public final class Tick {
 
 	private static final Logger log = LoggerFactory.getLogger(Tick.class);
 

@@ -1,6 +1,6 @@
 package dev.membership.leadership;
 
-import dev.membership.MembershipEvent;
+import dev.membership.event.MembershipEvent;
 
 /**
  * An event about one group's leadership, as the node {@link #observerNodeId()} saw it.

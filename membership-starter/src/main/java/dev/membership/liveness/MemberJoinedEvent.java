@@ -1,6 +1,6 @@
 package dev.membership.liveness;
 
-import dev.membership.MembershipEvent;
+import dev.membership.event.MembershipEvent;
 
 /** {@code member} became live as seen by {@code observerNodeId}. */
 public record MemberJoinedEvent(String observerNodeId, Member member) implements MembershipEvent {

@@ -1,6 +1,6 @@
 package dev.membership.liveness;
 
-import dev.membership.MembershipEvent;
+import dev.membership.event.MembershipEvent;
 
 /**
  * {@code member} stopped being live (left, crashed, or restarted as a new incarnation) as

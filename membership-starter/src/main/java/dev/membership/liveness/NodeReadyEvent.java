@@ -1,6 +1,6 @@
 package dev.membership.liveness;
 
-import dev.membership.MembershipEvent;
+import dev.membership.event.MembershipEvent;
 
 /**
  * This node made its first successful read of the cluster: it knows the members.

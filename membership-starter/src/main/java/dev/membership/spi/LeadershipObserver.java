@@ -1,6 +1,6 @@
 package dev.membership.spi;
 
-import dev.membership.MembershipEventListener;
+import dev.membership.event.MembershipEventListener;
 
 /**
  * Called synchronously, in order, at the exact monotonic instants a node's belief that it

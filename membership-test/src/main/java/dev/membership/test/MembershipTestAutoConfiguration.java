@@ -15,12 +15,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.core.Ordered;
 
-import dev.membership.MembershipEventListener;
-import dev.membership.engine.MembershipNode;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipNodeCustomizer;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
+import dev.membership.engine.MembershipNode;
+import dev.membership.event.MembershipEventListener;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.RunHistoryStore;
 

@@ -11,17 +11,17 @@ import java.util.function.Supplier;
 
 import org.springframework.aop.framework.ProxyFactory;
 
-import dev.membership.MembershipEvent;
-import dev.membership.MembershipEventListener;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
+import dev.membership.event.MembershipEvent;
+import dev.membership.event.MembershipEventListener;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.Member;
 import dev.membership.scheduling.LeaderOnly;
-import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.scheduling.LeaderOnlyInterceptor;
+import dev.membership.spi.LeaderOnlyExecutionListener;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NodeRuntime;
 import dev.membership.spi.NoticeChannel;

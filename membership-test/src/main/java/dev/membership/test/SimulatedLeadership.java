@@ -3,15 +3,15 @@ package dev.membership.test;
 import java.util.List;
 import java.util.Objects;
 
-import dev.membership.MembershipEvent;
 import dev.membership.engine.MembershipNode;
+import dev.membership.event.MembershipEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.RevocationReason;
-import dev.membership.spi.LeaseRecord;
 import dev.membership.operations.Requester;
 import dev.membership.operations.Resign;
+import dev.membership.spi.LeaseRecord;
 
 import static dev.membership.test.SimulatedCluster.DEFAULT_PEER;
 

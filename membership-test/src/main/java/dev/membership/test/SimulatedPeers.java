@@ -8,8 +8,8 @@ import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 import dev.membership.spi.PlacementPolicy;

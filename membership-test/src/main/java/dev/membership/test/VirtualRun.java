@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeadershipTerm;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * How a {@link SimulatedCluster} moves virtual time towards a state a test asked for: one

@@ -5,17 +5,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
+import org.slf4j.LoggerFactory;
 
 /**
  * The notes of fires that did not run, as the nodes make them (read from the events
@@ -108,7 +106,7 @@ final class NotesMade {
 	private static synchronized void install() {
 		if (installed == null) {
 			Appender appender = new Appender();
-			Logger logger = (Logger) LoggerFactory.getLogger("dev.membership.engine.FireNotes");
+			Logger logger = (Logger) LoggerFactory.getLogger("dev.membership.engine.fires.FireNotes");
 			appender.setContext(logger.getLoggerContext());
 			appender.start();
 			logger.addAppender(appender);

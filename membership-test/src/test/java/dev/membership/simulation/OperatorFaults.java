@@ -6,7 +6,6 @@ import java.util.Random;
 import java.util.function.Consumer;
 
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.operations.HandOver;
 import dev.membership.operations.Pause;
 import dev.membership.operations.Pin;
@@ -14,6 +13,7 @@ import dev.membership.operations.Requester;
 import dev.membership.operations.Resume;
 import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * What operators do to a running cluster, as faults of the simulator: hand a group to a

@@ -17,7 +17,6 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderElectedEvent;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeaderRevokedEvent;
@@ -26,13 +25,14 @@ import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.leadership.PartitionReleasedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.RevocationReason;
-import dev.membership.spi.LeaseRecord;
-import dev.membership.spi.NoticeChannel;
-import dev.membership.spi.NoticeReceiver;
-import dev.membership.test.VirtualScheduler;
 import dev.membership.operations.Drain;
 import dev.membership.operations.Resign;
 import dev.membership.operations.Undrain;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipSettings;
+import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.NoticeReceiver;
+import dev.membership.test.VirtualScheduler;
 
 /**
  * One seeded run of the production node code: 2 to 7 nodes on virtual time, a simulated

@@ -6,7 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 
-import dev.membership.engine.MembershipSettings;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * How one simulation runs. The node settings are the production defaults (renew every 5

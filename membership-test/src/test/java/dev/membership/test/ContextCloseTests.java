@@ -8,16 +8,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
-
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.membership.MembershipEvent;
-import dev.membership.MembershipEventListener;
 import dev.membership.autoconfigure.LeaderOnlyAutoConfiguration;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
+import dev.membership.event.MembershipEvent;
+import dev.membership.event.MembershipEventListener;
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.RevocationReason;
 import dev.membership.scheduling.LeaderOnly;

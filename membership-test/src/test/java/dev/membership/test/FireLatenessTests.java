@@ -10,10 +10,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.FirePolicy;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.ScheduledJob;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
+import dev.membership.spi.MembershipSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -13,13 +13,13 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.ReactiveLeaderContext;
-import dev.membership.scheduling.LeaderOnly;
 import dev.membership.operations.Requester;
 import dev.membership.operations.Resign;
+import dev.membership.scheduling.LeaderOnly;
+import dev.membership.spi.MembershipSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeaderChangedEvent;
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeaderElectedEvent;
@@ -23,6 +22,7 @@ import dev.membership.leadership.RevocationReason;
 import dev.membership.liveness.MemberJoinedEvent;
 import dev.membership.liveness.MemberLeftEvent;
 import dev.membership.scheduling.LeaderOnly;
+import dev.membership.spi.MembershipSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -5,11 +5,11 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.PartitionAssignedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
 import dev.membership.leadership.RevocationReason;
+import dev.membership.spi.MembershipSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

@@ -10,13 +10,13 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import com.mongodb.client.MongoClient;
 
-import dev.membership.spi.LeadershipObserver;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.broadcast.BroadcastKeyring;
-import dev.membership.spi.LeaseRecord;
 import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.LeaseRecord;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * Our nodes as the starter runs them in a web application: renewal every lease/3,

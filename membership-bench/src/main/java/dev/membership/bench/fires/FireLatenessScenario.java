@@ -11,10 +11,10 @@ import java.util.Set;
 import dev.membership.bench.support.Stats;
 import dev.membership.bench.support.Table;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.FirePolicy;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.ScheduledJob;
 import dev.membership.test.SimulatedCluster;
 

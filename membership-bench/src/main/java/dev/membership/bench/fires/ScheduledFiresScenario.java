@@ -28,12 +28,12 @@ import dev.membership.bench.support.Stats;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.leadership.FireMode;
-import dev.membership.spi.LeadershipObserver;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.scheduling.FireSchedules;
 import dev.membership.spi.FirePolicy;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.ScheduledJob;
 
 /**

@@ -33,13 +33,13 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.membership.Membership;
 import dev.membership.actuate.RunObservations;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.CommandCounter;
 import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.bench.support.Waits;
 import dev.membership.scheduling.LeaderOnlyBeanPostProcessor;
 import dev.membership.spi.LeaderOnlyExecutionListener;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.RunObserver;
 
 /**

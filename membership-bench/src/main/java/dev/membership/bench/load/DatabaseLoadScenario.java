@@ -18,14 +18,14 @@ import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.provider.mongo.MongoLockProvider;
 
-import dev.membership.spi.LeadershipObserver;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.CommandCounter;
 import dev.membership.bench.support.EmbeddedMongoServer;
 import dev.membership.bench.support.SecondJobs;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * Database load: N nodes, each with J leader-only jobs firing every second, for a fixed

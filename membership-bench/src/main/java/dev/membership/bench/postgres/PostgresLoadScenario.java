@@ -28,9 +28,9 @@ import dev.membership.bench.support.SecondJobs;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcStoreSettings;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * Database load on PostgreSQL: N nodes per library, each with J jobs that fire every

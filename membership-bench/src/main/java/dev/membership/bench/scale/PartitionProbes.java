@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.membership.bench.support.Stats;
 import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * What {@link PartitionScenario} reads off its nodes, and how it prints the hand-offs.

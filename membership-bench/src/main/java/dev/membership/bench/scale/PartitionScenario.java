@@ -20,8 +20,8 @@ import dev.membership.bench.support.SharedRuntimes;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.spi.MembershipSettings;
 
 import static dev.membership.bench.scale.PartitionProbes.handOffCell;
 import static dev.membership.bench.scale.PartitionProbes.moved;

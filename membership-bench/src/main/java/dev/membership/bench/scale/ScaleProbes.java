@@ -12,16 +12,16 @@ import java.util.function.Predicate;
 
 import com.mongodb.client.MongoClient;
 
-import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
-import dev.membership.spi.NodeRuntime;
 import dev.membership.bench.scale.StoreMeter.Snapshot;
 import dev.membership.bench.support.BenchNode;
 import dev.membership.bench.support.Stats;
 import dev.membership.bench.support.Table;
 import dev.membership.bench.support.Waits;
+import dev.membership.engine.MembershipNode;
 import dev.membership.liveness.Member;
 import dev.membership.mongo.MongoMembershipStore;
+import dev.membership.spi.MembershipSettings;
+import dev.membership.spi.NodeRuntime;
 
 /**
  * What {@link ScaleScenario} asks of its nodes and its JVM (who lists whom live, who

@@ -1,5 +1,26 @@
 package dev.membership.bench.scale;
 
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.mongodb.client.MongoClient;
+
+import dev.membership.bench.scale.StoreMeter.NodeCounts;
+import dev.membership.bench.scale.StoreMeter.Snapshot;
+import dev.membership.bench.support.EmbeddedMongoServer;
+import dev.membership.bench.support.SharedRuntimes;
+import dev.membership.bench.support.Stats;
+import dev.membership.bench.support.Table;
+import dev.membership.bench.support.Waits;
+import dev.membership.engine.MembershipNode;
+import dev.membership.spi.MembershipSettings;
+
 import static dev.membership.bench.scale.ScaleProbes.allListAllLive;
 import static dev.membership.bench.scale.ScaleProbes.count;
 import static dev.membership.bench.scale.ScaleProbes.leaderOf;
@@ -12,27 +33,6 @@ import static dev.membership.bench.scale.ScaleProbes.processCpuNanos;
 import static dev.membership.bench.scale.ScaleProbes.progress;
 import static dev.membership.bench.scale.ScaleProbes.seconds;
 import static dev.membership.bench.scale.ScaleProbes.usedHeapAfterGc;
-
-import java.io.PrintStream;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
-
-import com.mongodb.client.MongoClient;
-
-import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
-import dev.membership.bench.scale.StoreMeter.NodeCounts;
-import dev.membership.bench.scale.StoreMeter.Snapshot;
-import dev.membership.bench.support.EmbeddedMongoServer;
-import dev.membership.bench.support.SharedRuntimes;
-import dev.membership.bench.support.Stats;
-import dev.membership.bench.support.Table;
-import dev.membership.bench.support.Waits;
 
 /**
  * Scale: N plain-Java nodes in this JVM against one embedded server and one shared

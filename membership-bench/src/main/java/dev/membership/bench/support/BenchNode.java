@@ -15,10 +15,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.membership.spi.LeadershipObserver;
-import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipNodeBuilder;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.broadcast.BroadcastKeySource;
 import dev.membership.broadcast.BroadcastKeyring;
 import dev.membership.broadcast.BroadcastMetrics;
@@ -26,12 +22,16 @@ import dev.membership.broadcast.BroadcastReceiver;
 import dev.membership.broadcast.BroadcastSettings;
 import dev.membership.broadcast.ClusterBroadcaster;
 import dev.membership.broadcast.LeadershipNotices;
-import dev.membership.spi.NoticeChannel;
-import dev.membership.spi.MembershipStore;
-import dev.membership.spi.NoticeReceiver;
-import dev.membership.spi.RunObserver;
+import dev.membership.engine.MembershipNode;
+import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.MongoStoreSettings;
+import dev.membership.spi.LeadershipObserver;
+import dev.membership.spi.MembershipSettings;
+import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NoticeChannel;
+import dev.membership.spi.NoticeReceiver;
+import dev.membership.spi.RunObserver;
 
 /**
  * One membership node as the starter runs it, without Spring: the node, and optionally

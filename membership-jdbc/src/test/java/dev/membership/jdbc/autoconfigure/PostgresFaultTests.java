@@ -12,11 +12,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 import dev.membership.MembershipStatus;
 import dev.membership.engine.MembershipNode;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.jdbc.EmbeddedPostgres;
 import dev.membership.jdbc.JdbcMembershipStore;
 import dev.membership.jdbc.JdbcStoreSettings;
 import dev.membership.jdbc.ServerProcesses;
+import dev.membership.spi.MembershipSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -16,19 +16,19 @@ import org.springframework.data.mongodb.MongoDatabaseFactory;
 import org.springframework.data.mongodb.ReactiveMongoDatabaseFactory;
 
 import dev.membership.autoconfigure.BroadcastAutoConfiguration;
+import dev.membership.autoconfigure.HistoryProperties;
 import dev.membership.autoconfigure.MembershipAutoConfiguration;
 import dev.membership.autoconfigure.MembershipProperties;
-import dev.membership.autoconfigure.HistoryProperties;
 import dev.membership.autoconfigure.MembershipStoreOffer;
 import dev.membership.autoconfigure.MembershipStores;
 import dev.membership.autoconfigure.StoreBroadcastKeys;
-import dev.membership.engine.MembershipSettings;
 import dev.membership.mongo.MongoBroadcastKeys;
 import dev.membership.mongo.MongoMembershipStore;
 import dev.membership.mongo.MongoRunHistory;
 import dev.membership.mongo.ReactiveMongoBroadcastKeys;
 import dev.membership.mongo.ReactiveMongoMembershipStore;
 import dev.membership.mongo.ReactiveMongoRunHistory;
+import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.MembershipStore;
 import dev.membership.spi.RunHistoryStore;
 

@@ -7,13 +7,13 @@ import com.mongodb.WriteConcern;
 import com.mongodb.client.MongoDatabase;
 
 import dev.membership.InvalidMembershipSettingsException;
-import dev.membership.autoconfigure.MembershipProperties;
-import dev.membership.autoconfigure.HistoryProperties;
-import dev.membership.autoconfigure.StoreOperationTimeout;
 import dev.membership.InvalidMembershipSettingsException.Violation;
-import dev.membership.engine.MembershipSettings;
+import dev.membership.autoconfigure.HistoryProperties;
+import dev.membership.autoconfigure.MembershipProperties;
+import dev.membership.autoconfigure.StoreOperationTimeout;
 import dev.membership.mongo.MongoRunHistory;
 import dev.membership.mongo.MongoStoreSettings;
+import dev.membership.spi.MembershipSettings;
 
 /**
  * The MongoDB store's own settings, from {@code membership.mongo.*}; used only where

@@ -1,0 +1,10 @@
+/**
+ * This node as the store sees it: its record (Self) and its heartbeat document
+ * (Heartbeats).
+ * <p>
+ * Part of the engine: reached by no application (the build checks it).
+ */
+@NullMarked
+package dev.membership.engine.heartbeat;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,11 @@
+/**
+ * The lease writes: acquiring and renewing (Campaign, PartitionRenewals, PartitionReads),
+ * releasing and the goodbye (Farewell), other nodes' notices (Notices), and what rides on
+ * a write (LeaseMarks).
+ * <p>
+ * Part of the engine: reached by no application (the build checks it).
+ */
+@NullMarked
+package dev.membership.engine.lease;
+
+import org.jspecify.annotations.NullMarked;

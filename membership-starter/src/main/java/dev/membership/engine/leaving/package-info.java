@@ -1,0 +1,10 @@
+/**
+ * Letting a unit go while the node stays (HandOver, Rebalance, HungRuns) and the node's
+ * graceful stop (Leaving).
+ * <p>
+ * Part of the engine: reached by no application (the build checks it).
+ */
+@NullMarked
+package dev.membership.engine.leaving;
+
+import org.jspecify.annotations.NullMarked;
