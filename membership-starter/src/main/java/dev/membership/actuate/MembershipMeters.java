@@ -5,6 +5,7 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,12 +22,11 @@ import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.membership.spi.ElectionMetrics;
-import dev.membership.MembershipEvent;
-import dev.membership.MembershipEventListener;
-import dev.membership.broadcast.BroadcastMetrics;
 import dev.membership.Membership;
-import dev.membership.liveness.Member;
+import dev.membership.broadcast.BroadcastMetrics;
+import dev.membership.event.MembershipEvent;
+import dev.membership.event.MembershipEventListener;
+import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeaderOnlyExecutionListener;
 import dev.membership.spi.MembershipStore;
 
@@ -108,10 +108,10 @@ public class MembershipMeters
 				// present at zero from the start, so rate() and alerts never see a
 				// missing series
 				for (AcquisitionOutcome outcome : AcquisitionOutcome.values()) {
-					zero(counter(ACQUISITIONS, "group", group, "outcome", outcome.name().toLowerCase()));
+					zero(counter(ACQUISITIONS, "group", group, "outcome", outcome.name().toLowerCase(Locale.ROOT)));
 				}
 				for (RenewalOutcome outcome : RenewalOutcome.values()) {
-					zero(counter(RENEWALS, "group", group, "outcome", outcome.name().toLowerCase()));
+					zero(counter(RENEWALS, "group", group, "outcome", outcome.name().toLowerCase(Locale.ROOT)));
 				}
 			}
 		}
@@ -137,12 +137,12 @@ public class MembershipMeters
 
 	@Override
 	public void acquisition(String group, AcquisitionOutcome outcome) {
-		counter(ACQUISITIONS, "group", group, "outcome", outcome.name().toLowerCase()).increment();
+		counter(ACQUISITIONS, "group", group, "outcome", outcome.name().toLowerCase(Locale.ROOT)).increment();
 	}
 
 	@Override
 	public void renewal(String group, RenewalOutcome outcome) {
-		counter(RENEWALS, "group", group, "outcome", outcome.name().toLowerCase()).increment();
+		counter(RENEWALS, "group", group, "outcome", outcome.name().toLowerCase(Locale.ROOT)).increment();
 	}
 
 	@Override
@@ -183,21 +183,21 @@ public class MembershipMeters
 	@Override
 	public void register() {
 		for (Sent outcome : Sent.values()) {
-			zero(counter(BROADCASTS_SENT, "outcome", outcome.name().toLowerCase()));
+			zero(counter(BROADCASTS_SENT, "outcome", outcome.name().toLowerCase(Locale.ROOT)));
 		}
 		for (Received outcome : Received.values()) {
-			zero(counter(BROADCASTS_RECEIVED, "outcome", outcome.name().toLowerCase()));
+			zero(counter(BROADCASTS_RECEIVED, "outcome", outcome.name().toLowerCase(Locale.ROOT)));
 		}
 	}
 
 	@Override
 	public void sent(Sent outcome) {
-		counter(BROADCASTS_SENT, "outcome", outcome.name().toLowerCase()).increment();
+		counter(BROADCASTS_SENT, "outcome", outcome.name().toLowerCase(Locale.ROOT)).increment();
 	}
 
 	@Override
 	public void received(Received outcome) {
-		counter(BROADCASTS_RECEIVED, "outcome", outcome.name().toLowerCase()).increment();
+		counter(BROADCASTS_RECEIVED, "outcome", outcome.name().toLowerCase(Locale.ROOT)).increment();
 	}
 
 	private Counter counter(Meter meter, String... tags) {

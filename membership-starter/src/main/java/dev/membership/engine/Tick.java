@@ -34,7 +34,7 @@ import dev.membership.spi.MembershipStore;
  * when the node keeps a run history, and one more for a leader's document when it is due
  * ({@link #heartbeatUnlessLeading}).
  */
-public final class Tick {
+final class Tick {
 
 	private static final Logger log = LoggerFactory.getLogger(Tick.class);
 

@@ -24,7 +24,7 @@ import dev.membership.spi.MembershipStore;
  * </pre> Needs JUnit 5 and AssertJ on the test classpath (this module brings both).
  */
 public abstract class MembershipStoreContract
-		implements LeaseContract, TakeOverContract, LivenessContract, RosterContract {
+		implements LeaseContract, FireMarksContract, TakeOverContract, LivenessContract, RosterContract {
 
 	private static final AtomicInteger namespaces = new AtomicInteger();
 
