@@ -17,13 +17,13 @@ import dev.membership.engine.election.GroupElection;
 import dev.membership.engine.election.PartitionView;
 import dev.membership.engine.heartbeat.Heartbeats;
 import dev.membership.engine.lease.Campaign;
-import dev.membership.engine.lease.Farewell;
-import dev.membership.engine.leaving.HandOver;
-import dev.membership.engine.leaving.Leaving;
+import dev.membership.engine.lease.LeaseReleases;
+import dev.membership.engine.leaving.GracefulStop;
+import dev.membership.engine.leaving.UnitHandOver;
 import dev.membership.engine.roster.RosterFollower;
 import dev.membership.engine.roster.RosterKeeper;
 import dev.membership.engine.term.Term;
-import dev.membership.engine.term.Work;
+import dev.membership.engine.term.TermExecution;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
@@ -42,14 +42,14 @@ import dev.membership.spi.WorkRegistry;
  * One cluster member: heartbeats, the member roster and leader leases, driven from a
  * store, a clock and settings. Plain Java, so tests and benchmarks can run many nodes in
  * one JVM, and a simulator many nodes in virtual time. The entry point of the engine
- * (queries here; the lifecycle is {@link NodeLifecycle}'s, the parts {@link NodeParts}');
+ * (queries here; the lifecycle is {@link NodeStartStop}'s, the parts {@link NodeParts}');
  * the rest of this package is the engine's own: {@link Tick} says what a tick does, with
  * {@link Campaign}, {@link Heartbeats}, {@link RosterFollower} and {@link RosterKeeper};
- * {@link GroupElection} is a group's state machine; {@link HandOver} a unit's drain and
- * release, {@link Leaving} and {@link Farewell} the node's stop and goodbye. The
- * {@link NodeRuntime} says where it runs: by default one loop thread (every store call
- * and every change of state), one watchdog (ends a belief at its deadline even when the
- * loop is stuck in a call) and two event threads.
+ * {@link GroupElection} is a group's state machine; {@link UnitHandOver} a unit's drain
+ * and release, {@link GracefulStop} and {@link LeaseReleases} the node's stop and
+ * goodbye. The {@link NodeRuntime} says where it runs: by default one loop thread (every
+ * store call and every change of state), one watchdog (ends a belief at its deadline even
+ * when the loop is stuck in a call) and two event threads.
  */
 public final class MembershipNode implements Membership, WorkRegistry, AutoCloseable {
 
@@ -59,14 +59,14 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	private final NodeParts parts;
 
 	/** Its start and its stops. */
-	private final NodeLifecycle lifecycle;
+	private final NodeStartStop lifecycle;
 
 	/** What operators ask of it, checked. */
 	private final Operators operators;
 
 	MembershipNode(MembershipNodeBuilder b) {
 		this.parts = new NodeParts(b);
-		this.lifecycle = new NodeLifecycle(this.parts);
+		this.lifecycle = new NodeStartStop(this.parts);
 		this.operators = new Operators(this.parts, this::liveMembers);
 	}
 
@@ -204,7 +204,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	@Override
 	public <T> T callWithin(LeadershipTerm.Execution execution, Call<T> call) throws Throwable {
-		if (!(execution instanceof Work work)) {
+		if (!(execution instanceof TermExecution work)) {
 			throw new IllegalArgumentException(execution + " is not work the engine registered");
 		}
 		return work.within(call);
@@ -212,7 +212,7 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 
 	@Override
 	public boolean runIfLeader(String group, Runnable task) {
-		return Work.run(tryBegin(group, "runIfLeader(" + group + ")", false), task);
+		return TermExecution.run(tryBegin(group, "runIfLeader(" + group + ")", false), task);
 	}
 
 	@Override

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.engine.clock.ClockSamples;
 import dev.membership.engine.clock.ServerClock;
 import dev.membership.engine.election.GroupElection;
-import dev.membership.engine.election.LetGo;
+import dev.membership.engine.election.OutgoingNotices;
 import dev.membership.engine.election.Units;
 import dev.membership.engine.events.EventDispatch;
 import dev.membership.engine.events.Readiness;
@@ -21,16 +21,16 @@ import dev.membership.engine.fires.FireNotes;
 import dev.membership.engine.fires.ScheduledFires;
 import dev.membership.engine.guard.GuardedCallbacks;
 import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.history.RunHistory;
 import dev.membership.engine.lease.Campaign;
-import dev.membership.engine.lease.Farewell;
+import dev.membership.engine.lease.LeaseReleases;
 import dev.membership.engine.lease.PartitionReads;
 import dev.membership.engine.lease.PartitionRenewals;
-import dev.membership.engine.leaving.HandOver;
+import dev.membership.engine.leaving.GracefulStop;
 import dev.membership.engine.leaving.HungRuns;
-import dev.membership.engine.leaving.Leaving;
 import dev.membership.engine.leaving.Rebalance;
+import dev.membership.engine.leaving.UnitHandOver;
 import dev.membership.engine.loop.Lifecycle;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
@@ -79,7 +79,7 @@ final class NodeParts {
 
 	final EventDispatch events;
 
-	final LetGo letGo;
+	final OutgoingNotices letGo;
 
 	final ServerClock serverClock;
 
@@ -99,10 +99,10 @@ final class NodeParts {
 	final Tick tick;
 
 	/** A unit's hand-over while the node stays. */
-	final HandOver handOver;
+	final UnitHandOver handOver;
 
 	/** The node's graceful stop. */
-	final Leaving leaving;
+	final GracefulStop leaving;
 
 	final Assignments assignments;
 
@@ -111,7 +111,7 @@ final class NodeParts {
 	/** This node's part of the run history (operators' actions are written there too). */
 	final RunHistory history;
 
-	final Self self;
+	final ThisNode self;
 
 	/**
 	 * Reads a roster this node was told of, then hands over what it moved away and tries
@@ -127,7 +127,7 @@ final class NodeParts {
 		this.clock = b.clock;
 		this.built = b;
 		this.runtime = (b.runtime != null) ? b.runtime : new ThreadedRuntime(nodeId);
-		this.letGo = new LetGo(this.runtime);
+		this.letGo = new OutgoingNotices(this.runtime);
 		this.events = new EventDispatch(this.runtime, b.listener);
 		this.serverClock = new ServerClock(b.clock);
 		// code the node is given: what it throws never stops a reaction of the node's own
@@ -151,9 +151,9 @@ final class NodeParts {
 				() -> this.units.all().stream().anyMatch(GroupElection::isLeader),
 				() -> this.units.all().forEach(GroupElection::cancelAttempt));
 		ClockSamples samples = new ClockSamples(this.serverClock, this.settings, metrics);
-		this.self = new Self(nodeId, this.incarnation, () -> this.holder, this.units::all, this.settings.partitions(),
-				samples, this.lifecycle::isDrained);
-		Self self = this.self;
+		this.self = new ThisNode(nodeId, this.incarnation, () -> this.holder, this.units::all,
+				this.settings.partitions(), samples, this.lifecycle::isDrained);
+		ThisNode self = this.self;
 		this.roster = new MemberRoster(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
 		this.assignments = new Assignments(nodeId, GuardedCallbacks.placement(b.placement));
@@ -161,8 +161,8 @@ final class NodeParts {
 		Campaign[] campaigning = new Campaign[1];
 		this.fires = new ScheduledFires(this.loop, this.units, new FireNotes(nodeId, history, metrics),
 				() -> campaigning[0]);
-		Farewell farewell = new Farewell(b.store, this.loop, self, this.heartbeats, this.lifecycle, this.letGo, history,
-				!this.settings.restartGrace().isZero(), this.fires.marks());
+		LeaseReleases farewell = new LeaseReleases(b.store, this.loop, self, this.heartbeats, this.lifecycle,
+				this.letGo, history, !this.settings.restartGrace().isZero(), this.fires.marks());
 		// the members as a node deciding whether to try for a unit sees them: one away
 		// for less than the restart grace keeps its place (successors are chosen among
 		// the live ones)
@@ -183,10 +183,10 @@ final class NodeParts {
 				this.roster, this.readiness, this.assignments, reads, this.letGo);
 		Function<Unit, @Nullable String> successorOnLeave = (unit) -> this.assignments.successorOnLeave(unit,
 				this.roster.members());
-		this.handOver = new HandOver(this.settings, this.runtime, this.loop, farewell, this.units::all,
+		this.handOver = new UnitHandOver(this.settings, this.runtime, this.loop, farewell, this.units::all,
 				this.assignments::owner, successorOnLeave);
-		this.leaving = new Leaving(this.settings, this.runtime, this.loop, farewell, this.lifecycle, this.units::all,
-				this.stopped, this.assignments::owner, successorOnLeave, this.letGo);
+		this.leaving = new GracefulStop(this.settings, this.runtime, this.loop, farewell, this.lifecycle,
+				this.units::all, this.stopped, this.assignments::owner, successorOnLeave, this.letGo);
 		Rebalance rebalance = new Rebalance(this.settings, this.lifecycle, this.units::all, this.assignments,
 				this.handOver);
 		HungRuns hung = new HungRuns(this.runs, this.units, this.handOver, this.clock);

@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 import dev.membership.engine.clock.ClockSamples;
 import dev.membership.engine.election.GroupElection;
 import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.history.RunHistory;
 import dev.membership.engine.lease.Campaign;
 import dev.membership.engine.lease.PartitionRenewals;
@@ -44,7 +44,7 @@ final class Tick {
 
 	private final ClockSamples samples;
 
-	private final Self self;
+	private final ThisNode self;
 
 	private final Campaign campaign;
 
@@ -72,7 +72,7 @@ final class Tick {
 	/** A leader wrote its document instead of reading this tick. */
 	private boolean readSkipped;
 
-	Tick(MembershipStore store, NodeLoop loop, ClockSamples samples, Self self, Campaign campaign,
+	Tick(MembershipStore store, NodeLoop loop, ClockSamples samples, ThisNode self, Campaign campaign,
 			Heartbeats heartbeats, RosterFollower follower, RosterKeeper keeper, Lifecycle lifecycle,
 			PartitionRenewals partitions, Runnable moves, RunHistory history) {
 		this.store = store;

@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 import dev.membership.engine.placement.Assignments;
 import dev.membership.engine.term.Term;
+import dev.membership.engine.term.TermExecution;
 import dev.membership.engine.term.Unit;
-import dev.membership.engine.term.Work;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.Partitions;
@@ -87,7 +87,7 @@ public final class PartitionView implements Partitions {
 	@Override
 	public boolean runIfOwner(int partition, Runnable task) {
 		Term term = term0(partition);
-		return Work.run((term != null) ? term.tryBegin("runIfOwner(" + this.group + ")", false) : null, task);
+		return TermExecution.run((term != null) ? term.tryBegin("runIfOwner(" + this.group + ")", false) : null, task);
 	}
 
 	@Override

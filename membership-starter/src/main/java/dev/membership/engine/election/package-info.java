@@ -1,7 +1,7 @@
 /**
  * One unit's election as a named state machine (GroupElection, HoldOff, TermEnd), the
  * units of the node (Units), what is known of other nodes' leadership (LeaderKnowledge),
- * and what the node tells of a term (UnitEvents, LetGo).
+ * and what the node tells of a term (UnitEvents, OutgoingNotices).
  * <p>
  * Part of the engine: reached by no application (the build checks it).
  */

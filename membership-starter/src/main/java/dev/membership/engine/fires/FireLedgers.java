@@ -23,12 +23,12 @@ final class FireLedgers implements LeaseMarks {
 
 	private final Map<String, FireLedger> ledgers = new ConcurrentHashMap<>();
 
-	private final FireJobs jobs;
+	private final JobRegistry jobs;
 
 	/** What a term's jobs do as it begins, once its ledger inherited. */
 	private final BiConsumer<GroupElection, Term> began;
 
-	FireLedgers(FireJobs jobs, BiConsumer<GroupElection, Term> began) {
+	FireLedgers(JobRegistry jobs, BiConsumer<GroupElection, Term> began) {
 		this.jobs = jobs;
 		this.began = began;
 	}
@@ -77,7 +77,7 @@ final class FireLedgers implements LeaseMarks {
 	 * record it missed).
 	 */
 	private FireMark owingNext(String lease, FireMark mark) {
-		JobFires fires = this.jobs.find(lease, mark.job());
+		JobState fires = this.jobs.find(lease, mark.job());
 		Instant next = (fires != null) ? fires.nextFire : null;
 		// and only the very next: a fire between (one that waited, dropped as the term
 		// ended) stays the successor's to catch up or record

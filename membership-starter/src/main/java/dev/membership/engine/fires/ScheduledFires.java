@@ -16,7 +16,7 @@ import dev.membership.engine.lease.LeaseMarks;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
 import dev.membership.engine.term.Term;
-import dev.membership.engine.term.Work;
+import dev.membership.engine.term.TermExecution;
 import dev.membership.leadership.FireMode;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.MissedFires;
@@ -51,7 +51,7 @@ public final class ScheduledFires {
 	/** How far off a fire's timer is armed again as the fire nears. */
 	private static final long REARM_NANOS = 2_000_000_000L;
 
-	private final FireJobs jobs = new FireJobs();
+	private final JobRegistry jobs = new JobRegistry();
 
 	private final FireLedgers ledgers = new FireLedgers(this.jobs, this::termBegan);
 
@@ -80,7 +80,7 @@ public final class ScheduledFires {
 			for (GroupElection election : this.units.all()) {
 				Term term = election.term();
 				if (election.unit().group().equals(job.group()) && term != null && term.isValid() && !term.isEnding()) {
-					for (JobFires fires : this.jobs.forTerm(election.unit())) {
+					for (JobState fires : this.jobs.forTerm(election.unit())) {
 						if (fires.job == job) {
 							// leading already: it fires from now on, from the lease's
 							// record
@@ -98,12 +98,12 @@ public final class ScheduledFires {
 	 * ledger inheriting what its lease carried: each of its jobs fires from now on.
 	 */
 	private void termBegan(GroupElection group, Term term) {
-		for (JobFires fires : this.jobs.forTerm(group.unit())) {
+		for (JobState fires : this.jobs.forTerm(group.unit())) {
 			begin(fires, term);
 		}
 	}
 
-	private void begin(JobFires fires, Term term) {
+	private void begin(JobState fires, Term term) {
 		if (fires.term == term) {
 			// begun already: registered as the term began, which both the registration
 			// and the term see
@@ -155,7 +155,7 @@ public final class ScheduledFires {
 	 * it stands by then: the drift the estimate allows for grows with the wait, and a
 	 * timer armed once a month ahead would fire minutes late.
 	 */
-	private void at(JobFires fires, Term term, @Nullable Instant next) {
+	private void at(JobState fires, Term term, @Nullable Instant next) {
 		fires.nextFire = next;
 		if (next == null) {
 			return;
@@ -183,7 +183,7 @@ public final class ScheduledFires {
 	 * On the loop: the schedule's fire at {@code at} came; it runs now, or waits, or is
 	 * skipped (recorded).
 	 */
-	private void offer(JobFires fires, Term term, Instant at) {
+	private void offer(JobState fires, Term term, Instant at) {
 		if (fires.running == null && fires.queue.isEmpty()) {
 			fire(fires, term, at);
 			// it did not begin (ran already, or the term is ending): nothing else waits
@@ -212,7 +212,7 @@ public final class ScheduledFires {
 	 * On the loop: while no run of the job goes on, fires the next that waits, oldest
 	 * first.
 	 */
-	private void pump(JobFires fires, Term term) {
+	private void pump(JobState fires, Term term) {
 		while (fires.running == null && !fires.queue.isEmpty() && fires.term == term) {
 			Instant next = fires.queue.pollFirst();
 			if (next.equals(fires.buffered)) {
@@ -230,7 +230,7 @@ public final class ScheduledFires {
 	 * fire ran already (a run of this node's earlier term that ended after the plan was
 	 * made); {@code fires.running} says whether it began.
 	 */
-	private void fire(JobFires fires, Term term, Instant at) {
+	private void fire(JobState fires, Term term, Instant at) {
 		ScheduledJob job = fires.job;
 		if (!term.isValid() || term.isEnding()) {
 			// the next term runs it, from the record: owed by a term that lets go (its
@@ -253,7 +253,7 @@ public final class ScheduledFires {
 		fires.running = at;
 		fires.lastFire = at;
 		fires.lastOutcome = "running";
-		FireOf fire = new FireOf(fires.unit, job.job(), at, term.epoch(), term);
+		TermFire fire = new TermFire(fires.unit, job.job(), at, term.epoch(), term);
 		if (job.policy().mode() != FireMode.STRICT) {
 			hand(fires, fire);
 			return;
@@ -283,7 +283,7 @@ public final class ScheduledFires {
 	 * done with in the ledger, so that no successor reports it again as begun on a node
 	 * that stopped; the job's next fires go on.
 	 */
-	private void notRecorded(JobFires fires, Term term, Instant at, String why) {
+	private void notRecorded(JobState fires, Term term, Instant at, String why) {
 		if (at.equals(fires.running)) {
 			fires.running = null;
 		}
@@ -302,7 +302,7 @@ public final class ScheduledFires {
 		pump(fires, term);
 	}
 
-	private void hand(JobFires fires, FireOf fire) {
+	private void hand(JobState fires, TermFire fire) {
 		try {
 			fires.job.runner().accept(fire);
 		}
@@ -324,8 +324,9 @@ public final class ScheduledFires {
 	 * execution's close.
 	 */
 	public LeadershipTerm.@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime) {
-		FireOf own = own(fire);
-		return begun(own, (Work) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos(), own.instant()));
+		TermFire own = own(fire);
+		return begun(own,
+				(TermExecution) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos(), own.instant()));
 	}
 
 	/**
@@ -333,18 +334,19 @@ public final class ScheduledFires {
 	 * reactive pipeline).
 	 */
 	public LeadershipTerm.@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime) {
-		FireOf own = own(fire);
-		return begun(own, (Work) own.term().tryBeginDetached(own.job(), onEnd, maxRunTime.toNanos(), own.instant()));
+		TermFire own = own(fire);
+		return begun(own,
+				(TermExecution) own.term().tryBeginDetached(own.job(), onEnd, maxRunTime.toNanos(), own.instant()));
 	}
 
-	private static FireOf own(Fire fire) {
-		if (!(fire instanceof FireOf own)) {
+	private static TermFire own(Fire fire) {
+		if (!(fire instanceof TermFire own)) {
 			throw new IllegalArgumentException(fire + " is not a fire this node made");
 		}
 		return own;
 	}
 
-	private LeadershipTerm.@Nullable Execution begun(FireOf own, @Nullable Work work) {
+	private LeadershipTerm.@Nullable Execution begun(TermFire own, @Nullable TermExecution work) {
 		if (work == null) {
 			this.loop.submit(LoopJob.of("fire of " + own.job() + " not begun", () -> ended(own, false)));
 			return null;
@@ -360,7 +362,7 @@ public final class ScheduledFires {
 	}
 
 	/** On the loop: the fire's run ended ({@code began}), or never began. */
-	private void ended(FireOf fire, boolean began) {
+	private void ended(TermFire fire, boolean began) {
 		if (began) {
 			ledger(fire.unit().leaseName()).ended(new FireMark(fire.job(), fire.instant(), true));
 		}
@@ -368,7 +370,7 @@ public final class ScheduledFires {
 			// its term ended (or hands over) before it began: never run, owed to the next
 			ledger(fire.unit().leaseName()).notBegun(fire.job(), fire.instant());
 		}
-		JobFires fires = this.jobs.find(fire.unit().leaseName(), fire.job());
+		JobState fires = this.jobs.find(fire.unit().leaseName(), fire.job());
 		if (fires == null || !fire.instant().equals(fires.running)) {
 			return;
 		}

@@ -1,5 +1,5 @@
 /**
- * Scheduled jobs fired once cluster-wide: each job's fires (ScheduledFires, JobFires,
+ * Scheduled jobs fired once cluster-wide: each job's fires (ScheduledFires, JobState,
  * FireJobs), the ledger of marks that rides on the lease (FireLedger), what a term
  * catches up (FirePlan, FireSpan), and the notes in the history (FireNotes).
  * <p>

@@ -36,7 +36,7 @@ public final class Heartbeats {
 
 	private final ClockSamples samples;
 
-	private final Self self;
+	private final ThisNode self;
 
 	private volatile long lastHeartbeatNanos;
 
@@ -54,7 +54,7 @@ public final class Heartbeats {
 	private int takeoversInARow;
 
 	public Heartbeats(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
-			Self self) {
+			ThisNode self) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;

@@ -1,5 +1,5 @@
 /**
- * This node as the store sees it: its record (Self) and its heartbeat document
+ * This node as the store sees it: its record (ThisNode) and its heartbeat document
  * (Heartbeats).
  * <p>
  * Part of the engine: reached by no application (the build checks it).

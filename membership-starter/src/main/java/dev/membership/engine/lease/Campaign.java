@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 import dev.membership.engine.clock.ClockSamples;
 import dev.membership.engine.election.GroupElection;
 import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.loop.Lifecycle;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
@@ -55,11 +55,11 @@ public final class Campaign {
 
 	private final ElectionMetrics metrics;
 
-	private final Self self;
+	private final ThisNode self;
 
 	private final Heartbeats heartbeats;
 
-	private final Farewell farewell;
+	private final LeaseReleases farewell;
 
 	private final Lifecycle lifecycle;
 
@@ -74,7 +74,7 @@ public final class Campaign {
 	private final LeaseMarks fires;
 
 	public Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
-			ElectionMetrics metrics, Self self, Heartbeats heartbeats, Farewell farewell, Lifecycle lifecycle,
+			ElectionMetrics metrics, ThisNode self, Heartbeats heartbeats, LeaseReleases farewell, Lifecycle lifecycle,
 			Assignments assignments, Supplier<List<Member>> members, LeaseMarks fires) {
 		this.fires = fires;
 		this.settings = settings;

@@ -5,7 +5,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.membership.engine.election.GroupElection;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.placement.Assignments;
 import dev.membership.spi.LeaseRecord;
 
@@ -18,13 +18,13 @@ import dev.membership.spi.LeaseRecord;
  */
 public final class PartitionReads {
 
-	private final Self self;
+	private final ThisNode self;
 
 	private final Assignments assignments;
 
 	private final PartitionRenewals renewals;
 
-	public PartitionReads(Self self, Assignments assignments, PartitionRenewals renewals) {
+	public PartitionReads(ThisNode self, Assignments assignments, PartitionRenewals renewals) {
 		this.self = self;
 		this.assignments = assignments;
 		this.renewals = renewals;

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 import dev.membership.engine.clock.ClockSamples;
 import dev.membership.engine.election.GroupElection;
 import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
 import dev.membership.engine.term.Term;
@@ -52,7 +52,7 @@ public final class PartitionRenewals {
 
 	private final ElectionMetrics metrics;
 
-	private final Self self;
+	private final ThisNode self;
 
 	private final Campaign campaign;
 
@@ -67,7 +67,7 @@ public final class PartitionRenewals {
 	private @Nullable Pending pending;
 
 	public PartitionRenewals(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
-			ElectionMetrics metrics, Self self, Campaign campaign, Heartbeats heartbeats, LeaseMarks fires) {
+			ElectionMetrics metrics, ThisNode self, Campaign campaign, Heartbeats heartbeats, LeaseMarks fires) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;

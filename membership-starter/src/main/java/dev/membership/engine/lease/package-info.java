@@ -1,7 +1,7 @@
 /**
  * The lease writes: acquiring and renewing (Campaign, PartitionRenewals, PartitionReads),
- * releasing and the goodbye (Farewell), other nodes' notices (Notices), and what rides on
- * a write (LeaseMarks).
+ * releasing and the goodbye (LeaseReleases), other nodes' notices (IncomingNotices), and
+ * what rides on a write (LeaseMarks).
  * <p>
  * Part of the engine: reached by no application (the build checks it).
  */

@@ -29,11 +29,11 @@ public final class HungRuns implements Runnable {
 
 	private final Units units;
 
-	private final HandOver handOver;
+	private final UnitHandOver handOver;
 
 	private final MonotonicClock clock;
 
-	public HungRuns(Runs runs, Units units, HandOver handOver, MonotonicClock clock) {
+	public HungRuns(Runs runs, Units units, UnitHandOver handOver, MonotonicClock clock) {
 		this.runs = runs;
 		this.units = units;
 		this.handOver = handOver;

@@ -24,12 +24,12 @@ public final class Rebalance implements Runnable {
 
 	private final Assignments assignments;
 
-	private final HandOver handOver;
+	private final UnitHandOver handOver;
 
 	private final long settledNanos;
 
 	public Rebalance(MembershipSettings settings, Lifecycle lifecycle, Supplier<Collection<GroupElection>> units,
-			Assignments assignments, HandOver handOver) {
+			Assignments assignments, UnitHandOver handOver) {
 		this.lifecycle = lifecycle;
 		this.units = units;
 		this.assignments = assignments;

@@ -1,6 +1,6 @@
 /**
- * Letting a unit go while the node stays (HandOver, Rebalance, HungRuns) and the node's
- * graceful stop (Leaving).
+ * Letting a unit go while the node stays (UnitHandOver, Rebalance, HungRuns) and the
+ * node's graceful stop (GracefulStop).
  * <p>
  * Part of the engine: reached by no application (the build checks it).
  */

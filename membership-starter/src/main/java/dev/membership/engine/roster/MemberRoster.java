@@ -39,7 +39,7 @@ public final class MemberRoster {
 	/**
 	 * Live members of the last roster by node id and incarnation; confined to the loop.
 	 */
-	private Map<RosterKeeping.Key, Member> live = new LinkedHashMap<>();
+	private Map<RosterDecisions.Key, Member> live = new LinkedHashMap<>();
 
 	/**
 	 * When the members' liveness was last checked, by the database's clock: the keeper's
@@ -89,19 +89,19 @@ public final class MemberRoster {
 	void take(long version, List<Member> stored, List<Member> shown) {
 		this.stored = List.copyOf(stored);
 		List<Member> listed = new ArrayList<>(shown);
-		listed.sort(RosterKeeping.LIVE_THEN_OLDEST);
+		listed.sort(RosterDecisions.LIVE_THEN_OLDEST);
 		this.members = List.copyOf(listed);
 		this.liveMembers = listed.stream().filter(Member::live).toList();
 		this.version = version;
-		Map<RosterKeeping.Key, Member> nowLive = new LinkedHashMap<>();
-		Map<RosterKeeping.Key, Member> byKey = new LinkedHashMap<>();
+		Map<RosterDecisions.Key, Member> nowLive = new LinkedHashMap<>();
+		Map<RosterDecisions.Key, Member> byKey = new LinkedHashMap<>();
 		for (Member m : listed) {
 			byKey.put(key(m), m);
 			if (m.live()) {
 				nowLive.put(key(m), m);
 			}
 		}
-		for (Map.Entry<RosterKeeping.Key, Member> gone : this.live.entrySet()) {
+		for (Map.Entry<RosterDecisions.Key, Member> gone : this.live.entrySet()) {
 			if (!nowLive.containsKey(gone.getKey())) {
 				Member was = gone.getValue();
 				Member left = byKey.getOrDefault(gone.getKey(), new Member(was.nodeId(), was.incarnation(),
@@ -109,7 +109,7 @@ public final class MemberRoster {
 				this.events.publish(new MemberLeftEvent(this.selfId, left));
 			}
 		}
-		for (Map.Entry<RosterKeeping.Key, Member> joined : nowLive.entrySet()) {
+		for (Map.Entry<RosterDecisions.Key, Member> joined : nowLive.entrySet()) {
 			if (!this.live.containsKey(joined.getKey())) {
 				this.events.publish(new MemberJoinedEvent(this.selfId, joined.getValue()));
 			}
@@ -117,8 +117,8 @@ public final class MemberRoster {
 		this.live = nowLive;
 	}
 
-	private static RosterKeeping.Key key(Member member) {
-		return RosterKeeping.Key.of(member);
+	private static RosterDecisions.Key key(Member member) {
+		return RosterDecisions.Key.of(member);
 	}
 
 }

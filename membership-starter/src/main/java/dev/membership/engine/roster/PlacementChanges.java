@@ -64,7 +64,7 @@ final class PlacementChanges {
 	 */
 	static @Nullable Map<String, GroupAssignment> catchUp(Map<String, GroupAssignment> placed, long version,
 			Roster roster) {
-		List<RosterChange> since = RosterKeeping.since(roster, version);
+		List<RosterChange> since = RosterDecisions.since(roster, version);
 		if (since == null) {
 			return null;
 		}

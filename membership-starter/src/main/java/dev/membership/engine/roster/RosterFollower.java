@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.events.Readiness;
 import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.lease.Campaign;
 import dev.membership.engine.lease.PartitionReads;
 import dev.membership.engine.loop.LoopJob;
@@ -40,7 +40,7 @@ public final class RosterFollower {
 
 	private final NodeLoop loop;
 
-	private final Self self;
+	private final ThisNode self;
 
 	private final Heartbeats heartbeats;
 
@@ -54,7 +54,7 @@ public final class RosterFollower {
 
 	private final PartitionReads partitions;
 
-	public RosterFollower(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Campaign campaign,
+	public RosterFollower(MembershipStore store, NodeLoop loop, ThisNode self, Heartbeats heartbeats, Campaign campaign,
 			MemberRoster roster, Readiness readiness, Assignments assignments, PartitionReads partitions) {
 		this.store = store;
 		this.loop = loop;
@@ -115,7 +115,7 @@ public final class RosterFollower {
 	 */
 	private void takeChanged(LoopJob job, Roster changed, long received) {
 		long version = this.roster.version();
-		List<Member> caughtUp = RosterKeeping.catchUp(this.roster.stored(), version, changed);
+		List<Member> caughtUp = RosterDecisions.catchUp(this.roster.stored(), version, changed);
 		Map<String, GroupAssignment> placed = (this.assignments.placedVersion() == version)
 				? PlacementChanges.catchUp(this.assignments.placed(), version, changed) : null;
 		if (caughtUp != null && placed != null) {

@@ -10,16 +10,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.election.GroupElection;
-import dev.membership.engine.election.LetGo;
+import dev.membership.engine.election.OutgoingNotices;
 import dev.membership.engine.events.Readiness;
 import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.lease.Campaign;
 import dev.membership.engine.lease.PartitionReads;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
 import dev.membership.engine.placement.Assignments;
-import dev.membership.engine.placement.Coordination;
+import dev.membership.engine.placement.CoordinatorPlacement;
 import dev.membership.engine.placement.RestartGrace;
 import dev.membership.engine.placement.Steering;
 import dev.membership.engine.term.Term;
@@ -38,7 +38,7 @@ import dev.membership.spi.RosterTooLargeException;
  * The keeper of the roster (the leader of the default group): each interval it reads
  * every node document, and the leases when other groups have leaders that the roster must
  * count as live; writes the roster when that changed; and removes the documents of
- * long-dead nodes when its read shows some. What to write is {@link RosterKeeping}'s
+ * long-dead nodes when its read shows some. What to write is {@link RosterDecisions}'s
  * call. Confined to the loop.
  */
 public final class RosterKeeper {
@@ -51,7 +51,7 @@ public final class RosterKeeper {
 
 	private final NodeLoop loop;
 
-	private final Self self;
+	private final ThisNode self;
 
 	private final Heartbeats heartbeats;
 
@@ -61,7 +61,7 @@ public final class RosterKeeper {
 
 	private final Readiness readiness;
 
-	private final RosterKeeping keeping;
+	private final RosterDecisions keeping;
 
 	private final RestartGrace grace;
 
@@ -70,7 +70,7 @@ public final class RosterKeeper {
 	private final PartitionReads partitions;
 
 	/** Tells the nodes a write moved work for to read it now. */
-	private final LetGo news;
+	private final OutgoingNotices news;
 
 	private long writes;
 
@@ -93,9 +93,9 @@ public final class RosterKeeper {
 	 */
 	private long placementReadIn;
 
-	public RosterKeeper(MembershipSettings settings, MembershipStore store, NodeLoop loop, Self self,
+	public RosterKeeper(MembershipSettings settings, MembershipStore store, NodeLoop loop, ThisNode self,
 			Heartbeats heartbeats, Campaign campaign, MemberRoster roster, Readiness readiness, Assignments assignments,
-			PartitionReads partitions, LetGo news) {
+			PartitionReads partitions, OutgoingNotices news) {
 		this.settings = settings;
 		this.store = store;
 		this.loop = loop;
@@ -104,7 +104,7 @@ public final class RosterKeeper {
 		this.campaign = campaign;
 		this.roster = roster;
 		this.readiness = readiness;
-		this.keeping = new RosterKeeping(settings.livenessWindow());
+		this.keeping = new RosterDecisions(settings.livenessWindow());
 		this.grace = new RestartGrace(settings.restartGrace());
 		this.assignments = assignments;
 		this.partitions = partitions;
@@ -147,7 +147,7 @@ public final class RosterKeeper {
 			records.stream()
 				.filter((r) -> r.nodeId().equals(this.self.nodeId()))
 				.forEach((r) -> this.heartbeats.writtenBy(r.incarnation(), r.updatedAt()));
-			Set<String> others = RosterKeeping.groupsOf(this.roster.members());
+			Set<String> others = RosterDecisions.groupsOf(this.roster.members());
 			records.forEach((r) -> others.addAll(r.groups()));
 			others.addAll(this.self.plainGroupNames());
 			this.roster.members().forEach((m) -> others.removeAll(m.partitions().keySet()));
@@ -170,7 +170,7 @@ public final class RosterKeeper {
 
 	private void write(LoopJob job, GroupElection keeperOf, List<NodeRecord> records, Map<String, LeaseRecord> leases,
 			Instant now) {
-		this.deadNodesSeen = RosterKeeping.anyNotSeenSince(records, deadNodeCutoff());
+		this.deadNodesSeen = RosterDecisions.anyNotSeenSince(records, deadNodeCutoff());
 		Term term = keeperOf.term();
 		if (term == null || !term.isValid()) {
 			job.next(); // no longer the keeper
@@ -181,12 +181,12 @@ public final class RosterKeeper {
 		List<Steering.Directive> directives = steering.pending(term.epoch());
 		Map<String, GroupAssignment> placement = RestartGrace.keepForAway(
 				Steering.steer(
-						Coordination.place(this.assignments.policy(), next, this.assignments.placed(), withOwn(leases),
-								now, this.self.nodeId()),
+						CoordinatorPlacement.place(this.assignments.policy(), next, this.assignments.placed(),
+								withOwn(leases), now, this.self.nodeId()),
 						this.assignments.placed(), directives, next, now, this.settings.maxMovesPercent()),
 				// members away within the grace keep theirs
 				this.assignments.placed(), this.grace.away(next, now));
-		if (this.writtenInEpoch == term.epoch() && !RosterKeeping.differs(this.roster.stored(), next)
+		if (this.writtenInEpoch == term.epoch() && !RosterDecisions.differs(this.roster.stored(), next)
 				&& placement.equals(this.assignments.placed())) {
 			steering.done(directives); // they change nothing
 			this.readiness.reached();
@@ -200,16 +200,16 @@ public final class RosterKeeper {
 				? PlacementChanges.between(this.assignments.placed(), placement) : null;
 		// the recent changes go on from the last write only while this term wrote every
 		// roster since
-		List<RosterChange> changes = RosterKeeping.recent(
+		List<RosterChange> changes = RosterDecisions.recent(
 				(this.writtenInEpoch == term.epoch()) ? this.recentChanges : List.of(),
-				RosterKeeping.change(this.roster.version(), this.roster.stored(), next, placed,
+				RosterDecisions.change(this.roster.version(), this.roster.stored(), next, placed,
 						placement.values().stream().mapToInt(GroupAssignment::partitions).sum()));
 		this.loop.call(job,
 				() -> this.store.writeRoster(next, changes, placement, this.self.nodeId(), term.epoch(), sequence),
 				(version, sent, received) -> {
 					if (version.isPresent()) {
 						steering.done(directives);
-						Set<String> moved = RosterKeeping.movedFor(this.assignments.placed(), placement);
+						Set<String> moved = RosterDecisions.movedFor(this.assignments.placed(), placement);
 						moved.remove(this.self.nodeId());
 						this.assignments.take(this.self.nodeId(), placement, version.getAsLong());
 						this.roster.take(version.getAsLong(), next, next);

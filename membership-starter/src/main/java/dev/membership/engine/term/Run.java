@@ -13,7 +13,7 @@ import dev.membership.spi.RunOutcome;
 /**
  * What the engine tracks of one run beyond its registration with the term: what it is,
  * when it began, its limit, and the ends its observers asked for. Made by {@link Runs};
- * ended by its {@link Work}.
+ * ended by its {@link TermExecution}.
  */
 public final class Run {
 

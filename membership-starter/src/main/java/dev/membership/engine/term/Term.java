@@ -63,7 +63,7 @@ public final class Term extends LeadershipTerm {
 	 * Only the work that asked to be told of the end: threads to interrupt, pipelines to
 	 * cancel.
 	 */
-	private final Set<Work> told = ConcurrentHashMap.newKeySet();
+	private final Set<TermExecution> told = ConcurrentHashMap.newKeySet();
 
 	private final CompletableFuture<Void> drained = new CompletableFuture<>();
 
@@ -199,7 +199,7 @@ public final class Term extends LeadershipTerm {
 
 	/**
 	 * Makes this term the calling thread's context until the returned action runs: for
-	 * {@link Work}.
+	 * {@link TermExecution}.
 	 */
 	Runnable enterHere() {
 		return enterOnThisThread();
@@ -224,7 +224,7 @@ public final class Term extends LeadershipTerm {
 			return null;
 		}
 		AtomicInteger byName = counter(name);
-		Work work = new Work(this, name, byName, thread, onEnd);
+		TermExecution work = new TermExecution(this, name, byName, thread, onEnd);
 		byName.incrementAndGet();
 		if (work.isTold()) {
 			this.told.add(work);
@@ -263,7 +263,7 @@ public final class Term extends LeadershipTerm {
 	private record Named(String name, AtomicInteger count) {
 	}
 
-	void finished(Work work) {
+	void finished(TermExecution work) {
 		if (work.isTold()) {
 			this.told.remove(work);
 		}
@@ -341,7 +341,7 @@ public final class Term extends LeadershipTerm {
 	}
 
 	private void tellRunning() {
-		for (Work work : this.told) {
+		for (TermExecution work : this.told) {
 			work.tell();
 		}
 	}

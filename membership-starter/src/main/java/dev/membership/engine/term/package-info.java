@@ -1,6 +1,6 @@
 /**
  * A unit (a group or a partition) and a term as the node holds it: its deadline, its
- * work, the drain (Unit, Term, Work, Runs, DrainWait).
+ * work, the drain (Unit, Term, TermExecution, Runs, DrainWait).
  * <p>
  * Part of the engine: reached by no application (the build checks it).
  */

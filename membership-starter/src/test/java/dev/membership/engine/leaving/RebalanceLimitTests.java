@@ -9,7 +9,7 @@ import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
 
-import dev.membership.engine.placement.Coordination;
+import dev.membership.engine.placement.CoordinatorPlacement;
 import dev.membership.engine.placement.Steering;
 import dev.membership.liveness.Member;
 import dev.membership.spi.BalancedPlacement;
@@ -44,8 +44,8 @@ class RebalanceLimitTests {
 	 */
 	private static Map<String, GroupAssignment> interval(List<Member> members, Map<String, GroupAssignment> previous,
 			int percent) {
-		Map<String, GroupAssignment> placed = Coordination.place(new BalancedPlacement(), members, previous, Map.of(),
-				NOW, "n0");
+		Map<String, GroupAssignment> placed = CoordinatorPlacement.place(new BalancedPlacement(), members, previous,
+				Map.of(), NOW, "n0");
 		return Steering.steer(placed, previous, List.of(), members, NOW, percent);
 	}
 

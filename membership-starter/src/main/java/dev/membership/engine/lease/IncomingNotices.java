@@ -17,7 +17,7 @@ import dev.membership.spi.NoticeReceiver;
  * Other nodes' leadership news, from the node's notice channels, on any thread: handed to
  * the loop, which alone changes what this node knows and decides whether to compete.
  */
-public final class Notices implements NoticeReceiver {
+public final class IncomingNotices implements NoticeReceiver {
 
 	private final Map<String, GroupElection> groups;
 
@@ -33,7 +33,7 @@ public final class Notices implements NoticeReceiver {
 	 */
 	private final LongFunction<LoopJob> rosterRead;
 
-	public Notices(Map<String, GroupElection> groups, NodeLoop loop, Campaign campaign, String nodeId,
+	public IncomingNotices(Map<String, GroupElection> groups, NodeLoop loop, Campaign campaign, String nodeId,
 			LongFunction<LoopJob> rosterRead) {
 		this.groups = groups;
 		this.loop = loop;

@@ -16,7 +16,7 @@ import dev.membership.spi.ScheduledJob;
  * {@link ScheduledJobInfo} shows. Changed on the loop; the volatile fields are read from
  * any thread.
  */
-final class JobFires {
+final class JobState {
 
 	final ScheduledJob job;
 
@@ -65,7 +65,7 @@ final class JobFires {
 
 	boolean closed;
 
-	JobFires(ScheduledJob job, Unit unit) {
+	JobState(ScheduledJob job, Unit unit) {
 		this.job = job;
 		this.unit = unit;
 	}

@@ -28,15 +28,15 @@ import dev.membership.spi.NoticeReceiver;
  * thread that stops the node (which waits for the stop anyway), else on the reactions
  * lane, never on the loop or the watchdog.
  */
-public final class LetGo {
+public final class OutgoingNotices {
 
-	private static final Logger log = LoggerFactory.getLogger(LetGo.class);
+	private static final Logger log = LoggerFactory.getLogger(OutgoingNotices.class);
 
 	private final NodeRuntime runtime;
 
 	private volatile List<NoticeChannel> channels = List.of();
 
-	public LetGo(NodeRuntime runtime) {
+	public OutgoingNotices(NodeRuntime runtime) {
 		this.runtime = runtime;
 	}
 

@@ -15,18 +15,18 @@ import dev.membership.spi.ScheduledJob;
 /**
  * The scheduled jobs of a node, for {@link ScheduledFires}: a plain group's jobs, fired
  * by its leader, and a partitioned group's, fired by each partition's owner for that
- * partition (one {@link JobFires} per partition the node owned, made as its term begins).
+ * partition (one {@link JobState} per partition the node owned, made as its term begins).
  * By lease name, then job; registrations from any thread, the rest on the loop.
  */
-final class FireJobs {
+final class JobRegistry {
 
-	private final Map<String, Map<String, JobFires>> byLease = new ConcurrentHashMap<>();
+	private final Map<String, Map<String, JobState>> byLease = new ConcurrentHashMap<>();
 
 	private final Map<String, Map<String, ScheduledJob>> partitioned = new ConcurrentHashMap<>();
 
 	/** A plain group's job; throws when one of that name is scheduled already. */
-	JobFires addPlain(ScheduledJob job) {
-		JobFires fires = new JobFires(job, Unit.group(job.group()));
+	JobState addPlain(ScheduledJob job) {
+		JobState fires = new JobState(job, Unit.group(job.group()));
 		if (this.byLease.computeIfAbsent(job.group(), (g) -> new ConcurrentHashMap<>())
 			.putIfAbsent(job.job(), fires) != null) {
 			throw scheduledAlready(job);
@@ -51,22 +51,22 @@ final class FireJobs {
 	 * The jobs of the plain group {@code unit}, or of its partitioned group for each of
 	 * them: on the loop.
 	 */
-	List<JobFires> forTerm(Unit unit) {
+	List<JobState> forTerm(Unit unit) {
 		if (!unit.isPartition()) {
 			return List.copyOf(this.byLease.getOrDefault(unit.leaseName(), Map.of()).values());
 		}
-		List<JobFires> fires = new ArrayList<>();
+		List<JobState> fires = new ArrayList<>();
 		this.partitioned.getOrDefault(unit.group(), Map.of()).values().forEach((job) -> fires.add(of(unit, job)));
 		return fires;
 	}
 
 	/** The partition {@code unit}'s fires of {@code job}, made the first time. */
-	JobFires of(Unit unit, ScheduledJob job) {
+	JobState of(Unit unit, ScheduledJob job) {
 		return this.byLease.computeIfAbsent(unit.leaseName(), (l) -> new ConcurrentHashMap<>())
-			.computeIfAbsent(job.job(), (j) -> new JobFires(job, unit));
+			.computeIfAbsent(job.job(), (j) -> new JobState(job, unit));
 	}
 
-	@Nullable JobFires find(String lease, String job) {
+	@Nullable JobState find(String lease, String job) {
 		return this.byLease.getOrDefault(lease, Map.of()).get(job);
 	}
 

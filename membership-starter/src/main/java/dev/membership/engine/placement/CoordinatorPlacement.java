@@ -24,9 +24,9 @@ import dev.membership.spi.PlacementPolicy;
  * from the roster as stored (its keeper reads it before its term's first write), and a
  * coordinator change moves nothing. Decisions only; no store calls.
  */
-public final class Coordination {
+public final class CoordinatorPlacement {
 
-	private Coordination() {
+	private CoordinatorPlacement() {
 	}
 
 	public static Map<String, GroupAssignment> place(PlacementPolicy policy, List<Member> members,

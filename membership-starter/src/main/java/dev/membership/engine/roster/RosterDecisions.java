@@ -32,7 +32,7 @@ import dev.membership.spi.RosterChange;
  * of heartbeating, so its lease counts as a heartbeat, and its entry outlives its node
  * document should that be removed meanwhile. Decisions only; no store calls.
  */
-final class RosterKeeping {
+final class RosterDecisions {
 
 	/** The roster's order: live members first, then the oldest (by start) first. */
 	static final Comparator<Member> LIVE_THEN_OLDEST = Comparator.comparing(Member::live)
@@ -63,7 +63,7 @@ final class RosterKeeping {
 
 	private final Duration livenessWindow;
 
-	RosterKeeping(Duration livenessWindow) {
+	RosterDecisions(Duration livenessWindow) {
 		this.livenessWindow = livenessWindow;
 	}
 

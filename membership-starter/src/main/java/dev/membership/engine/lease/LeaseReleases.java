@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.election.GroupElection;
-import dev.membership.engine.election.LetGo;
+import dev.membership.engine.election.OutgoingNotices;
 import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.heartbeat.Self;
+import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.history.RunHistory;
 import dev.membership.engine.loop.Lifecycle;
 import dev.membership.engine.loop.LoopJob;
@@ -25,21 +25,21 @@ import dev.membership.spi.StoreException;
  * The release of a lease this node no longer leads under, and the goodbye of a graceful
  * stop, as loop jobs.
  */
-public final class Farewell {
+public final class LeaseReleases {
 
-	private static final Logger log = LoggerFactory.getLogger(Farewell.class);
+	private static final Logger log = LoggerFactory.getLogger(LeaseReleases.class);
 
 	private final MembershipStore store;
 
 	private final NodeLoop loop;
 
-	private final Self self;
+	private final ThisNode self;
 
 	private final Heartbeats heartbeats;
 
 	private final Lifecycle lifecycle;
 
-	private final LetGo letGo;
+	private final OutgoingNotices letGo;
 
 	private final RunHistory history;
 
@@ -55,8 +55,8 @@ public final class Farewell {
 	 */
 	private final LeaseMarks fires;
 
-	public Farewell(MembershipStore store, NodeLoop loop, Self self, Heartbeats heartbeats, Lifecycle lifecycle,
-			LetGo letGo, RunHistory history, boolean keepsPlace, LeaseMarks fires) {
+	public LeaseReleases(MembershipStore store, NodeLoop loop, ThisNode self, Heartbeats heartbeats,
+			Lifecycle lifecycle, OutgoingNotices letGo, RunHistory history, boolean keepsPlace, LeaseMarks fires) {
 		this.keepsPlace = keepsPlace;
 		this.fires = fires;
 		this.letGo = letGo;

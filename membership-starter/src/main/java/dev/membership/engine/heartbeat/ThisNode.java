@@ -21,7 +21,7 @@ import dev.membership.spi.NodeRecord;
  * This node as the others see it: id, incarnation, address, groups and start; what its
  * documents say of it.
  */
-public final class Self {
+public final class ThisNode {
 
 	private final String nodeId;
 
@@ -41,7 +41,7 @@ public final class Self {
 	 */
 	private final BooleanSupplier drained;
 
-	public Self(String nodeId, String incarnation, Supplier<@Nullable Holder> holder,
+	public ThisNode(String nodeId, String incarnation, Supplier<@Nullable Holder> holder,
 			Supplier<Collection<GroupElection>> groups, Map<String, Integer> partitions, ClockSamples samples,
 			BooleanSupplier drained) {
 		this.drained = drained;

@@ -8,7 +8,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 import dev.membership.engine.election.GroupElection;
-import dev.membership.engine.lease.Farewell;
+import dev.membership.engine.lease.LeaseReleases;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
 import dev.membership.engine.term.DrainWait;
@@ -25,11 +25,11 @@ import dev.membership.spi.NodeRuntime;
  * released, so that the next leader never starts while this one's work still runs. The
  * ways a unit leaves differ in their reason, their hold-off and whom the release names as
  * successor: a resign, an operator's hand-over to a node, a hung run, a move by the
- * placement, an operator's drain. The node's own stop is {@link Leaving}'s. Called from
- * any thread: what must happen at once (no new work) happens on the caller's; the rest on
- * the loop.
+ * placement, an operator's drain. The node's own stop is {@link GracefulStop}'s. Called
+ * from any thread: what must happen at once (no new work) happens on the caller's; the
+ * rest on the loop.
  */
-public final class HandOver {
+public final class UnitHandOver {
 
 	private final MembershipSettings settings;
 
@@ -37,7 +37,7 @@ public final class HandOver {
 
 	private final NodeLoop loop;
 
-	private final Farewell farewell;
+	private final LeaseReleases farewell;
 
 	private final Supplier<Collection<GroupElection>> groups;
 
@@ -50,7 +50,7 @@ public final class HandOver {
 	 */
 	private final Function<Unit, @Nullable String> successorOnLeave;
 
-	public HandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell,
+	public UnitHandOver(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, LeaseReleases farewell,
 			Supplier<Collection<GroupElection>> groups, Function<Unit, @Nullable String> placedOwner,
 			Function<Unit, @Nullable String> successorOnLeave) {
 		this.settings = settings;

@@ -12,7 +12,7 @@ import dev.membership.spi.Fire;
  * A fire as its runner gets it: the unit and term it was fired under, and the job it
  * ends.
  */
-record FireOf(Unit unit, String job, Instant instant, long epoch, Term term) implements Fire {
+record TermFire(Unit unit, String job, Instant instant, long epoch, Term term) implements Fire {
 
 	@Override
 	public String group() {

@@ -7,8 +7,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.election.GroupElection;
-import dev.membership.engine.lease.Notices;
-import dev.membership.engine.leaving.Leaving;
+import dev.membership.engine.lease.IncomingNotices;
+import dev.membership.engine.leaving.GracefulStop;
 import dev.membership.engine.loop.Lifecycle.Phase;
 import dev.membership.engine.loop.StopWait;
 import dev.membership.spi.Holder;
@@ -16,16 +16,16 @@ import dev.membership.spi.NoticeReceiver;
 
 /**
  * A node's start and stops, apart from what it answers: the start once (reactions, its
- * holder, notices, the loop's ticks), the graceful stop ({@link Leaving}), waited for or
- * not, and the halt that stops it like a crash.
+ * holder, notices, the loop's ticks), the graceful stop ({@link GracefulStop}), waited
+ * for or not, and the halt that stops it like a crash.
  */
-final class NodeLifecycle {
+final class NodeStartStop {
 
-	private static final Logger log = LoggerFactory.getLogger(NodeLifecycle.class);
+	private static final Logger log = LoggerFactory.getLogger(NodeStartStop.class);
 
 	private final NodeParts parts;
 
-	NodeLifecycle(NodeParts parts) {
+	NodeStartStop(NodeParts parts) {
 		this.parts = parts;
 	}
 
@@ -46,7 +46,7 @@ final class NodeLifecycle {
 			p.lifecycle.move(Phase.NEW, Phase.RUNNING);
 			log.info("Membership node {} (incarnation {}) starting at {} for groups {}", nodeId, p.incarnation, address,
 					p.units.groups());
-			NoticeReceiver notices = new Notices(p.units.byLease(), p.loop, p.campaign, nodeId, p.rosterRead);
+			NoticeReceiver notices = new IncomingNotices(p.units.byLease(), p.loop, p.campaign, nodeId, p.rosterRead);
 			p.letGo.connect(notices, p.built.noticeChannels, p.built.lateNoticeChannels.get());
 			p.loop.startTicking(p.tick::job);
 		}

@@ -21,7 +21,7 @@ class RosterKeepingTests {
 
 	private static final Instant NOW = Instant.parse("2026-11-22T12:00:00Z");
 
-	private final RosterKeeping keeping = new RosterKeeping(Duration.ofSeconds(10));
+	private final RosterDecisions keeping = new RosterDecisions(Duration.ofSeconds(10));
 
 	private final Member keeper = new Member("k", "k-1", "10.0.0.1:8080", NOW.minusSeconds(600), NOW,
 			List.of("default"), true);
@@ -79,14 +79,14 @@ class RosterKeepingTests {
 				List.of(), NOW);
 		List<Member> later = this.keeping.build(this.keeper, List.of(node("a", NOW.plusSeconds(1))), Map.of(), before,
 				NOW.plusSeconds(5));
-		assertThat(RosterKeeping.differs(before, later)).isFalse();
+		assertThat(RosterDecisions.differs(before, later)).isFalse();
 		List<Member> joined = this.keeping.build(this.keeper,
 				List.of(node("a", NOW.plusSeconds(1)), node("b", NOW.plusSeconds(2))), Map.of(), before,
 				NOW.plusSeconds(5));
-		assertThat(RosterKeeping.differs(before, joined)).isTrue();
+		assertThat(RosterDecisions.differs(before, joined)).isTrue();
 		List<Member> left = this.keeping.build(this.keeper, List.of(node("a", NOW.minusSeconds(4))), Map.of(), before,
 				NOW.plusSeconds(20));
-		assertThat(RosterKeeping.differs(before, left)).isTrue();
+		assertThat(RosterDecisions.differs(before, left)).isTrue();
 	}
 
 	@Test
@@ -98,43 +98,43 @@ class RosterKeepingTests {
 		List<Member> v1 = List.of(this.keeper, a, b);
 		List<Member> v2 = List.of(this.keeper, a, bGone);
 		List<Member> v3 = List.of(this.keeper, a, c);
-		RosterChange first = RosterKeeping.change(1, v1, v2, List.of(), 0);
-		RosterChange second = RosterKeeping.change(2, v2, v3, null, 0);
+		RosterChange first = RosterDecisions.change(1, v1, v2, List.of(), 0);
+		RosterChange second = RosterDecisions.change(2, v2, v3, null, 0);
 		assertThat(first.upserted()).containsExactly(bGone);
 		assertThat(second.upserted()).containsExactly(c);
 		assertThat(second.removed()).containsExactly(bGone);
-		Roster roster = new Roster(3, "k", 1, NOW, List.of(), RosterKeeping.recent(List.of(first), second));
-		assertThat(RosterKeeping.catchUp(v1, 1, roster)).containsExactlyInAnyOrderElementsOf(v3);
-		assertThat(RosterKeeping.catchUp(v2, 2, roster)).containsExactlyInAnyOrderElementsOf(v3);
+		Roster roster = new Roster(3, "k", 1, NOW, List.of(), RosterDecisions.recent(List.of(first), second));
+		assertThat(RosterDecisions.catchUp(v1, 1, roster)).containsExactlyInAnyOrderElementsOf(v3);
+		assertThat(RosterDecisions.catchUp(v2, 2, roster)).containsExactlyInAnyOrderElementsOf(v3);
 		// never read one: reads the whole roster
-		assertThat(RosterKeeping.catchUp(v1, 0, roster)).isNull();
+		assertThat(RosterDecisions.catchUp(v1, 0, roster)).isNull();
 		Roster afterAGap = new Roster(3, "k", 1, NOW, List.of(), List.of(second));
-		assertThat(RosterKeeping.catchUp(v1, 1, afterAGap)).isNull();
+		assertThat(RosterDecisions.catchUp(v1, 1, afterAGap)).isNull();
 	}
 
 	@Test
 	void onlyTheLastFewChangesAreKeptAndNoneThatIsTooLarge() {
 		List<RosterChange> kept = List.of();
 		for (int i = 0; i < 40; i++) {
-			kept = RosterKeeping.recent(kept, new RosterChange(i, List.of(), List.of()));
+			kept = RosterDecisions.recent(kept, new RosterChange(i, List.of(), List.of()));
 		}
-		assertThat(kept).hasSize(RosterKeeping.RECENT_CHANGES);
+		assertThat(kept).hasSize(RosterDecisions.RECENT_CHANGES);
 		assertThat(kept.get(kept.size() - 1).fromVersion()).isEqualTo(39);
 		List<Member> many = new java.util.ArrayList<>();
-		for (int i = 0; i <= RosterKeeping.MAX_MEMBERS_PER_CHANGE; i++) {
+		for (int i = 0; i <= RosterDecisions.MAX_MEMBERS_PER_CHANGE; i++) {
 			many.add(member("n" + i, true));
 		}
-		assertThat(RosterKeeping.change(7, List.of(), many, List.of(), 0)).isNull();
+		assertThat(RosterDecisions.change(7, List.of(), many, List.of(), 0)).isNull();
 		// the partitions a change moved count with its members: a first placement is not
 		// kept, a join's moves are
 		List<Member> three = List.of(member("a", true), member("b", true), member("c", true));
 		List<PlacementChange> all = List
 			.of(new PlacementChange("t", 1024, range(1024), owners(1024, "a"), owners(1024, null), null));
-		assertThat(RosterKeeping.change(7, List.of(), three, all, 1024)).isNull();
+		assertThat(RosterDecisions.change(7, List.of(), three, all, 1024)).isNull();
 		List<PlacementChange> some = List
 			.of(new PlacementChange("t", 1024, range(300), owners(300, "c"), owners(300, null), null));
-		assertThat(RosterKeeping.change(7, three.subList(0, 2), three, some, 1024).placed()).isEqualTo(some);
-		assertThat(RosterKeeping.recent(kept, null)).isEmpty();
+		assertThat(RosterDecisions.change(7, three.subList(0, 2), three, some, 1024).placed()).isEqualTo(some);
+		assertThat(RosterDecisions.recent(kept, null)).isEmpty();
 	}
 
 	@Test
@@ -146,11 +146,11 @@ class RosterKeepingTests {
 		RosterChange start = new RosterChange(1, many, List.of(), List.of());
 		RosterChange join = new RosterChange(2, List.of(member("x", true)), List.of(),
 				List.of(new PlacementChange("t", 64, range(2), owners(2, "x"), owners(2, null), null)));
-		assertThat(RosterKeeping.recent(List.of(start), join)).containsExactly(join);
+		assertThat(RosterDecisions.recent(List.of(start), join)).containsExactly(join);
 		RosterChange leave = new RosterChange(3, List.of(), List.of(member("x", true)), List.of());
-		assertThat(RosterKeeping.recent(List.of(join), leave)).containsExactly(join, leave);
+		assertThat(RosterDecisions.recent(List.of(join), leave)).containsExactly(join, leave);
 		RosterChange restart = new RosterChange(2, many, many, List.of());
-		assertThat(RosterKeeping.recent(List.of(start), restart)).as("no larger than the latest")
+		assertThat(RosterDecisions.recent(List.of(start), restart)).as("no larger than the latest")
 			.containsExactly(start, restart);
 	}
 
@@ -188,8 +188,8 @@ class RosterKeepingTests {
 	@Test
 	void documentsOlderThanTheRetentionAreSeen() {
 		List<NodeRecord> records = List.of(node("a", NOW.minusSeconds(601)), node("b", NOW));
-		assertThat(RosterKeeping.anyNotSeenSince(records, NOW.minusSeconds(600))).isTrue();
-		assertThat(RosterKeeping.anyNotSeenSince(records, NOW.minusSeconds(700))).isFalse();
+		assertThat(RosterDecisions.anyNotSeenSince(records, NOW.minusSeconds(600))).isTrue();
+		assertThat(RosterDecisions.anyNotSeenSince(records, NOW.minusSeconds(700))).isFalse();
 	}
 
 	private static Member member(String id, boolean live) {

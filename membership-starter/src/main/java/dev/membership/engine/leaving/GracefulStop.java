@@ -18,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.election.GroupElection;
-import dev.membership.engine.election.LetGo;
-import dev.membership.engine.lease.Farewell;
+import dev.membership.engine.election.OutgoingNotices;
+import dev.membership.engine.lease.LeaseReleases;
 import dev.membership.engine.loop.Lifecycle;
 import dev.membership.engine.loop.Lifecycle.Phase;
 import dev.membership.engine.loop.LoopJob;
@@ -35,12 +35,12 @@ import dev.membership.spi.NodeRuntime;
  * The node's graceful stop: every led unit drains at once (no new leader-only work, the
  * leases renewed while the rest finishes, at most the drain timeout), then every belief
  * ends, the leases are released, each successor is told, and the node says goodbye.
- * Unlike a unit's {@link HandOver}, the node competes for nothing afterwards, and a
+ * Unlike a unit's {@link UnitHandOver}, the node competes for nothing afterwards, and a
  * partition that waits for this node's restart is left to it.
  */
-public final class Leaving {
+public final class GracefulStop {
 
-	private static final Logger log = LoggerFactory.getLogger(Leaving.class);
+	private static final Logger log = LoggerFactory.getLogger(GracefulStop.class);
 
 	private final String nodeId;
 
@@ -50,7 +50,7 @@ public final class Leaving {
 
 	private final NodeLoop loop;
 
-	private final Farewell farewell;
+	private final LeaseReleases farewell;
 
 	private final Lifecycle lifecycle;
 
@@ -67,12 +67,12 @@ public final class Leaving {
 	 */
 	private final Function<Unit, @Nullable String> successorOnLeave;
 
-	private final LetGo letGo;
+	private final OutgoingNotices letGo;
 
-	public Leaving(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, Farewell farewell,
+	public GracefulStop(MembershipSettings settings, NodeRuntime runtime, NodeLoop loop, LeaseReleases farewell,
 			Lifecycle lifecycle, Supplier<Collection<GroupElection>> groups, CompletableFuture<Void> stopped,
 			Function<Unit, @Nullable String> placedOwner, Function<Unit, @Nullable String> successorOnLeave,
-			LetGo letGo) {
+			OutgoingNotices letGo) {
 		this.nodeId = settings.nodeId();
 		this.settings = settings;
 		this.runtime = runtime;

@@ -16,7 +16,7 @@ import dev.membership.spi.WorkRegistry;
  * the term as its {@link LeaderContext} while the work runs, and may be interrupted at
  * the end), or on none (told of the end through a callback, closable from any thread).
  */
-public final class Work implements LeadershipTerm.Execution {
+public final class TermExecution implements LeadershipTerm.Execution {
 
 	private static final Logger log = LoggerFactory.getLogger(LeadershipTerm.class);
 
@@ -63,7 +63,7 @@ public final class Work implements LeadershipTerm.Execution {
 	 */
 	private @Nullable Instant fireAt;
 
-	Work(Term term, String name, AtomicInteger byName, @Nullable Thread thread, @Nullable Runnable onEnd) {
+	TermExecution(Term term, String name, AtomicInteger byName, @Nullable Thread thread, @Nullable Runnable onEnd) {
 		this.term = term;
 		this.name = name;
 		this.byName = byName;
@@ -112,14 +112,14 @@ public final class Work implements LeadershipTerm.Execution {
 	}
 
 	/** Work on this thread has the term as its context until it is closed. */
-	Work bind() {
+	TermExecution bind() {
 		return bind(null);
 	}
 
 	/**
 	 * As {@link #bind()}, the run of the scheduled fire at {@code fireAt} (null: none).
 	 */
-	Work bind(@Nullable Instant fireAt) {
+	TermExecution bind(@Nullable Instant fireAt) {
 		this.fireAt = fireAt;
 		if (this.onEnd == null) {
 			this.leave = this.term.enterHere(fireAt);
