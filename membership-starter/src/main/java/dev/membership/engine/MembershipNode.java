@@ -15,13 +15,6 @@ import dev.membership.Membership;
 import dev.membership.MembershipStatus;
 import dev.membership.engine.election.GroupElection;
 import dev.membership.engine.election.PartitionView;
-import dev.membership.engine.heartbeat.Heartbeats;
-import dev.membership.engine.lease.Campaign;
-import dev.membership.engine.lease.LeaseReleases;
-import dev.membership.engine.leaving.GracefulStop;
-import dev.membership.engine.leaving.UnitHandOver;
-import dev.membership.engine.roster.RosterFollower;
-import dev.membership.engine.roster.RosterKeeper;
 import dev.membership.engine.term.Term;
 import dev.membership.engine.term.TermExecution;
 import dev.membership.leadership.LeaderInfo;
@@ -44,9 +37,9 @@ import dev.membership.spi.WorkRegistry;
  * one JVM, and a simulator many nodes in virtual time. The entry point of the engine
  * (queries here; the lifecycle is {@link NodeStartStop}'s, the parts {@link NodeParts}');
  * the rest of this package is the engine's own: {@link Tick} says what a tick does, with
- * {@link Campaign}, {@link Heartbeats}, {@link RosterFollower} and {@link RosterKeeper};
- * {@link GroupElection} is a group's state machine; {@link UnitHandOver} a unit's drain
- * and release, {@link GracefulStop} and {@link LeaseReleases} the node's stop and
+ * {@code Campaign}, {@code Heartbeats}, {@code RosterFollower} and {@code RosterKeeper};
+ * {@link GroupElection} is a group's state machine; {@code UnitHandOver} a unit's drain
+ * and release, {@code GracefulStop} and {@code LeaseReleases} the node's stop and
  * goodbye. The {@link NodeRuntime} says where it runs: by default one loop thread (every
  * store call and every change of state), one watchdog (ends a belief at its deadline even
  * when the loop is stuck in a call) and two event threads.

@@ -8,7 +8,6 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.election.GroupElection;
 import dev.membership.engine.lease.IncomingNotices;
-import dev.membership.engine.leaving.GracefulStop;
 import dev.membership.engine.loop.Lifecycle.Phase;
 import dev.membership.engine.loop.StopWait;
 import dev.membership.spi.Holder;
@@ -16,7 +15,7 @@ import dev.membership.spi.NoticeReceiver;
 
 /**
  * A node's start and stops, apart from what it answers: the start once (reactions, its
- * holder, notices, the loop's ticks), the graceful stop ({@link GracefulStop}), waited
+ * holder, notices, the loop's ticks), the graceful stop ({@code GracefulStop}), waited
  * for or not, and the halt that stops it like a crash.
  */
 final class NodeStartStop {

@@ -7,7 +7,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.events.EventDispatch;
-import dev.membership.engine.lease.Campaign;
 import dev.membership.engine.term.Runs;
 import dev.membership.engine.term.Term;
 import dev.membership.engine.term.Unit;
@@ -233,7 +232,7 @@ public final class GroupElection {
 
 	private boolean failedAlone;
 
-	/** A renewal of this lease alone ({@link Campaign#renew}) is sent now. */
+	/** A renewal of this lease alone ({@code Campaign#renew}) is sent now. */
 	public void renewingAlone(long sentNanos) {
 		this.aloneSentNanos = sentNanos;
 		this.renewedAlone = true;
