@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.membership.leadership.FireMode;
 import dev.membership.leadership.MissedFires;
+import dev.membership.leadership.OverlappingFires;
 import dev.membership.spi.FireMark;
 import dev.membership.spi.FirePolicy;
 import dev.membership.spi.FireSchedule;
@@ -185,6 +186,44 @@ final class FirePlan {
 	static boolean isOf(FireMark mark, FireSchedule schedule) {
 		String identity = schedule.identity();
 		return mark.schedule() == null || identity == null || mark.schedule().equals(identity);
+	}
+
+	/** What becomes of a fire as it comes. */
+	enum Arrival {
+
+		/** It runs now: nothing of the job runs or waits. */
+		RUN,
+
+		/**
+		 * It waits its turn: one more of a RUN_ALL catch-up, in order (not an overlap).
+		 */
+		QUEUE,
+
+		/** It waits, the one that BUFFER_ONE keeps, to run once the run ends. */
+		BUFFER,
+
+		/** It overlaps a run that goes on: skipped, and recorded so. */
+		SKIP
+
+	}
+
+	/**
+	 * What becomes of a fire as it comes ({@code idle}: no run of the job goes on and
+	 * none waits; {@code catchingUp}: a term's catch-up still runs; {@code buffered}: a
+	 * fire already waits as BUFFER_ONE's one). With {@link #onTerm}, the one place where
+	 * a job's policy decides which of its fires run.
+	 */
+	static Arrival onArrival(boolean idle, boolean catchingUp, boolean buffered, FirePolicy policy) {
+		if (idle) {
+			return Arrival.RUN;
+		}
+		if (catchingUp && policy.missed() == MissedFires.RUN_ALL) {
+			return Arrival.QUEUE;
+		}
+		if (policy.overlap() == OverlappingFires.BUFFER_ONE && !buffered) {
+			return Arrival.BUFFER;
+		}
+		return Arrival.SKIP;
 	}
 
 	/** Of the missed fires within their window, those run now; the others are noted. */

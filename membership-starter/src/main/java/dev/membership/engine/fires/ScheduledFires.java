@@ -19,8 +19,6 @@ import dev.membership.engine.term.Term;
 import dev.membership.engine.term.TermExecution;
 import dev.membership.leadership.FireMode;
 import dev.membership.leadership.LeadershipTerm;
-import dev.membership.leadership.MissedFires;
-import dev.membership.leadership.OverlappingFires;
 import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.spi.Fire;
 import dev.membership.spi.FireMark;
@@ -184,28 +182,28 @@ public final class ScheduledFires {
 	 * skipped (recorded).
 	 */
 	private void offer(JobState fires, Term term, Instant at) {
-		if (fires.running == null && fires.queue.isEmpty()) {
-			fire(fires, term, at);
-			// it did not begin (ran already, or the term is ending): nothing else waits
-			pump(fires, term);
-			return;
+		boolean idle = fires.running == null && fires.queue.isEmpty();
+		switch (FirePlan.onArrival(idle, fires.catchingUp, fires.buffered != null, fires.job.policy())) {
+			case RUN -> {
+				fire(fires, term, at);
+				// it did not begin (ran already, or the term is ending): nothing else
+				// waits
+				pump(fires, term);
+			}
+			case QUEUE -> fires.queue.addLast(at);
+			case BUFFER -> {
+				fires.buffered = at;
+				fires.queue.addLast(at);
+			}
+			case SKIP -> {
+				Instant busy = (fires.running != null) ? fires.running : fires.queue.peekFirst();
+				this.notes.skipped(fires.job, fires.unit, term.epoch(), at,
+						"the run of the fire of " + busy + " still runs");
+				fires.lastFire = at;
+				fires.lastOutcome = "skipped";
+				fires.skippedThrough = at;
+			}
 		}
-		ScheduledJob job = fires.job;
-		if (fires.catchingUp && job.policy().missed() == MissedFires.RUN_ALL) {
-			// one more of all the fires to run, in order: not an overlap of the catch-up
-			fires.queue.addLast(at);
-			return;
-		}
-		if (job.policy().overlap() == OverlappingFires.BUFFER_ONE && fires.buffered == null) {
-			fires.buffered = at;
-			fires.queue.addLast(at);
-			return;
-		}
-		Instant busy = (fires.running != null) ? fires.running : fires.queue.peekFirst();
-		this.notes.skipped(job, fires.unit, term.epoch(), at, "the run of the fire of " + busy + " still runs");
-		fires.lastFire = at;
-		fires.lastOutcome = "skipped";
-		fires.skippedThrough = at;
 	}
 
 	/**

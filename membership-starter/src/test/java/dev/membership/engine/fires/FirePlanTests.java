@@ -225,4 +225,22 @@ class FirePlanTests {
 				30L * 3600 - 1_000 + 400);
 	}
 
+	@Test
+	void aFireThatComesWhileTheJobIsBusyRunsWaitsOrIsSkippedByItsPolicy() {
+		FirePolicy skip = FirePolicy.DEFAULTS;
+		FirePolicy buffer = new FirePolicy(null, MissedFires.COALESCE, OverlappingFires.BUFFER_ONE, FireMode.RECORDED);
+		FirePolicy runAll = new FirePolicy(null, MissedFires.RUN_ALL, OverlappingFires.SKIP, FireMode.RECORDED);
+		assertThat(FirePlan.onArrival(true, true, true, skip)).isEqualTo(FirePlan.Arrival.RUN);
+		assertThat(FirePlan.onArrival(false, false, false, skip)).isEqualTo(FirePlan.Arrival.SKIP);
+		assertThat(FirePlan.onArrival(false, false, false, buffer)).isEqualTo(FirePlan.Arrival.BUFFER);
+		assertThat(FirePlan.onArrival(false, false, true, buffer)).as("one waits already")
+			.isEqualTo(FirePlan.Arrival.SKIP);
+		assertThat(FirePlan.onArrival(false, true, false, runAll)).as("one more of the catch-up")
+			.isEqualTo(FirePlan.Arrival.QUEUE);
+		assertThat(FirePlan.onArrival(false, false, false, runAll)).as("after the catch-up: an overlap")
+			.isEqualTo(FirePlan.Arrival.SKIP);
+		assertThat(FirePlan.onArrival(false, true, false, skip)).as("a catch-up of another policy")
+			.isEqualTo(FirePlan.Arrival.SKIP);
+	}
+
 }
