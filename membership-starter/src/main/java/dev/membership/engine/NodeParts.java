@@ -93,7 +93,10 @@ final class NodeParts {
 
 	final Campaign campaign;
 
-	/** The plain groups' scheduled jobs, fired once each on their leader. */
+	/**
+	 * The scheduled jobs, fired once each: on a plain group's leader, on each partition's
+	 * owner.
+	 */
 	final ScheduledFires fires;
 
 	final Tick tick;

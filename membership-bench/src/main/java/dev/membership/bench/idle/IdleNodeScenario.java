@@ -89,7 +89,7 @@ public final class IdleNodeScenario {
 		}
 		table
 			.note("Store calls alone: in the application without the starter, a thread of the bench makes the two store "
-					+ "calls of an idle node's interval (the starter's MongoDB store renews a lease and reads the node "
+					+ "calls of an idle node's interval (the MongoDB store renews a lease and reads the node "
 					+ "documents) every 5 s, through the application's client; its CPU is left out of the application's.");
 		table.note("Threads by name, numbers folded (a pool's threads counted under one name). CPU: the threads' own "
 				+ "CPU time (ThreadMXBean) over the window, of the threads the application started; GC and JIT "

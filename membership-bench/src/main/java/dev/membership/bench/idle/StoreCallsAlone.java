@@ -20,10 +20,10 @@ import dev.membership.spi.NodeRecord;
 
 /**
  * The store calls an idle node's loop makes, without the node: on a thread of its own,
- * every renewal interval, the starter's MongoDB store renews a lease and reads the node
- * documents (what an idle keeper's tick calls), through the application's own client.
- * What it costs is what those two calls cost at that pace, cold caches and all; the
- * loop's own CPU beyond it is the engine's.
+ * every renewal interval, the MongoDB store (membership-mongodb) renews a lease and reads
+ * the node documents (what an idle keeper's tick calls), through the application's own
+ * client. What it costs is what those two calls cost at that pace, cold caches and all;
+ * the loop's own CPU beyond it is the engine's.
  */
 final class StoreCallsAlone implements AutoCloseable {
 

@@ -147,16 +147,16 @@ public final class ClockSamples {
 		this.metrics.clockJumped(Duration.ofNanos(jump));
 		if (jumpedAgainAndAgain(receivedNanos)) {
 			log.error("The database's clock jumped {} times within {} against the estimate of node {}: its stamps come "
-					+ "from more than one clock, which no failover explains. Are the membership collections sharded? "
-					+ "Each shard's primary then stamps with its own clock, and this node never trusts an expiry "
-					+ "again (leases of crashed holders are not taken over). Keep the nodes and leases collections "
-					+ "unsharded, and every MongoDB member and mongos on NTP.", this.recentJumps.size(),
+					+ "from more than one clock, which no failover explains (MongoDB: are the membership collections sharded? "
+					+ "each shard's primary then stamps with its own clock). This node never trusts an expiry again "
+					+ "(leases of crashed holders are not taken over). Keep the membership data on one server at a "
+					+ "time, and every database server, replica and router on NTP.", this.recentJumps.size(),
 					this.settings.leaseDuration().multipliedBy(2), this.settings.nodeId());
 			return false;
 		}
 		log.warn("The database's clock jumped by {} against the estimate of node {} (a failover to a primary whose "
 				+ "clock differs, or a change of the server's clock): leases written before read wrong in the new clock, "
-				+ "so for {} this node takes over only released ones. Keep every MongoDB member and mongos on NTP.",
+				+ "so for {} this node takes over only released ones. Keep every database server, replica and router on NTP.",
 				signed(jump), this.settings.nodeId(), this.settings.leaseDuration());
 		return false;
 	}

@@ -25,13 +25,14 @@ import dev.membership.spi.FireMark;
 import dev.membership.spi.ScheduledJob;
 
 /**
- * The scheduled jobs of this node's plain groups, fired on the leader once each
- * cluster-wide: at each instant of a job's schedule by the database's clock (never a
- * node's own), a fire's begin and end recorded in the group's {@link FireLedger}, which
- * the renewal after it writes (with {@link FireMode#STRICT}, a renewal before it runs)
- * and the release hands to the next term; as a term begins, the {@link FirePlan} of each
- * job catches up what a failover missed. State changes on the loop; registration and the
- * ends of runs from any thread.
+ * The scheduled jobs of this node's units, fired once each cluster-wide: a plain group's
+ * by its leader, a partitioned group's by each partition's owner for that partition; at
+ * each instant of a job's schedule by the database's clock (never a node's own), a fire's
+ * begin and end recorded in the group's {@link FireLedger}, which the renewal after it
+ * writes (with {@link FireMode#STRICT}, a renewal before it runs) and the release hands
+ * to the next term; as a term begins, the {@link FirePlan} of each job catches up what a
+ * failover missed. State changes on the loop; registration and the ends of runs from any
+ * thread.
  */
 public final class ScheduledFires {
 

@@ -68,8 +68,8 @@ public final class Campaign {
 	private final Supplier<List<Member>> members;
 
 	/**
-	 * The plain groups' scheduled fires, whose record a term inherits and its renewals
-	 * write.
+	 * The marks of the scheduled fires of the units this node leads (plain groups and
+	 * partitions), which a term inherits and its renewals write.
 	 */
 	private final LeaseMarks fires;
 

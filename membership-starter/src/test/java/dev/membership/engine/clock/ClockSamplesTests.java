@@ -124,7 +124,7 @@ class ClockSamplesTests {
 		assertThat(this.jumps).hasSize(4)
 			.allSatisfy((jump) -> assertThat(jump.abs()).isGreaterThan(java.time.Duration.ofMillis(1_500)));
 		assertThat(output.getOut()).containsOnlyOnce("its stamps come from more than one clock")
-			.contains("Are the membership collections sharded?");
+			.contains("are the membership collections sharded?");
 	}
 
 }
