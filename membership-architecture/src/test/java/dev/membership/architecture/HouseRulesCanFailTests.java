@@ -20,6 +20,12 @@ class HouseRulesCanFailTests {
 	}
 
 	@Test
+	void aPackageCycleThroughTheRootPackageFails() {
+		assertBreaks(HouseRules.NO_PACKAGE_CYCLES, "dev.membership.BreachAtTheRoot",
+				"dev.membership.architecture.breach.root.BelowTheRoot");
+	}
+
+	@Test
 	void aClassOutsideTheEngineUsingOneOfItsRoomsFails() {
 		assertBreaks(HouseRules.ENGINE_ONLY_THROUGH_ITS_WAY_IN,
 				"dev.membership.architecture.breach.ReachesIntoTheEngine");
@@ -57,13 +63,16 @@ class HouseRulesCanFailTests {
 		assertBreaks(HouseRules.AUTO_CONFIGURATIONS_FINAL, "dev.membership.architecture.breach.OpenAutoConfiguration");
 	}
 
-	private static void assertBreaks(ArchRule rule, String breach) {
+	private static void assertBreaks(ArchRule rule, String... breach) {
 		JavaClasses classes = new ClassFileImporter().importPackages(breach);
 		if (classes.isEmpty()) {
-			classes = new ClassFileImporter().importClasses(load(breach));
+			classes = new ClassFileImporter()
+				.importClasses(java.util.Arrays.stream(breach).map(HouseRulesCanFailTests::load).toList());
 		}
-		assertThat(classes).as("the breach %s", breach).isNotEmpty();
-		assertThat(rule.evaluate(classes).hasViolation()).as("%s breaks: %s", breach, rule.getDescription()).isTrue();
+		assertThat(classes).as("the breach %s", String.join(", ", breach)).isNotEmpty();
+		assertThat(rule.evaluate(classes).hasViolation())
+			.as("%s breaks: %s", String.join(", ", breach), rule.getDescription())
+			.isTrue();
 	}
 
 	private static Class<?> load(String name) {

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -85,7 +86,7 @@ public final class FailoverScenario {
 					Stats afterExpiry = new Stats(trials.afterExpiry);
 					String expiry = (contender instanceof LeaseProbe && kind == Kind.CRASH)
 							? Table.ms(afterExpiry.median()) + " / " + Table.ms(afterExpiry.max()) : "";
-					table.row(contender.name(), contender.describe(lease), kind.name().toLowerCase(),
+					table.row(contender.name(), contender.describe(lease), kind.name().toLowerCase(Locale.ROOT),
 							Table.ms(stats.median()), Table.ms(stats.percentile(90)), Table.ms(stats.max()),
 							Table.ms(stats.min()), expiry);
 				}
@@ -127,7 +128,7 @@ public final class FailoverScenario {
 						}
 					}
 					this.log.printf("  lease %d ms, %s, trial %d/%d done%n", lease.toMillis(),
-							kind.name().toLowerCase(), i + 1, this.settings.trials());
+							kind.name().toLowerCase(Locale.ROOT), i + 1, this.settings.trials());
 				}
 			}
 			finally {

@@ -1,5 +1,7 @@
 package dev.membership.engine.election;
 
+import java.util.function.Supplier;
+
 import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
@@ -94,7 +96,16 @@ public final class GroupElection {
 	private final HoldOff holdOff;
 
 	/** The next scheduled attempt to acquire. */
-	public NodeRuntime.@Nullable Timer attempt;
+	private NodeRuntime.@Nullable Timer attempt;
+
+	/**
+	 * Schedules the next attempt to acquire with {@code schedule}, calling off the one
+	 * scheduled before; on the loop.
+	 */
+	public void attemptLater(Supplier<NodeRuntime.Timer> schedule) {
+		cancelAttempt();
+		this.attempt = schedule.get();
+	}
 
 	/** Calls off the next scheduled attempt, if any; on the loop, as the node leaves. */
 	public void cancelAttempt() {

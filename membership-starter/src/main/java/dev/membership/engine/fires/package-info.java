@@ -1,7 +1,9 @@
 /**
- * Scheduled jobs fired once cluster-wide: each job's fires (ScheduledFires, JobState,
- * FireJobs), the ledger of marks that rides on the lease (FireLedger), what a term
- * catches up (FirePlan, FireSpan), and the notes in the history (FireNotes).
+ * Scheduled jobs fired once cluster-wide: each job's fires (ScheduledFires, its state
+ * JobState, the registry JobRegistry, a fire as its runner gets it TermFire), each unit's
+ * ledger of marks that rides on the lease (FireLedger, FireLedgers), what a term catches
+ * up and what becomes of a fire as it comes (FirePlan, FireSpan), and the notes in the
+ * history (FireNotes).
  * <p>
  * Part of the engine: reached by no application (the build checks it).
  */

@@ -99,7 +99,7 @@ public final class Heartbeats {
 	 * it says changed (groups, address), and now and then so that it is never old enough
 	 * to be removed (the keeper learns its groups there).
 	 */
-	public static boolean documentDue(@Nullable NodeRecord last, NodeRecord now, long lastNanos, long nowNanos,
+	static boolean documentDue(@Nullable NodeRecord last, NodeRecord now, long lastNanos, long nowNanos,
 			Duration deadNodeRetention) {
 		return last == null || !last.equals(now) || nowNanos - lastNanos > deadNodeRetention.dividedBy(2).toNanos();
 	}

@@ -330,11 +330,8 @@ public final class Campaign {
 	}
 
 	private void scheduleAttempt(GroupElection group, long atNanos) {
-		if (group.attempt != null) {
-			group.attempt.cancel();
-		}
 		long delay = Math.max(0, atNanos - this.loop.clock().nanoTime());
-		group.attempt = this.loop.schedule(() -> attempt(group), delay);
+		group.attemptLater(() -> this.loop.schedule(() -> attempt(group), delay));
 	}
 
 	private LoopJob attempt(GroupElection group) {

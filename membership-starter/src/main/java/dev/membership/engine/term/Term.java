@@ -70,7 +70,7 @@ public final class Term extends LeadershipTerm {
 	/** What watches the runs of this node's terms. */
 	private final Runs runs;
 
-	public Term(Unit unit, long epoch, long deadlineNanos, MonotonicClock clock) {
+	Term(Unit unit, long epoch, long deadlineNanos, MonotonicClock clock) {
 		this(unit, epoch, deadlineNanos, clock, Runs.none(clock));
 	}
 
