@@ -173,6 +173,29 @@ final class History {
 	}
 
 	/**
+	 * The process whose journal says it believes it leads {@code unit} now, if one does.
+	 */
+	synchronized java.util.Optional<String> believer(String unit) {
+		Map<String, Integer> open = new HashMap<>();
+		for (Event e : this.events) {
+			if (e.unit().equals(unit) && (e.kind() == Kind.BELIEVES || e.kind() == Kind.ENDS)) {
+				open.merge(e.process(), (e.kind() == Kind.BELIEVES) ? 1 : -1, Integer::sum);
+			}
+		}
+		return open.entrySet().stream().filter((o) -> o.getValue() > 0).map(Map.Entry::getKey).findFirst();
+	}
+
+	/**
+	 * Whether {@code process}'s journal says a run of {@code unit} ended at or after
+	 * {@code since} (the host's clock).
+	 */
+	synchronized boolean ranSince(String process, String unit, long since) {
+		return this.events.stream()
+			.anyMatch((e) -> e.kind() == Kind.RAN && e.process().equals(process) && e.unit().equals(unit)
+					&& e.at() - since >= 0);
+	}
+
+	/**
 	 * Reads one line of a node's output, which arrived at {@code arrived} (the host's
 	 * clock): its journal's lines are events of {@code process}.
 	 */

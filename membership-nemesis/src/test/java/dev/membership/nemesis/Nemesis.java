@@ -78,6 +78,9 @@ final class Nemesis {
 
 	private List<String> nodeArgs = List.of();
 
+	/** The unit whose leader each fault hits, or null: a node drawn at random. */
+	private String targetLeaderOf;
+
 	Nemesis(long seed, Path logs) {
 		this.seed = seed;
 		this.random = new Random(seed);
@@ -93,6 +96,15 @@ final class Nemesis {
 	/** Every node's process also gets {@code args}: a broken variant's switch. */
 	Nemesis nodeArgs(String... args) {
 		this.nodeArgs = List.of(args);
+		return this;
+	}
+
+	/**
+	 * Each fault hits the node that leads {@code unit} then: for a broken variant that
+	 * shows only where work is under way.
+	 */
+	Nemesis targetLeaderOf(String unit) {
+		this.targetLeaderOf = unit;
 		return this;
 	}
 
@@ -139,7 +151,8 @@ final class Nemesis {
 				Fault fault = (i < kinds.length)
 						? kinds[(i + (int) Math.floorMod(this.seed, kinds.length)) % kinds.length]
 						: kinds[this.random.nextInt(kinds.length)];
-				int target = 1 + this.random.nextInt(NODES);
+				int target = (this.targetLeaderOf != null) ? leaderOf(this.targetLeaderOf)
+						: 1 + this.random.nextInt(NODES);
 				this.history.add(System.nanoTime(), Kind.FAULT, "nemesis", fault + " n" + target, 0);
 				this.injected.merge(fault, 1, Integer::sum);
 				long[] healed = new long[1];
@@ -165,6 +178,21 @@ final class Nemesis {
 			Runtime.getRuntime().removeShutdownHook(cleanup);
 			return report(database, System.nanoTime());
 		}
+	}
+
+	/**
+	 * The node that leads {@code unit}, once one does and a run of it has just ended
+	 * there (within 20 s): its next run is then about to wait to begin.
+	 */
+	private int leaderOf(String unit) {
+		long since = System.nanoTime();
+		String process = org.awaitility.Awaitility.await(unit + " led and run")
+			.atMost(java.time.Duration.ofSeconds(20))
+			.pollInterval(java.time.Duration.ofMillis(10))
+			.until(() -> this.history.believer(unit).filter((p) -> this.history.ranSince(p, unit, since)),
+					java.util.Optional::isPresent)
+			.orElseThrow();
+		return Integer.parseInt(process.substring(1, process.indexOf('#')));
 	}
 
 	private List<String> args(List<String> database) {

@@ -74,9 +74,11 @@ class NemesisIT {
 	/**
 	 * Live broken nodes: each guarded run begins 1.5 s (more than a lease) after its
 	 * guard let it in, without asking again, as a guard that ignores its deadline would
-	 * start it. Cut off from the database, a node's belief ends by its deadline while
-	 * such a run waits to begin: the run begins outside its belief, and the checker says
-	 * so.
+	 * start it. The leader of {@code default} is cut off from the database just after a
+	 * housekeeping run ended there (the next comes 100 ms later and waits): its belief
+	 * ends by its deadline while the run waits, the run begins outside its belief, and
+	 * the checker says so. (A node drawn at random, or cut at any moment, may have no run
+	 * waiting, and nothing is then under way to catch: seed 45157454117185 in CI.)
 	 */
 	@Test
 	void aRunThatBeginsAfterItsBeliefEndedIsCaught() throws Exception {
@@ -84,6 +86,7 @@ class NemesisIT {
 		long seed = Long.getLong("nemesis.seed", System.nanoTime());
 		Path logs = Path.of(System.getProperty("nemesis.logs", "target/nemesis-logs"), "begins-late-" + seed);
 		Nemesis.Report report = new Nemesis(seed, logs).only(Fault.DATABASE_CUT)
+			.targetLeaderOf("default")
 			.nodeArgs("--sample.journal.begin-late=3s")
 			.run(sampleJar(logs), 0, false);
 		System.out.println(report.table());
