@@ -23,7 +23,6 @@ import dev.membership.leadership.Partitions;
 import dev.membership.leadership.ScheduledJobInfo;
 import dev.membership.liveness.Member;
 import dev.membership.operations.ClusterOperations;
-import dev.membership.spi.Fire;
 import dev.membership.spi.Holder;
 import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.MembershipStore;
@@ -183,16 +182,6 @@ public final class MembershipNode implements Membership, WorkRegistry, AutoClose
 	@Override
 	public AutoCloseable schedule(ScheduledJob job) {
 		return this.parts.fires.schedule(job);
-	}
-
-	@Override
-	public LeadershipTerm.@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime) {
-		return this.parts.fires.tryBegin(fire, interruptible, maxRunTime);
-	}
-
-	@Override
-	public LeadershipTerm.@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime) {
-		return this.parts.fires.tryBeginDetached(fire, onEnd, maxRunTime);
 	}
 
 	@Override

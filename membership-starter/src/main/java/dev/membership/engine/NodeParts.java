@@ -26,7 +26,7 @@ import dev.membership.engine.history.RunHistory;
 import dev.membership.engine.lease.Campaign;
 import dev.membership.engine.lease.LeaseReleases;
 import dev.membership.engine.lease.PartitionReads;
-import dev.membership.engine.lease.PartitionRenewals;
+import dev.membership.engine.lease.Renewals;
 import dev.membership.engine.leaving.GracefulStop;
 import dev.membership.engine.leaving.HungRuns;
 import dev.membership.engine.leaving.Rebalance;
@@ -92,6 +92,9 @@ final class NodeParts {
 	final Heartbeats heartbeats;
 
 	final Campaign campaign;
+
+	/** The renewal of what this node holds; a strict fire's of its unit alone. */
+	final Renewals renewals;
 
 	/**
 	 * The scheduled jobs, fired once each: on a plain group's leader, on each partition's
@@ -160,10 +163,9 @@ final class NodeParts {
 		this.roster = new MemberRoster(nodeId, this.events);
 		this.heartbeats = new Heartbeats(this.settings, b.store, this.loop, samples, self);
 		this.assignments = new Assignments(nodeId, GuardedCallbacks.placement(b.placement));
-		// a strict fire's renewal is the campaign's, made below
-		Campaign[] campaigning = new Campaign[1];
+		// a strict fire's renewal: made below, with the marks the fires keep
 		this.fires = new ScheduledFires(this.loop, this.units, new FireNotes(nodeId, history, metrics),
-				() -> campaigning[0]);
+				this::renewAlone);
 		LeaseReleases farewell = new LeaseReleases(b.store, this.loop, self, this.heartbeats, this.lifecycle,
 				this.letGo, history, !this.settings.restartGrace().isZero(), this.fires.marks());
 		// the members as a node deciding whether to try for a unit sees them: one away
@@ -176,9 +178,8 @@ final class NodeParts {
 		};
 		this.campaign = new Campaign(this.settings, b.store, this.loop, samples, metrics, self, this.heartbeats,
 				farewell, this.lifecycle, this.assignments, placing, this.fires.marks());
-		campaigning[0] = this.campaign;
-		PartitionRenewals renewals = new PartitionRenewals(this.settings, b.store, this.loop, samples, metrics, self,
-				this.campaign, this.heartbeats, this.fires.marks());
+		Renewals renewals = this.renewals = new Renewals(this.settings, b.store, this.loop, samples, metrics, self,
+				this.heartbeats, this.fires.marks());
 		PartitionReads reads = new PartitionReads(self, this.assignments, renewals);
 		RosterFollower follower = new RosterFollower(b.store, this.loop, self, this.heartbeats, this.campaign,
 				this.roster, this.readiness, this.assignments, reads);
@@ -208,6 +209,11 @@ final class NodeParts {
 			}
 			job.next();
 		});
+	}
+
+	/** A strict fire's renewal of its unit's lease alone. */
+	private void renewAlone(LoopJob job, GroupElection unit) {
+		this.renewals.renewAlone(job, unit);
 	}
 
 }

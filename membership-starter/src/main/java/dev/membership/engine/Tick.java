@@ -11,7 +11,7 @@ import dev.membership.engine.heartbeat.Heartbeats;
 import dev.membership.engine.heartbeat.ThisNode;
 import dev.membership.engine.history.RunHistory;
 import dev.membership.engine.lease.Campaign;
-import dev.membership.engine.lease.PartitionRenewals;
+import dev.membership.engine.lease.Renewals;
 import dev.membership.engine.loop.Lifecycle;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
@@ -22,16 +22,16 @@ import dev.membership.spi.MembershipStore;
 /**
  * What the loop does every renewal interval, as one job of store calls: sample the
  * database's clock when no reply brought a sample lately, prepare the store once, renew
- * the held group leases, renew every owned partition in one call, heartbeat unless the
- * group leases keep this node live, then either keep the roster (as the leader of the
- * default group) or follow it (the read confirms the partitions' renewal), hand over what
- * the placement puts on another node and what a hung run holds, compete where it may,
- * remove long-dead nodes when the keeper saw some, and write the runs that began or ended
- * since the last tick to the run history. The store stamps every heartbeat and renewal
- * with its clock, so a steady tick is two store calls, three with partitioned groups
- * (their renewal in one call with the groups', the heartbeat or the keeper's read of the
- * node documents, and the read), one more in an interval in which a run began or ended,
- * when the node keeps a run history, and one more for a leader's document when it is due
+ * what the node holds ({@link Renewals}), heartbeat unless the group leases keep this
+ * node live, then either keep the roster (as the leader of the default group) or follow
+ * it (the read confirms the partitions' renewal), hand over what the placement puts on
+ * another node and what a hung run holds, compete where it may, remove long-dead nodes
+ * when the keeper saw some, and write the runs that began or ended since the last tick to
+ * the run history. The store stamps every heartbeat and renewal with its clock, so a
+ * steady tick is two store calls, three with partitioned groups (their renewal in one
+ * call with the groups', the heartbeat or the keeper's read of the node documents, and
+ * the read), one more in an interval in which a run began or ended, when the node keeps a
+ * run history, and one more for a leader's document when it is due
  * ({@link #heartbeatUnlessLeading}).
  */
 final class Tick {
@@ -56,7 +56,7 @@ final class Tick {
 
 	private final Lifecycle lifecycle;
 
-	private final PartitionRenewals partitions;
+	private final Renewals renewals;
 
 	/**
 	 * Hands over what this node should no longer hold: what the placement puts elsewhere,
@@ -73,8 +73,8 @@ final class Tick {
 	private boolean readSkipped;
 
 	Tick(MembershipStore store, NodeLoop loop, ClockSamples samples, ThisNode self, Campaign campaign,
-			Heartbeats heartbeats, RosterFollower follower, RosterKeeper keeper, Lifecycle lifecycle,
-			PartitionRenewals partitions, Runnable moves, RunHistory history) {
+			Heartbeats heartbeats, RosterFollower follower, RosterKeeper keeper, Lifecycle lifecycle, Renewals renewals,
+			Runnable moves, RunHistory history) {
 		this.store = store;
 		this.loop = loop;
 		this.samples = samples;
@@ -84,7 +84,7 @@ final class Tick {
 		this.follower = follower;
 		this.keeper = keeper;
 		this.lifecycle = lifecycle;
-		this.partitions = partitions;
+		this.renewals = renewals;
 		this.moves = moves;
 		this.history = history;
 	}
@@ -101,12 +101,7 @@ final class Tick {
 			}
 		});
 		job.then(this::syncClockIfDue).then(this::initializeStoreOnce);
-		for (GroupElection group : this.self.groups()) {
-			if (!group.unit().isPartition() && !this.partitions.renewsGroups()) {
-				job.then((j) -> this.campaign.renew(j, group));
-			}
-		}
-		job.then(this.partitions::renew);
+		job.then(this.renewals::renew);
 		job.then(this::heartbeatUnlessLeading).then(this::readMembership);
 		job.then((j) -> {
 			this.moves.run();
@@ -176,7 +171,7 @@ final class Tick {
 		// the keeper reads the node documents all the same; another leader skips its
 		// read, but when renewals wait for the read's confirmation this tick (then the
 		// document costs a call more)
-		this.readSkipped = this.self.keeperGroup() == null && this.partitions.toConfirm().isEmpty();
+		this.readSkipped = this.self.keeperGroup() == null && this.renewals.toConfirm().isEmpty();
 		this.heartbeats.beat(job, (ex) -> {
 			// the renewals keep it live meanwhile: read, and try again next tick
 			this.readSkipped = false;

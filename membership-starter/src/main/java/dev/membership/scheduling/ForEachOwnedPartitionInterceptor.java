@@ -120,7 +120,7 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 	 */
 	private static @Nullable Object runFire(WorkRegistry registry, Fire fire, Target target, MethodInvocation run)
 			throws Throwable {
-		LeadershipTerm.Execution execution = registry.tryBegin(fire, target.interruptOnRevoke, target.maxRunTime);
+		LeadershipTerm.Execution execution = fire.tryBegin(target.interruptOnRevoke, target.maxRunTime);
 		if (execution == null) {
 			// handed over or ended since it fired: the partition's next owner runs it
 			return null;

@@ -88,7 +88,7 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		// interrupts it) before releasing; the term is the thread's LeaderContext
 		// meanwhile
 		LeadershipTerm.Execution execution = (registry == null) ? null
-				: (fire != null) ? registry.tryBegin(fire, target.interruptOnRevoke, target.maxRunTime)
+				: (fire != null) ? fire.tryBegin(target.interruptOnRevoke, target.maxRunTime)
 						: registry.tryBegin(target.group, target.job, target.interruptOnRevoke, target.maxRunTime);
 		if (execution == null) {
 			log.debug("Skipped {}: this node does not lead group '{}' or is handing it over", target.name,

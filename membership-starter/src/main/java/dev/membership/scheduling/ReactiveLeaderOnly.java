@@ -97,7 +97,7 @@ final class ReactiveLeaderOnly {
 	 */
 	Object guardFire(ProxyMethodInvocation invocation, WorkRegistry registry, Fire fire, Duration maxRunTime,
 			boolean cancelOnRevoke, Runnable executions, Runnable skips) {
-		Begin begin = (onEnd) -> registry.tryBeginDetached(fire, onEnd, maxRunTime);
+		Begin begin = (onEnd) -> fire.tryBeginDetached(onEnd, maxRunTime);
 		Publisher<Object> deferred = this.adapter.isMultiValue() ? Flux.defer(
 				() -> subscribe(invocation, registry, begin, fire.instant(), cancelOnRevoke, executions, skips, false))
 				: Mono.defer(() -> Mono.from(subscribe(invocation, registry, begin, fire.instant(), cancelOnRevoke,

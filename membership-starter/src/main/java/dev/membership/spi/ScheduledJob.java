@@ -18,8 +18,8 @@ import java.util.function.Consumer;
  * @param policy catch-up, missed fires, overlap, and how fires are recorded
  * @param runner runs a fire: hands it to the application's threads at once (it is called
  * on the node's own), which run it through
- * {@link WorkRegistry#tryBegin(Fire, boolean, java.time.Duration)}; what it throws is
- * logged, and the fire is then taken as not begun
+ * {@link Fire#tryBegin(boolean, java.time.Duration)}; what it throws is logged, and the
+ * fire is then taken as not begun
  */
 public record ScheduledJob(String group, String job, FireSchedule schedule, FirePolicy policy, Consumer<Fire> runner) {
 

@@ -101,23 +101,6 @@ public interface WorkRegistry {
 	AutoCloseable schedule(ScheduledJob job);
 
 	/**
-	 * Registers {@code fire}'s run on this thread under the term it was fired under, as
-	 * {@link #tryBegin(LeadershipTerm, String, boolean, Duration)} does, named by its
-	 * job; the fire's end (this execution's close) is recorded for the next term. Null
-	 * when that term is over or ending: then the fire did not begin, and a later term
-	 * runs it again unless its policy says otherwise.
-	 */
-	@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime);
-
-	/**
-	 * As {@link #tryBegin(Fire, boolean, Duration)}, for a fire whose run is on no
-	 * particular thread (a reactive pipeline), as
-	 * {@link #tryBeginDetached(LeadershipTerm, String, Runnable, Duration)} registers
-	 * work: the fire's end is this execution's close, from any thread.
-	 */
-	@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime);
-
-	/**
 	 * Calls {@code call} on this thread as part of {@code execution}, open detached work
 	 * of this node's, with its term as the thread's {@code LeaderContext} meanwhile: what
 	 * a reactive guard calls the method that assembles its pipeline with.

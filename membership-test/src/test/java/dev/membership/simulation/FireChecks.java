@@ -226,7 +226,7 @@ final class FireChecks {
 	}
 
 	private void run(MembershipNode node, NodeRuntime.Lane application, BooleanSupplier current, Fire fire) {
-		LeadershipTerm.Execution execution = current.getAsBoolean() ? node.tryBegin(fire, false, Duration.ZERO) : null;
+		LeadershipTerm.Execution execution = current.getAsBoolean() ? fire.tryBegin(false, Duration.ZERO) : null;
 		if (execution == null) {
 			return;
 		}

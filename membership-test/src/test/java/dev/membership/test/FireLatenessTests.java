@@ -35,7 +35,7 @@ class FireLatenessTests {
 			for (String cron : List.of("0 0 2 * * *", "0 0 2 * * MON")) {
 				node.schedule(new ScheduledJob("default", "jobs#" + cron.length(),
 						FireSchedules.cron(cron, ZoneOffset.UTC), FirePolicy.DEFAULTS, (fire) -> {
-							LeadershipTerm.Execution run = node.tryBegin(fire, false, Duration.ZERO);
+							LeadershipTerm.Execution run = fire.tryBegin(false, Duration.ZERO);
 							if (run != null) {
 								Instant now = node.serverTimeEstimate().orElseThrow();
 								late.add(Duration.between(fire.instant(), now));

@@ -50,7 +50,7 @@ public final class FireLatenessScenario {
 				late.add(lateness);
 				jobs.add(node.schedule(new ScheduledJob("default", "bench#job" + i,
 						FireSchedules.cron(crons.get(i), ZoneOffset.UTC), FirePolicy.DEFAULTS, (fire) -> {
-							LeadershipTerm.Execution run = node.tryBegin(fire, false, Duration.ZERO);
+							LeadershipTerm.Execution run = fire.tryBegin(false, Duration.ZERO);
 							if (run != null) {
 								Instant now = node.serverTimeEstimate().orElseThrow();
 								lateness.add(Duration.between(fire.instant(), now).toNanos() / 1e6);

@@ -179,7 +179,7 @@ public final class ScheduledFiresScenario {
 					this.jobs.add(member.schedule(
 							new ScheduledJob("default", job, FireSchedules.fixedRate(settings.period(), Duration.ZERO),
 									policy, (fire) -> this.runners.execute(() -> {
-										LeadershipTerm.Execution run = member.tryBegin(fire, false, Duration.ZERO);
+										LeadershipTerm.Execution run = fire.tryBegin(false, Duration.ZERO);
 										if (run != null) {
 											Instant now = member.serverTimeEstimate().orElseThrow();
 											ran(job, fire.instant(), Duration.between(fire.instant(), now));

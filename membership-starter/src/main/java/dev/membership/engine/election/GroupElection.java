@@ -243,7 +243,7 @@ public final class GroupElection {
 
 	private boolean failedAlone;
 
-	/** A renewal of this lease alone ({@code Campaign#renew}) is sent now. */
+	/** A renewal of this lease alone ({@code Renewals#renewAlone}) is sent now. */
 	public void renewingAlone(long sentNanos) {
 		this.aloneSentNanos = sentNanos;
 		this.renewedAlone = true;

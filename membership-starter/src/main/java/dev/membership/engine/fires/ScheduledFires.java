@@ -3,7 +3,7 @@ package dev.membership.engine.fires;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.BiConsumer;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -11,7 +11,6 @@ import org.slf4j.LoggerFactory;
 
 import dev.membership.engine.election.GroupElection;
 import dev.membership.engine.election.Units;
-import dev.membership.engine.lease.Campaign;
 import dev.membership.engine.lease.LeaseMarks;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
@@ -20,7 +19,6 @@ import dev.membership.engine.term.TermExecution;
 import dev.membership.leadership.FireMode;
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.ScheduledJobInfo;
-import dev.membership.spi.Fire;
 import dev.membership.spi.FireMark;
 import dev.membership.spi.ScheduledJob;
 
@@ -44,8 +42,11 @@ public final class ScheduledFires {
 
 	private final FireNotes notes;
 
-	/** The renewal a strict fire waits for: the campaign's, made after this. */
-	private final Supplier<Campaign> campaign;
+	/**
+	 * The renewal of one unit's lease alone, now, which a strict fire waits for: its mark
+	 * rides on it.
+	 */
+	private final BiConsumer<LoopJob, GroupElection> renewAlone;
 
 	/** How far off a fire's timer is armed again as the fire nears. */
 	private static final long REARM_NANOS = 2_000_000_000L;
@@ -54,11 +55,11 @@ public final class ScheduledFires {
 
 	private final FireLedgers ledgers = new FireLedgers(this.jobs, this::termBegan);
 
-	public ScheduledFires(NodeLoop loop, Units units, FireNotes notes, Supplier<Campaign> campaign) {
+	public ScheduledFires(NodeLoop loop, Units units, FireNotes notes, BiConsumer<LoopJob, GroupElection> renewAlone) {
 		this.loop = loop;
 		this.units = units;
 		this.notes = notes;
-		this.campaign = campaign;
+		this.renewAlone = renewAlone;
 	}
 
 	/**
@@ -252,7 +253,7 @@ public final class ScheduledFires {
 		fires.running = at;
 		fires.lastFire = at;
 		fires.lastOutcome = "running";
-		TermFire fire = new TermFire(fires.unit, job.job(), at, term.epoch(), term);
+		TermFire fire = new TermFire(fires.unit, job.job(), at, term.epoch(), term, this);
 		if (job.policy().mode() != FireMode.STRICT) {
 			hand(fires, fire);
 			return;
@@ -263,7 +264,7 @@ public final class ScheduledFires {
 		// the fire is missed, never left running, or every later fire would wait for it
 		LoopJob strict = new LoopJob("strict fire of " + job.job(),
 				(ex) -> notRecorded(fires, term, at, "the store did not answer: " + ex.getClass().getSimpleName()));
-		strict.then((j) -> this.campaign.get().renew(j, election));
+		strict.then((j) -> this.renewAlone.accept(j, election));
 		strict.then((j) -> {
 			if (ledger.isWritten(version)) {
 				hand(fires, fire); // recorded before it runs: not even a crash repeats it
@@ -322,27 +323,16 @@ public final class ScheduledFires {
 	 * From the fire's thread: its run is registered with its term, ending with the
 	 * execution's close.
 	 */
-	public LeadershipTerm.@Nullable Execution tryBegin(Fire fire, boolean interruptible, Duration maxRunTime) {
-		TermFire own = own(fire);
-		return begun(own,
-				(TermExecution) own.term().tryBegin(own.job(), interruptible, maxRunTime.toNanos(), own.instant()));
+	LeadershipTerm.@Nullable Execution tryBegin(TermFire fire, boolean interruptible, Duration maxRunTime) {
+		return begun(fire, fire.term().tryBegin(fire.job(), interruptible, maxRunTime.toNanos(), fire.instant()));
 	}
 
 	/**
-	 * As {@link #tryBegin(Fire, boolean, Duration)}, for work on no particular thread (a
-	 * reactive pipeline).
+	 * As {@link #tryBegin(TermFire, boolean, Duration)}, for work on no particular thread
+	 * (a reactive pipeline).
 	 */
-	public LeadershipTerm.@Nullable Execution tryBeginDetached(Fire fire, Runnable onEnd, Duration maxRunTime) {
-		TermFire own = own(fire);
-		return begun(own,
-				(TermExecution) own.term().tryBeginDetached(own.job(), onEnd, maxRunTime.toNanos(), own.instant()));
-	}
-
-	private static TermFire own(Fire fire) {
-		if (!(fire instanceof TermFire own)) {
-			throw new IllegalArgumentException(fire + " is not a fire this node made");
-		}
-		return own;
+	LeadershipTerm.@Nullable Execution tryBeginDetached(TermFire fire, Runnable onEnd, Duration maxRunTime) {
+		return begun(fire, fire.term().tryBeginDetached(fire.job(), onEnd, maxRunTime.toNanos(), fire.instant()));
 	}
 
 	private LeadershipTerm.@Nullable Execution begun(TermFire own, @Nullable TermExecution work) {

@@ -18,11 +18,9 @@ import dev.membership.engine.loop.Lifecycle;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
 import dev.membership.engine.placement.Assignments;
-import dev.membership.engine.term.Term;
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.liveness.Member;
 import dev.membership.spi.ElectionMetrics;
-import dev.membership.spi.FireMark;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipSettings;
@@ -34,7 +32,7 @@ import dev.membership.spi.MembershipStore;
  * answer means, its renewals while this node leads, and what the leases read tell of
  * other leaders. A won lease starts a term whose deadline is counted from when the
  * request was sent, so that the belief ends, by the local clock, before the lease can
- * expire in the database. Confined to the loop.
+ * expire in the database; {@link Renewals} keeps it. Confined to the loop.
  */
 public final class Campaign {
 
@@ -67,10 +65,7 @@ public final class Campaign {
 
 	private final Supplier<List<Member>> members;
 
-	/**
-	 * The marks of the scheduled fires of the units this node leads (plain groups and
-	 * partitions), which a term inherits and its renewals write.
-	 */
+	/** The marks of the scheduled fires of a unit, which a term inherits. */
 	private final LeaseMarks fires;
 
 	public Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
@@ -88,14 +83,6 @@ public final class Campaign {
 		this.lifecycle = lifecycle;
 		this.assignments = assignments;
 		this.members = members;
-	}
-
-	/**
-	 * The local deadline of a lease requested at {@code sentNanos}: its duration less the
-	 * safety margin.
-	 */
-	long deadlineFor(long sentNanos) {
-		return sentNanos + this.settings.leaseDuration().toNanos() - this.settings.safetyMargin().toNanos();
 	}
 
 	/**
@@ -161,7 +148,7 @@ public final class Campaign {
 					else if (!this.samples.take(sentNanos, received, won.get().acquiredAt())) {
 						declined(group, won.get().epoch(), received);
 					}
-					else if (!begin(group, won.get(), deadlineFor(sent), expiresAt, holder)) {
+					else if (!begin(group, won.get(), Renewals.deadline(this.settings, sent), expiresAt, holder)) {
 						// answered after this node began to stop: a term now would escape
 						// the drain, so none begins, and the lease goes back at once
 						this.loop.submit(this.farewell.release(group, won.get().epoch(), null));
@@ -229,49 +216,6 @@ public final class Campaign {
 			scheduleAttempt(group, latest(latest(this.loop.serverClock().monotonicWhenPassed(expires),
 					this.loop.clock().nanoTime() + backOff), this.samples.trustsExpiriesFrom()));
 		}, (ex) -> false);
-	}
-
-	/**
-	 * Renews the lease of {@code group} while this node leads it (and while it drains
-	 * it).
-	 */
-	public void renew(LoopJob job, GroupElection group) {
-		Term term = group.term();
-		if (term == null || !term.isValid()) {
-			job.next();
-			return;
-		}
-		long sent = this.loop.clock().nanoTime();
-		Instant expiresAt = this.loop.serverClock().upperBoundAt(sent).plus(this.settings.leaseDuration());
-		// null: none changed since the last write
-		List<FireMark> fires = this.fires.toRenew(group.name(), term.epoch());
-		long version = this.fires.version(group.name());
-		group.renewingAlone(sent);
-		this.loop.call(job, () -> this.store.renew(group.name(), this.self.holder(), term.epoch(), expiresAt, fires),
-				(renewedAt, sentNanos, received) -> {
-					if (renewedAt.isPresent()) {
-						if (fires != null) {
-							this.fires.written(group.name(), version);
-						}
-						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.RENEWED);
-						// the renewal keeps this node live
-						this.heartbeats.renewed(sentNanos);
-						// a renewal judged in the database's previous clock wrote an
-						// expiry that reads early or late in the new one: it keeps the
-						// belief's deadline where it was, and the next one extends it
-						if (this.samples.take(sentNanos, received, renewedAt.get())) {
-							group.renewed(term, deadlineFor(sent), expiresAt);
-						}
-					}
-					else {
-						this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.LOST);
-						group.lost(term);
-					}
-				}, (ex) -> {
-					group.renewalAloneFailed(sent);
-					this.metrics.renewal(group.name(), ElectionMetrics.RenewalOutcome.ERROR);
-					return false;
-				});
 	}
 
 	/**

@@ -22,9 +22,9 @@ public final class PartitionReads {
 
 	private final Assignments assignments;
 
-	private final PartitionRenewals renewals;
+	private final Renewals renewals;
 
-	public PartitionReads(ThisNode self, Assignments assignments, PartitionRenewals renewals) {
+	public PartitionReads(ThisNode self, Assignments assignments, Renewals renewals) {
 		this.self = self;
 		this.assignments = assignments;
 		this.renewals = renewals;

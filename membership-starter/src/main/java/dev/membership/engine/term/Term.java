@@ -177,7 +177,7 @@ public final class Term extends LeadershipTerm {
 	 * As {@link #tryBegin(String, boolean, long)}: the run of the scheduled fire at
 	 * {@code fireAt}.
 	 */
-	public @Nullable Execution tryBegin(String name, boolean interruptible, long maxRunNanos, Instant fireAt) {
+	public @Nullable TermExecution tryBegin(String name, boolean interruptible, long maxRunNanos, Instant fireAt) {
 		return begin(name, interruptible ? Thread.currentThread() : null, null, maxRunNanos, fireAt);
 	}
 
@@ -193,7 +193,7 @@ public final class Term extends LeadershipTerm {
 	 * As {@link #tryBeginDetached(String, Runnable, long)}: the run of the scheduled fire
 	 * at {@code fireAt}.
 	 */
-	public @Nullable Execution tryBeginDetached(String name, Runnable onEnd, long maxRunNanos, Instant fireAt) {
+	public @Nullable TermExecution tryBeginDetached(String name, Runnable onEnd, long maxRunNanos, Instant fireAt) {
 		return begin(name, null, onEnd, maxRunNanos, fireAt);
 	}
 
@@ -218,8 +218,8 @@ public final class Term extends LeadershipTerm {
 		return begin(name, thread, onEnd, maxRunNanos, null);
 	}
 
-	private @Nullable Execution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd, long maxRunNanos,
-			@Nullable Instant fireAt) {
+	private @Nullable TermExecution begin(String name, @Nullable Thread thread, @Nullable Runnable onEnd,
+			long maxRunNanos, @Nullable Instant fireAt) {
 		if (this.handingOver || !isValid()) {
 			return null;
 		}
