@@ -14,7 +14,7 @@ import dev.membership.engine.clock.ClockSamples;
 import dev.membership.engine.loop.LoopJob;
 import dev.membership.engine.loop.NodeLoop;
 import dev.membership.spi.MembershipSettings;
-import dev.membership.spi.MembershipStore;
+import dev.membership.spi.NodeStore;
 import dev.membership.spi.MonotonicClock;
 import dev.membership.spi.NodeRecord;
 
@@ -30,7 +30,7 @@ public final class Heartbeats {
 
 	private final MembershipSettings settings;
 
-	private final MembershipStore store;
+	private final NodeStore store;
 
 	private final NodeLoop loop;
 
@@ -53,7 +53,7 @@ public final class Heartbeats {
 
 	private int takeoversInARow;
 
-	public Heartbeats(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
+	public Heartbeats(MembershipSettings settings, NodeStore store, NodeLoop loop, ClockSamples samples,
 			ThisNode self) {
 		this.settings = settings;
 		this.store = store;

@@ -24,7 +24,7 @@ import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipSettings;
-import dev.membership.spi.MembershipStore;
+import dev.membership.spi.LeaseStore;
 
 /**
  * A group's lease from this node's side: when to try for it (now, at the exact instant
@@ -45,7 +45,7 @@ public final class Campaign {
 
 	private final MembershipSettings settings;
 
-	private final MembershipStore store;
+	private final LeaseStore store;
 
 	private final NodeLoop loop;
 
@@ -68,7 +68,7 @@ public final class Campaign {
 	/** The marks of the scheduled fires of a unit, which a term inherits. */
 	private final LeaseMarks fires;
 
-	public Campaign(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
+	public Campaign(MembershipSettings settings, LeaseStore store, NodeLoop loop, ClockSamples samples,
 			ElectionMetrics metrics, ThisNode self, Heartbeats heartbeats, LeaseReleases farewell, Lifecycle lifecycle,
 			Assignments assignments, Supplier<List<Member>> members, LeaseMarks fires) {
 		this.fires = fires;

@@ -22,7 +22,7 @@ import dev.membership.spi.FireMark;
 import dev.membership.spi.Holder;
 import dev.membership.spi.LeaseRecord;
 import dev.membership.spi.MembershipSettings;
-import dev.membership.spi.MembershipStore;
+import dev.membership.spi.LeaseStore;
 import dev.membership.spi.StoreException;
 
 /**
@@ -33,10 +33,9 @@ import dev.membership.spi.StoreException;
  * <li>What rides on it: the marks of the unit's scheduled fires that changed since the
  * last write, as their owner hands them in ({@link LeaseMarks#toRenew}).</li>
  * <li>The write, by the database's clock, expiring a lease from the upper bound of its
- * time at the send: one call per interval for everything
- * ({@link MembershipStore#renewAll}) on a node with partitioned groups, else one per
- * group ({@link MembershipStore#renew}, as a strict fire's renewal of its own unit
- * is).</li>
+ * time at the send: one call per interval for everything ({@link LeaseStore#renewAll}) on
+ * a node with partitioned groups, else one per group ({@link LeaseStore#renew}, as a
+ * strict fire's renewal of its own unit is).</li>
  * <li>The confirmation, one rule ({@link #confirm}): a lease read back held by this node
  * under the term's epoch, not released, with this write's expiry, was renewed; one read
  * back otherwise ends the term ({@code LEASE_LOST}); a lease with another expiry was not
@@ -53,7 +52,7 @@ public final class Renewals {
 
 	private final MembershipSettings settings;
 
-	private final MembershipStore store;
+	private final LeaseStore store;
 
 	private final NodeLoop loop;
 
@@ -73,7 +72,7 @@ public final class Renewals {
 	/** The batch of this interval, until the read confirms it. */
 	private @Nullable Sent pending;
 
-	public Renewals(MembershipSettings settings, MembershipStore store, NodeLoop loop, ClockSamples samples,
+	public Renewals(MembershipSettings settings, LeaseStore store, NodeLoop loop, ClockSamples samples,
 			ElectionMetrics metrics, ThisNode self, Heartbeats heartbeats, LeaseMarks marks) {
 		this.settings = settings;
 		this.store = store;
