@@ -270,7 +270,7 @@ class OwedFiresTests {
 	}
 
 	private void run(MembershipNode node, Fire fire) {
-		LeadershipTerm.Execution execution = node.tryBegin(fire, false, Duration.ZERO);
+		LeadershipTerm.Execution execution = fire.tryBegin(false, Duration.ZERO);
 		if (execution == null) {
 			return;
 		}

@@ -80,7 +80,10 @@ class LeaderOnlyFiresTests {
 			assertThat(calls).allSatisfy((at) -> assertThat(at.toEpochMilli() % 300)
 				.as("at or just after a whole period since the epoch, by the database's clock")
 				.isLessThan(150));
-			assertThat(jobs.fires).doesNotHaveDuplicates()
+			// each run is its fire's: the fire reached the guard, which ran it under the
+			// fire's term (a call the guard took for the application's own has none)
+			assertThat(jobs.fires).hasSizeGreaterThanOrEqualTo(calls.size() - 1)
+				.doesNotHaveDuplicates()
 				.allSatisfy((fire) -> assertThat(fire.toEpochMilli() % 300).isZero());
 			MembershipStore store = context.getBean(MembershipStore.class);
 			await().atMost(Duration.ofSeconds(2))

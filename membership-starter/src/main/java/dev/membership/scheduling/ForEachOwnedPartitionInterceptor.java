@@ -23,9 +23,9 @@ import dev.membership.spi.WorkRegistry;
 /**
  * Runs a {@link ForEachOwnedPartition} method once per partition this node owns, each
  * under its partition's term, one after another or, with a concurrency above one, on
- * {@link ParallelRuns}; no database call. A call that runs a fire ({@link FireContext},
- * set by {@link LeaderOnlyFires}) runs that fire's partition only, under the term it was
- * fired under.
+ * {@link ParallelRuns}; no database call. A call that runs a fire (a
+ * {@link FireInvocation}, made by {@link LeaderOnlyFires}) runs that fire's partition
+ * only, under the term it was fired under.
  */
 class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseable {
 
@@ -56,7 +56,7 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 		if (target.group == null || registry == null) {
 			return (target.group == null) ? invocation.proceed() : null;
 		}
-		Fire fire = FireContext.take(target.group, invocation.getMethod());
+		Fire fire = FireInvocation.fireOf(invocation);
 		if (fire != null && target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			return target.reactive.guardFire(proxied, registry, fire, target.maxRunTime, target.interruptOnRevoke,
 					// one partition's fire: that partition's pipeline only

@@ -1,6 +1,7 @@
 package dev.membership.scheduling;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.UndeclaredThrowableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,9 +22,12 @@ import org.springframework.scheduling.config.CronTask;
 import org.springframework.scheduling.config.IntervalTask;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.scheduling.config.Task;
-import org.springframework.scheduling.support.ScheduledMethodRunnable;
+import org.springframework.scheduling.support.DefaultScheduledTaskObservationConvention;
+import org.springframework.scheduling.support.ScheduledTaskObservationContext;
+import org.springframework.scheduling.support.ScheduledTaskObservationDocumentation;
 
 import dev.membership.Membership;
+import dev.membership.spi.Fire;
 import dev.membership.spi.FireSchedule;
 import dev.membership.spi.ScheduledJob;
 import dev.membership.spi.WorkRegistry;
@@ -42,6 +46,8 @@ import dev.membership.spi.WorkRegistry;
 public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(LeaderOnlyFires.class);
+
+	private static final DefaultScheduledTaskObservationConvention OBSERVATION = new DefaultScheduledTaskObservationConvention();
 
 	private final Supplier<List<FiredMethod>> methods;
 
@@ -108,7 +114,8 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 			Map<String, List<Task>> taken) {
 		List<T> kept = new ArrayList<>();
 		for (T task : tasks) {
-			// Type.method
+			// Type.method: Spring wraps a task's runnable and gives no other way to its
+			// method (spring-framework#35394), so the name it gives is the handle
 			String name = FiredMethod.taskName(task.getRunnable().toString());
 			if (byTask.containsKey(name)) {
 				taken.computeIfAbsent(name, (n) -> new ArrayList<>()).add(task);
@@ -154,9 +161,31 @@ public class LeaderOnlyFires implements SchedulingConfigurer, Ordered, Disposabl
 					(fire) -> gate.submitAsync(scheduler(registrar),
 							(done) -> ReactiveFires.subscribe(fire, fired.bean(), invocable, done)));
 		}
-		Runnable call = new ScheduledMethodRunnable(fired.bean(), invocable, null, registrar::getObservationRegistry);
 		return new ScheduledJob(fired.group(), fired.job(), schedule, fired.policy(),
-				(fire) -> gate.submit(scheduler(registrar), () -> FireContext.run(fire, fired.method(), call)));
+				(fire) -> gate.submit(scheduler(registrar), () -> run(registrar, fired.bean(), invocable, fire)));
+	}
+
+	/**
+	 * Runs {@code fire} of {@code method} on {@code bean} (the guard's proxy), the fire
+	 * carried by the invocation to the guard ({@link FireInvocation}), observed as
+	 * Spring's scheduler observes a task's run ({@code tasks.scheduled.execution}).
+	 */
+	private static void run(ScheduledTaskRegistrar registrar, Object bean, Method method, Fire fire) {
+		ScheduledTaskObservationContext context = new ScheduledTaskObservationContext(bean, method);
+		ScheduledTaskObservationDocumentation.TASKS_SCHEDULED_EXECUTION
+			.observation(null, OBSERVATION, () -> context, registrar.getObservationRegistry())
+			.observe(() -> {
+				try {
+					FireInvocation.call(bean, method, fire);
+					context.setComplete(true);
+				}
+				catch (RuntimeException | Error ex) {
+					throw ex;
+				}
+				catch (Throwable ex) {
+					throw new UndeclaredThrowableException(ex);
+				}
+			});
 	}
 
 	private static TaskScheduler scheduler(ScheduledTaskRegistrar registrar) {

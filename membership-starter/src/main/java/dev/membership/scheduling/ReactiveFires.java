@@ -9,7 +9,6 @@ import reactor.core.publisher.Flux;
 
 import org.springframework.core.ReactiveAdapter;
 import org.springframework.core.ReactiveAdapterRegistry;
-import org.springframework.util.ReflectionUtils;
 
 import dev.membership.spi.Fire;
 
@@ -32,22 +31,25 @@ final class ReactiveFires {
 	 * {@code done} once its pipeline ended.
 	 */
 	static void subscribe(Fire fire, Object bean, Method method, Runnable done) {
-		Object[] result = new Object[1];
-		ReflectionUtils.makeAccessible(method);
+		Object result;
 		try {
-			FireContext.run(fire, method, () -> result[0] = ReflectionUtils.invokeMethod(method, bean));
+			result = FireInvocation.call(bean, method, fire);
 		}
-		catch (RuntimeException ex) {
+		catch (Error err) {
+			done.run();
+			throw err;
+		}
+		catch (Throwable ex) {
 			done.run();
 			log.warn("The fire of {} at {} failed as its pipeline was made", fire.job(), fire.instant(), ex);
 			return;
 		}
 		ReactiveAdapter adapter = ReactiveAdapterRegistry.getSharedInstance().getAdapter(method.getReturnType());
-		if (result[0] == null || adapter == null) {
+		if (result == null || adapter == null) {
 			done.run();
 			return;
 		}
-		Publisher<?> pipeline = adapter.toPublisher(result[0]);
+		Publisher<?> pipeline = adapter.toPublisher(result);
 		Flux.from(pipeline)
 			.doFinally((signal) -> done.run())
 			.subscribe(null, (ex) -> log.warn("The fire of {} at {} " + "failed", fire.job(), fire.instant(), ex));
