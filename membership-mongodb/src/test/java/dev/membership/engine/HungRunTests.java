@@ -60,7 +60,7 @@ class HungRunTests {
 	@BeforeEach
 	void setUp() {
 		this.mongo = new EmbeddedMongo();
-		this.cluster = new TestCluster(this.mongo).withNotices().customize((s) -> s.drainTimeout(DRAIN));
+		this.cluster = this.mongo.cluster().withNotices().customize((s) -> s.drainTimeout(DRAIN));
 	}
 
 	@AfterEach

@@ -67,7 +67,7 @@ class LeaderOnlyWorkTests {
 	@BeforeEach
 	void setUp() {
 		this.mongo = new EmbeddedMongo();
-		this.cluster = new TestCluster(this.mongo);
+		this.cluster = this.mongo.cluster();
 	}
 
 	@AfterEach

@@ -55,7 +55,7 @@ class RandomizedFaultTests {
 		System.out.println("fault test seed: " + seed);
 		Map<Fault, Integer> injected = new EnumMap<>(Fault.class);
 		List<Long> recoveries = new ArrayList<>();
-		try (EmbeddedMongo mongo = new EmbeddedMongo(); TestCluster cluster = new TestCluster(mongo)) {
+		try (EmbeddedMongo mongo = new EmbeddedMongo(); TestCluster cluster = mongo.cluster()) {
 			List<String> ids = List.of("n1", "n2", "n3", "n4", "n5");
 			ids.forEach(cluster::start);
 			await().atMost(Duration.ofSeconds(5)).until(() -> cluster.leaders(GROUP).size() == 1);

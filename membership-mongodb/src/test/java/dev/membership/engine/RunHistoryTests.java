@@ -122,7 +122,7 @@ class RunHistoryTests {
 				RunHistoryTests.this.dropped.addAndGet(count);
 			}
 		};
-		this.cluster = new TestCluster(this.mongo)
+		this.cluster = this.mongo.cluster()
 			.customizeNodes((builder) -> builder.runHistory(this.history, 5).metrics(counting));
 	}
 

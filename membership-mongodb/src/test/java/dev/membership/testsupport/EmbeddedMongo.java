@@ -78,6 +78,30 @@ public final class EmbeddedMongo implements AutoCloseable, BeforeAllCallback, Af
 		return this.server != null;
 	}
 
+	/**
+	 * A cluster of plain-Java nodes on this server, each with a client of its own (as
+	 * separate processes have), closed with the cluster.
+	 */
+	public TestCluster cluster() {
+		java.util.List<MongoClient> clients = new java.util.concurrent.CopyOnWriteArrayList<>();
+		return new TestCluster(new TestCluster.Stores() {
+
+			@Override
+			public dev.membership.spi.MembershipStore create(String namespace) {
+				MongoClient client = newClient();
+				clients.add(client);
+				return dev.membership.mongo.MongoStores.create(client.getDatabase("membership"), namespace,
+						TestCluster.OPERATION_TIMEOUT);
+			}
+
+			@Override
+			public void close() {
+				clients.forEach(MongoClient::close);
+			}
+
+		});
+	}
+
 	public int port() {
 		return this.port;
 	}

@@ -10,7 +10,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,7 +25,7 @@ import dev.membership.spi.FireSchedule;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
 import dev.membership.spi.ScheduledJob;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.TestCluster;
 
@@ -46,12 +45,9 @@ class OwedFiresTests {
 
 	private static final String JOB = "jobs#held";
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
 	private final List<RunRecord> history = new CopyOnWriteArrayList<>();
 
-	private final TestCluster cluster = new TestCluster(mongo).recordingHistory(this.history, 1000);
+	private final TestCluster cluster = InMemoryStores.cluster().recordingHistory(this.history, 1000);
 
 	/** Each fire's instant, with the nodes that ran it. */
 	private final Map<Instant, List<String>> ran = new ConcurrentHashMap<>();

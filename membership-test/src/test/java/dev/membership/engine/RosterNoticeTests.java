@@ -7,10 +7,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.spi.MembershipSettings;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.TestCluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,15 +25,12 @@ class RosterNoticeTests {
 
 	private static final int PARTITIONS = 12;
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
 	/**
 	 * Reads every second, not every 150 ms: a node's own read must not come between the
 	 * keeper's write and its notice (then the node has that roster already, and rightly
 	 * reads nothing more).
 	 */
-	private final TestCluster cluster = new TestCluster(mongo)
+	private final TestCluster cluster = InMemoryStores.cluster()
 		.customize((settings) -> settings.partitions("t", PARTITIONS)
 			.renewalInterval(Duration.ofSeconds(1))
 			.livenessWindow(Duration.ofSeconds(2))

@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeaderContext;
 import dev.membership.leadership.LeadershipTerm;
@@ -22,7 +21,7 @@ import dev.membership.spi.FirePolicy;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
 import dev.membership.spi.ScheduledJob;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.TestCluster;
 
@@ -32,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A partitioned group's scheduled job on real threads and the embedded MongoDB: each
- * partition's owner fires it for that partition, each (partition, instant) once; a
+ * A partitioned group's scheduled job on real threads and the test kit's in-memory store:
+ * each partition's owner fires it for that partition, each (partition, instant) once; a
  * rebalance that hands partitions over gracefully runs none twice, and a crash of an
  * owner loses none (the next owner catches the missed one up, or the history says it was
  * missed).
@@ -47,12 +46,10 @@ class PartitionFiresTests {
 
 	private static final int PARTITIONS = 4;
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
 	private final List<RunRecord> history = new CopyOnWriteArrayList<>();
 
-	private final TestCluster cluster = new TestCluster(mongo).withNotices()
+	private final TestCluster cluster = InMemoryStores.cluster()
+		.withNotices()
 		.customize((settings) -> settings.partitions("t", PARTITIONS))
 		.recordingHistory(this.history, 1000);
 

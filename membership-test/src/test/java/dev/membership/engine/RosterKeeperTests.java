@@ -6,13 +6,12 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.spi.MembershipSettings;
 import dev.membership.spi.NodeRecord;
 import dev.membership.spi.Roster;
 import dev.membership.spi.RosterChange;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FaultInjectingStore;
 import dev.membership.testsupport.TestCluster;
 
@@ -22,10 +21,7 @@ import static org.awaitility.Awaitility.await;
 /** The keeper of the roster: how it starts, and its own node document. */
 class RosterKeeperTests {
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
-	private final TestCluster cluster = new TestCluster(mongo).withNotices();
+	private final TestCluster cluster = InMemoryStores.cluster().withNotices();
 
 	@AfterEach
 	void close() {

@@ -5,11 +5,10 @@ import java.time.Instant;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeaderInfo;
 import dev.membership.spi.MembershipSettings;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.LEASE;
@@ -27,10 +26,7 @@ class ForgedNoticeTests {
 
 	private static final String GROUP = MembershipSettings.DEFAULT_GROUP;
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
-	private final TestCluster cluster = new TestCluster(mongo).withNotices();
+	private final TestCluster cluster = InMemoryStores.cluster().withNotices();
 
 	@AfterEach
 	void close() {

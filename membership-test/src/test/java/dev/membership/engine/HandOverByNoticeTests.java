@@ -6,11 +6,10 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeaseReleasedEvent;
 import dev.membership.spi.LeaseRecord;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.LEASE;
@@ -26,10 +25,7 @@ import static org.awaitility.Awaitility.await;
  */
 class HandOverByNoticeTests {
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
-	private final TestCluster cluster = new TestCluster(mongo).withNotices();
+	private final TestCluster cluster = InMemoryStores.cluster().withNotices();
 
 	@AfterEach
 	void close() {

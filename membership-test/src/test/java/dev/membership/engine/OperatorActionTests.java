@@ -7,7 +7,6 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.PartitionRevokedEvent;
@@ -21,7 +20,7 @@ import dev.membership.operations.Resign;
 import dev.membership.operations.Resume;
 import dev.membership.operations.Undrain;
 import dev.membership.operations.Unpin;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
@@ -32,9 +31,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * An operator's drain, undrain and hand-over on real threads and the embedded MongoDB,
- * with notices as over the broadcast (renew 150 ms, lease 600 ms): a drained node hands
- * everything over within an interval and takes nothing while drained, the placement
+ * An operator's drain, undrain and hand-over on real threads and the test kit's in-memory
+ * store, with notices as over the broadcast (renew 150 ms, lease 600 ms): a drained node
+ * hands everything over within an interval and takes nothing while drained, the placement
  * leaves it out, an undrain gives it its share back, and a hand-over goes to the named
  * node alone. Every belief is recorded on one clock; none overlap.
  */
@@ -45,10 +44,8 @@ class OperatorActionTests {
 
 	private static final Requester BY = Requester.of("test");
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
-	private final TestCluster cluster = new TestCluster(mongo).withNotices()
+	private final TestCluster cluster = InMemoryStores.cluster()
+		.withNotices()
 		.customize((settings) -> settings.partitions("t", PARTITIONS).groups(Set.of("reports")));
 
 	@AfterEach

@@ -8,7 +8,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -23,7 +22,7 @@ import dev.membership.operations.Resume;
 import dev.membership.operations.Undrain;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.TestCluster;
 
@@ -41,13 +40,10 @@ class OperatorHistoryTests {
 
 	private static final Requester ALICE = new Requester("alice", "10.0.0.7");
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
 	/** The history as written: each record as the node sent it. */
 	private final List<RunRecord> written = new CopyOnWriteArrayList<>();
 
-	private final TestCluster cluster = new TestCluster(mongo)
+	private final TestCluster cluster = InMemoryStores.cluster()
 		.customize((settings) -> settings.partitions("t", 2).groups(Set.of("reports")))
 		.recordingHistory(this.written, 100);
 

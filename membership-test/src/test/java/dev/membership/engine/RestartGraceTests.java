@@ -7,11 +7,10 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.spi.MembershipSettings;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.LEASE;
@@ -28,9 +27,6 @@ class RestartGraceTests {
 
 	private static final int PARTITIONS = 12;
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
 	private TestCluster cluster;
 
 	@AfterEach
@@ -40,7 +36,8 @@ class RestartGraceTests {
 	}
 
 	private void start(Duration grace) {
-		this.cluster = new TestCluster(mongo).withNotices()
+		this.cluster = InMemoryStores.cluster()
+			.withNotices()
 			.customize((settings) -> settings.partitions("t", PARTITIONS).restartGrace(grace));
 		List.of("n1", "n2", "n3").forEach(this.cluster::start);
 		await().atMost(LEASE.multipliedBy(20)).until(this::balanced);

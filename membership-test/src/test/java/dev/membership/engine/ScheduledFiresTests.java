@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,7 +24,7 @@ import dev.membership.spi.FirePolicy;
 import dev.membership.spi.RunOutcome;
 import dev.membership.spi.RunRecord;
 import dev.membership.spi.ScheduledJob;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.TestCluster;
 
@@ -35,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scheduled fires on real threads and the embedded MongoDB (renew 150 ms, lease 600 ms):
- * each fire of a job every 300 ms runs once, on the leader, at its instant by the
- * database's clock; the renewal after it records it; a crash of the leader loses none
+ * Scheduled fires on real threads and the test kit's in-memory store (renew 150 ms, lease
+ * 600 ms): each fire of a job every 300 ms runs once, on the leader, at its instant by
+ * the database's clock; the renewal after it records it; a crash of the leader loses none
  * (the next leader catches the missed one up), and a graceful hand-over runs none twice.
  */
 @ExtendWith(FastPolling.class)
@@ -47,13 +46,10 @@ class ScheduledFiresTests {
 
 	private static final String JOB = "jobs#every300ms";
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
 	/** The run history as the nodes write it: the fires that did not run, with why. */
 	private final List<RunRecord> history = new CopyOnWriteArrayList<>();
 
-	private final TestCluster cluster = new TestCluster(mongo).withNotices().recordingHistory(this.history, 1000);
+	private final TestCluster cluster = InMemoryStores.cluster().withNotices().recordingHistory(this.history, 1000);
 
 	private final ExecutorService pool = Executors.newCachedThreadPool();
 

@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeaderRevokedEvent;
 import dev.membership.leadership.RevocationReason;
@@ -15,7 +14,7 @@ import dev.membership.operations.Resign;
 import dev.membership.spi.ElectionMetrics;
 import dev.membership.spi.LeadershipObserver;
 import dev.membership.spi.MembershipSettings;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FastPolling;
 import dev.membership.testsupport.LeadershipRecorder;
 import dev.membership.testsupport.TestCluster;
@@ -34,12 +33,9 @@ class ThrowingCallbacksTests {
 
 	private static final String GROUP = MembershipSettings.DEFAULT_GROUP;
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
 	private final AtomicInteger thrown = new AtomicInteger();
 
-	private final TestCluster cluster = new TestCluster(mongo);
+	private final TestCluster cluster = InMemoryStores.cluster();
 
 	@AfterEach
 	void close() {

@@ -5,11 +5,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.leadership.LeadershipTerm;
 import dev.membership.leadership.PartitionRevokedEvent;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.FaultInjectingStore;
 import dev.membership.testsupport.TestCluster;
 
@@ -27,10 +26,7 @@ import static org.awaitility.Awaitility.await;
  */
 class MultiLeaseWriteRetryTests {
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
-	private final TestCluster cluster = new TestCluster(mongo).customize((settings) -> settings.partitions("t", 4));
+	private final TestCluster cluster = InMemoryStores.cluster().customize((settings) -> settings.partitions("t", 4));
 
 	@AfterEach
 	void close() {

@@ -11,23 +11,37 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
-import com.mongodb.client.MongoClient;
-
 import dev.membership.engine.MembershipNode;
 import dev.membership.engine.MembershipNodeBuilder;
 import dev.membership.event.MembershipEvent;
 import dev.membership.event.MembershipEventListener;
-import dev.membership.mongo.MongoStores;
 import dev.membership.spi.MembershipSettings;
+import dev.membership.spi.MembershipStore;
 import dev.membership.spi.NoticeChannel;
 import dev.membership.spi.NoticeReceiver;
 
 /**
- * Plain-Java nodes in this JVM on one embedded server, each with its own client (as
- * separate processes would have), its own fault-injectable view of the store, and short
- * timings. All nodes report to one {@link LeadershipRecorder}.
+ * Plain-Java nodes in this JVM on one store, each with its own view of it (as separate
+ * processes have their own clients: {@link Stores}), fault-injectable, and short timings.
+ * All nodes report to one {@link LeadershipRecorder}. The engine's behaviour tests run on
+ * it with the test kit's in-memory store; a store's module runs them on its own.
  */
 public final class TestCluster implements AutoCloseable {
+
+	/** Where a cluster's nodes keep their data: one view of one store per node. */
+	public interface Stores extends AutoCloseable {
+
+		/**
+		 * A view of the store under {@code namespace} (every node of a cluster has the
+		 * same), of a node of its own: a client of its own, as a process has.
+		 */
+		MembershipStore create(String namespace);
+
+		@Override
+		default void close() {
+		}
+
+	}
 
 	public static final Duration INTERVAL = Duration.ofMillis(150);
 
@@ -39,13 +53,11 @@ public final class TestCluster implements AutoCloseable {
 
 	private static int namespaces;
 
-	private final EmbeddedMongo mongo;
+	private final Stores backing;
 
 	private final String namespace;
 
 	private final LeadershipRecorder recorder = new LeadershipRecorder();
-
-	private final List<MongoClient> clients = new CopyOnWriteArrayList<>();
 
 	private final Map<String, MembershipNode> nodes = new ConcurrentHashMap<>();
 
@@ -65,8 +77,8 @@ public final class TestCluster implements AutoCloseable {
 
 	private final Map<String, Integer> rosterNotices = new ConcurrentHashMap<>();
 
-	public TestCluster(EmbeddedMongo mongo) {
-		this.mongo = mongo;
+	public TestCluster(Stores stores) {
+		this.backing = stores;
 		synchronized (TestCluster.class) {
 			this.namespace = "cluster" + (++namespaces);
 		}
@@ -145,10 +157,7 @@ public final class TestCluster implements AutoCloseable {
 	}
 
 	private MembershipNode create(String nodeId, String key, MembershipEventListener extra) {
-		MongoClient client = this.mongo.newClient();
-		this.clients.add(client);
-		FaultInjectingStore store = new FaultInjectingStore(
-				MongoStores.create(client.getDatabase("membership"), this.namespace, OPERATION_TIMEOUT));
+		FaultInjectingStore store = new FaultInjectingStore(this.backing.create(this.namespace));
 		MembershipSettings.Builder settings = MembershipSettings.builder(nodeId)
 			.renewalInterval(INTERVAL)
 			.leaseDuration(LEASE)
@@ -267,7 +276,7 @@ public final class TestCluster implements AutoCloseable {
 		healAll();
 		List<MembershipNode> all = new ArrayList<>(this.nodes.values());
 		all.forEach(MembershipNode::halt);
-		this.clients.forEach(MongoClient::close);
+		this.backing.close();
 	}
 
 }

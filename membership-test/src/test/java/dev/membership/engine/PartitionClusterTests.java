@@ -11,7 +11,6 @@ import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.membership.event.MembershipEvent;
 import dev.membership.leadership.LeadershipTerm;
@@ -21,7 +20,7 @@ import dev.membership.leadership.RevocationReason;
 import dev.membership.operations.Release;
 import dev.membership.operations.Requester;
 import dev.membership.operations.Resign;
-import dev.membership.testsupport.EmbeddedMongo;
+import dev.membership.testsupport.InMemoryStores;
 import dev.membership.testsupport.TestCluster;
 
 import static dev.membership.testsupport.TestCluster.LEASE;
@@ -30,10 +29,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Partitioned groups and placed leaderships on real threads and the embedded MongoDB: the
- * coordinator spreads them, every partition has one owner, a graceful stop hands its
- * partitions over after they drained, and no two nodes ever believe they own one
- * partition (every belief recorded on one clock).
+ * Partitioned groups and placed leaderships on real threads and the test kit's in-memory
+ * store: the coordinator spreads them, every partition has one owner, a graceful stop
+ * hands its partitions over after they drained, and no two nodes ever believe they own
+ * one partition (every belief recorded on one clock).
  */
 class PartitionClusterTests {
 
@@ -41,10 +40,7 @@ class PartitionClusterTests {
 
 	private static final int PARTITIONS = 8;
 
-	@RegisterExtension
-	static final EmbeddedMongo mongo = new EmbeddedMongo();
-
-	private final TestCluster cluster = new TestCluster(mongo)
+	private final TestCluster cluster = InMemoryStores.cluster()
 		.customize((settings) -> settings.partitions("t", PARTITIONS).groups(Set.of("a", "b", "c", "d", "e")));
 
 	@AfterEach
