@@ -18,8 +18,8 @@ import dev.membership.spi.Fire;
  * A fire's call of its method: through the bean's advice chain, as a call through the
  * bean's proxy goes, with the fire carried by the invocation itself, so that the method's
  * guard ({@link LeaderOnlyInterceptor}, {@link ForEachOwnedPartitionInterceptor}) takes
- * it from the invocation it is handed ({@link #fireOf}), and nothing is left on the
- * thread. A call of the application's own carries none.
+ * it from the invocation it is handed ({@link #take}), and nothing is left on the thread.
+ * A call of the application's own carries none.
  * <p>
  * Unlike a call through the proxy, it does not expose the proxy to
  * {@code AopContext.currentProxy()} (Spring keeps that setter to its own proxies): a
@@ -62,10 +62,20 @@ final class FireInvocation extends ReflectiveMethodInvocation {
 		}
 	}
 
-	/** The fire {@code invocation} runs, or null: a call of the application's own. */
-	static @Nullable Fire fireOf(MethodInvocation invocation) {
-		return (invocation instanceof ProxyMethodInvocation proxied
-				&& proxied.getUserAttribute(FIRE) instanceof Fire fire) ? fire : null;
+	/**
+	 * Takes the fire {@code invocation} runs, when it is a fire of {@code group}'s (a
+	 * partition's: {@code partitioned}): once, so that no other guard on the chain, nor a
+	 * clone of the invocation, begins it again. Null: a call of the application's own, or
+	 * a fire of another kind, which the guard then checks as any call.
+	 */
+	static @Nullable Fire take(MethodInvocation invocation, String group, boolean partitioned) {
+		if (!(invocation instanceof ProxyMethodInvocation proxied)
+				|| !(proxied.getUserAttribute(FIRE) instanceof Fire fire) || !fire.group().equals(group)
+				|| (fire.partition() != null) != partitioned) {
+			return null;
+		}
+		proxied.setUserAttribute(FIRE, null);
+		return fire;
 	}
 
 }

@@ -56,7 +56,7 @@ class ForEachOwnedPartitionInterceptor implements MethodInterceptor, AutoCloseab
 		if (target.group == null || registry == null) {
 			return (target.group == null) ? invocation.proceed() : null;
 		}
-		Fire fire = FireInvocation.fireOf(invocation);
+		Fire fire = FireInvocation.take(invocation, target.group, true);
 		if (fire != null && target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			return target.reactive.guardFire(proxied, registry, fire, target.maxRunTime, target.interruptOnRevoke,
 					// one partition's fire: that partition's pipeline only

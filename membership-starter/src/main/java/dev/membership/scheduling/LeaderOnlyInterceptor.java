@@ -74,7 +74,7 @@ public class LeaderOnlyInterceptor implements MethodInterceptor {
 		// per subscription, calling the method anew each time: needs an invocation that
 		// can be cloned (Spring AOP's) a scheduled fire registers under the term it was
 		// fired under, which records its end for the next term
-		Fire fire = FireInvocation.fireOf(invocation);
+		Fire fire = FireInvocation.take(invocation, target.group, false);
 		if (target.reactive != null && invocation instanceof ProxyMethodInvocation proxied) {
 			WorkRegistry registry = this.registry.get();
 			return (fire != null && registry != null)

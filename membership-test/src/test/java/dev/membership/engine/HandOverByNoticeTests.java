@@ -71,7 +71,7 @@ class HandOverByNoticeTests {
 			.findFirst()
 			.orElseThrow()
 			.startNanos();
-		// the embedded server's clock is this JVM's wall clock, so this comparison is
+		// the in-memory store's clock is this JVM's wall clock, so this comparison is
 		// valid in this test only: the successor's belief began once a's lease expired
 		assertThat(Instant.now().minusNanos(System.nanoTime() - began)).isAfterOrEqualTo(expiry);
 		this.cluster.store("a").heal();
