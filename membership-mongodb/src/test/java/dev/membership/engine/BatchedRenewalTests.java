@@ -56,9 +56,7 @@ class BatchedRenewalTests {
 				this.cluster.store("n2").renewAllCalls().size() };
 		Duration steady = LEASE.multipliedBy(6);
 		// bounded: the recorder's intervals change only when a term begins or ends
-		await().pollDelay(steady)
-			.atMost(steady.plus(LEASE))
-			.until(() -> this.cluster.recorder().intervals().equals(held));
+		await().during(steady).atMost(steady.plus(LEASE)).until(() -> this.cluster.recorder().intervals().equals(held));
 		long intervals = steady.toNanos() / INTERVAL.toNanos();
 		assertThat(this.cluster.store("n1").renewAllCalls().size() - calls[0])
 			.as("one renewAll per interval, every held lease in it")
